@@ -1,0 +1,20 @@
+// Bundles src/ into dist/ with esbuild. Runs on `npm install` (prepare), so a fresh clone needs nothing else.
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+await build({
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // commander, cli-table3 and enquirer are CommonJS: an ESM bundle needs a real `require`.
+  banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
+  define: { __SITEBUILDER_VERSION__: JSON.stringify(version) },
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -1,0 +1,315 @@
+// THE method registry: the single source of truth for every method of the service
+// (../shared/spec/service-api.md). Client-side validation, the emulator's validation,
+// GET /v1/openapi.json, GET /v1/tools, and the help and completion of `sitebuilder api` all
+// come from here. Adding a method of the service is one entry below.
+import * as z from 'zod/mini';
+
+export type Scope =
+  | 'workspaces:read'
+  | 'sites:read'
+  | 'chat:write'
+  | 'chat:read'
+  | 'publish:write'
+  | 'sites:create'
+  | 'sites:write'
+  | 'sites:delete'
+  | 'data:write'
+  | 'config:write';
+
+export const ALL_SCOPES: readonly Scope[] = [
+  'workspaces:read',
+  'sites:read',
+  'chat:write',
+  'chat:read',
+  'publish:write',
+  'sites:create',
+  'sites:write',
+  'sites:delete',
+  'data:write',
+  'config:write',
+];
+
+/** The six listing patterns of the spec's "Listing conventions". */
+export type ListingPattern = 'offset' | 'offsetHasMore' | 'nextCursor' | 'token' | 'page' | 'backwards';
+
+/** Role permissions the spec names beyond API access. */
+export type Permission = 'deleteProjects' | 'manageDomains';
+
+export interface MethodSpec {
+  name: string;
+  summary: string;
+  scope: Scope;
+  /** Writes carry an Idempotency-Key and are retried after a 500 only with it. */
+  write: boolean;
+  destructive: boolean;
+  listing?: ListingPattern;
+  /** The spec shows this method's arguments; false: named in passing, open schema or our plausible choice. */
+  argsShown: boolean;
+  permission?: Permission;
+  /** Counted against the 1,200 analytics lookups a site an hour. */
+  analytics?: boolean;
+  args: z.ZodMiniType;
+}
+
+const PROMPT_MAX = 500_000;
+const SELECTED_PATHS_MAX = 200;
+
+const id = () => z.string().check(z.minLength(1));
+const optId = () => z.optional(id());
+const offset = () => z.optional(z.int().check(z.minimum(0)));
+const limit = () => z.optional(z.int().check(z.minimum(1), z.maximum(1000)));
+const page = () => z.optional(z.int().check(z.minimum(1)));
+const cursorArg = () => z.optional(z.string().check(z.minLength(1)));
+const prompt = () => z.string().check(z.minLength(1), z.maxLength(PROMPT_MAX));
+
+type Entry = Omit<MethodSpec, 'name' | 'argsShown' | 'write' | 'destructive'> & {
+  write?: boolean;
+  destructive?: boolean;
+  argsShown?: boolean;
+};
+
+const read = (scope: Scope, summary: string, args: Record<string, z.ZodMiniType>, extra: Partial<Entry> = {}): Entry => ({
+  scope,
+  summary,
+  args: z.strictObject(args),
+  write: false,
+  ...extra,
+});
+const write = (scope: Scope, summary: string, args: Record<string, z.ZodMiniType>, extra: Partial<Entry> = {}): Entry => ({
+  scope,
+  summary,
+  args: z.strictObject(args),
+  write: true,
+  ...extra,
+});
+/** Named in passing by the spec: arguments not shown, so any object is accepted. */
+const open = (scope: Scope, summary: string, isWrite: boolean, extra: Partial<Entry> = {}): Entry => ({
+  scope,
+  summary,
+  args: z.looseObject({}),
+  write: isWrite,
+  argsShown: false,
+  ...extra,
+});
+
+const entries = {
+  // Site building
+  create_site: write('sites:create', 'Create a site and start its first build.', {
+    workspaceId: id(),
+    prompt: prompt(),
+    importSource: z.optional(z.strictObject({ SourceUrl: z.string().check(z.minLength(1), z.maxLength(2048)) })),
+  }),
+  send_message: write('chat:write', 'Hand an instruction to the site agent.', {
+    projectId: id(),
+    prompt: prompt(),
+    mode: z.optional(z.enum(['build', 'plan'])),
+  }),
+  get_job: read('chat:read', 'Read a run: its state and the events after the cursor.', {
+    projectId: id(),
+    jobId: id(),
+    cursor: z.optional(z.int().check(z.minimum(0))),
+  }),
+  cancel_job: write(
+    'chat:write',
+    'Stop the running generation.',
+    { projectId: id(), jobId: optId(), clearSession: z.optional(z.boolean()) },
+    { argsShown: false },
+  ),
+  list_messages: read(
+    'chat:read',
+    'Chat history of a site, newest page first.',
+    { projectId: id(), cursor: cursorArg(), limit: limit() },
+    { listing: 'backwards', argsShown: false },
+  ),
+  list_queued_messages: read('chat:read', 'Waiting messages, oldest first.', { projectId: id() }, { argsShown: false }),
+  edit_queued_message: write(
+    'chat:write',
+    'Rewrite a queued message before it runs.',
+    { projectId: id(), queueItemId: id(), prompt: prompt(), expectedVersion: z.int().check(z.minimum(0)) },
+    { argsShown: false },
+  ),
+  reorder_queued_message: write(
+    'chat:write',
+    'Move a queued message earlier or later.',
+    { projectId: id(), queueItemId: id(), position: z.int().check(z.minimum(1)) },
+    { argsShown: false },
+  ),
+  remove_queued_message: write(
+    'sites:delete',
+    'Take a message out of the queue.',
+    { projectId: id(), queueItemId: id() },
+    { argsShown: false },
+  ),
+  resume_queue: write('chat:write', 'Restart a queue stopped after a failed or stopped run.', { projectId: id() }, { argsShown: false }),
+  upload_storage_file: write(
+    'data:write',
+    'Upload a public file; answers its permanent address.',
+    {
+      projectId: id(),
+      fileName: z.string().check(z.minLength(1), z.maxLength(255)),
+      contentBase64: z.string(),
+      contentType: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+    },
+    { argsShown: false },
+  ),
+  publish_site: write('publish:write', 'Start publishing the site.', { projectId: id() }),
+  get_publish_status: read('sites:read', 'Whether a publish is running, and its status.', { projectId: id() }),
+  get_publish_logs: read(
+    'sites:read',
+    'Log lines of the latest publish.',
+    { projectId: id(), offset: offset(), limit: limit() },
+    { listing: 'offset', argsShown: false },
+  ),
+  list_deployments: read(
+    'sites:read',
+    'Published versions of the site.',
+    { projectId: id(), offset: offset(), limit: limit() },
+    { listing: 'offset', argsShown: false },
+  ),
+
+  // Discovery
+  list_workspaces: read('workspaces:read', 'Workspaces the token reaches.', {}),
+  list_sites: read('sites:read', 'Sites of a workspace.', { workspaceId: id(), offset: offset(), limit: limit() }, { listing: 'offset' }),
+  list_templates: read('sites:read', 'Site templates.', { offset: offset(), limit: limit() }, { listing: 'offset', argsShown: false }),
+  list_workspace_members: read(
+    'workspaces:read',
+    'Members of a workspace with their roles.',
+    { workspaceId: id(), offset: offset(), limit: limit() },
+    { listing: 'offset', argsShown: false },
+  ),
+  list_workspace_credit_activity: read(
+    'workspaces:read',
+    'Credit spending and top-ups of a workspace.',
+    { workspaceId: id(), offset: offset() },
+    { listing: 'offsetHasMore', argsShown: false },
+  ),
+
+  // Backups and restores
+  list_backups: read('sites:read', 'Site backups (pages, components, settings).', { projectId: id() }, { argsShown: false }),
+  restore_backup: write(
+    'sites:write',
+    'Replace every page, component and setting with a backup’s; takes a Pre-restore Backup first.',
+    { projectId: id(), backupId: id() },
+    { destructive: true },
+  ),
+  list_code_backups: read('sites:read', 'Code backups of a site.', { projectId: id(), page: page() }, { listing: 'page', argsShown: false }),
+  restore_code_backup: write(
+    'sites:delete',
+    'Revert the site’s code to a backup; deletes the chat history and discards queued messages.',
+    { projectId: id(), codeBackupId: id(), cancelActiveJob: z.optional(z.boolean()) },
+    { destructive: true },
+  ),
+  list_storage_backups: read(
+    'sites:read',
+    'Storage backups of a site.',
+    { projectId: id(), page: page() },
+    { listing: 'page', argsShown: false },
+  ),
+  browse_storage_backup: read(
+    'sites:read',
+    'List the files and folders of a storage backup.',
+    { projectId: id(), backupId: id(), path: z.optional(z.string().check(z.maxLength(1024))) },
+    { argsShown: false },
+  ),
+  read_storage_backup_file: read(
+    'sites:read',
+    'Read one file of a storage backup.',
+    { projectId: id(), backupId: id(), path: z.string().check(z.minLength(1), z.maxLength(1024)) },
+    { argsShown: false },
+  ),
+  create_storage_backup: write('data:write', 'Take a backup of the site’s storage.', { projectId: id() }, { argsShown: false }),
+  clear_storage_backups: write(
+    'data:write',
+    'Delete storage backups of the site (all, or the ones named).',
+    { projectId: id(), backupIds: z.optional(z.array(id())) },
+    { destructive: true, argsShown: false, permission: 'deleteProjects' },
+  ),
+  restore_storage_backup: write(
+    'data:write',
+    'Two-call storage restore: without confirm, the plan; with the exact confirm, the restore.',
+    {
+      projectId: id(),
+      backupId: id(),
+      mode: z.enum(['full', 'selected']),
+      paths: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(1024))).check(z.maxLength(SELECTED_PATHS_MAX))),
+      confirm: z.optional(z.string().check(z.minLength(1))),
+    },
+    { destructive: true, permission: 'deleteProjects' },
+  ),
+  get_storage_restore_status: read(
+    'sites:read',
+    'Status of a storage restore, until it reads completed.',
+    { projectId: id(), restoreId: id() },
+    { argsShown: false },
+  ),
+  list_database_backups: read(
+    'sites:read',
+    'Database backups of a site.',
+    { projectId: id(), page: page() },
+    { listing: 'page', argsShown: false },
+  ),
+  list_storage_files: read(
+    'sites:read',
+    'Files in the site’s storage.',
+    { projectId: id(), token: cursorArg(), prefix: z.optional(z.string()) },
+    { listing: 'token', argsShown: false },
+  ),
+
+  // Email domains
+  get_site_email_settings: read('sites:read', 'Email settings of a site, with its email domains.', { projectId: id() }, { argsShown: false }),
+  restart_site_email_domain_verification: write(
+    'config:write',
+    'Set an email domain up again with the mail provider; the three DKIM records change.',
+    { projectId: id(), domainId: id() },
+    { destructive: true, permission: 'manageDomains' },
+  ),
+  list_site_email_sends: open('sites:read', 'Emails sent by the site.', false, { listing: 'nextCursor' }),
+  list_site_email_engagement: open('sites:read', 'Opens and clicks of the site’s emails.', false, { listing: 'nextCursor' }),
+  list_site_email_suppressions: open('sites:read', 'Addresses the site no longer sends to.', false, { listing: 'nextCursor' }),
+
+  // Named in passing: arguments and payloads not shown.
+  run_site_cron: open('sites:write', 'Run a scheduled job of the site now.', true),
+  list_site_cron_runs: open('sites:read', 'Runs of the site’s scheduled jobs.', false, { listing: 'nextCursor' }),
+  trigger_deploy_hook: open('publish:write', 'Call a deploy hook (10 calls a minute per hook).', true),
+  list_deploy_hook_calls: open('sites:read', 'Calls of the site’s deploy hooks.', false, { listing: 'nextCursor' }),
+  list_webhook_deliveries: open('sites:read', 'Outbound webhook deliveries.', false, { listing: 'nextCursor' }),
+  export_collection: open('sites:read', 'Export a collection’s rows.', false),
+  list_rows: open('sites:read', 'Rows of a collection.', false, { listing: 'offset' }),
+  set_secret: open('config:write', 'Set an environment secret of the site.', true),
+  get_site_analytics: open('sites:read', 'Visits and page views of the site.', false, { analytics: true }),
+  get_site_analytics_pages: open('sites:read', 'Top pages of the site.', false, { analytics: true }),
+  get_site_analytics_referrers: open('sites:read', 'Top referrers of the site.', false, { analytics: true }),
+} satisfies Record<string, Entry>;
+
+export type MethodName = keyof typeof entries;
+
+export const METHODS: Readonly<Record<MethodName, MethodSpec>> = Object.fromEntries(
+  Object.entries(entries).map(([name, e]) => [
+    name,
+    { argsShown: true, destructive: false, write: false, ...e, name } as MethodSpec,
+  ]),
+) as Record<MethodName, MethodSpec>;
+
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+
+export function getMethod(name: string): MethodSpec | undefined {
+  return Object.prototype.hasOwnProperty.call(METHODS, name) ? METHODS[name as MethodName] : undefined;
+}
+
+/** The three GET addresses besides the methods. None spends budget. */
+export const GET_ADDRESSES = ['/v1/token', '/v1/tools', '/v1/openapi.json'] as const;
+
+export const LIMITS = {
+  promptMax: PROMPT_MAX,
+  selectedPathsMax: SELECTED_PATHS_MAX,
+  bodyBytesMax: 150 * 1024 * 1024,
+  nestingMax: 64,
+  listItemsMax: 10_000,
+  idempotencyKeyMax: 255,
+  callsPerMinute: 240,
+  queuePerSite: 20,
+  queuePerPerson: 8,
+  analyticsPerSiteHour: 1_200,
+  deployHookPerMinute: 10,
+  emailRestartsPerWorkspaceHour: 10,
+} as const;

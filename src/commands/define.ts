@@ -1,0 +1,69 @@
+// A command is a declarative definition (Wrangler-style): metadata, arguments, options,
+// examples and run(options, ctx). cli.ts turns the tree into commander commands; the same
+// tree feeds help and the completion scripts.
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+
+export interface ArgumentDefinition {
+  /** camelCase key under which run() receives it. */
+  name: string;
+  description: string;
+  required?: boolean;
+  variadic?: boolean;
+}
+
+export interface OptionDefinition {
+  /** commander flags, e.g. '-l, --limit <n>' or '--no-follow'. */
+  flags: string;
+  description: string;
+  /** Allowed values (shown in help, checked before anything is sent, offered by completion). */
+  choices?: readonly string[];
+  default?: unknown;
+  /** Parses the raw text; throw UsageError on a bad value. Repeated flags get the previous value. */
+  parse?: (value: string, previous: unknown) => unknown;
+  hidden?: boolean;
+}
+
+export interface CommandDefinition<O = Record<string, unknown>> {
+  name: string;
+  aliases?: string[];
+  summary: string;
+  description?: string;
+  args?: ArgumentDefinition[];
+  options?: OptionDefinition[];
+  examples?: string[];
+  /** Output of --json, for the help text. */
+  jsonFields?: string;
+  /** Subcommands (a noun's verbs). A definition may have both run and subcommands. */
+  subcommands?: CommandDefinition<any>[];
+  /** Returns an exit code, or nothing for 0. Positional arguments arrive under their names. */
+  run?: (options: O, ctx: Context) => Promise<number | void>;
+}
+
+export function defineCommand<O = Record<string, unknown>>(def: CommandDefinition<O>): CommandDefinition<O> {
+  return def;
+}
+
+/** Parses a positive whole number flag value. */
+export function parsePositiveInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
+      throw new UsageError(`${flag} takes a whole number of 1 or more, not ${JSON.stringify(value)}.`);
+    }
+    return n;
+  };
+}
+
+/** Parses a duration like 90, 90s, 5m, 1h into milliseconds. */
+export function parseDuration(flag: string) {
+  return (value: string): number => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+    if (!m) {
+      throw new UsageError(`${flag} takes a duration such as 90s, 5m or 1h, not ${JSON.stringify(value)}.`);
+    }
+    const unit = m[2] ?? 's';
+    const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+    return Math.round(Number(m[1]) * factor);
+  };
+}

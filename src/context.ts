@@ -1,0 +1,112 @@
+// Context = everything a command needs, built once, lazily (STYLE.md 2). Commands never import
+// singletons: tests build a Context over buffers, a fake clock and a fake prompter.
+import { ApiClient } from './api/client.js';
+import type { Clock } from './clock.js';
+import { ConfigStore, type ProfileData } from './config/store.js';
+import { NotLoggedInError, UsageError } from './errors.js';
+import type { IO } from './io/io.js';
+import type { Prompter } from './io/prompter.js';
+
+/** The placeholder address of the hosted service; set --base-url or SITEBUILDER_BASE_URL. */
+export const DEFAULT_BASE_URL = 'https://api.sitebuilder.example';
+
+export interface GlobalOptions {
+  json: boolean;
+  profile?: string;
+  baseUrl?: string;
+  token?: string;
+  debug: boolean;
+  color: boolean;
+  yes: boolean;
+  quiet: boolean;
+}
+
+export type TokenSource = 'flag' | 'env' | 'profile' | 'none';
+
+export interface Context {
+  io: IO;
+  env: Record<string, string | undefined>;
+  globals: GlobalOptions;
+  config: ConfigStore;
+  clock: Clock;
+  prompter: Prompter;
+  /** Aborted on the first Ctrl-C; commands that follow work decide what it means. */
+  signal: AbortSignal;
+  profileName(): string;
+  profile(): ProfileData;
+  token(): { token?: string; source: TokenSource };
+  baseUrl(): string;
+  /** The client for the profile in force; throws NotLoggedInError when there is no token. */
+  api(): ApiClient;
+  /** A client that may run without a token (auth login checks a candidate token with it). */
+  apiWith(token: string | undefined, baseUrl?: string): ApiClient;
+  /** The site argument, or the default site (`site use`, SITEBUILDER_SITE). */
+  site(arg: string | undefined): string;
+  debug(line: string): void;
+  /** Closes what the context opened (the keep-alive connection). */
+  close(): void;
+}
+
+export interface ContextInit {
+  io: IO;
+  env: Record<string, string | undefined>;
+  globals: GlobalOptions;
+  config: ConfigStore;
+  clock: Clock;
+  prompter: Prompter;
+  signal: AbortSignal;
+  version: string;
+}
+
+export function createContext(init: ContextInit): Context {
+  const clients: ApiClient[] = [];
+  let client: ApiClient | undefined;
+  const ctx: Context = {
+    ...init,
+    profileName: () => init.config.resolveProfileName(init.globals.profile, init.env),
+    profile: () => init.config.profile(ctx.profileName()),
+    token() {
+      if (init.globals.token) return { token: init.globals.token, source: 'flag' };
+      if (init.env.SITEBUILDER_TOKEN) return { token: init.env.SITEBUILDER_TOKEN, source: 'env' };
+      const saved = ctx.profile().token;
+      return saved ? { token: saved, source: 'profile' } : { source: 'none' };
+    },
+    baseUrl: () => init.globals.baseUrl || init.env.SITEBUILDER_BASE_URL || ctx.profile().baseUrl || DEFAULT_BASE_URL,
+    api() {
+      if (client) return client;
+      const { token } = ctx.token();
+      if (!token) {
+        throw new NotLoggedInError(
+          `No token for profile "${ctx.profileName()}". Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`,
+        );
+      }
+      client = ctx.apiWith(token);
+      return client;
+    },
+    apiWith(token, baseUrl) {
+      const c = new ApiClient({
+        baseUrl: baseUrl ?? ctx.baseUrl(),
+        token,
+        clock: init.clock,
+        userAgent: `sitebuilder/${init.version} node/${process.versions.node}`,
+        debug: init.globals.debug ? (line) => ctx.debug(line) : undefined,
+      });
+      clients.push(c);
+      return c;
+    },
+    site(arg) {
+      const site = arg || init.env.SITEBUILDER_SITE || ctx.profile().site;
+      if (!site) {
+        throw new UsageError('Name a site (sitebuilder site list shows them), or set a default with `sitebuilder site use <site>`.');
+      }
+      return site;
+    },
+    debug(line) {
+      if (init.globals.debug) init.io.errLine(`[debug] ${line}`);
+    },
+    close() {
+      for (const c of clients) c.close();
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,117 @@
+// Typed errors, each carrying its exit code (DESIGN.md "Exit codes"). cli.ts maps them once.
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 4,
+  confirmationNeeded: 5,
+  jobFailed: 6,
+  rateLimited: 7,
+  pending: 8,
+  questionPending: 10,
+  planPending: 11,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class CliError extends Error {
+  readonly exitCode: number = ExitCode.failure;
+  /** Extra fields for the JSON error document on stderr. */
+  readonly details: Record<string, unknown>;
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+/** Bad flag, bad argument, client-side validation: nothing was sent. */
+export class UsageError extends CliError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** A question needs an answer, or a step needs confirmation, and no prompt is possible. Nothing changed. */
+export class ConfirmationNeededError extends CliError {
+  override readonly exitCode = ExitCode.confirmationNeeded;
+}
+
+export class InterruptedError extends CliError {
+  override readonly exitCode = ExitCode.interrupted;
+  constructor(message = 'Interrupted.', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
+/** The network failed (refused, reset, timed out) after the allowed retries. */
+export class NetworkError extends CliError {
+  override readonly exitCode = ExitCode.failure;
+}
+
+/** A run or a restore is still going on: --timeout reached, or detached. */
+export class PendingError extends CliError {
+  override readonly exitCode = ExitCode.pending;
+}
+
+export class JobFailedError extends CliError {
+  override readonly exitCode = ExitCode.jobFailed;
+}
+
+export class QuestionPendingError extends CliError {
+  override readonly exitCode = ExitCode.questionPending;
+}
+
+export class PlanPendingError extends CliError {
+  override readonly exitCode = ExitCode.planPending;
+}
+
+export interface ApiErrorInit {
+  status: number;
+  method: string;
+  message: string;
+  requestId?: string;
+  data?: unknown;
+  retryAfterSeconds?: number;
+  envelope?: unknown;
+}
+
+/** The service refused or failed. The message is one plain sentence naming what to do next, with the request id. */
+export class ApiError extends CliError {
+  override readonly exitCode: number = ExitCode.failure;
+  readonly status: number;
+  readonly method: string;
+  readonly requestId?: string;
+  readonly data?: unknown;
+  readonly serviceMessage: string;
+  readonly envelope?: unknown;
+  constructor(init: ApiErrorInit, sentence: string) {
+    super(sentence, {
+      status: init.status,
+      method: init.method,
+      requestId: init.requestId ?? null,
+      serviceMessage: init.message,
+      data: init.data ?? null,
+    });
+    this.status = init.status;
+    this.method = init.method;
+    this.requestId = init.requestId;
+    this.data = init.data;
+    this.serviceMessage = init.message;
+    this.envelope = init.envelope;
+  }
+}
+
+/** 401, 403: no token, an unusable one, a missing scope, an unreachable workspace. */
+export class AuthError extends ApiError {
+  override readonly exitCode = ExitCode.auth;
+}
+
+/** 429 still in force after the allowed waiting. */
+export class RateLimitError extends ApiError {
+  override readonly exitCode = ExitCode.rateLimited;
+}
+
+/** No token at all: nothing was sent. */
+export class NotLoggedInError extends CliError {
+  override readonly exitCode = ExitCode.auth;
+}
