@@ -1,4 +1,11 @@
 // The command tree: one entry per noun (a noun's index.ts wires its verbs).
 import type { CommandDefinition } from './define.js';
+import { auth } from './auth/index.js';
+import { site } from './site/index.js';
+import { workspace } from './workspace/index.js';
 
-export const COMMANDS: CommandDefinition<any>[] = [];
+export const COMMANDS: CommandDefinition<any>[] = [
+  auth,
+  workspace,
+  site,
+];

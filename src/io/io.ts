@@ -79,6 +79,11 @@ export class IO {
     this.stdout.write(text);
   }
 
+  /** Writes honouring back-pressure, for long streamed output (memory stays flat). */
+  async write(text: string): Promise<void> {
+    if (!this.stdout.write(text)) await new Promise<void>((resolve) => this.stdout.once('drain', () => resolve()));
+  }
+
   outLine(text = ''): void {
     this.stdout.write(`${text}\n`);
   }

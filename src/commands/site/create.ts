@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
+import { defineCommand } from '../define.js';
+import { LIMITS } from '../../api/methods.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { asRecord, idOf, pick, pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { soleWorkspace } from './workspaces.js';
+
+interface CreateOptions {
+  workspace?: string;
+  prompt?: string;
+  promptFile?: string;
+  importUrl?: string;
+  idempotencyKey?: string;
+}
+
+async function readPrompt(opts: CreateOptions, ctx: Parameters<NonNullable<typeof create.run>>[1]): Promise<string> {
+  if (opts.prompt !== undefined && opts.promptFile !== undefined) throw new UsageError('Use either --prompt or --prompt-file, not both.');
+  if (opts.promptFile !== undefined) {
+    if (opts.promptFile === '-') return text(ctx.io.stdin);
+    try {
+      return await readFile(opts.promptFile, 'utf8');
+    } catch (err) {
+      throw new UsageError(`Cannot read the prompt file ${opts.promptFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`);
+    }
+  }
+  if (opts.prompt !== undefined) return opts.prompt;
+  ctx.prompter.require('The brief of the new site', 'pass --prompt "…" or --prompt-file FILE');
+  return ctx.prompter.input('Describe the site to build');
+}
+
+/** The 403 and 402 refusals of create_site, each as a sentence that says what to do next. */
+export function createSiteRefusal(err: ApiError): ApiError {
+  const data = asRecord(err.data);
+  const rid = err.requestId ? ` (request ${err.requestId})` : '';
+  const reason = pickString(data, 'reason');
+  let sentence: string | undefined;
+  if (err.status === 403 && reason === 'site-limit-reached') {
+    const count = pick(data, 'sitesCount');
+    const limit = pick(data, 'siteLimit');
+    sentence = `The workspace already has ${count ?? 'as many'} sites of the ${limit ?? ''} its plan allows; delete a site or upgrade the plan, then try again.`.replace('of the  its', 'its');
+  } else if (err.status === 403 && reason === 'credits-limit-reached') {
+    sentence = 'The workspace has reached the AI credit limit of its plan; upgrade the plan or wait for the credits to renew, then try again.';
+  } else if (err.status === 402) {
+    sentence = 'The workspace has no AI credits left; nothing was created and nothing was charged. Add credits, then try again.';
+  }
+  if (!sentence) return err;
+  return new (err.constructor as typeof ApiError)(
+    { status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
+    `${sentence}${rid}`,
+  );
+}
+
+export const create = defineCommand<CreateOptions>({
+  name: 'create',
+  summary: 'Create a site from a brief and start its first build',
+  description: `Create a site in a workspace from a brief (at most ${LIMITS.promptMax.toLocaleString('en-US')} characters). With --import-url, the agent rebuilds an existing page and the brief says what should change. Spends AI credits of the workspace.`,
+  options: [
+    { flags: '-w, --workspace <id>', description: 'the owning workspace (default: the token’s only one)' },
+    { flags: '--prompt <text>', description: 'the brief' },
+    { flags: '--prompt-file <file>', description: 'read the brief from a file (- for standard input)' },
+    { flags: '--import-url <url>', description: 'address of a page of an existing website to rebuild' },
+    { flags: '--idempotency-key <key>', description: 'key for the create call, so a retried script creates nothing twice' },
+  ],
+  examples: [
+    'sitebuilder site create --prompt "A bakery in Lyon with a menu and opening hours"',
+    'sitebuilder site create --workspace ws_1 --prompt-file brief.md --json',
+    'sitebuilder site create --import-url https://example.com --prompt "Same content, brighter colours"',
+  ],
+  jsonFields: '{ site, jobId, workspaceId }',
+  async run(opts, ctx) {
+    const prompt = await readPrompt(opts, ctx);
+    if (!prompt.trim()) throw new UsageError('The brief is empty; say what the site should be. Nothing was sent.');
+    if (opts.importUrl !== undefined) {
+      try {
+        const u = new URL(opts.importUrl);
+        if (!/^https?:$/.test(u.protocol)) throw new Error('protocol');
+      } catch {
+        throw new UsageError(`--import-url takes an http(s) address, not ${JSON.stringify(opts.importUrl)}; nothing was sent.`);
+      }
+    }
+    const client = ctx.api();
+    const workspaceId = await soleWorkspace(client, opts.workspace, ctx.signal);
+    const args: Record<string, unknown> = { workspaceId, prompt };
+    if (opts.importUrl) args.importSource = { SourceUrl: opts.importUrl };
+    let data: Record<string, unknown>;
+    try {
+      data = asRecord((await client.call('create_site', args, { idempotencyKey: opts.idempotencyKey, signal: ctx.signal })).envelope.data);
+    } catch (err) {
+      throw err instanceof ApiError ? createSiteRefusal(err) : err;
+    }
+    const site = pick(data, 'site', 'project') ?? data;
+    const siteId = idOf(site) || pickString(data, 'projectId', 'siteId') || '';
+    const jobId = pickString(data, 'jobId') ?? pickString(pick(data, 'job'), 'jobId', '_id');
+    if (ctx.globals.json) {
+      ctx.io.printJson({ site, jobId: jobId ?? null, workspaceId });
+      return;
+    }
+    ctx.io.outLine(sanitizeInline(siteId));
+    ctx.io.info(`Created site ${sanitizeInline(siteId)} in workspace ${workspaceId}; first build ${jobId ? `is job ${sanitizeInline(jobId)}` : 'started'}.`);
+    if (jobId) ctx.io.info(`Follow it with: sitebuilder job watch ${siteId} ${jobId}`);
+  },
+});

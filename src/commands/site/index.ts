@@ -1,0 +1,12 @@
+import { defineCommand } from '../define.js';
+import { create } from './create.js';
+import { list } from './list.js';
+import { use } from './use.js';
+import { view } from './view.js';
+
+export const site = defineCommand({
+  name: 'site',
+  aliases: ['sites'],
+  summary: 'List, create, view sites; set the default site',
+  subcommands: [list, create, use, view],
+});

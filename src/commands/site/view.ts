@@ -1,0 +1,51 @@
+import { defineCommand } from '../define.js';
+import { paginate } from '../../api/paginate.js';
+import { ApiError } from '../../errors.js';
+import { printFields } from '../../io/print.js';
+import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';
+import { sanitizeDeep } from '../../io/sanitize.js';
+import { workspaceIds } from './workspaces.js';
+
+/** The service has no single-site read, so the site is found in its workspace's listing. */
+async function findSite(ctx: Parameters<NonNullable<typeof view.run>>[1], siteId: string): Promise<{ site: unknown; workspaceId: string } | undefined> {
+  const client = ctx.api();
+  for (const ws of await workspaceIds(client, ctx.signal)) {
+    for await (const site of paginate(client, 'list_sites', { workspaceId: ws }, { signal: ctx.signal })) {
+      if (idOf(site) === siteId) return { site, workspaceId: ws };
+    }
+  }
+  return undefined;
+}
+
+export const view = defineCommand<{ site?: string }>({
+  name: 'view',
+  summary: 'Show a site and its publish state',
+  args: [{ name: 'site', description: 'site id (default: the default site)' }],
+  examples: ['sitebuilder site view site_123', 'sitebuilder site view --json | jq .publish'],
+  jsonFields: '{ site, workspaceId, publish: { running, status, url } | null }',
+  async run(opts, ctx) {
+    const siteId = ctx.site(opts.site);
+    const found = await findSite(ctx, siteId);
+    if (!found) {
+      throw new ApiError({ status: 404, method: 'list_sites', message: 'not found' }, `No site ${siteId} in the workspaces this token reaches; \`sitebuilder site list\` shows them.`);
+    }
+    let publish: Record<string, unknown> | null = null;
+    try {
+      publish = asRecord((await ctx.api().call('get_publish_status', { projectId: siteId }, { signal: ctx.signal })).envelope.data);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      ctx.debug(`publish status unavailable: ${err.message}`);
+    }
+    if (ctx.globals.json) return ctx.io.printJson({ site: found.site, workspaceId: found.workspaceId, publish });
+    const site = sanitizeDeep(asRecord(found.site));
+    const pub = sanitizeDeep(publish ?? {});
+    printFields(ctx.io, [
+      ['ID', idOf(site)],
+      ['Name', nameOf(site)],
+      ['Workspace', found.workspaceId],
+      ['Created', isoTime(pick(site, 'createdAt'))],
+      ['Publish', publish ? (pick(pub, 'running') ? 'running' : (pick(pub, 'status') ?? 'never published')) : 'unknown'],
+      ['Live at', pick(pub, 'url', 'liveUrl', 'address') ?? ''],
+    ]);
+  },
+});

@@ -1,0 +1,9 @@
+import { defineCommand } from '../define.js';
+import { list } from './list.js';
+
+export const workspace = defineCommand({
+  name: 'workspace',
+  aliases: ['workspaces'],
+  summary: 'List workspaces',
+  subcommands: [list],
+});

@@ -1,0 +1,50 @@
+// Records from the service show few fields in the spec: read the ones we know when present,
+// and the obvious alternatives, without ever crashing on a missing one.
+
+export type AnyRecord = Record<string, unknown>;
+
+export function asRecord(value: unknown): AnyRecord {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as AnyRecord) : {};
+}
+
+/** The first present, non-null field among the names. */
+export function pick(record: unknown, ...names: string[]): unknown {
+  const r = asRecord(record);
+  for (const n of names) if (r[n] !== undefined && r[n] !== null) return r[n];
+  return undefined;
+}
+
+export function pickString(record: unknown, ...names: string[]): string | undefined {
+  const v = pick(record, ...names);
+  return v === undefined ? undefined : typeof v === 'string' ? v : String(v);
+}
+
+export const idOf = (r: unknown) => pickString(r, '_id', 'id') ?? '';
+export const nameOf = (r: unknown) => pickString(r, 'name', 'title', 'label') ?? '';
+
+/** A time as ISO-8601 (piped output) from a Date, epoch ms, or a string. */
+export function isoTime(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '';
+  const d = value instanceof Date ? value : new Date(typeof value === 'number' ? value : String(value));
+  return Number.isNaN(d.getTime()) ? String(value) : d.toISOString();
+}
+
+/** "3 minutes ago" on a terminal; ISO when piped. */
+export function humanTime(value: unknown, now: number, tty: boolean): string {
+  const iso = isoTime(value);
+  if (!tty || !iso) return iso;
+  const diff = Math.round((now - new Date(iso).getTime()) / 1000);
+  if (Number.isNaN(diff)) return iso;
+  const abs = Math.abs(diff);
+  const [n, unit] =
+    abs < 60 ? [abs, 'second'] : abs < 3600 ? [Math.floor(abs / 60), 'minute'] : abs < 86400 ? [Math.floor(abs / 3600), 'hour'] : [Math.floor(abs / 86400), 'day'];
+  const text = `${n} ${unit}${n === 1 ? '' : 's'}`;
+  return diff >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+/** A masked token: its prefix and last four characters only. */
+export function maskToken(token: string): string {
+  if (token.length <= 12) return '****';
+  const prefix = /^[A-Za-z]+_(?:[A-Za-z]+_)?/.exec(token)?.[0] ?? token.slice(0, 3);
+  return `${prefix}****${token.slice(-4)}`;
+}
