@@ -156,8 +156,8 @@ const entries = {
   get_publish_status: read('sites:read', 'Whether a publish is running, and its status.', { projectId: id() }),
   get_publish_logs: read(
     'sites:read',
-    'Log lines of the latest publish.',
-    { projectId: id(), offset: offset(), limit: limit() },
+    'Log lines of the latest publish (or of deploymentId).',
+    { projectId: id(), deploymentId: optId(), offset: offset(), limit: limit() },
     { listing: 'offset', argsShown: false },
   ),
   list_deployments: read(

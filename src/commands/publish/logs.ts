@@ -1,0 +1,92 @@
+// `sitebuilder publish logs <site>`: the log lines of the latest publish (offset-and-count paging).
+import { paginate } from '../../api/paginate.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { cellText } from '../../io/print.js';
+import { style } from '../../io/style.js';
+import { defineCommand, parsePositiveInt } from '../define.js';
+
+export interface PublishLogsOptions {
+  site?: string;
+  all?: boolean;
+  limit?: number;
+  deployment?: string;
+}
+
+export interface LogLine {
+  at: string | null;
+  level: string | null;
+  message: string;
+}
+
+/** Reads a log line tolerantly: a bare string, or an object with the usual field names. */
+export function logLine(raw: unknown): LogLine {
+  if (typeof raw === 'string') return { at: null, level: null, message: raw };
+  const r = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const text = r.message ?? r.text ?? r.line ?? r.msg;
+  const at = r.at ?? r.time ?? r.timestamp ?? r.createdAt;
+  const level = r.level ?? r.severity ?? r.stream;
+  return {
+    at: at === undefined || at === null ? null : String(at),
+    level: level === undefined || level === null ? null : String(level),
+    message: text === undefined ? JSON.stringify(raw) : String(text),
+  };
+}
+
+const DEFAULT_LIMIT = 100;
+
+export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promise<number> {
+  const siteId = ctx.site(o.site);
+  if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
+  const max = o.all ? undefined : (o.limit ?? DEFAULT_LIMIT);
+  const args: Record<string, unknown> = { projectId: siteId };
+  if (o.deployment) args.deploymentId = o.deployment;
+  let total: number | undefined;
+  const lines: LogLine[] = [];
+  let printed = 0;
+  const c = style(ctx.io);
+  const iter = paginate(ctx.api(), 'get_publish_logs', args, {
+    max,
+    signal: ctx.signal,
+    onPage: (env) => {
+      if (typeof env.count === 'number') total = env.count;
+    },
+  });
+  for await (const raw of iter) {
+    const line = logLine(raw);
+    if (ctx.globals.json) {
+      lines.push(line);
+      continue;
+    }
+    const message = cellText(line.message);
+    if (ctx.io.stdoutIsTTY) {
+      const time = line.at && !Number.isNaN(Date.parse(line.at)) ? new Date(line.at).toISOString().slice(11, 19) : (line.at ?? '');
+      ctx.io.outLine([c.dim(cellText(time)), line.level === 'error' ? c.red(line.level) : cellText(line.level ?? ''), message].filter(Boolean).join('  '));
+    } else {
+      ctx.io.outLine([cellText(line.at), cellText(line.level), message].join('\t'));
+    }
+    printed++;
+  }
+  if (ctx.globals.json) {
+    ctx.io.printJson({ siteId, total: total ?? lines.length, lines });
+    return 0;
+  }
+  if (printed === 0) ctx.io.info(`No publish logs for ${siteId} yet.`);
+  else if (total !== undefined && printed < total) ctx.io.info(`Showing ${printed} of ${total} lines; --all shows every line.`);
+  return 0;
+}
+
+export const publishLogsCommand = defineCommand<PublishLogsOptions>({
+  name: 'logs',
+  summary: 'Show the log of the latest publish',
+  description: `Prints the log lines of the latest publish (or of --deployment), oldest first: the first ${DEFAULT_LIMIT} lines, or every line with --all.`,
+  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  options: [
+    { flags: '--all', description: 'every line, fetching page after page' },
+    { flags: '-l, --limit <n>', description: `at most this many lines (default ${DEFAULT_LIMIT})`, parse: parsePositiveInt('--limit') },
+    { flags: '--deployment <id>', description: 'the log of this deployment instead of the latest publish' },
+  ],
+  examples: ['sitebuilder publish logs s_123', 'sitebuilder publish logs s_123 --all --json | jq -r ".lines[].message"'],
+  jsonFields: '{ siteId, total, lines: [{ at, level, message }] }',
+  run: runPublishLogs,
+});

@@ -1,0 +1,108 @@
+// `sitebuilder publish <site>`: starts a publish and, by default, waits until it is live, then
+// prints the live address. Safe in scripts: no prompt, nothing on stderr when piped except
+// errors, exit 8 on --timeout, and a retried publish_site carries the same Idempotency-Key.
+import type { Context } from '../../context.js';
+import { CliError, PendingError, UsageError } from '../../errors.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { formatElapsed, startSpinner } from '../../io/spinner.js';
+import { style } from '../../io/style.js';
+import { defineCommand, parseDuration } from '../define.js';
+import { describeStatus, isLive, publishRecord, type PublishRecord } from './record.js';
+import { waitForPublish } from './wait.js';
+
+export interface PublishOptions {
+  site?: string;
+  wait: boolean;
+  timeout?: number;
+  idempotencyKey?: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+
+export const PUBLISH_JSON_FIELDS =
+  '{ siteId, running, status, url, publishId, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey } (plus any other field the service answers)';
+
+function printResult(ctx: Context, record: PublishRecord & { waited: boolean; idempotencyKey: string | null }): void {
+  if (ctx.globals.json) ctx.io.printJson(record);
+  else ctx.io.outLine(sanitizeInline(record.url ?? record.publishId ?? describeStatus(record)));
+}
+
+export async function runPublish(o: PublishOptions, ctx: Context): Promise<number> {
+  const siteId = ctx.site(o.site);
+  if (o.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(o.idempotencyKey)) {
+    throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces).');
+  }
+  const client = ctx.api();
+  const started = ctx.clock.now();
+  const res = await client.call('publish_site', { projectId: siteId }, { idempotencyKey: o.idempotencyKey, signal: ctx.signal });
+  const key = res.idempotencyKey ?? null;
+  const first = publishRecord(siteId, res.envelope.data, { running: true });
+  if (!o.wait) {
+    printResult(ctx, { ...first, waited: false, idempotencyKey: key });
+    ctx.io.info(`Publishing ${siteId}; follow it with \`sitebuilder publish status ${siteId}\`.`);
+    return 0;
+  }
+
+  const spinner = await startSpinner(ctx.io, ctx.clock, `Publishing ${siteId}`);
+  let result;
+  try {
+    result = await waitForPublish({
+      client,
+      clock: ctx.clock,
+      siteId,
+      timeoutMs: o.timeout ?? DEFAULT_TIMEOUT_MS,
+      signal: ctx.signal,
+      started: first,
+      onStatus: (r) => spinner.update(`Publishing ${siteId} (${sanitizeInline(describeStatus(r))})`),
+    });
+  } finally {
+    spinner.stop();
+  }
+  const record = { ...result.record, waited: true, idempotencyKey: key };
+  const elapsed = formatElapsed(ctx.clock.now() - started);
+  if (result.timedOut) {
+    if (ctx.globals.json) ctx.io.printJson(record);
+    throw new PendingError(
+      `The publish of ${siteId} is still running after ${elapsed} (--timeout); it goes on. Check it with \`sitebuilder publish status ${siteId}\`.`,
+      { siteId, status: record.status },
+    );
+  }
+  if (!isLive(record)) {
+    if (ctx.globals.json) ctx.io.printJson(record);
+    const why = record.error ? `: ${sanitizeInline(typeof record.error === 'string' ? record.error : JSON.stringify(record.error))}` : '';
+    throw new CliError(
+      `The publish of ${siteId} ended with status ${sanitizeInline(record.status ?? 'unknown')}${why}. See \`sitebuilder publish logs ${siteId}\`.`,
+      { siteId, status: record.status },
+    );
+  }
+  printResult(ctx, record);
+  if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Published ${siteId} in ${elapsed}`);
+  return 0;
+}
+
+export const publishCommand = defineCommand<PublishOptions>({
+  name: 'publish',
+  summary: 'Publish a site and wait until it is live',
+  description:
+    'Starts publishing the site and waits until the new version is live (status ready), then prints the live address on stdout.\n' +
+    'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors.\n' +
+    'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.',
+  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  options: [
+    { flags: '--no-wait', description: 'return as soon as the publish has started' },
+    {
+      flags: '--timeout <duration>',
+      description: 'stop waiting after this long (e.g. 90s, 5m; default 10m) and exit 8; the publish goes on',
+      parse: parseDuration('--timeout'),
+    },
+    { flags: '--idempotency-key <key>', description: 'key for publish_site (default: a new one; reuse it to retry a publish safely from a script)' },
+  ],
+  examples: [
+    'sitebuilder publish s_123',
+    'URL=$(sitebuilder publish s_123 --timeout 5m)',
+    'sitebuilder publish s_123 --json | jq -r .url',
+    'sitebuilder publish s_123 --no-wait && sitebuilder publish status s_123',
+  ],
+  jsonFields: PUBLISH_JSON_FIELDS,
+  run: runPublish,
+});

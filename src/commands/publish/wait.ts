@@ -1,0 +1,57 @@
+// Follows a publish with get_publish_status until `running` is false, polling adaptively
+// (every few seconds, slower when the budget runs low) on the injected clock. Returns the last
+// record; on --timeout it returns it with `timedOut` so the caller can print it and exit 8.
+import type { ApiClient } from '../../api/client.js';
+import { AdaptivePoller } from '../../api/poll.js';
+import type { Clock } from '../../clock.js';
+import { InterruptedError } from '../../errors.js';
+import { publishRecord, type PublishRecord } from './record.js';
+
+export interface WaitForPublishOptions {
+  client: ApiClient;
+  clock: Clock;
+  siteId: string;
+  /** Give up waiting (the publish goes on) after this long. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The record from publish_site, so fields the status lacks (the address) are kept. */
+  started?: Partial<PublishRecord>;
+  /** Called after every status read (the spinner shows the status). */
+  onStatus?: (record: PublishRecord) => void;
+}
+
+export interface WaitResult {
+  record: PublishRecord;
+  timedOut: boolean;
+  polls: number;
+}
+
+export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResult> {
+  const deadline = o.clock.now() + o.timeoutMs;
+  const poller = new AdaptivePoller({ clock: o.clock, budget: () => o.client.budget, fastMs: 1_000, idleMs: 4_000 });
+  let last = '';
+  let polls = 0;
+  try {
+    for (;;) {
+      const { envelope } = await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal });
+      polls++;
+      const record = publishRecord(o.siteId, envelope.data, o.started);
+      o.onStatus?.(record);
+      if (!record.running) return { record, timedOut: false, polls };
+      const left = deadline - o.clock.now();
+      if (left <= 0) return { record, timedOut: true, polls };
+      const changed = record.status !== last;
+      last = record.status ?? '';
+      const delay = poller.next(changed && polls > 1);
+      await o.clock.sleep(Math.min(delay, left), o.signal);
+    }
+  } catch (err) {
+    if (o.signal?.aborted) {
+      throw new InterruptedError(
+        `Stopped waiting; the publish of ${o.siteId} goes on. Check it with \`sitebuilder publish status ${o.siteId}\`.`,
+        { siteId: o.siteId },
+      );
+    }
+    throw err;
+  }
+}
