@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createTestIO, decideColorLevel } from '../../src/io/io.js';
+import { printTable } from '../../src/io/print.js';
+import { maskToken } from '../../src/io/records.js';
+import { sanitize } from '../../src/io/sanitize.js';
+
+describe('colour policy', () => {
+  const tty = (env: Record<string, string>, noColorFlag = false, stdoutIsTTY = true) => decideColorLevel({ env, stdoutIsTTY, noColorFlag });
+  it('is on for a terminal and off when piped', () => {
+    expect(tty({ TERM: 'xterm' })).toBe(1);
+    expect(tty({ TERM: 'xterm-256color' })).toBe(2);
+    expect(tty({}, false, false)).toBe(0);
+  });
+  it.each([
+    [{ NO_COLOR: '' }, 0],
+    [{ NO_COLOR: '1', FORCE_COLOR: '1' }, 0],
+    [{ CLICOLOR: '0' }, 0],
+    [{ TERM: 'dumb' }, 0],
+  ])('%j turns it off', (env, level) => expect(tty(env as Record<string, string>)).toBe(level));
+  it('--no-color wins over everything', () => expect(tty({ FORCE_COLOR: '3' }, true)).toBe(0));
+  it('FORCE_COLOR and CLICOLOR_FORCE force it on when piped', () => {
+    expect(tty({ FORCE_COLOR: '2' }, false, false)).toBe(2);
+    expect(tty({ FORCE_COLOR: '0' })).toBe(0);
+    expect(tty({ CLICOLOR_FORCE: '1' }, false, false)).toBe(1);
+  });
+});
+
+describe('output modes', () => {
+  const rows = [
+    { id: 's1', name: 'Bakery', at: new Date('2026-01-02T03:04:05Z') },
+    { id: 's2', name: 'Tab\there', at: new Date('2026-01-03T00:00:00Z') },
+  ];
+  const cols = [
+    { header: 'ID', value: (r: (typeof rows)[0]) => r.id },
+    { header: 'NAME', value: (r: (typeof rows)[0]) => r.name },
+    { header: 'AT', value: (r: (typeof rows)[0]) => r.at },
+  ];
+  it('prints tab-separated rows without header or ANSI when piped', () => {
+    const io = createTestIO({ tty: false });
+    printTable(io, cols, rows);
+    expect(io.stdoutText()).toBe('s1\tBakery\t2026-01-02T03:04:05.000Z\ns2\tTab here\t2026-01-03T00:00:00.000Z\n');
+  });
+  it('prints a table with a header on a terminal, and no ANSI without colour', () => {
+    const io = createTestIO({ tty: true, colorLevel: 0 });
+    printTable(io, cols, rows);
+    const out = io.stdoutText();
+    expect(out).toMatch(/ID\s+│\s+NAME/);
+    expect(out).toContain('Bakery');
+    expect(out).not.toContain('\u001b');
+  });
+  it('prints one JSON document', () => {
+    const io = createTestIO();
+    io.printJson({ a: 1 });
+    expect(JSON.parse(io.stdoutText())).toEqual({ a: 1 });
+  });
+});
+
+describe('sanitize', () => {
+  it('makes escape sequences from the service inert', () => {
+    const osc52 = '\u001b]52;c;ZXZpbA==\u0007';
+    expect(sanitize(`hi ${osc52}there`)).toBe('hi there');
+    expect(sanitize('a\u001b[2J\u001b[1;1Hb')).toBe('ab');
+    expect(sanitize('red\u001b[31mtext\u001b[0m')).toBe('redtext');
+    expect(sanitize('c1\u009b31mx')).toBe('c1x');
+    expect(sanitize('bell\u0007 back\b cr\r\nline')).toBe('bell back cr\nline');
+    expect(sanitize('tab\tand\nnewline stay')).toBe('tab\tand\nnewline stay');
+  });
+});
+
+describe('maskToken', () => {
+  it('keeps only the prefix and the last four characters', () => {
+    expect(maskToken('sb_live_abcdefghijklmnop1234')).toBe('sb_live_****1234');
+    expect(maskToken('short')).toBe('****');
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { getMethod, LIMITS, METHOD_NAMES, METHODS, type MethodName } from '../../src/api/methods.js';
+import { checkBodyShape, validateArgs } from '../../src/api/validate.js';
+
+const m = (name: MethodName) => METHODS[name];
+
+describe('method registry against the spec', () => {
+  it('holds the scopes the spec states', () => {
+    const scopes: Partial<Record<MethodName, string>> = {
+      create_site: 'sites:create',
+      send_message: 'chat:write',
+      get_job: 'chat:read',
+      remove_queued_message: 'sites:delete',
+      publish_site: 'publish:write',
+      list_workspaces: 'workspaces:read',
+      list_sites: 'sites:read',
+      restore_backup: 'sites:write',
+      restore_code_backup: 'sites:delete',
+      restore_storage_backup: 'data:write',
+      restart_site_email_domain_verification: 'config:write',
+    };
+    for (const [name, scope] of Object.entries(scopes)) expect(m(name as MethodName).scope, name).toBe(scope);
+  });
+
+  it('marks the destructive methods', () => {
+    const destructive = METHOD_NAMES.filter((n) => METHODS[n].destructive).sort();
+    expect(destructive).toEqual(
+      expect.arrayContaining(['restore_backup', 'restore_code_backup', 'restore_storage_backup', 'restart_site_email_domain_verification']),
+    );
+    expect(m('list_sites').destructive).toBe(false);
+  });
+
+  it('uses the listing pattern of each list method', () => {
+    const patterns: Record<string, string[]> = {
+      offset: ['list_sites', 'list_templates', 'list_deployments', 'list_rows', 'list_workspace_members', 'get_publish_logs'],
+      offsetHasMore: ['list_workspace_credit_activity'],
+      nextCursor: ['list_deploy_hook_calls', 'list_site_cron_runs', 'list_webhook_deliveries', 'list_site_email_sends', 'list_site_email_engagement', 'list_site_email_suppressions'],
+      token: ['list_storage_files'],
+      page: ['list_code_backups', 'list_storage_backups', 'list_database_backups'],
+      backwards: ['list_messages'],
+    };
+    for (const [pattern, names] of Object.entries(patterns)) {
+      for (const name of names) expect(getMethod(name)?.listing, name).toBe(pattern);
+    }
+  });
+
+  it('holds every method the spec names', () => {
+    const named = [
+      'create_site', 'send_message', 'get_job', 'cancel_job', 'list_messages', 'list_queued_messages', 'edit_queued_message',
+      'reorder_queued_message', 'remove_queued_message', 'resume_queue', 'upload_storage_file', 'publish_site', 'get_publish_status',
+      'list_workspaces', 'list_sites', 'restore_backup', 'restore_code_backup', 'restore_storage_backup', 'get_storage_restore_status',
+      'restart_site_email_domain_verification', 'run_site_cron', 'trigger_deploy_hook', 'export_collection', 'set_secret',
+      'read_storage_backup_file', 'create_storage_backup', 'clear_storage_backups', 'get_site_email_settings', 'list_backups',
+      'list_code_backups', 'list_storage_backups', 'browse_storage_backup', 'list_database_backups', 'list_storage_files',
+    ];
+    for (const name of named) expect(getMethod(name), name).toBeDefined();
+    expect(getMethod('no_such_method')).toBeUndefined();
+    expect(getMethod('toString')).toBeUndefined();
+  });
+
+  it('takes the documented arguments of restore_storage_backup with their bounds', () => {
+    const spec = m('restore_storage_backup');
+    expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'full' })).toBeNull();
+    expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'some' })?.message).toContain('full, selected');
+    const paths = Array.from({ length: 201 }, (_, i) => `f${i}`);
+    expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'selected', paths })?.message).toContain('more than 200 items');
+    expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'selected', paths: paths.slice(0, 200) })).toBeNull();
+  });
+
+  it('bounds prompts at 500,000 characters', () => {
+    const spec = m('send_message');
+    expect(validateArgs(spec, { projectId: 'p', prompt: 'x'.repeat(LIMITS.promptMax) })).toBeNull();
+    const problem = validateArgs(spec, { projectId: 'p', prompt: 'x'.repeat(LIMITS.promptMax + 1) });
+    expect(problem).toEqual({ path: 'prompt', message: 'The argument `prompt` is longer than 500,000 characters.' });
+    expect(validateArgs(m('create_site'), { workspaceId: 'w', prompt: 'x'.repeat(LIMITS.promptMax + 1) })?.path).toBe('prompt');
+  });
+});
+
+describe('argument validation messages', () => {
+  const send = m('send_message');
+  it.each([
+    [{ prompt: 'hi' }, 'The argument `projectId` is required.'],
+    [{ projectId: null, prompt: 'hi' }, 'The argument `projectId` is required and cannot be null.'],
+    [{ projectId: '', prompt: 'hi' }, 'The argument `projectId` is required and cannot be empty.'],
+    [{ projectId: 5, prompt: 'hi' }, 'The argument `projectId` must be text.'],
+    [{ projectId: 'p', prompt: 'hi', mode: 'draft' }, 'The argument `mode` must be one of: build, plan.'],
+    [{ projectId: 'p', prompt: 'hi', colour: 'red' }, 'send_message does not take the argument `colour`.'],
+  ])('%j → %s', (args, message) => {
+    expect(validateArgs(send, args)?.message).toBe(message);
+  });
+
+  it('refuses a fraction for an integer', () => {
+    expect(validateArgs(m('get_job'), { projectId: 'p', jobId: 'j', cursor: 1.5 })?.message).toBe('The argument `cursor` must be a whole number.');
+  });
+
+  it('gives the path of a nested mismatch', () => {
+    expect(validateArgs(m('create_site'), { workspaceId: 'w', prompt: 'p', importSource: { SourceUrl: 3 } })).toEqual({
+      path: 'importSource.SourceUrl',
+      message: 'The argument `importSource.SourceUrl` must be text.',
+    });
+  });
+
+  it('refuses bodies that are not objects', () => {
+    expect(validateArgs(send, [])?.message).toContain('JSON object');
+    expect(validateArgs(send, 'x')?.message).toContain('JSON object');
+  });
+
+  it('walks deep nesting without recursion and refuses past 64 levels', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    expect(checkBodyShape(deep)?.message).toContain('more than 64 levels');
+    let ok: unknown = 'leaf';
+    for (let i = 0; i < 63; i++) ok = { a: ok };
+    expect(checkBodyShape(ok)).toBeNull();
+  });
+
+  it('refuses a list over 10,000 items anywhere', () => {
+    expect(checkBodyShape({ a: { b: new Array(10_001).fill(0) } })?.message).toContain('10,001 items');
+    expect(checkBodyShape({ a: new Array(10_000).fill(0) })).toBeNull();
+  });
+
+  it('accepts any object for methods named only in passing', () => {
+    const spec = m('export_collection');
+    expect(spec.argsShown).toBe(false);
+    expect(validateArgs(spec, { anything: 1 })).toBeNull();
+  });
+});
