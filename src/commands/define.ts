@@ -10,6 +10,8 @@ export interface ArgumentDefinition {
   description: string;
   required?: boolean;
   variadic?: boolean;
+  /** Values shell completion offers for it (not enforced): 'files', or words with descriptions. */
+  suggest?: 'files' | ReadonlyArray<string | { value: string; description?: string }>;
 }
 
 export interface OptionDefinition {
