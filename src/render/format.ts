@@ -1,0 +1,80 @@
+// How transcript lines look. pretty (TTY): glyphs and colour. plain (piped): no ANSI byte, no
+// `\r`, and a stable first field a script can grep, tab-separated like the other piped output:
+//   text  todo  file  step  result  question  option  plan  error  event  note  state  end
+import type { ChalkInstance } from 'chalk';
+import type { Todo, TodoStatus } from './events.js';
+import type { TranscriptLine } from './transcript.js';
+
+export type ViewMode = 'pretty' | 'plain';
+
+const GLYPH: Record<TodoStatus, string> = { pending: '○', in_progress: '▸', done: '✓', cancelled: '–' };
+const FILE_MARK = { added: '+', changed: '~', deleted: '-' } as const;
+
+function prettyTodo(t: Todo, c: ChalkInstance): string {
+  const g = GLYPH[t.status];
+  if (t.status === 'done') return `  ${c.green(g)} ${c.dim(t.title)}`;
+  if (t.status === 'in_progress') return `  ${c.cyan(g)} ${t.title}`;
+  return `  ${c.dim(g)} ${t.title}`;
+}
+
+export function formatPretty(line: TranscriptLine, c: ChalkInstance): string[] {
+  switch (line.kind) {
+    case 'text':
+      return [line.text];
+    case 'todos':
+      return [c.bold('Tasks'), ...line.todos.map((t) => prettyTodo(t, c))];
+    case 'todo':
+      return [prettyTodo(line.todo, c)];
+    case 'file': {
+      const mark = FILE_MARK[line.op];
+      const paint = line.op === 'added' ? c.green : line.op === 'deleted' ? c.red : c.yellow;
+      return [`${paint(mark)} ${line.path}`];
+    }
+    case 'step':
+      return [c.dim(`› ${line.name}${line.summary ? ` ${line.summary}` : ''}`)];
+    case 'result':
+      return line.failed ? [c.red(`  ✗ ${line.summary}`)] : [];
+    case 'question':
+      return [
+        `${c.cyan('?')} ${c.bold(line.question.question || 'The agent asks a question.')}`,
+        ...line.question.options.map((o, i) => `  ${c.dim(`${i + 1}.`)} ${o}`),
+      ];
+    case 'plan':
+      return [c.cyan('The plan above waits for your approval.')];
+    case 'error':
+      return [c.red(`✗ ${line.message}`)];
+    case 'event':
+      return [c.dim(`· ${line.event}${line.summary ? `: ${line.summary}` : ''}`)];
+    case 'note':
+      return [c.dim(`(${line.text})`)];
+  }
+}
+
+const tabless = (s: string) => s.replace(/\t/g, ' ');
+
+export function formatPlain(line: TranscriptLine): string[] {
+  switch (line.kind) {
+    case 'text':
+      return [`text\t${tabless(line.text)}`];
+    case 'todos':
+      return line.todos.map((t) => `todo\t${t.status}\t${tabless(t.title)}`);
+    case 'todo':
+      return [`todo\t${line.todo.status}\t${tabless(line.todo.title)}`];
+    case 'file':
+      return [`file\t${FILE_MARK[line.op]}\t${tabless(line.path)}`];
+    case 'step':
+      return [`step\t${tabless(line.name)}\t${tabless(line.summary)}`];
+    case 'result':
+      return [`result\t${line.failed ? 'failed' : 'ok'}\t${tabless(line.summary)}`];
+    case 'question':
+      return [`question\t${tabless(line.question.question)}`, ...line.question.options.map((o, i) => `option\t${i + 1}\t${tabless(o)}`)];
+    case 'plan':
+      return ['plan\twaiting for approval'];
+    case 'error':
+      return [`error\t${tabless(line.message)}`];
+    case 'event':
+      return [`event\t${tabless(line.event)}\t${tabless(line.summary)}`];
+    case 'note':
+      return [`note\t${tabless(line.text)}`];
+  }
+}

@@ -1,0 +1,154 @@
+// From events to transcript lines, one event at a time, so the same events in any chunking give
+// the same lines. Agent text is printed by completed lines (a partial line is flushed when
+// something else is printed, or at the end), never redrawn. After a reset the service replays
+// the run: lines already printed are not printed twice; from the first difference on, the new
+// lines print after a note.
+import { fileOf, questionOf, summarize, textOf, todosOf, toolCallOf, errorMessageOf, type FileOp, type JobEvent, type Question, type Todo, type TodoStatus } from './events.js';
+import { sanitizeInline } from '../io/sanitize.js';
+import { asRecord, pick } from '../io/records.js';
+
+export type TranscriptLine =
+  | { kind: 'text'; text: string }
+  | { kind: 'todos'; todos: Todo[] }
+  | { kind: 'todo'; todo: Todo }
+  | { kind: 'file'; op: FileOp; path: string }
+  | { kind: 'step'; name: string; summary: string }
+  | { kind: 'result'; summary: string; failed: boolean }
+  | { kind: 'question'; question: Question }
+  | { kind: 'plan' }
+  | { kind: 'error'; message: string }
+  | { kind: 'event'; event: string; summary: string }
+  | { kind: 'note'; text: string };
+
+const clean = (s: string) => sanitizeInline(s).replace(/\s+$/, '');
+
+function lineKey(line: TranscriptLine): string {
+  return JSON.stringify(line);
+}
+
+export class Transcriber {
+  private partial = '';
+  private printedTodos = new Map<string, TodoStatus>();
+  private blockPrinted = false;
+  /** Keys of the lines printed since the last reset, in order. */
+  private emitted: string[] = [];
+  private replay: string[] | undefined;
+  private replayPos = 0;
+
+  /** The service replays the run from its start: compare what comes against what was printed. */
+  reset(): void {
+    this.replay = this.emitted;
+    this.replayPos = 0;
+    this.emitted = [];
+    this.partial = '';
+    // The replayed todos events rebuild the same block and changes, which the replay absorbs.
+    this.printedTodos.clear();
+    this.blockPrinted = false;
+  }
+
+  event(ev: JobEvent): TranscriptLine[] {
+    const out: TranscriptLine[] = [];
+    const data = ev.data;
+    switch (ev.event) {
+      case 'text': {
+        const piece = textOf(data);
+        if (!piece) break;
+        this.partial += piece;
+        const parts = this.partial.split('\n');
+        this.partial = parts.pop() ?? '';
+        for (const p of parts) this.push(out, { kind: 'text', text: clean(p) });
+        return out;
+      }
+      case 'todos': {
+        const todos = todosOf(data);
+        if (!todos || todos.length === 0) break;
+        this.flush(out);
+        if (!this.blockPrinted) {
+          this.blockPrinted = true;
+          for (const t of todos) this.printedTodos.set(t.key, t.status);
+          this.push(out, { kind: 'todos', todos: todos.map((t) => ({ ...t, title: clean(t.title) })) });
+          return out;
+        }
+        for (const t of todos) {
+          if (this.printedTodos.get(t.key) === t.status) continue;
+          this.printedTodos.set(t.key, t.status);
+          this.push(out, { kind: 'todo', todo: { ...t, title: clean(t.title) } });
+        }
+        return out;
+      }
+      case 'file_changed':
+      case 'file_deleted': {
+        const f = fileOf(data, ev.event);
+        this.flush(out);
+        if (f) this.push(out, { kind: 'file', op: f.op, path: clean(f.path) });
+        else this.push(out, { kind: 'event', event: ev.event, summary: clean(summarize(data)) });
+        return out;
+      }
+      case 'tool_call': {
+        this.flush(out);
+        const q = questionOf(data);
+        if (q) {
+          this.push(out, { kind: 'question', question: { question: clean(q.question), options: q.options.map(clean) } });
+          return out;
+        }
+        const call = toolCallOf(data);
+        const target = pick(call.input, 'path', 'file', 'query', 'url', 'command', 'name');
+        this.push(out, { kind: 'step', name: clean(call.name), summary: clean(summarize(target ?? (Object.keys(call.input).length ? call.input : ''), 80)) });
+        return out;
+      }
+      case 'tool_result': {
+        this.flush(out);
+        const r = asRecord(data);
+        const failed = r.ok === false || r.success === false || r.isError === true || (r.error !== undefined && r.error !== null);
+        this.push(out, { kind: 'result', failed, summary: clean(summarize(failed ? (pick(r, 'error', 'message') ?? data) : data, 80)) });
+        return out;
+      }
+      case 'plan_approval_requested':
+        this.flush(out);
+        this.push(out, { kind: 'plan' });
+        return out;
+      case 'credits_used':
+        // Shown once, at the end of the run, with the total.
+        return out;
+      case 'error':
+        this.flush(out);
+        this.push(out, { kind: 'error', message: clean(errorMessageOf(data) ?? summarize(data)) || 'The run reported an error.' });
+        return out;
+      default:
+        this.flush(out);
+        this.push(out, { kind: 'event', event: clean(ev.event), summary: clean(summarize(data)) });
+        return out;
+    }
+    return out;
+  }
+
+  /** At the end of the run: the last partial line of text. */
+  finish(): TranscriptLine[] {
+    const out: TranscriptLine[] = [];
+    this.flush(out);
+    return out;
+  }
+
+  private flush(out: TranscriptLine[]): void {
+    if (this.partial === '') return;
+    const text = clean(this.partial);
+    this.partial = '';
+    if (text) this.push(out, { kind: 'text', text });
+  }
+
+  private push(out: TranscriptLine[], line: TranscriptLine): void {
+    const key = lineKey(line);
+    if (this.replay) {
+      if (this.replayPos < this.replay.length && this.replay[this.replayPos] === key) {
+        this.replayPos++;
+        this.emitted.push(key);
+        return;
+      }
+      const diverged = this.replayPos < this.replay.length;
+      this.replay = undefined;
+      if (diverged) out.push({ kind: 'note', text: 'The agent replaced its earlier output; what follows is new.' });
+    }
+    this.emitted.push(key);
+    out.push(line);
+  }
+}

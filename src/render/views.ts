@@ -1,0 +1,207 @@
+// The three views of a followed run. pretty (TTY) and plain (piped) print transcript lines on
+// stdout, with a spinner on stderr in pretty mode; json prints NDJSON: the events unchanged, a
+// few lines of our own marked by `type`, and exactly one `{"type":"end",…}` line at the end.
+import type { Clock } from '../clock.js';
+import type { IO } from '../io/io.js';
+import { startSpinner, formatElapsed, type Spinner } from '../io/spinner.js';
+import { style } from '../io/style.js';
+import { formatPlain, formatPretty, type ViewMode } from './format.js';
+import { creditsOfRun, failureMessage, type AppliedAnswer, type Outcome, type RunState } from './reducer.js';
+import { Transcriber, type TranscriptLine } from './transcript.js';
+import { asEvent } from './events.js';
+
+export interface PendingQuestion {
+  kind: 'question';
+  question: string;
+  options: string[];
+  /** Commands that answer it. */
+  answer: string[];
+}
+export interface PendingPlan {
+  kind: 'plan';
+  plan: string;
+  approve: string;
+  revise: string;
+}
+export type Pending = PendingQuestion | PendingPlan;
+
+export interface RunEnd {
+  state: RunState;
+  outcome: Outcome | 'detached' | 'timeout';
+  exitCode: number;
+  elapsedMs: number;
+  pending?: Pending;
+  /** The command that re-attaches (detached, timeout). */
+  reattach?: string;
+}
+
+export interface RunView {
+  begin(projectId: string, jobId: string): Promise<void>;
+  /** One get_job answer. With quiet, the lines are kept for recap() instead of printed. */
+  answer(applied: AppliedAnswer, rawEvents: unknown[], opts?: { quiet?: boolean }): void;
+  /** After a quiet first answer (attaching to a run): a short summary of what happened so far. */
+  recap(state: RunState): void;
+  /** A transient status (cancelling…) for the spinner, or a note in the other views. */
+  status(text: string): void;
+  end(end: RunEnd): void;
+  /** Stops the spinner (before a prompt, or on an error). */
+  stop(): void;
+}
+
+export function chooseViewMode(io: IO): ViewMode | 'json' {
+  return io.json ? 'json' : io.stdoutIsTTY ? 'pretty' : 'plain';
+}
+
+export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io)): RunView {
+  return mode === 'json' ? new JsonRunView(io) : new TextRunView(io, clock, mode);
+}
+
+function stateLabel(state: string): string {
+  if (state === 'stalled') return 'The agent stalled; waiting for it to go on';
+  if (state === 'running' || state === 'unknown') return 'The agent is working';
+  return `Run ${state}`;
+}
+
+const creditsText = (n: number | undefined) => (n === undefined ? '' : ` · ${n} credit${n === 1 ? '' : 's'}`);
+
+export class TextRunView implements RunView {
+  private readonly t = new Transcriber();
+  private spinner?: Spinner;
+  private kept: TranscriptLine[] = [];
+  private lastState = 'unknown';
+  private jobId = '';
+
+  constructor(
+    private readonly io: IO,
+    private readonly clock: Clock,
+    private readonly mode: ViewMode,
+  ) {}
+
+  async begin(projectId: string, jobId: string): Promise<void> {
+    this.jobId = jobId;
+    if (this.mode === 'plain') this.io.outLine(`job\t${projectId}\t${jobId}`);
+    else this.spinner = await startSpinner(this.io, this.clock, stateLabel('running'));
+  }
+
+  answer(applied: AppliedAnswer, _raw: unknown[], opts: { quiet?: boolean } = {}): void {
+    if (applied.reset) this.t.reset();
+    const lines: TranscriptLine[] = [];
+    for (const ev of applied.events) lines.push(...this.t.event(ev));
+    if (opts.quiet) this.kept.push(...lines);
+    else this.print(lines);
+    const state = applied.state.state;
+    if (state !== this.lastState) {
+      const first = this.lastState === 'unknown';
+      this.lastState = state;
+      if (this.mode === 'plain' && !first && !opts.quiet && (state === 'stalled' || state === 'running')) this.io.outLine(`state\t${state}`);
+      this.spinner?.update(stateLabel(state));
+    }
+  }
+
+  recap(state: RunState): void {
+    const texts = this.kept.filter((l) => l.kind === 'text' && l.text.trim() !== '');
+    const files = state.files.length;
+    const done = state.todos.filter((t) => t.status === 'done').length;
+    const parts = [`${texts.length} line${texts.length === 1 ? '' : 's'} of text`, `${files} file change${files === 1 ? '' : 's'}`];
+    if (state.todos.length) parts.push(`${done}/${state.todos.length} tasks done`);
+    const summary = `Attached to run ${this.jobId} (${state.state}); so far: ${parts.join(', ')}.`;
+    const lastText = texts.slice(-3);
+    const todos: TranscriptLine[] = state.todos.length ? [{ kind: 'todos', todos: state.todos }] : [];
+    const tail = this.kept.filter((l) => l.kind === 'question' || l.kind === 'plan' || l.kind === 'error');
+    this.kept = [];
+    if (this.mode === 'plain') {
+      this.io.outLine(`note\t${summary}`);
+      this.print([...lastText, ...todos, ...tail]);
+      return;
+    }
+    this.print([{ kind: 'note', text: summary }]);
+    if (texts.length > lastText.length) this.print([{ kind: 'note', text: '…' }]);
+    this.print([...lastText, ...todos, ...tail]);
+  }
+
+  status(text: string): void {
+    if (this.spinner) this.spinner.update(text);
+    else if (this.mode === 'plain') this.io.outLine(`note\t${text}`);
+  }
+
+  end(end: RunEnd): void {
+    this.print(this.t.finish());
+    this.stop();
+    const s = end.state;
+    const credits = creditsOfRun(s);
+    if (this.mode === 'plain') {
+      const fields = [`end`, end.outcome === 'detached' || end.outcome === 'timeout' ? end.outcome : s.state, `exit=${end.exitCode}`];
+      if (credits !== undefined) fields.push(`credits=${credits}`);
+      this.io.outLine(fields.join('\t'));
+      return;
+    }
+    const c = style(this.io);
+    const took = ` in ${formatElapsed(end.elapsedMs)}`;
+    const line: Record<string, string> = {
+      succeeded: `${c.green('✓')} Done${took}${creditsText(credits)}`,
+      question: `${c.cyan('?')} The agent asked a question${took}${creditsText(credits)}`,
+      plan: `${c.cyan('✓')} Plan ready${took}${creditsText(credits)}`,
+      failed: `${c.red('✗')} Failed${took}: ${failureMessage(s)}${creditsText(credits)}`,
+      cancelled: `${c.yellow('■')} Cancelled${took}${creditsText(credits)}; what the agent already wrote stays`,
+      detached: `${c.yellow('↗')} Detached; the run goes on`,
+      timeout: `${c.yellow('…')} Still running after${took}`,
+      ongoing: `Still running`,
+    };
+    this.io.outLine(line[end.outcome] ?? `Run ${s.state}`);
+  }
+
+  stop(): void {
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+
+  private print(lines: TranscriptLine[]): void {
+    if (lines.length === 0) return;
+    const c = style(this.io);
+    const text = lines.flatMap((l) => (this.mode === 'plain' ? formatPlain(l) : formatPretty(l, c)));
+    if (text.length === 0) return;
+    const write = () => this.io.out(`${text.join('\n')}\n`);
+    if (this.spinner) this.spinner.pause(write);
+    else write();
+  }
+}
+
+export class JsonRunView implements RunView {
+  private projectId = '';
+  private jobId = '';
+  constructor(private readonly io: IO) {}
+
+  async begin(projectId: string, jobId: string): Promise<void> {
+    this.projectId = projectId;
+    this.jobId = jobId;
+    this.io.printJsonLine({ type: 'start', projectId, jobId });
+  }
+
+  answer(applied: AppliedAnswer, raw: unknown[]): void {
+    if (applied.reset) this.io.printJsonLine({ type: 'reset', jobId: this.jobId });
+    // Events pass through unchanged, whatever their kind or shape.
+    for (const ev of raw) this.io.printJsonLine(ev && typeof ev === 'object' ? ev : asEvent(ev));
+    if (applied.stateChanged) this.io.printJsonLine({ type: 'state', jobId: this.jobId, state: applied.state.state });
+  }
+
+  recap(): void {}
+  status(): void {}
+
+  end(end: RunEnd): void {
+    const s = end.state;
+    this.io.printJsonLine({
+      type: 'end',
+      projectId: this.projectId,
+      jobId: this.jobId,
+      state: s.state,
+      outcome: end.outcome,
+      exitCode: end.exitCode,
+      creditsCharged: creditsOfRun(s) ?? null,
+      error: s.state === 'failed' ? (s.error ?? { message: failureMessage(s) }) : null,
+      pending: end.pending ?? null,
+      reattach: end.reattach ?? null,
+    });
+  }
+
+  stop(): void {}
+}

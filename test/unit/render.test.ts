@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { applyAnswer, initialRunState, outcomeOf, creditsOfRun, type JobAnswer } from '../../src/render/reducer.js';
+import { asEvent } from '../../src/render/events.js';
+import { createRunView, TextRunView } from '../../src/render/views.js';
+import { createTestIO } from '../../src/io/io.js';
+import { FakeClock } from '../../src/clock.js';
+
+const ev = (event: string, data: unknown) => ({ event, data });
+const EVENTS = [
+  ev('text', { text: 'Hello, I will build ' }),
+  ev('text', { text: 'a bakery site.\nFirst ' }),
+  ev('todos', { items: [{ id: 't1', title: 'Layout', status: 'in_progress' }, { id: 't2', title: 'Styles', status: 'pending' }] }),
+  ev('tool_call', { id: 'c1', name: 'write_file', input: { path: 'index.html' } }),
+  ev('tool_result', { id: 'c1', ok: true, summary: 'wrote 1.2 kB' }),
+  ev('file_changed', { path: 'index.html', action: 'created' }),
+  ev('text', { text: 'the layout.\n' }),
+  ev('todos', { items: [{ id: 't1', title: 'Layout', status: 'done' }, { id: 't2', title: 'Styles', status: 'in_progress' }] }),
+  ev('file_changed', { path: 'styles.css', action: 'modified' }),
+  ev('file_deleted', { path: 'old.html' }),
+  ev('mystery_kind', { foo: 1 }),
+  ev('todos', { items: [{ id: 't1', title: 'Layout', status: 'done' }, { id: 't2', title: 'Styles', status: 'done' }] }),
+  ev('credits_used', { credits: 3 }),
+  ev('text', { text: 'All done' }),
+];
+
+/** Feeds the events in chunks of the given sizes through a plain view; returns stdout. */
+function transcript(chunks: number[], opts: { resetAfter?: number } = {}): string {
+  const io = createTestIO();
+  const view = new TextRunView(io, new FakeClock(), 'plain');
+  let state = initialRunState('job_1');
+  let i = 0;
+  let cursor = 0;
+  const feed = (answer: JobAnswer) => {
+    const applied = applyAnswer(state, answer);
+    state = applied.state;
+    view.answer(applied, answer.events as unknown[]);
+  };
+  for (const n of chunks) {
+    const events = EVENTS.slice(i, i + n);
+    i += n;
+    cursor += events.length;
+    feed({ state: 'running', events, cursor });
+    if (opts.resetAfter !== undefined && i >= opts.resetAfter) {
+      // The service replays the whole run so far with reset true.
+      feed({ state: 'running', events: EVENTS.slice(0, i), cursor: cursor + i, reset: true });
+      cursor += i;
+      opts.resetAfter = undefined;
+    }
+  }
+  feed({ state: 'succeeded', events: EVENTS.slice(i), cursor: cursor + EVENTS.length - i, creditsCharged: 3 });
+  view.end({ state, outcome: outcomeOf(state), exitCode: 0, elapsedMs: 1000 });
+  return io.stdoutText();
+}
+
+describe('reducer', () => {
+  it('derives text, todos, files, credits and the outcome', () => {
+    const { state } = applyAnswer(initialRunState('j'), { state: 'succeeded', events: EVENTS, cursor: EVENTS.length, creditsCharged: 3 });
+    expect(state.text).toBe('Hello, I will build a bakery site.\nFirst the layout.\nAll done');
+    expect(state.todos.map((t) => t.status)).toEqual(['done', 'done']);
+    expect(state.files).toEqual([
+      { path: 'index.html', op: 'added' },
+      { path: 'styles.css', op: 'changed' },
+      { path: 'old.html', op: 'deleted' },
+    ]);
+    expect(state.creditsUsed).toBe(3);
+    expect(creditsOfRun(state)).toBe(3);
+    expect(outcomeOf(state)).toBe('succeeded');
+  });
+
+  it('a reset drops what was derived, so a replay never doubles counts', () => {
+    let s = applyAnswer(initialRunState('j'), { state: 'running', events: EVENTS.slice(0, 10), cursor: 10 }).state;
+    s = applyAnswer(s, { state: 'running', events: EVENTS.slice(0, 10), cursor: 20, reset: true }).state;
+    s = applyAnswer(s, { state: 'succeeded', events: EVENTS.slice(10), cursor: 24 }).state;
+    expect(s.files).toHaveLength(3);
+    expect(s.creditsUsed).toBe(3);
+    expect(s.text.match(/Hello/g)).toHaveLength(1);
+    expect(s.resets).toBe(1);
+  });
+
+  it('recognizes an ask_user question and a plan', () => {
+    const q = applyAnswer(initialRunState(), {
+      state: 'succeeded',
+      events: [ev('tool_call', { name: 'ask_user', input: { question: 'Which?', options: ['a', 'b', 'c', 'd', 'e'] } })],
+    }).state;
+    expect(outcomeOf(q)).toBe('question');
+    expect(q.question).toEqual({ question: 'Which?', options: ['a', 'b', 'c', 'd'] });
+    const p = applyAnswer(initialRunState(), { state: 'succeeded', events: [ev('text', { text: 'Plan: x' }), ev('plan_approval_requested', {})] }).state;
+    expect(outcomeOf(p)).toBe('plan');
+    expect(applyAnswer(initialRunState(), { state: 'failed', events: [ev('error', { message: 'boom' })] }).state.errors).toEqual(['boom']);
+  });
+
+  it('never crashes on odd shapes', () => {
+    const odd = [null, 3, 'x', { kind: 'text', content: 'via content' }, { event: 'text' }, { event: 'file_changed', data: 'a.txt' }, { event: 'todos', data: ['one', 'two'] }];
+    const { state } = applyAnswer(initialRunState(), { state: 'running', events: odd, cursor: 'nope' });
+    expect(state.text).toBe('via content');
+    expect(state.files).toEqual([{ path: 'a.txt', op: 'changed' }]);
+    expect(state.todos.map((t) => t.title)).toEqual(['one', 'two']);
+    expect(state.cursor).toBe(odd.length);
+    expect(asEvent(null).event).toBe('unknown');
+  });
+});
+
+describe('transcript', () => {
+  it('prints the same transcript whatever the chunking', () => {
+    const whole = transcript([EVENTS.length]);
+    for (const chunks of [[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [2, 5, 7], [3, 0, 0, 11], [13, 1]]) {
+      expect(transcript(chunks)).toBe(whole);
+    }
+    expect(whole).toMatchInlineSnapshot(`
+      "text	Hello, I will build a bakery site.
+      text	First
+      todo	in_progress	Layout
+      todo	pending	Styles
+      step	write_file	index.html
+      result	ok	wrote 1.2 kB
+      file	+	index.html
+      text	the layout.
+      todo	done	Layout
+      todo	in_progress	Styles
+      file	~	styles.css
+      file	-	old.html
+      event	mystery_kind	{"foo":1}
+      todo	done	Styles
+      text	All done
+      end	succeeded	exit=0	credits=3
+      "
+    `);
+  });
+
+  it('a replay after a reset prints nothing twice', () => {
+    const whole = transcript([EVENTS.length]);
+    expect(transcript([4, 4, 6], { resetAfter: 8 })).toBe(whole);
+    expect(transcript([1, 13], { resetAfter: 1 })).toBe(whole);
+  });
+
+  it('a reset that changes the output prints a note, then the new lines', () => {
+    const io = createTestIO();
+    const view = new TextRunView(io, new FakeClock(), 'plain');
+    let s = initialRunState('j');
+    const feed = (a: JobAnswer) => {
+      const applied = applyAnswer(s, a);
+      s = applied.state;
+      view.answer(applied, a.events as unknown[]);
+    };
+    feed({ state: 'running', events: [ev('text', { text: 'one\ntwo\n' })], cursor: 1 });
+    feed({ state: 'running', events: [ev('text', { text: 'one\nTWO\n' })], cursor: 2, reset: true });
+    expect(io.stdoutText()).toBe('text\tone\ntext\ttwo\nnote\tThe agent replaced its earlier output; what follows is new.\ntext\tTWO\n');
+  });
+
+  it('strips terminal control sequences from agent text, even split across pieces', () => {
+    const io = createTestIO({ tty: true });
+    const view = createRunView(io, new FakeClock(), 'pretty');
+    const events = [ev('text', { text: 'safe \u001b]52;c;aGVsbG8=\u0007text \u001b[' }), ev('text', { text: '2Jend\r\n' }), ev('file_changed', { path: '\u001b[31mevil.html' })];
+    const applied = applyAnswer(initialRunState(), { state: 'running', events });
+    view.answer(applied, events);
+    const out = io.stdoutText();
+    expect(out).not.toMatch(/\u001b|\u0007|\r/);
+    expect(out).toContain('safe text');
+    expect(out).toContain('evil.html');
+  });
+
+  it('json view passes events through unchanged and ends with one end line', () => {
+    const io = createTestIO();
+    io.json = true;
+    const view = createRunView(io, new FakeClock());
+    const events = [...EVENTS.slice(0, 3), { event: 'brand_new', data: { x: [1] }, extra: true }];
+    void view.begin('site_1', 'job_1');
+    const applied = applyAnswer(initialRunState('job_1'), { state: 'succeeded', events, creditsCharged: 2 });
+    view.answer(applied, events);
+    view.end({ state: applied.state, outcome: 'succeeded', exitCode: 0, elapsedMs: 5 });
+    const lines = io.stdoutText().trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({ type: 'start', projectId: 'site_1', jobId: 'job_1' });
+    expect(lines.slice(1, 5)).toEqual(events);
+    expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);
+    expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0, creditsCharged: 2, error: null, pending: null });
+  });
+});
