@@ -7,7 +7,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
 import { defineCommand, parseDuration } from '../define.js';
-import { describeStatus, isLive, publishRecord, type PublishRecord } from './record.js';
+import { describeStatus, errorText, isLive, publishRecord, type PublishRecord } from './record.js';
 import { waitForPublish } from './wait.js';
 
 export interface PublishOptions {
@@ -20,11 +20,11 @@ export interface PublishOptions {
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 export const PUBLISH_JSON_FIELDS =
-  '{ siteId, running, status, url, publishId, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey } (plus any other field the service answers)';
+  '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey } (plus any other field the service answers)';
 
 function printResult(ctx: Context, record: PublishRecord & { waited: boolean; idempotencyKey: string | null }): void {
   if (ctx.globals.json) ctx.io.printJson(record);
-  else ctx.io.outLine(sanitizeInline(record.url ?? record.publishId ?? describeStatus(record)));
+  else ctx.io.outLine(sanitizeInline(record.url ?? record.deploymentId ?? describeStatus(record)));
 }
 
 export async function runPublish(o: PublishOptions, ctx: Context): Promise<number> {
@@ -69,7 +69,8 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   }
   if (!isLive(record)) {
     if (ctx.globals.json) ctx.io.printJson(record);
-    const why = record.error ? `: ${sanitizeInline(typeof record.error === 'string' ? record.error : JSON.stringify(record.error))}` : '';
+    const error = errorText(record.error);
+    const why = error ? `: ${sanitizeInline(error)}` : '';
     throw new CliError(
       `The publish of ${siteId} ended with status ${sanitizeInline(record.status ?? 'unknown')}${why}. See \`sitebuilder publish logs ${siteId}\`.`,
       { siteId, status: record.status },

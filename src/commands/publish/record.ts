@@ -7,7 +7,6 @@ export interface PublishRecord {
   running: boolean;
   status: string | null;
   url: string | null;
-  publishId: string | null;
   deploymentId: string | null;
   startedAt: string | null;
   finishedAt: string | null;
@@ -15,7 +14,7 @@ export interface PublishRecord {
   [extra: string]: unknown;
 }
 
-const FIXED = ['siteId', 'running', 'status', 'url', 'publishId', 'deploymentId', 'startedAt', 'finishedAt', 'error'];
+const FIXED = ['siteId', 'running', 'status', 'url', 'deploymentId', 'startedAt', 'finishedAt', 'error'];
 
 function pick(data: Record<string, unknown>, names: string[]): unknown {
   for (const n of names) if (data[n] !== undefined && data[n] !== null && data[n] !== '') return data[n];
@@ -43,8 +42,7 @@ export function publishRecord(siteId: string, data: unknown, fallback: Partial<P
     running,
     status: str(pick(d, ['status', 'state'])) ?? fallback.status ?? null,
     url: liveAddress(d) ?? fallback.url ?? null,
-    publishId: str(pick(d, ['publishId', 'id', '_id'])) ?? fallback.publishId ?? null,
-    deploymentId: str(pick(d, ['deploymentId', 'deployId'])) ?? fallback.deploymentId ?? null,
+    deploymentId: str(pick(d, ['deploymentId', 'deployId', 'publishId', '_id'])) ?? fallback.deploymentId ?? null,
     startedAt: str(pick(d, ['startedAt', 'createdAt'])) ?? fallback.startedAt ?? null,
     finishedAt: str(pick(d, ['finishedAt', 'completedAt', 'publishedAt'])) ?? fallback.finishedAt ?? null,
     error: d.error ?? null,
@@ -56,6 +54,14 @@ export function publishRecord(siteId: string, data: unknown, fallback: Partial<P
 /** `ready` means live (the spec); our emulator also answers `failed`. Anything else is unknown. */
 export function isLive(record: PublishRecord): boolean {
   return !record.running && record.status === 'ready';
+}
+
+/** The error of a failed publish as one line: its message when it has one. */
+export function errorText(error: unknown): string | null {
+  if (error === null || error === undefined || error === '') return null;
+  if (typeof error === 'string') return error;
+  const m = (error as Record<string, unknown>).message;
+  return typeof m === 'string' ? m : JSON.stringify(error);
 }
 
 export function describeStatus(record: PublishRecord): string {

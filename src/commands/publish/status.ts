@@ -2,14 +2,14 @@
 import type { Context } from '../../context.js';
 import { printFields } from '../../io/print.js';
 import { defineCommand } from '../define.js';
-import { publishRecord } from './record.js';
+import { errorText, publishRecord } from './record.js';
 
 export interface PublishStatusOptions {
   site?: string;
 }
 
 export const PUBLISH_STATUS_JSON_FIELDS =
-  '{ siteId, running, status, url, publishId, deploymentId, startedAt, finishedAt, error } (plus any other field the service answers)';
+  '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error } (plus any other field the service answers)';
 
 export async function runPublishStatus(o: PublishStatusOptions, ctx: Context): Promise<number> {
   const siteId = ctx.site(o.site);
@@ -27,7 +27,7 @@ export async function runPublishStatus(o: PublishStatusOptions, ctx: Context): P
     ['deployment', record.deploymentId],
     ['started', record.startedAt],
     ['finished', record.finishedAt],
-    ...(record.error ? ([['error', record.error]] as Array<[string, unknown]>) : []),
+    ...(record.error ? ([['error', errorText(record.error)]] as Array<[string, unknown]>) : []),
   ]);
   return 0;
 }
