@@ -1,12 +1,18 @@
 // Bundles src/ into dist/ with esbuild. Runs on `npm install` (prepare), so a fresh clone needs nothing else.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+
 await build({
   entryPoints: { cli: 'src/cli.ts' },
   outdir: 'dist',
+  // Heavy modules (zod, conf/ajv, enquirer, ora, the emulator) sit in chunks loaded only by the
+  // commands that need them: start-up parses only what --help needs.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

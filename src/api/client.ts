@@ -6,9 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
 import { NetworkError, UsageError, type ApiError } from '../errors.js';
-import { getMethod } from './methods.js';
 import { toApiError } from './errors.js';
-import { validateArgs } from './validate.js';
 
 export interface Envelope<T = unknown> {
   success: boolean;
@@ -132,6 +130,8 @@ export class ApiClient {
 
   /** Calls a method of the service. Throws UsageError (nothing sent), ApiError or NetworkError. */
   async call<T = unknown>(method: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallResult<T>> {
+    // The registry (zod) loads on the first call, not at start-up.
+    const [{ getMethod }, { validateArgs }] = await Promise.all([import('./methods.js'), import('./validate.js')]);
     const spec = getMethod(method);
     if (spec && !options.skipValidation) {
       const problem = validateArgs(spec, args);
@@ -205,6 +205,7 @@ export class ApiClient {
         data: envelope.data,
         retryAfterSeconds: retryAfter,
         envelope,
+        headers: res.headers,
       });
       const wait = this.retryDelay(res.status, envelope, retryAfter, retrySafe, attempt, Boolean(key));
       if (wait !== undefined) {

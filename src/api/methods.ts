@@ -3,6 +3,7 @@
 // GET /v1/openapi.json, GET /v1/tools, and the help and completion of `sitebuilder api` all
 // come from here. Adding a method of the service is one entry below.
 import * as z from 'zod/mini';
+import { LIMITS } from './limits.js';
 
 export type Scope =
   | 'workspaces:read'
@@ -51,8 +52,8 @@ export interface MethodSpec {
   args: z.ZodMiniType;
 }
 
-const PROMPT_MAX = 500_000;
-const SELECTED_PATHS_MAX = 200;
+const PROMPT_MAX = LIMITS.promptMax;
+const SELECTED_PATHS_MAX = LIMITS.selectedPathsMax;
 
 const id = () => z.string().check(z.minLength(1));
 const optId = () => z.optional(id());
@@ -299,17 +300,4 @@ export function getMethod(name: string): MethodSpec | undefined {
 /** The three GET addresses besides the methods. None spends budget. */
 export const GET_ADDRESSES = ['/v1/token', '/v1/tools', '/v1/openapi.json'] as const;
 
-export const LIMITS = {
-  promptMax: PROMPT_MAX,
-  selectedPathsMax: SELECTED_PATHS_MAX,
-  bodyBytesMax: 150 * 1024 * 1024,
-  nestingMax: 64,
-  listItemsMax: 10_000,
-  idempotencyKeyMax: 255,
-  callsPerMinute: 240,
-  queuePerSite: 20,
-  queuePerPerson: 8,
-  analyticsPerSiteHour: 1_200,
-  deployHookPerMinute: 10,
-  emailRestartsPerWorkspaceHour: 10,
-} as const;
+export { LIMITS } from './limits.js';

@@ -2,7 +2,7 @@
 // fetched one at a time and items yielded as they come, so a caller can stream 10,000 sites
 // with flat memory.
 import type { ApiClient, Envelope } from './client.js';
-import { getMethod, type ListingPattern } from './methods.js';
+import type { ListingPattern } from './methods.js';
 
 export interface PaginateOptions {
   /** The pattern; by default the registry's for the method. */
@@ -82,7 +82,7 @@ export async function* paginate<T = unknown>(
   args: Record<string, unknown> = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<T> {
-  const pattern = options.pattern ?? getMethod(method)?.listing;
+  const pattern = options.pattern ?? (await import('./methods.js')).getMethod(method)?.listing;
   if (!pattern) throw new Error(`${method} is not a listing method`);
   const state: PageState = { args: pattern === 'page' && args.page === undefined ? { ...args, page: 1 } : { ...args }, done: false };
   let yielded = 0;

@@ -2,7 +2,7 @@
 // emulator (which refuses with 400 exactly as the service does). Messages name the argument
 // (its full path when nested) and the bound.
 import type { MethodSpec } from './methods.js';
-import { LIMITS } from './methods.js';
+import { formatCount, LIMITS } from './limits.js';
 
 export interface ArgumentProblem {
   /** Dotted path of the offending argument; empty for the body itself. */
@@ -10,7 +10,7 @@ export interface ArgumentProblem {
   message: string;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = formatCount;
 
 /** Nesting over 64 levels or a list over 10,000 items, found with one iterative walk (no recursion). */
 export function checkBodyShape(body: unknown): ArgumentProblem | null {

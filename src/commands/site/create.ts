@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { defineCommand } from '../define.js';
-import { LIMITS } from '../../api/methods.js';
+import { formatCount, LIMITS } from '../../api/limits.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
@@ -55,7 +55,7 @@ export function createSiteRefusal(err: ApiError): ApiError {
 export const create = defineCommand<CreateOptions>({
   name: 'create',
   summary: 'Create a site from a brief and start its first build',
-  description: `Create a site in a workspace from a brief (at most ${LIMITS.promptMax.toLocaleString('en-US')} characters). With --import-url, the agent rebuilds an existing page and the brief says what should change. Spends AI credits of the workspace.`,
+  description: `Create a site in a workspace from a brief (at most ${formatCount(LIMITS.promptMax)} characters). With --import-url, the agent rebuilds an existing page and the brief says what should change. Spends AI credits of the workspace.`,
   options: [
     { flags: '-w, --workspace <id>', description: 'the owning workspace (default: the token’s only one)' },
     { flags: '--prompt <text>', description: 'the brief' },
