@@ -1,5 +1,5 @@
 // Bundles src/ into dist/ with esbuild. Runs on `npm install` (prepare), so a fresh clone needs nothing else.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -24,3 +24,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+
+// The texts bin/ prints without starting the CLI: the version and every command's --help.
+const { helpTexts } = await import(new URL('../dist/cli.js', import.meta.url).href);
+writeFileSync(new URL('../dist/static.json', import.meta.url), JSON.stringify({ version, help: helpTexts() }));

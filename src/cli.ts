@@ -64,6 +64,7 @@ function toCamel(name: string): string {
 function buildCommand(def: CommandDefinition, runWith: (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>): Command {
   const cmd = new Command(def.name);
   cmd.summary(def.summary).description(def.description ?? def.summary);
+  cmd.configureHelp({ showGlobalOptions: true });
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   for (const a of def.args ?? []) {
     const label = `${a.name}${a.variadic ? '...' : ''}`;
@@ -115,6 +116,26 @@ export function buildProgram(run: (def: CommandDefinition, cmd: Command, positio
   return program;
 }
 
+/**
+ * Every command's help text, keyed by its path ("" for the program, "site list", aliases too).
+ * The build writes them to dist/static.json so that bin/ answers --help without loading the CLI.
+ */
+export function helpTexts(): Record<string, string> {
+  const texts: Record<string, string> = {};
+  const visit = (cmd: Command, paths: string[]) => {
+    let captured = '';
+    cmd.configureOutput({ writeOut: (s) => (captured += s), writeErr: (s) => (captured += s), getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
+    cmd.outputHelp();
+    for (const p of paths) texts[p] = captured;
+    for (const sub of cmd.commands) {
+      const names = [sub.name(), ...sub.aliases()];
+      visit(sub, paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))));
+    }
+  };
+  visit(buildProgram(async () => {}), ['']);
+  return texts;
+}
+
 function errorDocument(err: CliError | Error, exitCode: number): Record<string, unknown> {
   const details = err instanceof CliError ? err.details : {};
   return { error: { type: err.name, message: err.message, exitCode, ...details } };
@@ -163,7 +184,13 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       signal,
       version: VERSION,
     });
-    const options: Record<string, unknown> = { ...cmd.opts() };
+    // commander lets a parent command parse the options it shares with a subcommand
+    // (`storage-restore plan --backup X`), so a subcommand also gets its non-root ancestors' values.
+    const options: Record<string, unknown> = {};
+    const ancestors: Command[] = [];
+    for (let c = cmd.parent; c?.parent; c = c.parent) ancestors.unshift(c);
+    for (const c of ancestors) Object.assign(options, c.opts());
+    Object.assign(options, cmd.opts());
     (def.args ?? []).forEach((a, i) => {
       options[toCamel(a.name)] = positionals[i];
     });
@@ -172,6 +199,9 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   });
   program.exitOverride();
   program.configureOutput({
+    // Help is wrapped at 80 columns everywhere, as in the texts bin/ prints without the CLI.
+    getOutHelpWidth: () => 80,
+    getErrHelpWidth: () => 80,
     writeOut: (s) => io.out(s),
     writeErr: (s) => io.err(s),
     outputError: (s, write) => {
@@ -182,7 +212,13 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   // exitOverride and configureOutput are not inherited by commands added before them.
   const configure = (c: Command) => {
     c.exitOverride();
-    c.configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s), outputError: (s, write) => !wantsJson && write(s) });
+    c.configureOutput({
+      getOutHelpWidth: () => 80,
+      getErrHelpWidth: () => 80,
+      writeOut: (s) => io.out(s),
+      writeErr: (s) => io.err(s),
+      outputError: (s, write) => !wantsJson && write(s),
+    });
     c.commands.forEach(configure);
   };
   program.commands.forEach(configure);
