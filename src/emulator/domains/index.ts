@@ -1,0 +1,10 @@
+// The domains of the emulator, one line each. A method of the registry that no domain handles
+// answers 501 "not emulated yet".
+import type { Domain } from '../types.js';
+import { chatDomain } from './chat.js';
+import { sitesDomain } from './sites.js';
+
+export const DOMAINS: Domain<any>[] = [
+  sitesDomain,
+  chatDomain,
+];

@@ -1,0 +1,87 @@
+// Fault injection (control API): for a method (or every method), answer a status for the next
+// N calls, either before the handler ran (nothing took effect) or after (the write happened,
+// the answer says otherwise: what proves a retry with the same key creates nothing twice);
+// add latency; or drop the connection in the middle of the answer.
+
+export type FaultWhen = 'before' | 'after';
+
+export interface FaultSpec {
+  /** A method name, or '*' for every method call. */
+  method: string;
+  /** Answer this status (400 or above). */
+  status?: number;
+  message?: string;
+  /** Wall ms to wait before the handler runs (the idempotency key is held meanwhile). */
+  latencyMs?: number;
+  /** Cut the connection halfway through the answer. */
+  drop?: boolean;
+  /** Default: 'before' for status, 'after' for drop. */
+  when?: FaultWhen;
+  /** How many calls it applies to; default 1. */
+  times?: number;
+}
+
+export interface Fault extends Required<Pick<FaultSpec, 'method' | 'times'>> {
+  id: number;
+  status: number | null;
+  message: string | null;
+  latencyMs: number;
+  drop: boolean;
+  when: FaultWhen;
+  /** Calls it applied to so far. */
+  hits: number;
+}
+
+export function checkFaultSpec(spec: FaultSpec): string | null {
+  if (typeof spec.method !== 'string' || spec.method === '') return '`method` (a method name or "*") is required.';
+  if (spec.status !== undefined && !(Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599)) {
+    return '`status` must be a whole number from 400 to 599.';
+  }
+  if (spec.latencyMs !== undefined && !(typeof spec.latencyMs === 'number' && spec.latencyMs >= 0 && spec.latencyMs <= 600_000)) {
+    return '`latencyMs` must be 0 to 600000.';
+  }
+  if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times >= 1)) return '`times` must be a whole number of 1 or more.';
+  if (spec.when !== undefined && spec.when !== 'before' && spec.when !== 'after') return '`when` must be before or after.';
+  if (spec.status === undefined && !spec.latencyMs && !spec.drop) return 'Give at least one of `status`, `latencyMs`, `drop`.';
+  return null;
+}
+
+export class FaultRegistry {
+  private faults: Fault[] = [];
+  private nextId = 1;
+
+  add(spec: FaultSpec): Fault {
+    const fault: Fault = {
+      id: this.nextId++,
+      method: spec.method,
+      status: spec.status ?? null,
+      message: spec.message ?? null,
+      latencyMs: spec.latencyMs ?? 0,
+      drop: Boolean(spec.drop),
+      when: spec.when ?? (spec.status === undefined && spec.drop ? 'after' : 'before'),
+      times: spec.times ?? 1,
+      hits: 0,
+    };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  /** The first live fault for this method, used up by one call. */
+  take(method: string): Fault | undefined {
+    if (this.faults.length === 0) return undefined;
+    const i = this.faults.findIndex((f) => f.method === method || f.method === '*');
+    if (i < 0) return undefined;
+    const f = this.faults[i];
+    f.hits++;
+    if (f.hits >= f.times) this.faults.splice(i, 1);
+    return { ...f };
+  }
+
+  list(): Fault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+}

@@ -1,0 +1,108 @@
+// The emulator's programmatic API: startEmulator() runs a real server (port 0 by default) so
+// CLI tests run in-process against it, and the `emulator` and `demo` commands use it too.
+import { existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { Scope } from '../api/methods.js';
+import { EmulatorClock, type TimeSource } from './clock.js';
+import { Control } from './control-api.js';
+import { Emulator } from './emulator.js';
+import { closeServer, createEmulatorServer, listen } from './server.js';
+import { parseState, type EmulatorState, type TokenRecord } from './state.js';
+
+export { EmulatorClock, type TimeSource } from './clock.js';
+export { Control, ControlError } from './control-api.js';
+export { Emulator, SERVICE_VERSION } from './emulator.js';
+export { EmulatorRefusal } from './refusal.js';
+export { DEMO_TOKENS, DEMO_USER_ID, SEED_WORKSPACES, TEAMMATE_USER_ID } from './seed.js';
+export type { EmulatorState } from './state.js';
+export type { CallContext, Domain, Handler, HandlerResult, JobService } from './types.js';
+
+export interface StartEmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Time source (default the wall clock); FakeClock from src/clock.ts works, shared with a client. */
+  clock?: TimeSource;
+  /** Emulated time runs this many times faster than the source (default 1). */
+  speed?: number;
+  /** Seed the demo data (default true). */
+  seed?: boolean;
+  /** Start from this state (wins over stateFile and seed). */
+  state?: EmulatorState;
+  /** Load from this file when it exists (a missing file starts fresh). */
+  stateFile?: string;
+  /** Body size limit in bytes (default the spec's 150 MB). */
+  bodyLimit?: number;
+}
+
+export interface DemoToken {
+  name: string;
+  token: string;
+  scopes: Scope[];
+  /** Ids of the workspaces the token reaches. */
+  workspaces: string[];
+}
+
+export interface RunningEmulator {
+  /** http://127.0.0.1:PORT — the methods live under `${baseUrl}/v1/`. */
+  baseUrl: string;
+  /** Tokens to try, full-scope first. */
+  tokens: DemoToken[];
+  /** The first full-scope token. */
+  token: string;
+  control: Control;
+  emulator: Emulator;
+  readonly state: EmulatorState;
+  saveState(file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function loadStateFile(file: string): Promise<EmulatorState | undefined> {
+  if (!existsSync(file)) return undefined;
+  return parseState(await readFile(file, 'utf8'), file);
+}
+
+export async function saveStateFile(emu: Emulator, file: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(emu.snapshot(), null, 1)}\n`, { mode: 0o600 });
+  await rename(tmp, file);
+}
+
+/** Tokens in the order they are shown: usable full-scope ones first, unusable ones last. */
+export function listTokens(emu: Emulator): DemoToken[] {
+  const now = emu.clock.now();
+  const usable = (t: TokenRecord) => !t.revoked && (t.expiresAt === null || t.expiresAt > now);
+  const rank = (t: TokenRecord) => (!usable(t) ? 2 : t.workspaces === null && t.scopes.length >= 10 ? 0 : 1);
+  return [...emu.state.core.tokens]
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => rank(a.t) - rank(b.t) || a.i - b.i)
+    .map(({ t }) => ({ name: t.name, token: t.token, scopes: [...t.scopes], workspaces: emu.reachableWorkspaces(t).map((w) => w._id) }));
+}
+
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const loaded = options.state ?? (options.stateFile ? await loadStateFile(options.stateFile) : undefined);
+  const clock = new EmulatorClock(options.clock ?? Date, options.speed ?? 1, loaded?.savedAt);
+  const emu = new Emulator({ clock, seed: options.seed, state: loaded });
+  const server = createEmulatorServer(emu, { bodyLimit: options.bodyLimit });
+  const baseUrl = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  const tokens = listTokens(emu);
+  let closed = false;
+  return {
+    baseUrl,
+    tokens,
+    token: tokens[0]?.token ?? '',
+    control: new Control(emu),
+    emulator: emu,
+    get state() {
+      return emu.state;
+    },
+    saveState: (file) => saveStateFile(emu, file),
+    async close() {
+      if (closed) return;
+      closed = true;
+      clock.stop();
+      await closeServer(server);
+    },
+  };
+}

@@ -1,0 +1,258 @@
+// One method call from request to answer, in the order the service decides things:
+//
+//   400 token in address → 405 → 401 → 404 unknown method (not counted) → 413 / 400 body not
+//   a JSON object (not counted) → Idempotency-Key replay (not counted) → the minute's budget
+//   (429, runs nothing) → 400 bad key → 422 / 409 on the key → 403 scope → 400 arguments →
+//   injected fault "before" → latency → the handler → injected fault "after" / dropped answer.
+//
+// Everything from the budget on is counted. A claimed key keeps whatever answer the handler
+// produced, even when an injected fault answered the client otherwise, so a retry with the
+// same key replays the real result and creates nothing twice.
+import type { IncomingHttpHeaders } from 'node:http';
+import { getMethod, type MethodSpec } from '../api/methods.js';
+import { validateArgs } from '../api/validate.js';
+import { authenticate, refuseTokenInAddress } from './auth.js';
+import { createCallContext } from './call-context.js';
+import { discovery, isDiscoveryPath } from './discovery.js';
+import type { Emulator } from './emulator.js';
+import { envelope, type Envelope } from './envelope.js';
+import type { Fault } from './faults.js';
+import { fingerprint } from './idempotency.js';
+import { EmulatorRefusal, refuse } from './refusal.js';
+import { ARGS_MAX_BYTES } from './request-log.js';
+import type { TokenRecord, UserRecord } from './state.js';
+import type { HandlerResult } from './types.js';
+
+export interface ApiRequest {
+  verb: string;
+  url: URL;
+  rawUrl: string;
+  headers: IncomingHttpHeaders;
+  /** Reads the whole body within the size limit; throws EmulatorRefusal 413. */
+  readBody(): Promise<Buffer>;
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: Envelope;
+  headers: Record<string, string>;
+  /** Cut the connection halfway through writing the answer. */
+  drop?: boolean;
+}
+
+const VISIBLE_KEY = /^[\x21-\x7e]{1,255}$/;
+
+interface Trace {
+  method: string | null;
+  token?: TokenRecord;
+  key: string | null;
+  counted: boolean;
+  replayed: boolean;
+  fault: Fault | null;
+  args?: unknown;
+}
+
+export async function handleApiRequest(emu: Emulator, req: ApiRequest): Promise<ApiAnswer> {
+  emu.clock.runDue();
+  const requestId = emu.newRequestId();
+  const trace: Trace = { method: null, key: null, counted: false, replayed: false, fault: null };
+  let answer: ApiAnswer;
+  try {
+    answer = await route(emu, req, requestId, trace);
+  } catch (err) {
+    answer = refusalAnswer(emu, err, requestId);
+  }
+  const budget = emu.budgets.view(trace.token?._id);
+  answer.headers['X-Request-Id'] = requestId;
+  answer.headers['X-RateLimit-Limit'] = String(budget.limit);
+  answer.headers['X-RateLimit-Remaining'] = String(budget.remaining);
+  answer.headers['X-RateLimit-Reset'] = String(budget.resetSeconds);
+  emu.log.add({
+    time: emu.iso(emu.clock.now()),
+    requestId,
+    verb: req.verb,
+    path: req.url.pathname,
+    method: trace.method,
+    token: trace.token?.name ?? null,
+    idempotencyKey: trace.key,
+    status: answer.status,
+    replayed: trace.replayed,
+    counted: trace.counted,
+    fault: trace.fault && {
+      id: trace.fault.id,
+      when: trace.fault.when,
+      status: trace.fault.status,
+      drop: trace.fault.drop,
+      latencyMs: trace.fault.latencyMs,
+    },
+    ...(trace.args !== undefined ? { args: trace.args } : {}),
+  });
+  return answer;
+}
+
+export function refusalAnswer(emu: Emulator, err: unknown, requestId: string): ApiAnswer {
+  if (err instanceof EmulatorRefusal) {
+    return { status: err.status, body: envelope(err.status, err.message, err.data), headers: { ...err.headers } };
+  }
+  emu.onError(err, requestId);
+  const message = `The emulator failed while answering (request ${requestId}): ${(err as Error)?.message ?? String(err)}`;
+  return { status: 500, body: envelope(500, message, null), headers: {} };
+}
+
+async function route(emu: Emulator, req: ApiRequest, requestId: string, trace: Trace): Promise<ApiAnswer> {
+  refuseTokenInAddress(req.url, req.rawUrl);
+  const name = req.url.pathname.slice('/v1/'.length);
+  if (isDiscoveryPath(req.url.pathname)) {
+    if (req.verb !== 'GET' && req.verb !== 'HEAD') refuse(405, `${req.url.pathname} is read with GET.`, null, { Allow: 'GET' });
+    return discovery(emu, req, trace);
+  }
+  const spec = getMethod(name);
+  if (spec && req.verb !== 'POST') {
+    refuse(405, `${name} is called with POST, not ${req.verb}.`, null, { Allow: 'POST' });
+  }
+  const { token, user } = authenticate(emu, req.headers);
+  trace.token = token;
+  if (!spec) {
+    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+    refuse(404, `There is no tool named "${shown}". GET /v1/tools lists the tools this token can use.`, { reason: 'unknown-method' });
+  }
+  trace.method = spec!.name;
+  return callMethod(emu, req, spec!, token, user, requestId, trace);
+}
+
+async function callMethod(
+  emu: Emulator,
+  req: ApiRequest,
+  spec: MethodSpec,
+  token: TokenRecord,
+  user: UserRecord,
+  requestId: string,
+  trace: Trace,
+): Promise<ApiAnswer> {
+  const raw = await req.readBody();
+  const args = parseBody(raw);
+  if (raw.length <= ARGS_MAX_BYTES) trace.args = args;
+
+  const keyHeader = req.headers['idempotency-key'];
+  const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
+  const keyValid = key !== undefined && VISIBLE_KEY.test(key);
+  if (key !== undefined) trace.key = key;
+  const print = keyValid ? fingerprint({ method: spec.name, args }) : '';
+  if (keyValid) {
+    const found = emu.idempotency.lookup(token._id, key!, spec.name, print);
+    if (found.kind === 'replay') {
+      trace.replayed = true;
+      return {
+        status: found.answer.status,
+        body: found.answer.body as Envelope,
+        headers: { 'Idempotent-Replayed': 'true', 'X-Original-Request-Id': found.answer.requestId },
+      };
+    }
+  }
+
+  if (!emu.budgets.take(token._id)) {
+    const { resetSeconds } = emu.budgets.view(token._id);
+    refuse(429, `Too many tool calls, wait ${resetSeconds} seconds.`, { reason: 'rate-limited', retryAfter: resetSeconds }, {
+      'Retry-After': String(resetSeconds),
+    });
+  }
+  trace.counted = true;
+
+  if (key !== undefined && !keyValid) {
+    refuse(400, 'The Idempotency-Key header must be 1 to 255 visible characters (no spaces or control characters).', {
+      reason: 'bad-idempotency-key',
+    });
+  }
+  if (keyValid) {
+    const found = emu.idempotency.lookup(token._id, key!, spec.name, print);
+    if (found.kind === 'mismatch') {
+      refuse(422, 'This Idempotency-Key was already used with a different method or body; send a new key for a new request.', {
+        reason: 'idempotency-key-reused',
+      });
+    }
+    if (found.kind === 'inFlight') {
+      refuse(409, 'A request with this Idempotency-Key is still in flight; retry once it has finished.', { reason: 'idempotency-in-flight' });
+    }
+    emu.idempotency.claim(token._id, key!, spec.name, print);
+  }
+
+  let answer: ApiAnswer;
+  let keep = true;
+  try {
+    answer = await runClaimed(emu, spec, args, token, user, requestId, keyValid ? key : undefined, trace);
+  } catch (err) {
+    answer = refusalAnswer(emu, err, requestId);
+    // A crash is the service's failure: nothing is kept, a retry with the key runs again.
+    keep = err instanceof EmulatorRefusal;
+  }
+  if (keyValid) {
+    const fault = trace.fault;
+    if (fault?.when === 'before' || !keep) emu.idempotency.release(token._id, key!);
+    else emu.idempotency.complete(token._id, key!, { status: answer.status, body: answer.body, requestId });
+  }
+  const fault = trace.fault;
+  if (fault && fault.when === 'after') {
+    if (fault.status !== null) return faultAnswer(fault, spec.name);
+    if (fault.drop) return { ...answer, drop: true };
+  }
+  return answer;
+}
+
+async function runClaimed(
+  emu: Emulator,
+  spec: MethodSpec,
+  args: Record<string, unknown>,
+  token: TokenRecord,
+  user: UserRecord,
+  requestId: string,
+  key: string | undefined,
+  trace: Trace,
+): Promise<ApiAnswer> {
+  if (!token.scopes.includes(spec.scope)) {
+    refuse(403, `This token lacks the scope ${spec.scope}, which ${spec.name} needs.`, { reason: 'missing-scope', scope: spec.scope });
+  }
+  const problem = validateArgs(spec, args);
+  if (problem) refuse(400, problem.message, { reason: 'invalid-argument', argument: problem.path || null });
+
+  const fault = emu.faults.take(spec.name) ?? null;
+  trace.fault = fault;
+  if (fault && fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
+  if (fault && fault.when === 'before') {
+    if (fault.status !== null) return faultAnswer(fault, spec.name);
+    if (fault.drop) return { status: 200, body: envelope(200, 'OK', null), headers: {}, drop: true };
+  }
+
+  const handler = emu.handlerFor(spec.name);
+  if (!handler) {
+    refuse(501, `${spec.name} is not emulated yet; the emulator answers it once its domain lands.`, { reason: 'not-emulated' });
+  }
+  const call = createCallContext({ emu, spec, args, token, user, requestId, idempotencyKey: key });
+  const result: HandlerResult = await handler!(call);
+  const status = result.status ?? 200;
+  return {
+    status,
+    body: envelope(status, result.message ?? 'OK', result.data ?? null, { count: result.count, fields: result.fields }),
+    headers: {},
+  };
+}
+
+function faultAnswer(fault: Fault, method: string): ApiAnswer {
+  const status = fault.status!;
+  const message = fault.message ?? `Injected fault: ${method} answered ${status} (emulator control API).`;
+  const headers: Record<string, string> = {};
+  if (status === 429) headers['Retry-After'] = '1';
+  return { status, body: envelope(status, message, { reason: 'injected-fault', faultId: fault.id }), headers };
+}
+
+function parseBody(raw: Buffer): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    refuse(400, 'The body is not valid JSON; send a JSON object holding the arguments ({} when there are none).', { reason: 'invalid-json' });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    refuse(400, 'The body must be a JSON object holding the arguments ({} when there are none).', { reason: 'body-not-object' });
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,88 @@
+// node:http around the engine: /v1/ goes through the pipeline, /_emulator/ to the control API,
+// anything else to the domains' raw routes (a published site) or 404.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LIMITS } from '../api/methods.js';
+import { handleControl } from './control.js';
+import type { Emulator } from './emulator.js';
+import { envelope } from './envelope.js';
+import { handleApiRequest, refusalAnswer, type ApiAnswer } from './pipeline.js';
+import { readBody, writeJson } from './http-io.js';
+
+export interface ServerOptions {
+  /** Body size limit in bytes; the spec's 150 MB unless a test lowers it. */
+  bodyLimit?: number;
+}
+
+/** After answering without reading the body (413, 405, 401…), the rest is discarded, never held. */
+function finishUnread(req: IncomingMessage, res: ServerResponse): void {
+  if (req.complete) return;
+  res.setHeader('Connection', 'close');
+  req.resume();
+}
+
+export function createEmulatorServer(emu: Emulator, options: ServerOptions = {}): Server {
+  const bodyLimit = options.bodyLimit ?? LIMITS.bodyBytesMax;
+  const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 0 }, (req, res) => {
+    handle(emu, req, res, bodyLimit).catch((err) => {
+      const answer = refusalAnswer(emu, err, emu.newRequestId());
+      if (!res.headersSent) writeJson(res, answer.status, answer.body, answer.headers);
+      else res.destroy();
+    });
+  });
+  return server;
+}
+
+async function handle(emu: Emulator, req: IncomingMessage, res: ServerResponse, bodyLimit: number): Promise<void> {
+  const rawUrl = req.url ?? '/';
+  const url = new URL(rawUrl, 'http://emulator.invalid');
+  const verb = req.method ?? 'GET';
+  if (url.pathname.startsWith('/v1/')) {
+    let bodyRead = false;
+    const answer: ApiAnswer = await handleApiRequest(emu, {
+      verb,
+      url,
+      rawUrl,
+      headers: req.headers,
+      readBody: () => {
+        bodyRead = true;
+        return readBody(req, bodyLimit);
+      },
+    });
+    if (!bodyRead || answer.status === 413) finishUnread(req, res);
+    writeJson(res, answer.status, answer.body, answer.headers, answer.drop);
+    return;
+  }
+  if (url.pathname === '/_emulator' || url.pathname.startsWith('/_emulator/')) {
+    await handleControl(emu, req, res, url, verb, bodyLimit);
+    return;
+  }
+  for (const domain of emu.domains) {
+    if (domain.http && (await domain.http(req, res, url, emu))) return;
+  }
+  finishUnread(req, res);
+  const requestId = emu.newRequestId();
+  writeJson(res, 404, envelope(404, `Nothing is served at ${url.pathname}; methods live under /v1/ (GET /v1/tools lists them).`, null), {
+    'X-Request-Id': requestId,
+  });
+}
+
+export async function listen(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${shownHost}:${address.port}`;
+}
+
+export async function closeServer(server: Server): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
