@@ -13,6 +13,7 @@ interface CreateOptions {
   promptFile?: string;
   importUrl?: string;
   idempotencyKey?: string;
+  follow?: boolean;
 }
 
 async function readPrompt(opts: CreateOptions, ctx: Parameters<NonNullable<typeof create.run>>[1]): Promise<string> {
@@ -62,6 +63,7 @@ export const create = defineCommand<CreateOptions>({
     { flags: '--prompt-file <file>', description: 'read the brief from a file (- for standard input)' },
     { flags: '--import-url <url>', description: 'address of a page of an existing website to rebuild' },
     { flags: '--idempotency-key <key>', description: 'key for the create call, so a retried script creates nothing twice' },
+    { flags: '--no-follow', description: 'print the site and job id and return, without following the first build' },
   ],
   examples: [
     'sitebuilder site create --prompt "A bakery in Lyon with a menu and opening hours"',
