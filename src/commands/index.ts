@@ -5,6 +5,7 @@ import { publish } from './publish/index.js';
 import { site } from './site/index.js';
 import { upload } from './upload/index.js';
 import { workspace } from './workspace/index.js';
+import { emulator } from './emulator/index.js';
 
 export const COMMANDS: CommandDefinition<any>[] = [
   auth,
@@ -12,4 +13,5 @@ export const COMMANDS: CommandDefinition<any>[] = [
   site,
   upload,
   publish,
+  emulator,
 ];

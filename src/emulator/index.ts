@@ -2,7 +2,7 @@
 // CLI tests run in-process against it, and the `emulator` and `demo` commands use it too.
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import type { Scope } from '../api/methods.js';
+import { ALL_SCOPES, type Scope } from '../api/methods.js';
 import { EmulatorClock, type TimeSource } from './clock.js';
 import { Control } from './control-api.js';
 import { Emulator } from './emulator.js';
@@ -69,15 +69,14 @@ export async function saveStateFile(emu: Emulator, file: string): Promise<void> 
   await rename(tmp, file);
 }
 
-/** Tokens in the order they are shown: usable full-scope ones first, unusable ones last. */
+/** Tokens in the order they are shown: the first usable full-scope one, the other usable ones, unusable ones last. */
 export function listTokens(emu: Emulator): DemoToken[] {
   const now = emu.clock.now();
   const usable = (t: TokenRecord) => !t.revoked && (t.expiresAt === null || t.expiresAt > now);
-  const rank = (t: TokenRecord) => (!usable(t) ? 2 : t.workspaces === null && t.scopes.length >= 10 ? 0 : 1);
-  return [...emu.state.core.tokens]
-    .map((t, i) => ({ t, i }))
-    .sort((a, b) => rank(a.t) - rank(b.t) || a.i - b.i)
-    .map(({ t }) => ({ name: t.name, token: t.token, scopes: [...t.scopes], workspaces: emu.reachableWorkspaces(t).map((w) => w._id) }));
+  const tokens = emu.state.core.tokens;
+  const full = tokens.find((t) => usable(t) && t.workspaces === null && ALL_SCOPES.every((s) => t.scopes.includes(s)));
+  const ordered = [...(full ? [full] : []), ...tokens.filter((t) => t !== full && usable(t)), ...tokens.filter((t) => !usable(t))];
+  return ordered.map((t) => ({ name: t.name, token: t.token, scopes: [...t.scopes], workspaces: emu.reachableWorkspaces(t).map((w) => w._id) }));
 }
 
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {

@@ -1,0 +1,120 @@
+// Runs the emulator until Ctrl-C or SIGTERM (saving --state), or around one command.
+import { spawn } from 'node:child_process';
+import { isLoopbackHost } from '../../api/client.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { listTokens, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import type { LogEntry } from '../../emulator/request-log.js';
+import type { EmulatorOptions } from './index.js';
+
+export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promise<number> {
+  const { io } = ctx;
+  if (!isLoopbackHost(opts.host)) {
+    io.errLine(`warning: binding to ${opts.host} exposes the emulator, its control API and its demo tokens to other machines.`);
+  }
+  let running: RunningEmulator;
+  try {
+    running = await startEmulator({ host: opts.host, port: opts.port, speed: opts.speed, stateFile: opts.state });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is in use; pick another with --port (0 picks a free one).`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UsageError(`Cannot bind to ${opts.host}: no such local address.`);
+    if (opts.state && !e.code) throw new UsageError(`Cannot load --state: ${e.message}`);
+    throw err;
+  }
+  const emu = running.emulator;
+  emu.errorListener = (err, requestId) => io.errLine(`emulator: request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}`);
+  if (ctx.globals.debug) emu.log.listener = (e) => io.errLine(formatLogLine(e));
+
+  const stop = async () => {
+    if (opts.state) await running.saveState(opts.state);
+    await running.close();
+  };
+
+  if (opts.command && opts.command.length > 0) {
+    try {
+      return await runCommand(opts.command, running, ctx);
+    } finally {
+      await stop();
+    }
+  }
+
+  printBanner(running, ctx);
+  await waitForStop(ctx.signal);
+  io.info('Stopping the emulator…');
+  await stop();
+  if (opts.state) io.info(`State saved to ${opts.state}.`);
+  return 0;
+}
+
+function printBanner(running: RunningEmulator, ctx: Context): void {
+  const { io } = ctx;
+  const tokens = listTokens(running.emulator);
+  if (ctx.globals.json) {
+    io.printJsonLine({ baseUrl: running.baseUrl, tokens });
+    return;
+  }
+  const now = running.emulator.clock.now();
+  const records = new Map(running.state.core.tokens.map((t) => [t.token, t]));
+  io.outLine(`Emulator listening on ${running.baseUrl}`);
+  io.outLine('');
+  io.outLine('Tokens (full-scope first):');
+  const width = Math.max(...tokens.map((t) => t.name.length));
+  for (const t of tokens) {
+    const r = records.get(t.token);
+    const status = r?.revoked ? 'revoked' : r?.expiresAt !== null && r !== undefined && r.expiresAt <= now ? 'expired' : undefined;
+    const scopes = t.scopes.length >= 10 ? 'all scopes' : t.scopes.join(' ');
+    const where = status ? `(${status}: refused with 401)` : `${scopes}; workspaces ${t.workspaces.join(' ') || 'none'}`;
+    io.outLine(`  ${t.name.padEnd(width)}  ${t.token}  ${where}`);
+  }
+  io.info('');
+  io.info('Try it:');
+  io.info(`  export SITEBUILDER_BASE_URL=${running.baseUrl} SITEBUILDER_TOKEN=${tokens[0]?.token ?? ''}`);
+  io.info('  sitebuilder workspace list');
+  io.info(`Control API: ${running.baseUrl}/_emulator (see README "Emulator"). Ctrl-C stops it.`);
+}
+
+function formatLogLine(e: LogEntry): string {
+  const what = e.method ?? `${e.verb} ${e.path}`;
+  const extra = [e.idempotencyKey ? `key=${e.idempotencyKey}` : '', e.replayed ? 'replayed' : '', e.fault ? `fault#${e.fault.id}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return `[emulator] ${e.time} ${e.requestId} ${what} → ${e.status}${e.token ? ` token=${e.token}` : ''}${extra ? ` ${extra}` : ''}`;
+}
+
+/** Resolves on the first Ctrl-C (the context's signal) or SIGTERM. */
+function waitForStop(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGTERM', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', done, { once: true });
+    // A server is stopped with SIGTERM too; cli.ts only turns Ctrl-C into the signal.
+    process.once('SIGTERM', done);
+  });
+}
+
+/** Runs the command against the emulator; its exit code becomes ours. Ctrl-C and SIGTERM reach it first. */
+function runCommand(command: string[], running: RunningEmulator, ctx: Context): Promise<number> {
+  const env = { ...ctx.env, SITEBUILDER_BASE_URL: running.baseUrl, SITEBUILDER_TOKEN: running.token } as NodeJS.ProcessEnv;
+  ctx.io.info(`Emulator on ${running.baseUrl}; running: ${command.join(' ')}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env });
+    const forward = () => child.kill('SIGTERM');
+    process.on('SIGTERM', forward);
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      process.off('SIGTERM', forward);
+      if (err.code === 'ENOENT') reject(new UsageError(`Command not found: ${command[0]}.`));
+      else if (err.code === 'EACCES') reject(new UsageError(`Cannot run ${command[0]}: permission denied (is it executable?).`));
+      else reject(err);
+    });
+    child.on('exit', (code, sig) => {
+      process.off('SIGTERM', forward);
+      const signals: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
+      resolve(code ?? 128 + (sig ? (signals[sig] ?? 1) : 1));
+    });
+  });
+}
