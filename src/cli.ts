@@ -112,7 +112,7 @@ export function buildProgram(run: (def: CommandDefinition, cmd: Command, positio
     .option('-q, --quiet', 'print only data and errors')
     .showSuggestionAfterError(true)
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
-  for (const def of COMMANDS) program.addCommand(buildCommand(def, run));
+  for (const def of COMMANDS) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
   return program;
 }
 

@@ -29,6 +29,8 @@ export interface OptionDefinition {
 export interface CommandDefinition<O = Record<string, unknown>> {
   name: string;
   aliases?: string[];
+  /** Left out of help and completion (the `demo` behind npm start). Top-level commands only. */
+  hidden?: boolean;
   summary: string;
   description?: string;
   args?: ArgumentDefinition[];

@@ -6,6 +6,7 @@ import { site } from './site/index.js';
 import { upload } from './upload/index.js';
 import { workspace } from './workspace/index.js';
 import { emulator } from './emulator/index.js';
+import { demo } from './demo/index.js';
 
 export const COMMANDS: CommandDefinition<any>[] = [
   auth,
@@ -14,4 +15,5 @@ export const COMMANDS: CommandDefinition<any>[] = [
   upload,
   publish,
   emulator,
+  demo,
 ];

@@ -1,0 +1,38 @@
+// The demo: start an emulator in this process, then run CLI commands through main() with
+// SITEBUILDER_BASE_URL and SITEBUILDER_TOKEN pointing at it, printing each command first.
+import type { Context } from '../../context.js';
+import { startEmulator } from '../../emulator/index.js';
+
+/** The tour, in order. The chat issue ends it by opening `sitebuilder chat` on a demo site. */
+export const TOUR: ReadonlyArray<{ note: string; argv: string[] }> = [
+  { note: 'The workspaces the demo token reaches:', argv: ['workspace', 'list'] },
+  { note: 'The sites of the Demo Studio workspace:', argv: ['site', 'list', '--workspace', 'ws_demo'] },
+];
+
+export async function runDemo(ctx: Context): Promise<number> {
+  const { io } = ctx;
+  const running = await startEmulator({ speed: 1 });
+  try {
+    const { main } = await import('../../cli.js');
+    const env = { ...ctx.env, SITEBUILDER_BASE_URL: running.baseUrl, SITEBUILDER_TOKEN: running.token, SITEBUILDER_SITE: 'site_bakery' };
+    io.errLine(`An emulator of the service is running in this process on ${running.baseUrl}, with demo data.`);
+    for (const step of TOUR) {
+      io.errLine('');
+      io.errLine(step.note);
+      io.errLine(`$ sitebuilder ${step.argv.join(' ')}`);
+      const code = await main(step.argv, { io, env, clock: ctx.clock, prompter: ctx.prompter, signal: ctx.signal });
+      if (code !== 0) {
+        io.errLine(`(exited with ${code})`);
+        return code;
+      }
+    }
+    io.errLine('');
+    io.errLine('Next:');
+    io.errLine('  node bin/sitebuilder.js emulator            # run the emulator on its own; it prints its tokens');
+    io.errLine('  node bin/sitebuilder.js emulator -- ./my-script.sh   # run a script against a fresh one');
+    io.errLine('  node bin/sitebuilder.js --help              # every command');
+    return 0;
+  } finally {
+    await running.close();
+  }
+}
