@@ -49,6 +49,8 @@ interface Trace {
   counted: boolean;
   replayed: boolean;
   fault: Fault | null;
+  /** The fault answered instead of the handler (nothing took effect). */
+  faultBefore?: boolean;
   args?: unknown;
 }
 
@@ -186,8 +188,7 @@ async function callMethod(
     keep = err instanceof EmulatorRefusal;
   }
   if (keyValid) {
-    const fault = trace.fault;
-    if (fault?.when === 'before' || !keep) emu.idempotency.release(token._id, key!);
+    if (trace.faultBefore || !keep) emu.idempotency.release(token._id, key!);
     else emu.idempotency.complete(token._id, key!, { status: answer.status, body: answer.body, requestId });
   }
   const fault = trace.fault;
@@ -217,9 +218,10 @@ async function runClaimed(
   const fault = emu.faults.take(spec.name) ?? null;
   trace.fault = fault;
   if (fault && fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
-  if (fault && fault.when === 'before') {
+  if (fault && fault.when === 'before' && (fault.status !== null || fault.drop)) {
+    trace.faultBefore = true;
     if (fault.status !== null) return faultAnswer(fault, spec.name);
-    if (fault.drop) return { status: 200, body: envelope(200, 'OK', null), headers: {}, drop: true };
+    return { status: 200, body: envelope(200, 'OK', null), headers: {}, drop: true };
   }
 
   const handler = emu.handlerFor(spec.name);
