@@ -7,6 +7,7 @@ import { createContext, type Context, type GlobalOptions } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import { decideColorLevel, IO, systemIO } from './io/io.js';
 import { EnquirerPrompter, type Prompter } from './io/prompter.js';
+import { Interrupts } from './interrupts.js';
 import type { CommandDefinition } from './commands/define.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -19,6 +20,8 @@ export interface MainOverrides {
   clock?: Clock;
   prompter?: Prompter;
   signal?: AbortSignal;
+  /** Ctrl-C presses, for tests (fire()) of commands that take them over. */
+  interrupts?: Interrupts;
 }
 
 export const EXIT_CODE_HELP = `Exit codes:
@@ -152,11 +155,13 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   io.json = wantsJson;
   const controller = new AbortController();
   const signal = overrides.signal ?? controller.signal;
+  const interrupts = overrides.interrupts ?? new Interrupts();
   let ctx: Context | undefined;
   let removeSigint = () => {};
   if (!overrides.signal) {
     let presses = 0;
     const onSigint = () => {
+      if (interrupts.fire()) return;
       presses++;
       if (presses === 1) controller.abort(new InterruptedError());
       else {
@@ -182,6 +187,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       clock: overrides.clock ?? systemClock,
       prompter: overrides.prompter ?? new EnquirerPrompter(io, env),
       signal,
+      interrupts,
       version: VERSION,
     });
     // commander lets a parent command parse the options it shares with a subcommand

@@ -6,6 +6,7 @@ import { ConfigStore, type ProfileData } from './config/store.js';
 import { NotLoggedInError, UsageError } from './errors.js';
 import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';
+import type { Interrupts } from './interrupts.js';
 
 /** The placeholder address of the hosted service; set --base-url or SITEBUILDER_BASE_URL. */
 export const DEFAULT_BASE_URL = 'https://api.sitebuilder.example';
@@ -32,6 +33,8 @@ export interface Context {
   prompter: Prompter;
   /** Aborted on the first Ctrl-C; commands that follow work decide what it means. */
   signal: AbortSignal;
+  /** Ctrl-C presses, for commands that take them over (chat: cancel, then detach). */
+  interrupts: Interrupts;
   profileName(): string;
   profile(): ProfileData;
   token(): { token?: string; source: TokenSource };
@@ -55,6 +58,7 @@ export interface ContextInit {
   clock: Clock;
   prompter: Prompter;
   signal: AbortSignal;
+  interrupts: Interrupts;
   version: string;
 }
 
