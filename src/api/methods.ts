@@ -62,6 +62,9 @@ const limit = () => z.optional(z.int().check(z.minimum(1), z.maximum(1000)));
 const page = () => z.optional(z.int().check(z.minimum(1)));
 const cursorArg = () => z.optional(z.string().check(z.minLength(1)));
 const prompt = () => z.string().check(z.minLength(1), z.maxLength(PROMPT_MAX));
+/** A calendar day, YYYY-MM-DD. */
+const day = () => z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
+const analyticsArgs = () => ({ projectId: id(), from: day(), to: day() });
 
 type Entry = Omit<MethodSpec, 'name' | 'argsShown' | 'write' | 'destructive'> & {
   write?: boolean;
@@ -171,7 +174,12 @@ const entries = {
   // Discovery
   list_workspaces: read('workspaces:read', 'Workspaces the token reaches.', {}),
   list_sites: read('sites:read', 'Sites of a workspace.', { workspaceId: id(), offset: offset(), limit: limit() }, { listing: 'offset' }),
-  list_templates: read('sites:read', 'Site templates.', { offset: offset(), limit: limit() }, { listing: 'offset', argsShown: false }),
+  list_templates: read(
+    'sites:read',
+    'Site templates.',
+    { offset: offset(), limit: limit(), category: z.optional(z.string().check(z.minLength(1), z.maxLength(64))) },
+    { listing: 'offset', argsShown: false },
+  ),
   list_workspace_members: read(
     'workspaces:read',
     'Members of a workspace with their roles.',
@@ -181,7 +189,7 @@ const entries = {
   list_workspace_credit_activity: read(
     'workspaces:read',
     'Credit spending and top-ups of a workspace.',
-    { workspaceId: id(), offset: offset() },
+    { workspaceId: id(), offset: offset(), limit: limit() },
     { listing: 'offsetHasMore', argsShown: false },
   ),
 
@@ -264,22 +272,62 @@ const entries = {
     { projectId: id(), domainId: id() },
     { destructive: true, permission: 'manageDomains' },
   ),
-  list_site_email_sends: open('sites:read', 'Emails sent by the site.', false, { listing: 'nextCursor' }),
-  list_site_email_engagement: open('sites:read', 'Opens and clicks of the site’s emails.', false, { listing: 'nextCursor' }),
-  list_site_email_suppressions: open('sites:read', 'Addresses the site no longer sends to.', false, { listing: 'nextCursor' }),
+  list_site_email_sends: read('sites:read', 'Emails sent by the site.', { projectId: id(), cursor: cursorArg(), limit: limit() }, { listing: 'nextCursor', argsShown: false }),
+  list_site_email_engagement: read(
+    'sites:read',
+    'Opens and clicks of the site’s emails.',
+    { projectId: id(), sendId: optId(), cursor: cursorArg(), limit: limit() },
+    { listing: 'nextCursor', argsShown: false },
+  ),
+  list_site_email_suppressions: read(
+    'sites:read',
+    'Addresses the site no longer sends to.',
+    { projectId: id(), cursor: cursorArg(), limit: limit() },
+    { listing: 'nextCursor', argsShown: false },
+  ),
 
-  // Named in passing: arguments and payloads not shown.
-  run_site_cron: open('sites:write', 'Run a scheduled job of the site now.', true),
-  list_site_cron_runs: open('sites:read', 'Runs of the site’s scheduled jobs.', false, { listing: 'nextCursor' }),
-  trigger_deploy_hook: open('publish:write', 'Call a deploy hook (10 calls a minute per hook).', true),
-  list_deploy_hook_calls: open('sites:read', 'Calls of the site’s deploy hooks.', false, { listing: 'nextCursor' }),
-  list_webhook_deliveries: open('sites:read', 'Outbound webhook deliveries.', false, { listing: 'nextCursor' }),
-  export_collection: open('sites:read', 'Export a collection’s rows.', false),
-  list_rows: open('sites:read', 'Rows of a collection.', false, { listing: 'offset' }),
-  set_secret: open('config:write', 'Set an environment secret of the site.', true),
-  get_site_analytics: open('sites:read', 'Visits and page views of the site.', false, { analytics: true }),
-  get_site_analytics_pages: open('sites:read', 'Top pages of the site.', false, { analytics: true }),
-  get_site_analytics_referrers: open('sites:read', 'Top referrers of the site.', false, { analytics: true }),
+  // Named in passing: arguments and payloads not shown; these are the emulator's choices (README "Emulator").
+  run_site_cron: write('sites:write', 'Run a scheduled job of the site now.', { projectId: id(), cronId: id() }, { argsShown: false }),
+  list_site_cron_runs: read(
+    'sites:read',
+    'Runs of the site’s scheduled jobs, newest first.',
+    { projectId: id(), cronId: optId(), cursor: cursorArg(), limit: limit() },
+    { listing: 'nextCursor', argsShown: false },
+  ),
+  trigger_deploy_hook: write('publish:write', 'Call a deploy hook: publishes the site (10 calls a minute per hook).', { projectId: id(), hookId: id() }, { argsShown: false }),
+  list_deploy_hook_calls: read(
+    'sites:read',
+    'Calls of the site’s deploy hooks, newest first.',
+    { projectId: id(), hookId: optId(), cursor: cursorArg(), limit: limit() },
+    { listing: 'nextCursor', argsShown: false },
+  ),
+  list_webhook_deliveries: read(
+    'sites:read',
+    'Outbound webhook deliveries, newest first.',
+    { projectId: id(), webhookId: optId(), cursor: cursorArg(), limit: limit() },
+    { listing: 'nextCursor', argsShown: false },
+  ),
+  export_collection: read(
+    'sites:read',
+    'Export every row of a collection as JSON or CSV.',
+    { projectId: id(), collectionId: id(), format: z.optional(z.enum(['json', 'csv'])) },
+    { argsShown: false },
+  ),
+  list_rows: read(
+    'sites:read',
+    'Rows of a collection.',
+    { projectId: id(), collectionId: id(), offset: offset(), limit: limit() },
+    { listing: 'offset', argsShown: false },
+  ),
+  set_secret: write(
+    'config:write',
+    'Set an environment secret of the site (the value is never sent back).',
+    { projectId: id(), name: z.string().check(z.minLength(1), z.maxLength(128)), value: z.string().check(z.maxLength(65_536)) },
+    { argsShown: false },
+  ),
+  get_site_analytics: read('sites:read', 'Visits and page views of the site, by day.', analyticsArgs(), { analytics: true, argsShown: false }),
+  get_site_analytics_pages: read('sites:read', 'Top pages of the site.', { ...analyticsArgs(), limit: limit() }, { analytics: true, argsShown: false }),
+  get_site_analytics_referrers: read('sites:read', 'Top referrers of the site.', { ...analyticsArgs(), limit: limit() }, { analytics: true, argsShown: false }),
 } satisfies Record<string, Entry>;
 
 export type MethodName = keyof typeof entries;

@@ -2,9 +2,11 @@
 // answers 501 "not emulated yet".
 import type { Domain } from '../types.js';
 import { chatDomain } from './chat.js';
+import { emailDomain } from './email.js';
 import { sitesDomain } from './sites.js';
 
 export const DOMAINS: Domain<any>[] = [
   sitesDomain,
   chatDomain,
+  emailDomain,
 ];
