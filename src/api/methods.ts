@@ -216,17 +216,27 @@ const entries = {
   ),
   browse_storage_backup: read(
     'sites:read',
-    'List the files and folders of a storage backup.',
-    { projectId: id(), backupId: id(), path: z.optional(z.string().check(z.maxLength(1024))) },
+    'List the files and folders of a storage backup (one folder, or every file below it with recursive).',
+    { projectId: id(), backupId: id(), path: z.optional(z.string().check(z.maxLength(1024))), recursive: z.optional(z.boolean()) },
     { argsShown: false },
   ),
   read_storage_backup_file: read(
     'sites:read',
-    'Read one file of a storage backup.',
-    { projectId: id(), backupId: id(), path: z.string().check(z.minLength(1), z.maxLength(1024)) },
+    'Read one file of a storage backup (its public copy unless visibility says otherwise).',
+    {
+      projectId: id(),
+      backupId: id(),
+      path: z.string().check(z.minLength(1), z.maxLength(1024)),
+      visibility: z.optional(z.enum(['public', 'private'])),
+    },
     { argsShown: false },
   ),
-  create_storage_backup: write('data:write', 'Take a backup of the site’s storage.', { projectId: id() }, { argsShown: false }),
+  create_storage_backup: write(
+    'data:write',
+    'Take a backup of the site’s storage; it is archived in the background.',
+    { projectId: id(), label: z.optional(z.string().check(z.minLength(1), z.maxLength(200))) },
+    { argsShown: false },
+  ),
   clear_storage_backups: write(
     'data:write',
     'Delete storage backups of the site (all, or the ones named).',

@@ -4,9 +4,11 @@ import type { Domain } from '../types.js';
 import { chatDomain } from './chat.js';
 import { emailDomain } from './email.js';
 import { sitesDomain } from './sites.js';
+import { storageBackupsDomain } from './storage-backups.js';
 
 export const DOMAINS: Domain<any>[] = [
   sitesDomain,
   chatDomain,
   emailDomain,
+  storageBackupsDomain,
 ];

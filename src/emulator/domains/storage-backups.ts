@@ -1,0 +1,240 @@
+// Storage backups and the two-call storage restore (spec "Backups and restores"):
+// list_storage_backups (page numbers), browse_storage_backup, read_storage_backup_file,
+// create_storage_backup, clear_storage_backups, restore_storage_backup and
+// get_storage_restore_status. The plan is computed in backups/storage-plan.ts; the state,
+// timings and the applying of a completed restore live in backups/storage-state.ts.
+import { normalizeSelectedPath, browseFolder, computePlan, confirmFor, unmatchedPath, type RestoreMode } from '../backups/storage-plan.js';
+import { seedStorageBackups } from '../backups/storage-seed.js';
+import {
+  activeRestore,
+  addBackup,
+  archiveMs,
+  backupsOf,
+  backupStatus,
+  CURRENT_FORMAT,
+  emptyStorageBackups,
+  findBackup,
+  notRestorableReason,
+  restoreMs,
+  scheduleRestore,
+  settleRestores,
+  STORAGE_BACKUPS_DOMAIN,
+  storageBackupsSlice,
+  type StorageBackupRecord,
+  type StorageRestoreRecord,
+} from '../backups/storage-state.js';
+import { listStorageFiles, type Visibility } from '../storage.js';
+import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+import { backupView, restoreView } from '../backups/storage-views.js';
+import { storageBackupsControl } from './storage-backups-control.js';
+
+export const PAGE_SIZE = 20;
+export const PLAN_MESSAGE = 'Nothing was restored, this is the plan.';
+export const PLAN_CHANGED_MESSAGE =
+  'The storage changed since this plan was made, so this confirmation no longer matches. Check the new plan and confirm again!';
+export const ALREADY_RUNNING_MESSAGE = 'A restore of this storage is already running!';
+
+function requireBackup(call: CallContext, siteId: string, backupId: string): StorageBackupRecord {
+  const b = findBackup(call.emu, siteId, backupId);
+  if (!b) call.refuse(404, `No storage backup has the id "${backupId}" on this site; list_storage_backups lists them.`, { reason: 'not-found', backupId });
+  return b!;
+}
+
+/** Browsing and reading need the backup's files: not while archiving, not when it failed. */
+function requireReadable(call: CallContext, b: StorageBackupRecord): void {
+  const status = backupStatus(b, call.now());
+  if (status === 'archiving') call.refuse(409, 'This backup is still being archived. Try again once it is ready!', { reason: 'backup-archiving', backupId: b.backupId });
+  if (status === 'failed') call.refuse(422, 'This backup failed, so it holds no files to show!', { reason: 'backup-failed', backupId: b.backupId });
+}
+
+function listStorageBackups(call: CallContext): HandlerResult {
+  const site = call.requireSite(call.args.projectId);
+  settleRestores(call.emu);
+  const page = call.args.page ?? 1;
+  const all = [...backupsOf(call.emu, site._id)].reverse();
+  const totalPages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
+  const items = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((b) => backupView(call.emu, b));
+  return {
+    data: { items, page, pageSize: PAGE_SIZE, totalPages, hasMore: page < totalPages },
+    count: all.length,
+    message: `${items.length} of ${all.length} storage backups (page ${page} of ${totalPages}).`,
+  };
+}
+
+function browseStorageBackup(call: CallContext): HandlerResult {
+  const site = call.requireSite(call.args.projectId);
+  const b = requireBackup(call, site._id, call.args.backupId);
+  requireReadable(call, b);
+  let folder = normalizeSelectedPath(call.args.path ?? '');
+  if (folder && !folder.endsWith('/')) folder += '/';
+  const items = browseFolder(b.files, folder, call.args.recursive === true);
+  if (!items) call.refuse(404, `The backup has no folder "${folder}".`, { reason: 'not-found', path: folder });
+  return { data: { backupId: b.backupId, path: folder, items }, count: items!.length, message: `${items!.length} entries in /${folder}.` };
+}
+
+function readStorageBackupFile(call: CallContext): HandlerResult {
+  const site = call.requireSite(call.args.projectId);
+  const b = requireBackup(call, site._id, call.args.backupId);
+  requireReadable(call, b);
+  const path = normalizeSelectedPath(call.args.path);
+  const copies = b.files.filter((f) => f.path === path);
+  const wanted = call.args.visibility as Visibility | undefined;
+  const file = wanted ? copies.find((f) => f.visibility === wanted) : (copies.find((f) => f.visibility === 'public') ?? copies[0]);
+  if (!file) {
+    const what = wanted && copies.length ? `no ${wanted} copy of "${path}"` : `no file at "${path}"`;
+    call.refuse(404, `The backup has ${what}.`, { reason: 'not-found', path, copies: copies.map((f) => f.visibility) });
+  }
+  return {
+    data: {
+      path: file!.path,
+      visibility: file!.visibility,
+      size: file!.size,
+      contentType: file!.contentType,
+      encoding: 'base64',
+      content: file!.contentBase64,
+      copies: copies.map((f) => f.visibility),
+    },
+  };
+}
+
+function refuseWhileRestoring(call: CallContext, siteId: string, what: string): void {
+  const active = activeRestore(call.emu, siteId);
+  if (active) {
+    call.refuse(409, `A restore of this storage is running, so ${what} until it has completed. Try again in a moment!`, {
+      reason: 'restore-running',
+      activeRestore: restoreView(call.emu, active),
+    });
+  }
+}
+
+function createStorageBackup(call: CallContext): HandlerResult {
+  const { emu } = call;
+  const site = call.requireSite(call.args.projectId);
+  refuseWhileRestoring(call, site._id, 'no backup can be created');
+  const files = listStorageFiles(emu, site._id);
+  const now = call.now();
+  const b = addBackup(emu, {
+    siteId: site._id,
+    label: call.args.label ?? 'Manual backup',
+    type: 'manual',
+    createdAt: now,
+    readyAt: now + archiveMs(storageBackupsSlice(emu), files.reduce((n, f) => n + f.size, 0)),
+    failed: false,
+    format: CURRENT_FORMAT,
+    files,
+  });
+  return { data: backupView(emu, b), message: `Storage backup ${b.backupId} is being archived; it can be restored once it is ready.` };
+}
+
+function clearStorageBackups(call: CallContext): HandlerResult {
+  const { emu } = call;
+  const site = call.requireSite(call.args.projectId);
+  call.requirePermission(call.workspaceOf(site), 'deleteProjects');
+  refuseWhileRestoring(call, site._id, 'its backups cannot be deleted');
+  const named: string[] | undefined = call.args.backupIds;
+  for (const id of named ?? []) requireBackup(call, site._id, id);
+  const slice = storageBackupsSlice(emu);
+  const before = backupsOf(emu, site._id);
+  const deleted = before.filter((b) => !named || named.includes(b.backupId)).map((b) => b.backupId);
+  slice.backups[site._id] = before.filter((b) => !deleted.includes(b.backupId));
+  return { data: { deleted: deleted.length, backupIds: deleted }, message: `Deleted ${deleted.length} storage backups.` };
+}
+
+function restoreStorageBackup(call: CallContext): HandlerResult {
+  const { emu } = call;
+  const site = call.requireSite(call.args.projectId);
+  const ws = call.workspaceOf(site);
+  call.requirePaidPlan(ws, 'Restoring a storage backup');
+  call.requirePermission(ws, 'deleteProjects');
+  const b = requireBackup(call, site._id, call.args.backupId);
+  const active = activeRestore(emu, site._id);
+  if (active) call.refuse(409, ALREADY_RUNNING_MESSAGE, { reason: 'restore-running', activeRestore: restoreView(emu, active) });
+  const reason = notRestorableReason(b, call.now());
+  if (reason === 'still being archived') call.refuse(409, 'This backup is still being archived, so it cannot be restored yet. Try again once it is ready!', { reason: 'backup-archiving' });
+  if (reason === 'failed') call.refuse(422, 'This backup failed, so it cannot be restored!', { reason: 'backup-failed' });
+  if (reason === 'older format') call.refuse(422, 'This backup is in an older format, so it cannot be restored!', { reason: 'backup-older-format', format: b.format });
+
+  const mode = call.args.mode as RestoreMode;
+  const paths: string[] = mode === 'selected' ? [...new Set<string>((call.args.paths ?? []).map(normalizeSelectedPath))] : [];
+  if (mode === 'selected' && paths.length === 0) {
+    call.refuse(400, '`paths` is required when `mode` is selected: name files, or folders ending with a slash.', { reason: 'paths-required' });
+  }
+  const unmatched = mode === 'selected' ? unmatchedPath(b.files, paths) : null;
+  if (unmatched) call.refuse(400, unmatched, { reason: 'path-not-in-backup' });
+
+  const { plan, ops } = computePlan(b.files, listStorageFiles(emu, site._id), mode, paths);
+  const confirm = confirmFor(b.backupId, mode, paths, ops, plan.filesSkipped);
+  if (call.args.confirm === undefined) return { data: { started: false, plan, confirm }, message: PLAN_MESSAGE };
+  if (call.args.confirm !== confirm) call.refuse(409, PLAN_CHANGED_MESSAGE, { reason: 'plan-changed', started: false, plan, confirm });
+  // A restore cannot start while a backup of the same storage is still being archived.
+  const archiving = backupsOf(emu, site._id).find((x) => backupStatus(x, call.now()) === 'archiving');
+  if (archiving) {
+    call.refuse(409, `Backup ${archiving.backupId} of this storage is still being archived, so a restore cannot start yet. Try again once it is ready!`, {
+      reason: 'backup-archiving',
+      backupId: archiving.backupId,
+    });
+  }
+  return startRestore(call, b, mode, paths, plan, ops);
+}
+
+function startRestore(call: CallContext, b: StorageBackupRecord, mode: RestoreMode, paths: string[], plan: ReturnType<typeof computePlan>['plan'], ops: ReturnType<typeof computePlan>['ops']): HandlerResult {
+  const { emu } = call;
+  const slice = storageBackupsSlice(emu);
+  const now = call.now();
+  const restoreId = emu.newId('srs');
+  let safetyBackupId: string | null = null;
+  if (plan.safetyBackup) {
+    // Taken of the whole current storage, in the restore's own time: ready at once.
+    const files = listStorageFiles(emu, b.siteId);
+    safetyBackupId = addBackup(emu, { siteId: b.siteId, label: 'Before restore', type: 'before-restore', createdAt: now, readyAt: now, failed: false, format: CURRENT_FORMAT, files, restoreId }).backupId;
+  }
+  const record: StorageRestoreRecord = {
+    restoreId,
+    siteId: b.siteId,
+    backupId: b.backupId,
+    mode,
+    paths,
+    plan,
+    ops: ops.filter((o) => o.action !== 'unchanged'),
+    safetyBackupId,
+    userId: call.user._id,
+    startedAt: now,
+    completesAt: now + restoreMs(slice, plan.bytesWritten),
+    appliedAt: null,
+  };
+  slice.restores[restoreId] = record;
+  scheduleRestore(emu, record);
+  return { data: { started: true, restore: restoreView(emu, record) }, message: 'The restore started; get_storage_restore_status follows it until it reads completed.' };
+}
+
+function getStorageRestoreStatus(call: CallContext): HandlerResult {
+  const site = call.requireSite(call.args.projectId);
+  settleRestores(call.emu);
+  const r = storageBackupsSlice(call.emu).restores[call.args.restoreId];
+  if (!r || r.siteId !== site._id) call.refuse(404, `No storage restore has the id "${call.args.restoreId}" on this site.`, { reason: 'not-found' });
+  const view = restoreView(call.emu, r!);
+  return { data: view, message: `The restore is ${view.status}.` };
+}
+
+export const storageBackupsDomain = defineDomain({
+  name: STORAGE_BACKUPS_DOMAIN,
+  init(emu, { seed }) {
+    const slice = emptyStorageBackups();
+    emu.state.domains[STORAGE_BACKUPS_DOMAIN] = slice;
+    if (seed) seedStorageBackups(emu);
+    return slice;
+  },
+  attach(emu) {
+    for (const r of Object.values(storageBackupsSlice(emu).restores)) if (r.appliedAt === null) scheduleRestore(emu, r);
+  },
+  handlers: {
+    list_storage_backups: listStorageBackups,
+    browse_storage_backup: browseStorageBackup,
+    read_storage_backup_file: readStorageBackupFile,
+    create_storage_backup: createStorageBackup,
+    clear_storage_backups: clearStorageBackups,
+    restore_storage_backup: restoreStorageBackup,
+    get_storage_restore_status: getStorageRestoreStatus,
+  },
+  control: storageBackupsControl,
+});
