@@ -45,10 +45,6 @@ const cases = [
   { name: 'sitebuilder --help', cmd: process.execPath, args: [bin, '--help'], budget: 1.15 },
   { name: 'sitebuilder site list (emulator)', cmd: process.execPath, args: [bin, 'site', 'list', '--limit', '5'], budget: 1.5 },
 ];
-// Completion answers dynamic words through a fast path; added when the completion command lands.
-if (spawnSync(process.execPath, [bin, 'completion', '--help'], { env }).status === 0) {
-  cases.push({ name: 'completion (api list_)', cmd: process.execPath, args: [bin, '__complete', 'api', 'list_'], budget: 1.15 });
-}
 const samples = new Map(cases.map((c) => [c.name, []]));
 try {
   for (const c of cases) time(c.cmd, c.args, env); // warm the file cache

@@ -5,6 +5,8 @@ import { build } from 'esbuild';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// The light method index the client reads (the registry compiled to JSON Schema).
+await import('./gen-method-index.mjs');
 
 await build({
   entryPoints: { cli: 'src/cli.ts' },

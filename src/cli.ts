@@ -149,6 +149,12 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const wantsJson = argv.includes('--json');
   const noColorFlag = argv.includes('--no-color');
   const io = overrides.io ?? systemIO(env, noColorFlag);
+  if (!overrides.io) {
+    // `sitebuilder site list | head` closes the pipe early: stop quietly, as other tools do.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(ExitCode.ok);
+    });
+  }
   if (overrides.io) {
     overrides.io.colorLevel = noColorFlag ? 0 : decideColorLevel({ env, stdoutIsTTY: io.stdoutIsTTY, noColorFlag });
   }

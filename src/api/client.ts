@@ -7,6 +7,8 @@ import type { Agent, IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
 import { NetworkError, UsageError, type ApiError } from '../errors.js';
 import { toApiError } from './errors.js';
+import { methodInfo } from './method-index.js';
+import { checkArgsAgainstSchema } from './validate.js';
 
 export interface Envelope<T = unknown> {
   success: boolean;
@@ -130,11 +132,9 @@ export class ApiClient {
 
   /** Calls a method of the service. Throws UsageError (nothing sent), ApiError or NetworkError. */
   async call<T = unknown>(method: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallResult<T>> {
-    // The registry (zod) loads on the first call, not at start-up.
-    const [{ getMethod }, { validateArgs }] = await Promise.all([import('./methods.js'), import('./validate.js')]);
-    const spec = getMethod(method);
+    const spec = methodInfo(method);
     if (spec && !options.skipValidation) {
-      const problem = validateArgs(spec, args);
+      const problem = checkArgsAgainstSchema(method, spec.schema, args);
       if (problem) throw new UsageError(`Not sent: ${problem.message}`, { method, argument: problem.path });
     }
     const isWrite = spec ? spec.write : true;

@@ -2,6 +2,7 @@
 // fetched one at a time and items yielded as they come, so a caller can stream 10,000 sites
 // with flat memory.
 import type { ApiClient, Envelope } from './client.js';
+import { methodInfo } from './method-index.js';
 import type { ListingPattern } from './methods.js';
 
 export interface PaginateOptions {
@@ -82,7 +83,7 @@ export async function* paginate<T = unknown>(
   args: Record<string, unknown> = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<T> {
-  const pattern = options.pattern ?? (await import('./methods.js')).getMethod(method)?.listing;
+  const pattern = options.pattern ?? methodInfo(method)?.listing ?? undefined;
   if (!pattern) throw new Error(`${method} is not a listing method`);
   const state: PageState = { args: pattern === 'page' && args.page === undefined ? { ...args, page: 1 } : { ...args }, done: false };
   let yielded = 0;

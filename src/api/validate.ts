@@ -43,6 +43,7 @@ interface Issue {
   minimum?: number | bigint;
   values?: unknown[];
   keys?: string[];
+  pattern?: string | RegExp;
 }
 
 function pathString(path: PropertyKey[]): string {
@@ -65,48 +66,78 @@ function valueAt(root: unknown, path: PropertyKey[]): { present: boolean; value:
 const TYPE_WORDS: Record<string, string> = {
   string: 'text',
   int: 'a whole number',
+  integer: 'a whole number',
   number: 'a number',
   boolean: 'true or false',
   array: 'a list',
   object: 'an object',
 };
 
+/** The one wording of every argument problem, shared by the zod and the JSON-schema checks. */
+export const problems = {
+  unknown(method: string, fullKeys: string[]): ArgumentProblem {
+    return {
+      path: fullKeys[0] ?? '',
+      message: `${method} does not take the argument${fullKeys.length > 1 ? 's' : ''} ${fullKeys.map((k) => `\`${k}\``).join(', ')}.`,
+    };
+  },
+  missing: (path: string): ArgumentProblem => ({ path, message: `The argument \`${path}\` is required.` }),
+  isNull: (path: string): ArgumentProblem => ({ path, message: `The argument \`${path}\` is required and cannot be null.` }),
+  wrongType: (path: string, expected: string): ArgumentProblem => ({
+    path,
+    message: `The argument \`${path}\` must be ${TYPE_WORDS[expected] ?? expected}.`,
+  }),
+  tooSmall(path: string, origin: string, minimum: number): ArgumentProblem {
+    const name = `\`${path}\``;
+    if (origin === 'string' && minimum === 1) return { path, message: `The argument ${name} is required and cannot be empty.` };
+    if (origin === 'string') return { path, message: `The argument ${name} must be at least ${fmt(minimum)} characters long.` };
+    if (origin === 'array') return { path, message: `The list ${name} must hold at least ${fmt(minimum)} items.` };
+    return { path, message: `The argument ${name} must be at least ${fmt(minimum)}.` };
+  },
+  tooBig(path: string, origin: string, maximum: number): ArgumentProblem {
+    const name = `\`${path}\``;
+    if (origin === 'string') return { path, message: `The argument ${name} is longer than ${fmt(maximum)} characters.` };
+    if (origin === 'array') return { path, message: `The list ${name} holds more than ${fmt(maximum)} items.` };
+    return { path, message: `The argument ${name} must be at most ${fmt(maximum)}.` };
+  },
+  badFormat: (path: string, pattern: string): ArgumentProblem => ({
+    path,
+    message: `The argument \`${path}\` is not in the expected form (${/^\^\\d\{4\}-\\d\{2\}-\\d\{2\}\$$/.test(pattern) ? 'a date like 2026-01-31' : `pattern ${pattern}`}).`,
+  }),
+  notAllowed: (path: string, values: unknown[]): ArgumentProblem => ({
+    path,
+    message: `The argument \`${path}\` must be one of: ${values.map(String).join(', ')}.`,
+  }),
+};
+
+/** zod hands the pattern as a RegExp or as its "/…/" text; JSON Schema as the bare source. */
+function patternSource(p: string | RegExp): string {
+  if (p instanceof RegExp) return p.source;
+  const m = /^\/(.*)\/[a-z]*$/s.exec(p);
+  return m ? m[1] : p;
+}
+
 function describe(issue: Issue, args: unknown, method: string): ArgumentProblem {
   const path = pathString(issue.path);
-  const name = `\`${path}\``;
   switch (issue.code) {
-    case 'unrecognized_keys': {
-      const keys = issue.keys ?? [];
-      const full = keys.map((k) => (path ? `${path}.${k}` : k));
-      return {
-        path: full[0] ?? path,
-        message: `${method} does not take the argument${keys.length > 1 ? 's' : ''} ${full.map((k) => `\`${k}\``).join(', ')}.`,
-      };
-    }
+    case 'unrecognized_keys':
+      return problems.unknown(method, (issue.keys ?? []).map((k) => (path ? `${path}.${k}` : k)));
     case 'invalid_type': {
       const at = valueAt(args, issue.path);
-      if (!at.present || at.value === undefined) return { path, message: `The argument ${name} is required.` };
-      if (at.value === null) return { path, message: `The argument ${name} is required and cannot be null.` };
-      const want = TYPE_WORDS[issue.expected ?? ''] ?? issue.expected ?? 'another type';
-      return { path, message: `The argument ${name} must be ${want}.` };
+      if (!at.present || at.value === undefined) return problems.missing(path);
+      if (at.value === null) return problems.isNull(path);
+      return problems.wrongType(path, issue.expected ?? 'another type');
     }
-    case 'too_small': {
-      if (issue.origin === 'string' && Number(issue.minimum) === 1) {
-        return { path, message: `The argument ${name} is required and cannot be empty.` };
-      }
-      if (issue.origin === 'string') return { path, message: `The argument ${name} must be at least ${fmt(Number(issue.minimum))} characters long.` };
-      if (issue.origin === 'array') return { path, message: `The list ${name} must hold at least ${fmt(Number(issue.minimum))} items.` };
-      return { path, message: `The argument ${name} must be at least ${fmt(Number(issue.minimum))}.` };
-    }
-    case 'too_big': {
-      if (issue.origin === 'string') return { path, message: `The argument ${name} is longer than ${fmt(Number(issue.maximum))} characters.` };
-      if (issue.origin === 'array') return { path, message: `The list ${name} holds more than ${fmt(Number(issue.maximum))} items.` };
-      return { path, message: `The argument ${name} must be at most ${fmt(Number(issue.maximum))}.` };
-    }
+    case 'too_small':
+      return problems.tooSmall(path, issue.origin ?? '', Number(issue.minimum));
+    case 'too_big':
+      return problems.tooBig(path, issue.origin ?? '', Number(issue.maximum));
     case 'invalid_value':
-      return { path, message: `The argument ${name} must be one of: ${(issue.values ?? []).map(String).join(', ')}.` };
+      return problems.notAllowed(path, issue.values ?? []);
+    case 'invalid_format':
+      return problems.badFormat(path, patternSource(issue.pattern ?? issue.format ?? ''));
     default:
-      return { path, message: `The argument ${name} is not valid.` };
+      return { path, message: `The argument \`${path}\` is not valid.` };
   }
 }
 
@@ -120,4 +151,92 @@ export function validateArgs(spec: MethodSpec, args: unknown): ArgumentProblem |
   const result = spec.args.safeParse(args);
   if (result.success) return null;
   return describe(result.error.issues[0] as unknown as Issue, args, spec.name);
+}
+
+/** The subset of JSON Schema the registry's argument schemas compile to (z.toJSONSchema). */
+export interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  enum?: unknown[];
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+
+function walk(schema: JsonSchema, value: unknown, path: string, method: string): ArgumentProblem | null {
+  // zod answers an enum's null with the allowed values, everything else's null as "cannot be null".
+  if (schema.enum) return schema.enum.includes(value) ? null : problems.notAllowed(path, schema.enum);
+  if (value === null) return problems.isNull(path);
+  switch (schema.type) {
+    case 'string': {
+      if (typeof value !== 'string') return problems.wrongType(path, 'string');
+      if (schema.minLength !== undefined && value.length < schema.minLength) return problems.tooSmall(path, 'string', schema.minLength);
+      if (schema.maxLength !== undefined && value.length > schema.maxLength) return problems.tooBig(path, 'string', schema.maxLength);
+      if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) return problems.badFormat(path, schema.pattern);
+      return null;
+    }
+    case 'integer':
+    case 'number': {
+      // As zod: text for a number is "must be a number"; a fraction for an integer "a whole number".
+      if (typeof value !== 'number' || Number.isNaN(value)) return problems.wrongType(path, 'number');
+      if (schema.type === 'integer' && !Number.isSafeInteger(value)) return problems.wrongType(path, 'int');
+      if (schema.minimum !== undefined && value < schema.minimum) return problems.tooSmall(path, 'number', schema.minimum);
+      if (schema.maximum !== undefined && value > schema.maximum) return problems.tooBig(path, 'number', schema.maximum);
+      return null;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? null : problems.wrongType(path, 'boolean');
+    case 'array': {
+      if (!Array.isArray(value)) return problems.wrongType(path, 'array');
+      if (schema.items) {
+        for (let i = 0; i < value.length; i++) {
+          const p = walk(schema.items, value[i], `${path}[${i}]`, method);
+          if (p) return p;
+        }
+      }
+      if (schema.minItems !== undefined && value.length < schema.minItems) return problems.tooSmall(path, 'array', schema.minItems);
+      if (schema.maxItems !== undefined && value.length > schema.maxItems) return problems.tooBig(path, 'array', schema.maxItems);
+      return null;
+    }
+    case 'object': {
+      if (!isPlainObject(value)) return problems.wrongType(path, 'object');
+      const props = schema.properties ?? {};
+      const required = new Set(schema.required ?? []);
+      for (const [key, sub] of Object.entries(props)) {
+        const v = value[key];
+        if (v === undefined) {
+          if (required.has(key)) return sub.enum ? problems.notAllowed(join(path, key), sub.enum) : problems.missing(join(path, key));
+          continue;
+        }
+        const p = walk(sub, v, join(path, key), method);
+        if (p) return p;
+      }
+      if (schema.additionalProperties === false) {
+        const unknown = Object.keys(value).filter((k) => !Object.prototype.hasOwnProperty.call(props, k));
+        if (unknown.length) return problems.unknown(method, unknown.map((k) => join(path, k)));
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The same check as validateArgs, from the registry's compiled JSON schemas: the client uses
+ * it so that no zod loads at start-up. A parity test keeps the two in step.
+ */
+export function checkArgsAgainstSchema(method: string, schema: JsonSchema, args: unknown): ArgumentProblem | null {
+  if (!isPlainObject(args)) return { path: '', message: 'The body must be a JSON object holding the arguments.' };
+  return checkBodyShape(args) ?? walk(schema, args, '', method);
 }
