@@ -6,6 +6,7 @@ import { ALL_SCOPES, type Scope } from '../api/methods.js';
 import { EmulatorClock, type TimeSource } from './clock.js';
 import { Control } from './control-api.js';
 import { Emulator } from './emulator.js';
+import { setOrigin } from './origin.js';
 import { closeServer, createEmulatorServer, listen } from './server.js';
 import { parseState, type EmulatorState, type TokenRecord } from './state.js';
 
@@ -85,6 +86,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const emu = new Emulator({ clock, seed: options.seed, state: loaded });
   const server = createEmulatorServer(emu, { bodyLimit: options.bodyLimit });
   const baseUrl = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  setOrigin(emu, baseUrl);
   const tokens = listTokens(emu);
   let closed = false;
   return {

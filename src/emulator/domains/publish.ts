@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UPLOAD_MAX_BYTES, contentTypeFor } from '../../api/upload-limits.js';
 import { assertCodeHostingAllows } from '../code-hosting.js';
 import type { Emulator } from '../emulator.js';
+import { originOf } from '../origin.js';
 import type { SiteRecord } from '../state.js';
 import { putStorageFile, storageAddress } from '../storage.js';
 import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
@@ -29,10 +30,6 @@ const SEEDED_LIVE = ['site_bakery', 'site_docs'];
 
 export const publishSlice = (emu: Emulator) => emu.slice<PublishSlice>(PUBLISH_DOMAIN);
 
-/** Where the emulator is reached (the server sets emu.origin when it listens). */
-export function originOf(emu: Emulator): string {
-  return (emu as { origin?: string }).origin ?? 'http://127.0.0.1';
-}
 
 export const siteAddress = (emu: Emulator, siteId: string) => `${originOf(emu)}${SITES_ROUTE}${encodeURIComponent(siteId)}/`;
 
