@@ -46,6 +46,7 @@ export class Emulator {
   private requestSeq = 0;
   private readonly requestPrefix = randomBytes(4).toString('hex');
   private tokenIndex = new Map<string, TokenRecord>();
+  private indexedTokens?: TokenRecord[];
 
   constructor(options: EmulatorOptions = {}) {
     this.clock = options.clock ?? new EmulatorClock();
@@ -79,7 +80,7 @@ export class Emulator {
   }
 
   private initMissingSlices(seed: boolean): void {
-    this.tokenIndex.clear();
+    this.tokensChanged();
     for (const d of this.domains) {
       if (!(d.name in this.state.domains)) this.state.domains[d.name] = d.init(this, { seed });
     }
@@ -141,17 +142,17 @@ export class Emulator {
   }
 
   tokenBySecret(secret: string): TokenRecord | undefined {
-    if (this.tokenIndex.size !== this.state.core.tokens.length) {
-      this.tokenIndex = new Map(this.state.core.tokens.map((t) => [t.token, t]));
+    const tokens = this.state.core.tokens;
+    if (this.indexedTokens !== tokens || this.tokenIndex.size !== tokens.length) {
+      this.tokenIndex = new Map(tokens.map((t) => [t.token, t]));
+      this.indexedTokens = tokens;
     }
-    const t = this.tokenIndex.get(secret);
-    // The index may be stale after the control API replaced a record.
-    return t && this.state.core.tokens.includes(t) ? t : this.state.core.tokens.find((x) => x.token === secret);
+    return this.tokenIndex.get(secret);
   }
 
-  /** Call after adding or removing token records. */
+  /** Call after adding, removing or re-keying token records. */
   tokensChanged(): void {
-    this.tokenIndex.clear();
+    this.indexedTokens = undefined;
   }
 
   memberRole(workspace: WorkspaceRecord, userId: string) {
@@ -209,14 +210,14 @@ export class Emulator {
   }
 
   /** A site as methods answer it: the core fields plus what the domains add (siteFields). */
-  siteView(site: SiteRecord): Record<string, unknown> {
+  siteView(site: SiteRecord, known: { locked?: boolean } = {}): Record<string, unknown> {
     const view: Record<string, unknown> = {
       _id: site._id,
       name: site.name,
       workspaceId: site.workspaceId,
       createdAt: this.iso(site.createdAt),
       updatedAt: this.iso(site.updatedAt),
-      locked: this.isLocked(site),
+      locked: known.locked ?? this.isLocked(site),
     };
     if (site.importSource) view.importSource = site.importSource;
     for (const d of this.domains) if (d.siteFields) Object.assign(view, d.siteFields(this, site));

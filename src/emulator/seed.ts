@@ -20,14 +20,14 @@ export const SEED_WORKSPACES = {
 } as const;
 
 /** The demo tokens, full-scope first (the order `sitebuilder emulator` prints them in). */
-export const DEMO_TOKENS = {
+export const DEMO_TOKENS: Readonly<Record<'full' | 'narrow' | 'readonly' | 'teammate' | 'expired' | 'revoked', string>> = {
   full: 'sbt_demo_full_5f1c9a2e7b3d4086',
   narrow: 'sbt_demo_narrow_0b7e4d2a9c1f3865',
   readonly: 'sbt_demo_readonly_8e2d6b1f4a9c0735',
   teammate: 'sbt_demo_teammate_3a9f0c7e5d2b1648',
   expired: 'sbt_demo_expired_6c4b2e8f1d0a9357',
   revoked: 'sbt_demo_revoked_2d8a5f3c9e1b7460',
-} as const;
+};
 
 const member = (userId: string, role: Role): MemberRecord => ({ userId, role, permissions: [...ROLE_PERMISSIONS[role]] });
 

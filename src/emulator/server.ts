@@ -14,10 +14,17 @@ export interface ServerOptions {
   bodyLimit?: number;
 }
 
-/** After answering without reading the body (413, 405, 401…), the rest is discarded, never held. */
+/** Small bodies left unread are drained so the connection stays open for the next call. */
+const DRAIN_MAX = 64 * 1024;
+
+/**
+ * After answering without reading the body (413, 405, 401, 404…): the rest is discarded as it
+ * comes, never held. A large or unannounced body closes the connection after the answer.
+ */
 function finishUnread(req: IncomingMessage, res: ServerResponse): void {
   if (req.complete) return;
-  res.setHeader('Connection', 'close');
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (!(declared <= DRAIN_MAX)) res.setHeader('Connection', 'close');
   req.resume();
 }
 

@@ -40,7 +40,8 @@ function listSites(call: CallContext): HandlerResult {
   const { workspaceId, offset = 0, limit = DEFAULT_PAGE_SIZE } = call.args as { workspaceId: string; offset?: number; limit?: number };
   const ws = call.requireWorkspace(workspaceId);
   const all = call.emu.sitesOf(ws._id);
-  const page = all.slice(offset, offset + limit).map((s) => call.emu.siteView(s));
+  // Sites past the plan's limit (the newest) are locked: known from the position, no lookup per site.
+  const page = all.slice(offset, offset + limit).map((s, i) => call.emu.siteView(s, { locked: offset + i >= ws.siteLimit }));
   return { data: page, count: all.length, message: `${page.length} of ${all.length} sites.` };
 }
 
