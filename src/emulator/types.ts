@@ -88,7 +88,7 @@ export interface Domain<S = unknown> {
   /** A fresh slice. With seed, demo data for the seeded sites (core data is seeded already). */
   init(emu: Emulator, options: { seed: boolean }): S;
   handlers?: Partial<Record<MethodName, Handler>>;
-  /** Once per emulator, after every slice exists (replace emu.jobs here, for example). */
+  /** After every slice exists (replace emu.jobs here, for example); runs again after a reset. */
   attach?(emu: Emulator): void;
   /** After create_site (or the control API) added a site. */
   onSiteCreated?(emu: Emulator, site: SiteRecord): void;
