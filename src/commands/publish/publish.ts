@@ -71,8 +71,9 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
     if (ctx.globals.json) ctx.io.printJson(record);
     const error = errorText(record.error);
     const why = error ? `: ${sanitizeInline(error)}` : '';
+    const sentence = `The publish of ${siteId} ended with status ${sanitizeInline(record.status ?? 'unknown')}${why}`;
     throw new CliError(
-      `The publish of ${siteId} ended with status ${sanitizeInline(record.status ?? 'unknown')}${why}. See \`sitebuilder publish logs ${siteId}\`.`,
+      `${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} See \`sitebuilder publish logs ${siteId}\`.`,
       { siteId, status: record.status },
     );
   }

@@ -1,0 +1,243 @@
+// publish, publish status, publish logs and upload, in-process against a real emulator on port 0
+// sharing a FakeClock with the CLI (its sleeps move the emulated publish forward): pinned JSON
+// shapes, exit codes, the Idempotency-Key of retries, and what was sent.
+import { mkdtempSync, openSync, closeSync, ftruncateSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/clock.js';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { run } from '../helpers/run.js';
+
+const SITE = 'site_portfolio';
+const clock = new FakeClock();
+let emu: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, clock });
+  env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full };
+});
+beforeEach(() => {
+  emu.control.reset();
+  clock.sleeps = [];
+});
+afterAll(() => emu.close());
+
+const cli = (argv: string[], opts: Parameters<typeof run>[1] = {}) => run(argv, { env, clock, ...opts });
+const calls = (method?: string) => emu.control.log(method ? { method } : {});
+const control = async (verb: string, path: string, body?: unknown) =>
+  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body && JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
+const deployments = async (site = SITE) => {
+  const res = await fetch(`${emu.baseUrl}/v1/list_deployments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ projectId: site }),
+  });
+  return ((await res.json()) as any).count as number;
+};
+const PUBLISH_KEYS = ['siteId', 'running', 'status', 'url', 'deploymentId', 'startedAt', 'finishedAt', 'error', 'files', 'createdBy', 'live', 'waited', 'idempotencyKey'];
+
+describe('publish', () => {
+  it('waits until live and prints one JSON document with a pinned shape', async () => {
+    const res = await cli(['publish', SITE, '--json']);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    const doc = JSON.parse(res.stdout);
+    expect(Object.keys(doc)).toEqual(PUBLISH_KEYS);
+    expect(doc).toMatchObject({ siteId: SITE, running: false, status: 'ready', url: `${emu.baseUrl}/sites/${SITE}/`, error: null, waited: true, live: true });
+    expect(doc.deploymentId).toMatch(/^dep_/);
+    expect(doc.idempotencyKey).toBe(calls('publish_site')[0].idempotencyKey);
+    // Polled every few seconds, never in a tight loop.
+    expect(calls('get_publish_status')).toHaveLength(3);
+    expect(clock.sleeps).toEqual([2_000, 3_200]);
+  });
+
+  it('prints only the live address when piped, and nothing on stderr', async () => {
+    const res = await cli(['publish', SITE]);
+    expect(res).toEqual({ code: 0, stdout: `${emu.baseUrl}/sites/${SITE}/\n`, stderr: '' });
+  });
+
+  it('shows progress and the elapsed time on stderr on a terminal', async () => {
+    const res = await cli(['publish', SITE], { tty: true });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`${emu.baseUrl}/sites/${SITE}/\n`);
+    expect(res.stderr).toMatch(/Published site_portfolio in \ds/);
+  });
+
+  it('--no-wait returns once the publish has started', async () => {
+    const res = await cli(['publish', SITE, '--no-wait', '--json']);
+    expect(res.code).toBe(0);
+    const doc = JSON.parse(res.stdout);
+    expect(doc).toMatchObject({ siteId: SITE, running: true, status: 'queued', waited: false });
+    expect(calls('get_publish_status')).toHaveLength(0);
+    const plain = await cli(['publish', 'site_docs', '--no-wait']);
+    expect(plain.stdout).toBe(`${emu.baseUrl}/sites/site_docs/\n`);
+    expect(plain.stderr).toMatch(/sitebuilder publish status site_docs/);
+  });
+
+  it('retries a publish whose answer was lost (500 after it took effect) with the same key: one publish', async () => {
+    await control('POST', 'faults', { method: 'publish_site', status: 500, when: 'after' });
+    const res = await cli(['publish', SITE, '--json']);
+    expect(res.code).toBe(0);
+    const sent = calls('publish_site');
+    expect(sent.map((c) => c.status)).toEqual([500, 200]);
+    expect(sent[0].idempotencyKey).toBeTruthy();
+    expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey);
+    expect(sent[1].replayed).toBe(true);
+    expect(await deployments()).toBe(1);
+    expect(JSON.parse(res.stdout).idempotencyKey).toBe(sent[0].idempotencyKey);
+  });
+
+  it('reuses --idempotency-key across runs of a script: the second run publishes nothing new', async () => {
+    const first = await cli(['publish', SITE, '--idempotency-key', 'ci-run-42', '--no-wait', '--json']);
+    const again = await cli(['publish', SITE, '--idempotency-key', 'ci-run-42', '--no-wait', '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).deploymentId).toBe(JSON.parse(first.stdout).deploymentId);
+    expect(await deployments()).toBe(1);
+    const bad = await cli(['publish', SITE, '--idempotency-key', 'has space']);
+    expect(bad.code).toBe(2);
+    expect(calls('publish_site')).toHaveLength(2);
+  });
+
+  it('--timeout exits 8 while the publish goes on, printing its status', async () => {
+    await control('POST', 'publish', { durationMs: 120_000 });
+    const res = await cli(['publish', SITE, '--timeout', '10s', '--json']);
+    expect(res.code).toBe(8);
+    expect(JSON.parse(res.stdout)).toMatchObject({ running: true, status: 'queued', waited: true });
+    expect(JSON.parse(res.stderr).error).toMatchObject({ type: 'PendingError', exitCode: 8 });
+    const plain = await cli(['publish', 'site_docs', '--timeout', '5s']);
+    expect(plain.code).toBe(8);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toMatch(/^error: The publish of site_docs is still running after 5s \(--timeout\); it goes on\. Check it with `sitebuilder publish status site_docs`\.\n$/);
+  });
+
+  it('waits out a 429 with Retry-After, then succeeds', async () => {
+    await control('POST', 'faults', { method: 'get_publish_status', status: 429 });
+    const res = await cli(['publish', SITE]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`${emu.baseUrl}/sites/${SITE}/\n`);
+    const statuses = calls('get_publish_status').map((c) => c.status);
+    expect(statuses[0]).toBe(429);
+    expect(statuses.at(-1)).toBe(200);
+    expect(clock.sleeps.some((ms) => ms >= 1_000 && ms < 1_300)).toBe(true);
+  });
+
+  it('exits 1 naming the logs command when the publish fails', async () => {
+    await control('POST', `sites/${SITE}/publish-failure`, { message: 'Page /gallery could not be rendered.' });
+    const res = await cli(['publish', SITE]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(
+      'error: The publish of site_portfolio ended with status failed: Page /gallery could not be rendered. See `sitebuilder publish logs site_portfolio`.\n',
+    );
+  });
+
+  it('says why the service refused (code moving into a code-hosting service)', async () => {
+    await control('POST', `sites/${SITE}/code-hosting`, { state: 'moving' });
+    const res = await cli(['publish', SITE, '--json']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(res.stderr).error).toMatchObject({ status: 409, data: { code: 'code_moving' } });
+    expect(calls('publish_site')).toHaveLength(1);
+  });
+
+  it('needs a site', async () => {
+    const res = await cli(['publish']);
+    expect(res.code).toBe(2);
+    expect(calls()).toHaveLength(0);
+  });
+});
+
+describe('publish status and publish logs', () => {
+  it('publish status --json has a pinned shape', async () => {
+    const never = JSON.parse((await cli(['publish', 'status', SITE, '--json'])).stdout);
+    expect(never).toEqual({ siteId: SITE, running: false, status: 'unpublished', url: null, deploymentId: null, startedAt: null, finishedAt: null, error: null });
+    await cli(['publish', SITE]);
+    const live = JSON.parse((await cli(['publish', 'status', SITE, '--json'])).stdout);
+    expect(Object.keys(live)).toEqual(PUBLISH_KEYS.slice(0, -2));
+    expect(live).toMatchObject({ running: false, status: 'ready', url: `${emu.baseUrl}/sites/${SITE}/` });
+  });
+
+  it('publish status prints tab-separated fields when piped', async () => {
+    const res = await cli(['publish', 'status', 'site_bakery']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('status\tready\n');
+    expect(res.stdout).toContain(`url\t${emu.baseUrl}/sites/site_bakery/\n`);
+  });
+
+  it('publish logs prints lines, and --json one document', async () => {
+    await cli(['publish', SITE]);
+    const plain = await cli(['publish', 'logs', SITE]);
+    expect(plain.code).toBe(0);
+    const lines = plain.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z\tinfo\tPublish dep_\d+ requested by Dana Demo\.$/);
+    expect(lines.at(-1)).toBe(`${lines.at(-1)!.split('\t')[0]}\tinfo\tLive at ${emu.baseUrl}/sites/${SITE}/`);
+    const limited = await cli(['publish', 'logs', SITE, '--limit', '2']);
+    expect(limited.stdout.trim().split('\n')).toHaveLength(2);
+    expect(limited.stderr).toMatch(/Showing 2 of \d+ lines; --all shows every line\./);
+    const doc = JSON.parse((await cli(['publish', 'logs', SITE, '--all', '--json'])).stdout);
+    expect(Object.keys(doc)).toEqual(['siteId', 'total', 'lines']);
+    expect(doc.total).toBe(lines.length);
+    expect(Object.keys(doc.lines[0])).toEqual(['at', 'level', 'message']);
+    expect((await cli(['publish', 'logs', SITE, '--all', '--limit', '3'])).code).toBe(2);
+  });
+});
+
+describe('upload', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-upload-'));
+  const logo = join(dir, 'logo.svg');
+  const notes = join(dir, 'notes.txt');
+  writeFileSync(logo, '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(notes, 'hello');
+
+  it('prints one permanent address per line, each serving the file', async () => {
+    const res = await cli(['upload', SITE, logo, notes, '--folder', 'brand/']);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    const urls = res.stdout.trim().split('\n');
+    expect(urls).toEqual([`${emu.baseUrl}/storage/${SITE}/brand/logo.svg`, `${emu.baseUrl}/storage/${SITE}/brand/notes.txt`]);
+    const served = await fetch(urls[0]);
+    expect(served.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await served.text()).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>');
+  });
+
+  it('--json prints an array of records with a pinned shape', async () => {
+    const res = await cli(['upload', SITE, notes, '--json']);
+    const doc = JSON.parse(res.stdout);
+    expect(doc).toEqual([
+      {
+        path: 'notes.txt',
+        visibility: 'public',
+        updatedAt: expect.any(String),
+        siteId: SITE,
+        file: notes,
+        name: 'notes.txt',
+        url: `${emu.baseUrl}/storage/${SITE}/notes.txt`,
+        size: 5,
+        contentType: 'text/plain',
+      },
+    ]);
+  });
+
+  it('refuses a missing, unreadable or oversized file before sending anything', async () => {
+    const big = join(dir, 'big.bin');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 100 * 1024 * 1024 + 1);
+    closeSync(fd);
+    mkdirSync(join(dir, 'folder'), { recursive: true });
+    const cases: Array<[string, RegExp]> = [
+      [join(dir, 'missing.png'), /^error: Cannot read .*missing\.png \(no such file\)\. Nothing was uploaded\.\n$/],
+      [join(dir, 'folder'), /is a directory; upload takes files/],
+      [big, /is 100\.0 MB; files up to 100 MB can be uploaded\. Nothing was uploaded\./],
+    ];
+    for (const [file, message] of cases) {
+      const res = await cli(['upload', SITE, logo, file]);
+      expect(res.code, file).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(message);
+    }
+    const twice = await cli(['upload', SITE, logo, logo]);
+    expect(twice.code).toBe(2);
+    expect(calls()).toHaveLength(0);
+  });
+});
