@@ -27,7 +27,7 @@ afterAll(() => emu.close());
 const cli = (argv: string[], opts: Parameters<typeof run>[1] = {}) => run(argv, { env, clock, ...opts });
 const calls = (method?: string) => emu.control.log(method ? { method } : {});
 const control = async (verb: string, path: string, body?: unknown) =>
-  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body && JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
+  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
 const deployments = async (site = SITE) => {
   const res = await fetch(`${emu.baseUrl}/v1/list_deployments`, {
     method: 'POST',
