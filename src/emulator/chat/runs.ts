@@ -4,6 +4,7 @@
 // at each run's end only keeps queued runs and file writes moving while nobody asks.
 import { scriptRun } from '../agent/script.js';
 import type { Emulator } from '../emulator.js';
+import { runEnded } from './hooks.js';
 import { chatSlice, siteChat, type JobRecord, type JobState, type SiteChat } from './slice.js';
 
 export interface RunInput {
@@ -113,6 +114,7 @@ function finishRun(emu: Emulator, chat: SiteChat, job: JobRecord, at: number): v
   if (question) text = `${text}\n${String((question.data.input as { question?: string }).question ?? '')}`.trim();
   if (job.script.error) text = `${text}\n${job.script.error.message}`.trim();
   chat.messages.push({ _id: emu.newId('msg'), role: 'agent', text, mode: job.mode, jobId: job.jobId, userId: null, createdAt: at, state });
+  runEnded(emu, job, chat);
 }
 
 /** Brings the site up to now: finishes runs that ended, starts queued messages in turn. */
@@ -193,4 +195,5 @@ export function cancelRun(emu: Emulator, job: JobRecord, now: number, clearSessi
   chat.queueStopped = true;
   if (clearSession) chat.freshSession = true;
   chat.messages.push({ _id: emu.newId('msg'), role: 'agent', text: agentText(job, elapsed), mode: job.mode, jobId: job.jobId, userId: null, createdAt: now, state: 'cancelled' });
+  runEnded(emu, job, chat);
 }

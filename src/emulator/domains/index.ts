@@ -7,6 +7,8 @@ import { chatDomain } from './chat.js';
 import { emailDomain } from './email.js';
 import { publishDomain } from './publish.js';
 import { sitesDomain } from './sites.js';
+import { siteBackupsDomain } from './site-backups.js';
+import { codeBackupsDomain } from './code-backups.js';
 import { storageBackupsDomain } from './storage-backups.js';
 
 export const DOMAINS: Domain<any>[] = [
@@ -14,6 +16,8 @@ export const DOMAINS: Domain<any>[] = [
   chatDomain,
   emailDomain,
   storageBackupsDomain,
+  siteBackupsDomain,
+  codeBackupsDomain,
   publishDomain,
   codeHostingDomain,
   storageFilesDomain,
