@@ -3,8 +3,13 @@
 import { codeHostingDomain } from '../code-hosting.js';
 import { storageFilesDomain } from '../storage.js';
 import type { Domain } from '../types.js';
+import { analyticsDomain } from './analytics.js';
+import { automationDomain } from './automation.js';
 import { chatDomain } from './chat.js';
+import { collectionsDomain } from './collections.js';
 import { emailDomain } from './email.js';
+import { emailListsDomain } from './email-lists.js';
+import { listsDomain } from './lists.js';
 import { publishDomain } from './publish.js';
 import { sitesDomain } from './sites.js';
 import { siteBackupsDomain } from './site-backups.js';
@@ -15,6 +20,11 @@ export const DOMAINS: Domain<any>[] = [
   sitesDomain,
   chatDomain,
   emailDomain,
+  emailListsDomain,
+  automationDomain,
+  collectionsDomain,
+  analyticsDomain,
+  listsDomain,
   storageBackupsDomain,
   siteBackupsDomain,
   codeBackupsDomain,
