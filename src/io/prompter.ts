@@ -71,9 +71,15 @@ export class EnquirerPrompter implements Prompter {
   }
 
   async select<T>(message: string, choices: Choice<T>[]): Promise<T> {
-    const names = choices.map((c, i) => ({ name: String(i), message: c.label, hint: c.hint }));
+    // enquirer prints the chosen name after the question, so the name is the label (made unique).
+    const seen = new Set<string>();
+    const names = choices.map((c, i) => {
+      const name = seen.has(c.label) ? `${c.label} (${i + 1})` : c.label;
+      seen.add(name);
+      return { name, message: c.label, hint: c.hint };
+    });
     const picked = await this.run<string>({ type: 'select', message, choices: names, result(this: unknown, name: string) { return name; } });
-    return choices[Number(picked)].value;
+    return choices[names.findIndex((n) => n.name === picked)].value;
   }
 
   async multiselect<T>(message: string, choices: Choice<T>[], opts: { max?: number } = {}): Promise<T[]> {

@@ -35,10 +35,8 @@ export function formatPretty(line: TranscriptLine, c: ChalkInstance): string[] {
     case 'result':
       return line.failed ? [c.red(`  ✗ ${line.summary}`)] : [];
     case 'question':
-      return [
-        `${c.cyan('?')} ${c.bold(line.question.question || 'The agent asks a question.')}`,
-        ...line.question.options.map((o, i) => `  ${c.dim(`${i + 1}.`)} ${o}`),
-      ];
+      // The options come right after, as a select or as the answer commands.
+      return [`${c.cyan('?')} ${c.bold(line.question.question || 'The agent asks a question.')}`];
     case 'plan':
       return [c.cyan('The plan above waits for your approval.')];
     case 'error':

@@ -35,7 +35,9 @@ interface Change {
   todo: string;
 }
 
-const APPROVAL = /^(yes|ok|okay|approved?|go( ahead)?|build( it)?|looks good|lgtm|do it)[\s.!,]*(the plan)?[\s.!]*$/i;
+/** A short message that only approves ("Approve the plan and build it.", "yes, go ahead"). */
+const APPROVAL = /^(yes|ok|okay|approve[ds]?|go ahead|go|build it|looks good|lgtm|do it|sounds good)\b/i;
+const isApproval = (text: string) => APPROVAL.test(text.trim()) && wordCount(text) <= 8;
 const LONG_PAGES = ['about', 'contact', 'gallery', 'pricing', 'faq', 'team', 'services', 'events'];
 
 function mergeBrief(base: Brief | null, text: string, siteName: string, long: boolean): Brief {
@@ -164,7 +166,7 @@ export function scriptRun(input: ScriptInput): AgentRun {
     run = input.mode === 'plan' ? planRun(t, input, combined, 0) : buildRun(t, input, combined, d);
   } else if (awaiting?.kind === 'plan' && input.mode === 'build') {
     t.say('Building the approved plan.\n');
-    run = buildRun(t, input, APPROVAL.test(text) ? awaiting.prompt : `${awaiting.prompt} ${text}`, d);
+    run = buildRun(t, input, isApproval(text) ? awaiting.prompt : `${awaiting.prompt} ${text}`, d);
   } else if (awaiting?.kind === 'plan') {
     run = planRun(t, input, `${awaiting.prompt} ${text}`, awaiting.revisions + 1, text);
   } else if (wordCount(text) < 4) run = askRun(t, input, text, false);

@@ -1,0 +1,78 @@
+// Answering what a run ended with: the ask_user question (a select of its suggested answers
+// plus "Other"), the plan (Approve and build / Revise / Decide later), and --choose N, which
+// reads the question back from the run that asked it.
+import type { Context } from '../../context.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import { asRecord, pickString } from '../../io/records.js';
+import { itemsOf } from '../../api/paginate.js';
+import { applyAnswer, initialRunState, type JobAnswer } from '../../render/reducer.js';
+import type { Question } from '../../render/events.js';
+import type { Mode } from './send.js';
+
+/** What a build message says to approve a plan (the service: "to approve, send a build message"). */
+export const APPROVE_TEXT = 'Approve the plan and build it.';
+
+export interface NextMessage {
+  prompt: string;
+  mode: Mode;
+}
+
+const OTHER = Symbol('other');
+
+/** Ctrl-C or Esc in a prompt leaves the question waiting (undefined). */
+async function orLater<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof InterruptedError) return undefined;
+    throw err;
+  }
+}
+
+export async function askQuestion(ctx: Context, q: Question): Promise<NextMessage | undefined> {
+  const choices = [...q.options.map((o) => ({ label: o, value: o as string | typeof OTHER })), { label: 'Other (type an answer)', value: OTHER as string | typeof OTHER }];
+  const picked = await orLater(ctx.prompter.select(q.question || 'The agent asks a question', choices));
+  if (picked === undefined) return undefined;
+  if (picked !== OTHER) return { prompt: picked, mode: 'build' };
+  const text = await orLater(ctx.prompter.input('Your answer', { validate: (v) => (v.trim() ? true : 'Type an answer, or press Esc to answer later.') }));
+  return text?.trim() ? { prompt: text.trim(), mode: 'build' } : undefined;
+}
+
+export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
+  const picked = await orLater(
+    ctx.prompter.select('The plan waits for your approval', [
+      { label: 'Approve and build', value: 'approve' },
+      { label: 'Revise the plan (say what should change)', value: 'revise' },
+      { label: 'Decide later', value: 'later' },
+    ]),
+  );
+  if (picked === 'approve') return { prompt: APPROVE_TEXT, mode: 'build' };
+  if (picked !== 'revise') return undefined;
+  const text = await orLater(ctx.prompter.input('What should change in the plan?', { validate: (v) => (v.trim() ? true : 'Say what should change, or press Esc to decide later.') }));
+  return text?.trim() ? { prompt: text.trim(), mode: 'plan' } : undefined;
+}
+
+/** The newest run of the site, from its history (our emulator's messages carry jobId). */
+async function latestJobId(ctx: Context, projectId: string): Promise<string | undefined> {
+  const { envelope } = await ctx.api().call('list_messages', { projectId }, { signal: ctx.signal });
+  for (const m of itemsOf(envelope.data)) {
+    const id = pickString(asRecord(m), 'jobId');
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/** --choose N: the Nth suggested answer of the question the run ended with. */
+export async function chosenAnswer(ctx: Context, projectId: string, n: number, jobId?: string): Promise<string> {
+  const job = jobId ?? (await latestJobId(ctx, projectId));
+  if (!job) throw new UsageError('Could not find the run that asked the question; pass --job JOB (printed with the question), or answer with --answer TEXT.');
+  const { envelope } = await ctx.api().call<JobAnswer>('get_job', { projectId, jobId: job, cursor: 0 }, { signal: ctx.signal });
+  const q = applyAnswer(initialRunState(job), (envelope.data ?? {}) as JobAnswer).state.question;
+  if (!q) throw new UsageError(`Run ${job} did not end with a question to choose from; answer with --answer TEXT instead.`);
+  if (q.options.length === 0) throw new UsageError(`The question of run ${job} has no suggested answers; answer with --answer TEXT.`);
+  if (n > q.options.length) {
+    const list = q.options.map((o, i) => `${i + 1}. ${o}`).join('; ');
+    throw new UsageError(`--choose takes 1 to ${q.options.length} for this question (${list}); nothing was sent.`);
+  }
+  return q.options[n - 1];
+}

@@ -1,0 +1,105 @@
+// `sitebuilder chat <site> [message]`: one message sent and followed (scripts), or, without a
+// message in a terminal, a conversation. Exit codes (DESIGN.md): 0 succeeded, 6 failed,
+// 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
+import { readFile } from 'node:fs/promises';
+import { text as readStream } from 'node:stream/consumers';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { defineCommand, parseDuration, parsePositiveInt } from '../define.js';
+import { APPROVE_TEXT, chosenAnswer } from './answers.js';
+import { interactiveChat } from './interactive.js';
+import type { Mode } from './send.js';
+import { runTurn } from './turn.js';
+
+interface ChatOptions {
+  site?: string;
+  message?: string;
+  messageFile?: string;
+  plan?: boolean;
+  answer?: string;
+  choose?: number;
+  job?: string;
+  approve?: boolean;
+  revise?: string;
+  follow: boolean;
+  timeout?: number;
+  idempotencyKey?: string;
+}
+
+/** With a default site, `chat "add a page"` is a message, not a site id. */
+function siteAndMessage(opts: ChatOptions, ctx: Context): { site: string; message?: string } {
+  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
+  if (opts.site !== undefined && opts.message === undefined && hasDefault && /\s/.test(opts.site)) return { site: ctx.site(undefined), message: opts.site };
+  return { site: ctx.site(opts.site), message: opts.message };
+}
+
+async function messageOf(opts: ChatOptions, given: string | undefined, ctx: Context): Promise<string | undefined> {
+  if (opts.messageFile === undefined) return given;
+  if (given !== undefined) throw new UsageError('Give the message either as an argument or with --message-file, not both.');
+  if (opts.messageFile === '-') return readStream(ctx.io.stdin);
+  try {
+    return await readFile(opts.messageFile, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`);
+  }
+}
+
+export const chat = defineCommand<ChatOptions>({
+  name: 'chat',
+  summary: 'Talk to the site agent: send a message and watch the run live',
+  description: `Send a message to the site's agent and follow the run: its text as it arrives, its task list, the files it changes, and the credits it cost. Without a message, in a terminal, a conversation: /plan toggles plan mode, /queue shows the queue, /cancel stops the run, an empty line or /exit leaves. Ctrl-C during a run cancels it; a second Ctrl-C detaches (the run goes on) and prints the command that re-attaches.
+
+When the agent asks a question or writes a plan, a terminal offers a choice; a script gets exit code 10 (question) or 11 (plan) and the exact command that answers: --answer TEXT or --choose N, --approve or --revise TEXT. A message sent while the agent is busy waits in the site's queue (exit 8 when following, 0 with --no-follow) and runs on its own.`,
+  args: [
+    { name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' },
+    { name: 'message', description: 'what the agent should do (quote it); omit for a conversation' },
+  ],
+  options: [
+    { flags: '--plan', description: 'plan mode: the agent writes a plan and changes no file until you approve it' },
+    { flags: '-F, --message-file <file>', description: 'read the message from a file (- for standard input)' },
+    { flags: '--answer <text>', description: 'answer the question the agent asked' },
+    { flags: '--choose <n>', description: 'answer with the agent’s suggested answer number N', parse: parsePositiveInt('--choose') },
+    { flags: '--job <jobId>', description: 'the run that asked (for --choose; default: the site’s latest run)' },
+    { flags: '--approve', description: 'approve the plan the agent wrote, and build it' },
+    { flags: '--revise <text>', description: 'ask for a revised plan' },
+    { flags: '--no-follow', description: 'send and exit: print the job id, or the queue position' },
+    { flags: '--timeout <duration>', description: 'stop following after this long (exit 8; the run goes on), e.g. 90s, 5m', parse: parseDuration('--timeout') },
+    { flags: '--idempotency-key <key>', description: 'key for send_message, so a retried script never sends twice' },
+  ],
+  examples: [
+    'sitebuilder chat site_bakery',
+    'sitebuilder chat site_bakery "Add an about page with our story"',
+    'sitebuilder chat site_bakery --plan "Move the menu to its own page"',
+    'sitebuilder chat site_bakery --approve',
+    'sitebuilder chat site_bakery --choose 2 --job job_000012',
+    'sitebuilder chat site_bakery "Use a darker theme" --json | jq -c \'select(.type == "end")\'',
+  ],
+  jsonFields:
+    'NDJSON: {"type":"start",projectId,jobId}; each event as the service sent it ({"event","data"}); {"type":"state",state} on changes; {"type":"reset"}; {"type":"queued",queueItemId,queuePosition,queueResumable} when queued; and exactly one last line {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}, where pending holds the question with its options and answer commands, or the plan. With --no-follow: one document {projectId,queued,jobId} or {projectId,queued,queueItemId,queuePosition,queueResumable}.',
+  async run(opts, ctx) {
+    const { site, message: given } = siteAndMessage(opts, ctx);
+    const message = await messageOf(opts, given, ctx);
+    const replies = [message !== undefined, opts.answer !== undefined, opts.choose !== undefined, Boolean(opts.approve), opts.revise !== undefined].filter(Boolean).length;
+    if (replies > 1) throw new UsageError('Give one of: a message, --answer, --choose, --approve or --revise.');
+    if (opts.job !== undefined && opts.choose === undefined) throw new UsageError('--job goes with --choose (it names the run whose question you answer).');
+    if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve)) throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
+    for (const [flag, v] of [['message', message], ['--answer', opts.answer], ['--revise', opts.revise]] as const) {
+      if (v !== undefined && !v.trim()) throw new UsageError(`The ${flag} is empty; say what the agent should do. Nothing was sent.`);
+    }
+    if (replies === 0) {
+      if (!ctx.prompter.canPrompt()) {
+        throw new UsageError(`A conversation needs a terminal; here, pass the message: sitebuilder chat ${site} "…" (or --answer, --choose, --approve, --revise).`);
+      }
+      return interactiveChat(ctx, site, { plan: Boolean(opts.plan), timeoutMs: opts.timeout });
+    }
+    let prompt: string;
+    let mode: Mode = 'build';
+    if (message !== undefined) [prompt, mode] = [message, opts.plan ? 'plan' : 'build'];
+    else if (opts.answer !== undefined) prompt = opts.answer;
+    else if (opts.choose !== undefined) prompt = await chosenAnswer(ctx, site, opts.choose, opts.job);
+    else if (opts.approve) prompt = APPROVE_TEXT;
+    else [prompt, mode] = [opts.revise!, 'plan'];
+    const r = await runTurn(ctx, { projectId: site, prompt, mode, follow: opts.follow !== false, timeoutMs: opts.timeout, idempotencyKey: opts.idempotencyKey });
+    return r.exitCode;
+  },
+});

@@ -1,0 +1,1 @@
+export { chat } from './chat.js';

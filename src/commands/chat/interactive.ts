@@ -1,0 +1,68 @@
+// `sitebuilder chat <site>` in a terminal: a prompt loop. Each message starts (or queues) a run
+// that is rendered live; questions and plans are answered with a select. An empty line or
+// /exit leaves; /plan toggles plan mode; /cancel stops the site's run; /queue shows the queue.
+// Ctrl-C during a run cancels it; a second Ctrl-C detaches and leaves with 130.
+import type { Context } from '../../context.js';
+import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { style } from '../../io/style.js';
+import { printQueue } from '../queue/list.js';
+import { runTurn } from './turn.js';
+
+const HELP = 'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /cancel stops the run · /exit or an empty line leaves.';
+
+async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
+  try {
+    const { envelope } = await ctx.api().call('cancel_job', { projectId }, { signal: ctx.signal });
+    ctx.io.errLine(sanitizeInline(envelope.message || 'Cancelled.'));
+  } catch (err) {
+    // 409: nothing runs. Say so and stay in the loop.
+    if (err instanceof ApiError && err.status === 409) ctx.io.errLine(sanitizeInline(err.serviceMessage || 'Nothing is running.'));
+    else throw err;
+  }
+}
+
+export async function interactiveChat(ctx: Context, projectId: string, opts: { plan: boolean; timeoutMs?: number }): Promise<number> {
+  const c = style(ctx.io);
+  let plan = opts.plan;
+  ctx.io.errLine(c.bold(`Chatting with the agent of ${sanitizeInline(projectId)}.`) + ` ${c.dim(HELP)}`);
+  for (;;) {
+    let line: string;
+    try {
+      line = (await ctx.prompter.input(plan ? 'You (plan mode)' : 'You')).trim();
+    } catch (err) {
+      if (err instanceof InterruptedError) return ExitCode.interrupted;
+      throw err;
+    }
+    if (line === '' || line === '/exit' || line === '/quit') return ExitCode.ok;
+    if (line === '/plan') {
+      plan = !plan;
+      ctx.io.errLine(plan ? 'Plan mode: the agent writes a plan and changes nothing until you approve it.' : 'Build mode: the agent changes the site.');
+      continue;
+    }
+    if (line === '/queue') {
+      await printQueue(ctx, projectId);
+      continue;
+    }
+    if (line === '/cancel') {
+      await cancelSiteRun(ctx, projectId);
+      continue;
+    }
+    if (line === '/help') {
+      ctx.io.errLine(HELP);
+      continue;
+    }
+    if (/^\/\w+$/.test(line)) {
+      ctx.io.errLine(`Unknown command ${line}. ${HELP}`);
+      continue;
+    }
+    try {
+      const r = await runTurn(ctx, { projectId, prompt: line, mode: plan ? 'plan' : 'build', follow: true, timeoutMs: opts.timeoutMs });
+      if (r.detached) return ExitCode.interrupted;
+    } catch (err) {
+      // A refusal (queue full, no credits…) ends this turn, not the conversation.
+      if (!(err instanceof ApiError)) throw err;
+      ctx.io.errLine(`error: ${err.message}`);
+    }
+  }
+}

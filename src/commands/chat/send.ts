@@ -1,0 +1,58 @@
+// send_message, and what is printed when the answer is "queued" or when the run is not followed.
+// A queued message runs on its own: it is never sent again (the retry of a failed call reuses
+// its Idempotency-Key, so even a retry cannot queue it twice).
+import type { Context } from '../../context.js';
+import { asRecord, pick, pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { style } from '../../io/style.js';
+import { shellQuote } from '../job/commands.js';
+
+export type Mode = 'build' | 'plan';
+
+export type SendAnswer =
+  | { queued: false; jobId: string; data: Record<string, unknown> }
+  | { queued: true; queueItemId: string; queuePosition: number | null; queueResumable: boolean; data: Record<string, unknown> };
+
+export async function sendMessage(ctx: Context, projectId: string, prompt: string, mode: Mode, idempotencyKey?: string): Promise<SendAnswer> {
+  const args: Record<string, unknown> = { projectId, prompt };
+  if (mode === 'plan') args.mode = 'plan';
+  const { envelope } = await ctx.api().call('send_message', args, { idempotencyKey, signal: ctx.signal });
+  const data = asRecord(envelope.data);
+  if (data.queued === true) {
+    const pos = pick(data, 'queuePosition', 'position');
+    return {
+      queued: true,
+      queueItemId: pickString(data, 'queueItemId', 'id') ?? '',
+      queuePosition: typeof pos === 'number' ? pos : null,
+      queueResumable: data.queueResumable === true,
+      data,
+    };
+  }
+  const jobId = pickString(data, 'jobId') ?? pickString(pick(data, 'job'), 'jobId', '_id');
+  if (!jobId) throw new Error('The service started a run but did not say its job id.');
+  return { queued: false, jobId, data };
+}
+
+/** Tells where a queued message waits. In a stream (--json, followed) it is an NDJSON line. */
+export function reportQueued(ctx: Context, projectId: string, a: Extract<SendAnswer, { queued: true }>, opts: { stream: boolean }): void {
+  const { io } = ctx;
+  const doc = { projectId, queued: true, queueItemId: a.queueItemId, queuePosition: a.queuePosition, queueResumable: a.queueResumable };
+  if (io.json) {
+    if (opts.stream) io.printJsonLine({ type: 'queued', ...doc });
+    else io.printJson(doc);
+    return;
+  }
+  const pos = a.queuePosition ?? '?';
+  if (!io.stdoutIsTTY) io.outLine(`queued\t${pos}\t${sanitizeInline(a.queueItemId)}`);
+  else io.outLine(`${style(io).cyan('⧗')} The agent is busy: your message waits in the queue at position ${pos} (${sanitizeInline(a.queueItemId)}). It runs on its own; do not send it again.`);
+  const site = shellQuote(projectId);
+  if (a.queueResumable) io.info(`The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${site}`);
+  else io.info(`See the queue with: sitebuilder queue list ${site}`);
+}
+
+/** --no-follow: the job id on stdout (or one JSON document), the command that follows it on stderr. */
+export function reportStarted(ctx: Context, projectId: string, jobId: string): void {
+  if (ctx.io.json) ctx.io.printJson({ projectId, queued: false, jobId });
+  else ctx.io.outLine(sanitizeInline(jobId));
+  ctx.io.info(`Follow it with: sitebuilder job watch ${shellQuote(projectId)} ${shellQuote(jobId)}`);
+}

@@ -1,0 +1,78 @@
+// One turn of the conversation: send a message, follow its run, and when the run ends with a
+// question or a plan, ask (when a prompt is possible) and go on with the answer. Without a
+// prompt, the question or plan is printed with the exact commands that answer it, and the exit
+// code says what waits (10 question, 11 plan).
+import type { Context } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { createRunView } from '../../render/views.js';
+import { pendingOf } from '../job/commands.js';
+import { exitCodeOf, followJob, watchCommand } from '../job/follow.js';
+import { askPlan, askQuestion, type NextMessage } from './answers.js';
+import { reportQueued, reportStarted, sendMessage, type Mode } from './send.js';
+
+export interface TurnOptions {
+  projectId: string;
+  prompt: string;
+  mode: Mode;
+  follow: boolean;
+  timeoutMs?: number;
+  idempotencyKey?: string;
+}
+
+export interface TurnResult {
+  exitCode: number;
+  /** The last run: its id and whether the user detached from it. */
+  jobId?: string;
+  detached?: boolean;
+}
+
+export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult> {
+  let next: NextMessage | undefined = { prompt: o.prompt, mode: o.mode };
+  let key = o.idempotencyKey;
+  let result: TurnResult = { exitCode: ExitCode.ok };
+  while (next) {
+    const sent = await sendMessage(ctx, o.projectId, next.prompt, next.mode, key);
+    key = undefined;
+    next = undefined;
+    if (sent.queued) {
+      reportQueued(ctx, o.projectId, sent, { stream: o.follow });
+      if (o.follow && ctx.io.json) ctx.io.printJsonLine({ type: 'end', projectId: o.projectId, jobId: null, state: 'queued', outcome: 'queued', exitCode: ExitCode.pending, creditsCharged: null, error: null, pending: null, reattach: null });
+      return { exitCode: o.follow ? ExitCode.pending : ExitCode.ok };
+    }
+    if (!o.follow) {
+      reportStarted(ctx, o.projectId, sent.jobId);
+      return { exitCode: ExitCode.ok, jobId: sent.jobId };
+    }
+    const view = createRunView(ctx.io, ctx.clock);
+    const r = await followJob(ctx, { projectId: o.projectId, jobId: sent.jobId, view, timeoutMs: o.timeoutMs, onInterrupt: 'cancel' });
+    const pending = pendingOf(r.state, o.projectId, sent.jobId);
+    const exitCode = exitCodeOf(r);
+    const reattach = r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(o.projectId, sent.jobId) : undefined;
+    view.end({ state: r.state, outcome: r.outcome, exitCode, elapsedMs: r.elapsedMs, pending, reattach });
+    result = { exitCode, jobId: sent.jobId, detached: r.outcome === 'detached' };
+    if (reattach) ctx.io.info(`${r.outcome === 'timeout' ? 'Stopped following; the run goes on' : 'Detached; the run goes on'}. Re-attach with: ${reattach}`);
+    if (!pending) break;
+    if (ctx.prompter.canPrompt()) {
+      next = pending.kind === 'question' ? await askQuestion(ctx, { question: pending.question, options: pending.options }) : await askPlan(ctx);
+      if (next) continue;
+    }
+    printPendingHint(ctx, pending);
+  }
+  return result;
+}
+
+function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): void {
+  if (ctx.io.json) return;
+  if (pending.kind === 'question') {
+    ctx.io.errLine(`The agent asks: ${sanitizeInline(pending.question)}`);
+    pending.options.forEach((opt, i) => ctx.io.errLine(`  ${i + 1}. ${sanitizeInline(opt)}`));
+    ctx.io.errLine('Answer with:');
+    for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
+    return;
+  }
+  ctx.io.errLine('The plan waits for your approval. Approve it with:');
+  ctx.io.errLine(`  ${pending.approve}`);
+  ctx.io.errLine('or ask for changes with:');
+  ctx.io.errLine(`  ${pending.revise}`);
+}

@@ -1,0 +1,27 @@
+// The exact commands printed for what comes next (answer a question, approve a plan,
+// re-attach), and the `pending` part of the end of a run.
+import { planOf, type RunState } from '../../render/reducer.js';
+import type { Pending } from '../../render/views.js';
+
+/** Quotes for a POSIX shell only when needed. */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function chatCommand(projectId: string, ...rest: string[]): string {
+  return ['sitebuilder chat', shellQuote(projectId), ...rest].join(' ');
+}
+
+/** The question or the plan a run ended with, and the commands that answer it. */
+export function pendingOf(state: RunState, projectId: string, jobId: string): Pending | undefined {
+  if (state.state !== 'succeeded') return undefined;
+  if (state.question) {
+    const answer = [chatCommand(projectId, '--answer', shellQuote('…'))];
+    if (state.question.options.length) answer.unshift(chatCommand(projectId, '--choose', 'N', '--job', shellQuote(jobId)));
+    return { kind: 'question', question: state.question.question, options: state.question.options, answer };
+  }
+  if (state.planRequested) {
+    return { kind: 'plan', plan: planOf(state), approve: chatCommand(projectId, '--approve'), revise: chatCommand(projectId, '--revise', shellQuote('…')) };
+  }
+  return undefined;
+}

@@ -1,0 +1,10 @@
+import { defineCommand } from '../define.js';
+import { cancel } from './cancel.js';
+import { watch } from './watch.js';
+
+export const job = defineCommand({
+  name: 'job',
+  aliases: ['jobs'],
+  summary: 'Follow or stop agent runs',
+  subcommands: [watch, cancel],
+});

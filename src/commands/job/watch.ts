@@ -1,0 +1,38 @@
+import { defineCommand, parseDuration } from '../define.js';
+import { createRunView } from '../../render/views.js';
+import { pendingOf, chatCommand } from './commands.js';
+import { exitCodeOf, followJob, watchCommand } from './follow.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+
+interface WatchOptions {
+  site?: string;
+  jobId: string;
+  timeout?: number;
+}
+
+export const watch = defineCommand<WatchOptions>({
+  name: 'watch',
+  summary: 'Attach to a run and follow it to its end',
+  description:
+    'Reads the run from its start, prints a short recap of what happened so far (the last lines of text, the task list, the file count), then follows it live. Ctrl-C detaches; the run goes on. Exit codes as for chat: 0 succeeded, 6 failed, 10 a question waits, 11 a plan waits, 8 at --timeout. With --json, every event from the start.',
+  args: [
+    { name: 'site', description: 'the site', required: true },
+    { name: 'jobId', description: 'the run (printed by chat --no-follow, site create, queue resume)', required: true },
+  ],
+  options: [{ flags: '--timeout <duration>', description: 'stop following after this long (exit 8), e.g. 90s, 5m', parse: parseDuration('--timeout') }],
+  examples: ['sitebuilder job watch site_bakery job_000012', 'sitebuilder job watch site_bakery job_000012 --json > run.ndjson'],
+  jsonFields: 'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}',
+  async run(opts, ctx) {
+    const projectId = ctx.site(opts.site);
+    const view = createRunView(ctx.io, ctx.clock);
+    const r = await followJob(ctx, { projectId, jobId: opts.jobId, view, timeoutMs: opts.timeout, recap: !ctx.io.json, onInterrupt: 'detach' });
+    const pending = pendingOf(r.state, projectId, opts.jobId);
+    const exitCode = exitCodeOf(r);
+    const reattach = r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, opts.jobId) : undefined;
+    view.end({ state: r.state, outcome: r.outcome, exitCode, elapsedMs: r.elapsedMs, pending, reattach });
+    if (reattach) ctx.io.info(`The run goes on. Re-attach with: ${reattach}`);
+    if (pending?.kind === 'question') ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
+    if (pending?.kind === 'plan') ctx.io.info(`The plan waits: ${chatCommand(projectId, '--approve')}  or  ${pending.revise}`);
+    return exitCode;
+  },
+});

@@ -1,0 +1,9 @@
+import { defineCommand } from '../define.js';
+import { list } from './list.js';
+
+export const message = defineCommand({
+  name: 'message',
+  aliases: ['messages'],
+  summary: 'Read a site’s chat history',
+  subcommands: [list],
+});

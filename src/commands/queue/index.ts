@@ -1,0 +1,12 @@
+import { defineCommand } from '../define.js';
+import { edit } from './edit.js';
+import { list } from './list.js';
+import { move } from './move.js';
+import { remove } from './remove.js';
+import { resume } from './resume.js';
+
+export const queue = defineCommand({
+  name: 'queue',
+  summary: 'See and change the messages waiting for the agent',
+  subcommands: [list, edit, move, remove, resume],
+});

@@ -1,0 +1,41 @@
+import { UsageError } from '../../errors.js';
+import { itemsOf } from '../../api/paginate.js';
+import { asRecord, pick } from '../../io/records.js';
+import { defineCommand, parsePositiveInt } from '../define.js';
+
+interface MoveOptions {
+  site?: string;
+  queueItemId: string;
+  to?: number;
+  first?: boolean;
+  last?: boolean;
+}
+
+export const move = defineCommand<MoveOptions>({
+  name: 'move',
+  summary: 'Move a queued message earlier or later',
+  args: [
+    { name: 'site', description: 'the site', required: true },
+    { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },
+  ],
+  options: [
+    { flags: '--to <position>', description: 'its new position, 1 runs next', parse: parsePositiveInt('--to') },
+    { flags: '--first', description: 'run it next' },
+    { flags: '--last', description: 'run it after every other waiting message' },
+  ],
+  examples: ['sitebuilder queue move site_bakery qmsg_000004 --first', 'sitebuilder queue move site_bakery qmsg_000004 --to 3'],
+  jsonFields: 'the service’s data: { item, items } with the new order',
+  async run(opts, ctx) {
+    const given = [opts.to !== undefined, Boolean(opts.first), Boolean(opts.last)].filter(Boolean).length;
+    if (given !== 1) throw new UsageError('Say where with exactly one of --to N, --first or --last.');
+    const projectId = ctx.site(opts.site);
+    const client = ctx.api();
+    let position = opts.first ? 1 : opts.to;
+    if (opts.last) position = Math.max(1, itemsOf((await client.call('list_queued_messages', { projectId }, { signal: ctx.signal })).envelope.data).length);
+    const { envelope } = await client.call('reorder_queued_message', { projectId, queueItemId: opts.queueItemId, position }, { signal: ctx.signal });
+    if (ctx.io.json) return ctx.io.printJson(envelope.data);
+    const order = itemsOf(envelope.data).map((r) => String(pick(asRecord(r), 'queueItemId', '_id', 'id') ?? ''));
+    for (const [i, id] of order.entries()) ctx.io.outLine(`${i + 1}\t${id}`);
+    ctx.io.info(`Moved ${opts.queueItemId} to position ${position}.`);
+  },
+});

@@ -1,0 +1,263 @@
+// `sitebuilder chat` in-process against the emulator: every way a run ends, questions and plans
+// answered with flags and interactively, Ctrl-C, queueing, and what went over the wire.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/clock.js';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { Interrupts } from '../../src/interrupts.js';
+import { InterruptingClock, ndjson, runCli, ScriptedPrompter } from './helpers.js';
+
+const SITE = 'site_bakery';
+const clock = new FakeClock();
+let emu: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, clock });
+  env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, NO_COLOR: '1' };
+});
+afterAll(() => emu.close());
+beforeEach(() => emu.control.reset());
+
+const chat = (args: string[], o: Partial<Parameters<typeof runCli>[1]> = {}) => runCli(['chat', SITE, ...args], { env, clock, ...o });
+const calls = (method: string) => emu.control.log({ method });
+
+describe('one-shot chat', () => {
+  it('follows a build to success: plain lines a script can grep, exit 0, polling within budget', async () => {
+    const r = await chat(['Add an about page and a contact page, in blue']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^job\tsite_bakery\tjob_\d+$/m);
+    expect(r.stdout).toMatch(/^text\tI'll update Sunrise Bakery/m);
+    expect(r.stdout).toContain('file\t+\tabout.html');
+    expect(r.stdout).toContain('file\t~\tindex.html');
+    expect(r.stdout).toMatch(/^todo\tdone\tAdd the Contact page$/m);
+    expect(r.stdout).toMatch(/^end\tsucceeded\texit=0\tcredits=\d+$/m);
+    expect(r.stdout).not.toMatch(/\u001b|\r/);
+    const sends = calls('send_message');
+    expect(sends).toHaveLength(1);
+    expect(sends[0].idempotencyKey).toBeTruthy();
+    // About 20 emulated seconds of run: quick polls while events flow, never a tight loop.
+    const polls = calls('get_job');
+    expect(polls.length).toBeGreaterThan(3);
+    expect(polls.length).toBeLessThan(40);
+  });
+
+  it('--json prints NDJSON: events unchanged, exactly one end line', async () => {
+    const r = await chat(['Add a gallery page please', '--json']);
+    expect(r.code).toBe(0);
+    const lines = ndjson(r.stdout);
+    expect(lines[0]).toMatchObject({ type: 'start', projectId: SITE });
+    expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);
+    expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0, error: null, pending: null });
+    expect(lines.at(-1).creditsCharged).toBeGreaterThan(0);
+    expect(lines.some((l) => l.event === 'file_changed' && l.data.path === 'gallery.html')).toBe(true);
+    expect(r.stderr).toBe('');
+  });
+
+  it('a failed run exits 6 with the error', async () => {
+    const r = await chat(['Rebuild the whole menu #fail', '--json']);
+    expect(r.code).toBe(6);
+    const end = ndjson(r.stdout).at(-1);
+    expect(end).toMatchObject({ state: 'failed', exitCode: 6, error: { code: 'agent_build_failed' } });
+    const plain = await chat(['Rebuild the whole menu #fail']);
+    expect(plain.code).toBe(6);
+    expect(plain.stdout).toMatch(/^error\tThe agent could not finish/m);
+    expect(plain.stdout).toMatch(/^end\tfailed\texit=6/m);
+  });
+
+  it('a stalled run is shown as such, then goes on', async () => {
+    const r = await chat(['Add opening hours to the home page #stall:40']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^state\tstalled$/m);
+    expect(r.stdout).toMatch(/^state\trunning$/m);
+    // Idle for 40 s: the poller slowed down instead of polling every second.
+    expect(calls('get_job').length).toBeLessThan(30);
+  });
+
+  it('a reset replays the run without printing anything twice', async () => {
+    const r = await chat(['Add an about page and a contact page #reset']);
+    expect(r.code).toBe(0);
+    const fileLines = r.stdout.split('\n').filter((l) => l.startsWith('file\t'));
+    expect(new Set(fileLines).size).toBe(fileLines.length);
+    expect(r.stdout.match(/^text\tI'll update/gm)).toHaveLength(1);
+    const json = await chat(['Add a team page and a faq page #reset', '--json']);
+    expect(ndjson(json.stdout).some((l) => l.type === 'reset')).toBe(true);
+  });
+
+  it('--timeout stops following with exit 8 and the command that re-attaches', async () => {
+    const r = await chat(['Add every page you can think of #long', '--timeout', '10s']);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/Re-attach with: sitebuilder job watch site_bakery job_\d+/);
+  });
+});
+
+describe('questions and plans', () => {
+  it('a question exits 10 with its options and the commands that answer; --choose answers it', async () => {
+    const r = await chat(['make it nice']);
+    expect(r.code).toBe(10);
+    expect(r.stdout).toMatch(/^question\tWhat kind of site should this be\?$/m);
+    expect(r.stdout).toMatch(/^option\t2\tA portfolio$/m);
+    const jobId = /--job (job_\d+)/.exec(r.stderr)![1];
+    expect(r.stderr).toContain(`sitebuilder chat site_bakery --choose N --job ${jobId}`);
+    expect(r.stderr).toContain("sitebuilder chat site_bakery --answer '…'");
+    emu.control.reset();
+    const json = await chat(['make it nicer', '--json']);
+    expect(json.code).toBe(10);
+    expect(ndjson(json.stdout).at(-1).pending).toMatchObject({ kind: 'question', question: 'What kind of site should this be?', options: expect.arrayContaining(['A blog']) });
+
+    const choose = await chat(['--choose', '3', '--job', ndjson(json.stdout).at(-1).jobId]);
+    expect(choose.code).toBe(0);
+    expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A blog' });
+    expect(choose.stdout).toContain('text\tThanks, going with “A blog”.');
+    const bad = await chat(['--choose', '9']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('--answer and --choose without --job answer the latest question', async () => {
+    expect((await chat(['shop'])).code).toBe(10);
+    const a = await chat(['--answer', 'An online shop for bread']);
+    expect(a.code).toBe(0);
+    expect((await chat(['blog'])).code).toBe(10);
+    const c = await chat(['--choose', '1']);
+    expect(c.code).toBe(0);
+    expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A small business site' });
+  });
+
+  it('a question is answered interactively, "Other" included, and typed keys never answer it', async () => {
+    const prompter = new ScriptedPrompter([/^Other/, 'A site for our bakery with a menu']);
+    const r = await chat(['make it pop'], { tty: true, prompter, stdin: '\r\r1\r' });
+    expect(r.code).toBe(0);
+    expect(r.prompts).toEqual(['What kind of site should this be?', 'Your answer']);
+    expect(calls('send_message').map((e) => (e.args as any).prompt)).toEqual(['make it pop', 'A site for our bakery with a menu']);
+  });
+
+  it('a plan exits 11 without a prompt; --revise gets a revised plan; --approve builds it', async () => {
+    const p = await chat(['--plan', 'Add a gallery page with photos of our bread']);
+    expect(p.code).toBe(11);
+    expect(p.stdout).toContain('plan\twaiting for approval');
+    expect(p.stdout).not.toMatch(/^file\t/m);
+    expect(p.stderr).toContain('sitebuilder chat site_bakery --approve');
+    const json = await chat(['--revise', 'Also add a pricing page', '--json']);
+    expect(json.code).toBe(11);
+    const end = ndjson(json.stdout).at(-1);
+    expect(end.pending.kind).toBe('plan');
+    expect(end.pending.plan).toContain('Here is the revised plan');
+    expect(calls('send_message').at(-1)!.args).toMatchObject({ mode: 'plan' });
+    const a = await chat(['--approve']);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toContain('file\t+\tgallery.html');
+    expect(a.stdout).toContain('file\t+\tpricing.html');
+  });
+
+  it('a plan is approved interactively; Decide later exits 11', async () => {
+    const approve = await chat(['--plan', 'Add a team page with our bakers'], { tty: true, prompter: new ScriptedPrompter(['Approve and build']) });
+    expect(approve.code).toBe(0);
+    expect(approve.stdout).toContain('+ team.html');
+    expect(approve.stdout).toContain('Plan ready');
+    expect(calls('send_message').map((e) => (e.args as any).mode ?? 'build')).toEqual(['plan', 'build']);
+    const later = await chat(['--plan', 'Add an events page'], { tty: true, prompter: new ScriptedPrompter(['Decide later']) });
+    expect(later.code).toBe(11);
+  });
+});
+
+describe('Ctrl-C, queueing and the other commands', () => {
+  it('the first Ctrl-C cancels the run (exit 130); a second detaches with the re-attach command', async () => {
+    const interrupts = new Interrupts();
+    const cancelled = await chat(['Add every page you can think of #long'], { interrupts, clock: new InterruptingClock(interrupts, [3], clock.now()) });
+    expect(cancelled.code).toBe(130);
+    expect(calls('cancel_job')).toHaveLength(1);
+    expect(cancelled.stdout).toMatch(/^end\tcancelled\texit=130\tcredits=\d+$/m);
+    // Keep the shared clock ahead of the one that ran.
+    clock.advance(120_000);
+    emu.control.reset();
+    // The service does not stop the run at once (here: cancel_job refused once), so the second press detaches.
+    emu.control.addFault({ method: 'cancel_job', status: 422, message: 'The run could not be stopped yet.' });
+    const i2 = new Interrupts();
+    const detached = await chat(['Add every page you can think of #long', '--json'], { interrupts: i2, clock: new InterruptingClock(i2, [2, 3], clock.now()) });
+    expect(detached.code).toBe(130);
+    const end = ndjson(detached.stdout).at(-1);
+    expect(end).toMatchObject({ type: 'end', outcome: 'detached', exitCode: 130, reattach: expect.stringMatching(/^sitebuilder job watch site_bakery job_/) });
+    clock.advance(120_000);
+  });
+
+  it('a message sent while the agent is busy is queued (exit 8, or 0 with --no-follow) and never sent again', async () => {
+    const started = await chat(['Add every page you can think of #long', '--no-follow']);
+    expect(started.code).toBe(0);
+    const jobId = started.stdout.trim();
+    expect(jobId).toMatch(/^job_/);
+    const q = await chat(['Then make the header bigger please']);
+    expect(q.code).toBe(8);
+    expect(q.stdout).toMatch(/^queued\t1\tqmsg_\d+$/m);
+    const q2 = await chat(['And a footer with our address', '--no-follow', '--json']);
+    expect(q2.code).toBe(0);
+    expect(JSON.parse(q2.stdout)).toMatchObject({ queued: true, queuePosition: 2, queueResumable: false });
+    expect(calls('send_message')).toHaveLength(3);
+
+    const list = await runCli(['queue', 'list', SITE], { env, clock });
+    expect(list.stdout.trim().split('\n')).toHaveLength(2);
+    // Cancel: the queue stops; a later message says it is resumable.
+    const cancel = await runCli(['job', 'cancel', SITE], { env, clock });
+    expect(cancel.code).toBe(0);
+    expect(cancel.stdout).toContain(`${jobId}\tcancelled`);
+    expect(cancel.stderr).toContain('queue resume');
+    const q3 = await chat(['One more change to the menu', '--json']);
+    expect(q3.code).toBe(8);
+    expect(ndjson(q3.stdout)[0]).toMatchObject({ type: 'queued', queuePosition: 3, queueResumable: true });
+    const resume = await runCli(['queue', 'resume', SITE], { env, clock });
+    const next = resume.stdout.trim();
+    expect(next).toMatch(/^job_/);
+    const watch = await runCli(['job', 'watch', SITE, next], { env, clock });
+    expect(watch.code).toBe(0);
+    expect(watch.stdout).toMatch(/^note\tAttached to run job_\d+ \(running\)/m);
+    expect(watch.stdout).toMatch(/^end\tsucceeded\texit=0/m);
+  });
+
+  it('queue edit checks the version, move reorders, remove takes a message out', async () => {
+    await chat(['Add every page you can think of #long', '--no-follow']);
+    const ids = [];
+    for (const m of ['First waiting message here', 'Second waiting message here']) {
+      ids.push(JSON.parse((await chat([m, '--no-follow', '--json'])).stdout).queueItemId);
+    }
+    const edit = await runCli(['queue', 'edit', SITE, ids[0], 'Rewritten first message'], { env, clock });
+    expect(edit.code).toBe(0);
+    expect(edit.stdout).toBe(`${ids[0]}\t2\n`);
+    const stale = await runCli(['queue', 'edit', SITE, ids[0], 'Again', '--expected-version', '1'], { env, clock });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/changed since you read it.*Nothing was overwritten/);
+    const move = await runCli(['queue', 'move', SITE, ids[1], '--first'], { env, clock });
+    expect(move.stdout).toBe(`1\t${ids[1]}\n2\t${ids[0]}\n`);
+    const rm = await runCli(['queue', 'remove', SITE, ids[0], '--json'], { env, clock });
+    expect(JSON.parse(rm.stdout)).toMatchObject({ waiting: 1 });
+    const json = JSON.parse((await runCli(['queue', 'list', SITE, '--json'], { env, clock })).stdout);
+    expect(json.items.map((i: any) => i.queueItemId)).toEqual([ids[1]]);
+    const noScope = await runCli(['queue', 'remove', SITE, ids[1]], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly }, clock });
+    expect(noScope.code).toBe(4);
+  });
+
+  it('message list pages backwards; --all --json is one array', async () => {
+    for (let i = 0; i < 3; i++) await chat([`Change number ${i} to the home page`]);
+    const all = JSON.parse((await runCli(['message', 'list', SITE, '--all', '--json'], { env, clock })).stdout);
+    expect(all.length).toBe(8);
+    expect(all[0].role).toBe('agent');
+    const two = await runCli(['message', 'list', SITE, '--limit', '2'], { env, clock });
+    expect(two.stdout.trim().split('\n')).toHaveLength(2);
+    expect(two.stdout.split('\n')[0].split('\t')[1]).toBe('agent');
+  });
+
+  it('agent text cannot drive the terminal', async () => {
+    const r = await chat(['Add a banner saying \u001b]52;c;aGVsbG8=\u0007 hi \u001b[2J there'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/\u001b\]|\u0007|\u001b\[2J/);
+    expect(r.stdout).toContain('hi');
+  });
+
+  it('refuses bad input before sending anything', async () => {
+    for (const args of [['hello', '--answer', 'x'], ['--approve', '--revise', 'x'], ['--job', 'j'], ['--answer', '  ']]) {
+      const r = await chat(args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    const noTty = await chat([]);
+    expect(noTty.code).toBe(2);
+    expect(noTty.stderr).toContain('needs a terminal');
+    expect(calls('send_message')).toHaveLength(0);
+  });
+});

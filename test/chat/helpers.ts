@@ -1,0 +1,102 @@
+// Helpers for the chat command tests: the CLI in-process against an emulator sharing a
+// FakeClock (the client's sleeps move emulated time, so runs progress without waiting), a
+// scripted prompter, and Ctrl-C presses fired after a number of polls.
+import { main } from '../../src/cli.js';
+import { FakeClock } from '../../src/clock.js';
+import { createTestIO } from '../../src/io/io.js';
+import type { Choice, Prompter } from '../../src/io/prompter.js';
+import { InterruptedError } from '../../src/errors.js';
+import { Interrupts } from '../../src/interrupts.js';
+import { tempConfigDir } from '../helpers/run.js';
+
+export interface ChatRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  prompts: string[];
+}
+
+/** Answers prompts from a script: a string for input, a label (or a RegExp on it) for select. */
+export class ScriptedPrompter implements Prompter {
+  asked: string[] = [];
+  constructor(private answers: Array<string | RegExp | null>) {}
+  canPrompt() {
+    return true;
+  }
+  require() {}
+  private next(message: string): string | RegExp | null {
+    this.asked.push(message);
+    if (this.answers.length === 0) throw new Error(`No scripted answer for prompt: ${message}`);
+    return this.answers.shift()!;
+  }
+  async input(message: string) {
+    const a = this.next(message);
+    if (a === null) throw new InterruptedError('Cancelled.');
+    return String(a);
+  }
+  async password(message: string) {
+    return this.input(message);
+  }
+  async confirm(message: string) {
+    return this.next(message) === 'yes';
+  }
+  async select<T>(message: string, choices: Choice<T>[]): Promise<T> {
+    const a = this.next(message);
+    if (a === null) throw new InterruptedError('Cancelled.');
+    const c = choices.find((x) => (a instanceof RegExp ? a.test(x.label) : x.label === a));
+    if (!c) throw new Error(`No choice ${String(a)} among ${choices.map((x) => x.label).join(', ')}`);
+    return c.value;
+  }
+  async multiselect<T>(): Promise<T[]> {
+    return [];
+  }
+}
+
+/** A FakeClock that presses Ctrl-C on the given sleeps (1-based; twice when listed twice). */
+export class InterruptingClock extends FakeClock {
+  private n = 0;
+  constructor(
+    private readonly interrupts: Interrupts,
+    private readonly pressOn: number[],
+    start?: number,
+  ) {
+    super(start);
+  }
+  override async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    this.n++;
+    for (const at of this.pressOn) if (at === this.n) this.interrupts.fire();
+    return super.sleep(ms, signal);
+  }
+}
+
+export interface ChatRunOptions {
+  env: Record<string, string>;
+  clock: FakeClock;
+  tty?: boolean;
+  prompter?: Prompter;
+  interrupts?: Interrupts;
+  stdin?: string;
+}
+
+export async function runCli(argv: string[], o: ChatRunOptions): Promise<ChatRun> {
+  const io = createTestIO({ tty: o.tty ?? false });
+  io.stdinStream.end(o.stdin ?? '');
+  const prompter = o.prompter ?? new ScriptedPrompter([]);
+  const code = await main(argv, {
+    io,
+    env: { SITEBUILDER_CONFIG_DIR: tempConfigDir(), ...o.env },
+    clock: o.clock,
+    prompter: o.tty || o.prompter ? prompter : undefined,
+    signal: new AbortController().signal,
+    interrupts: o.interrupts,
+  });
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText(), prompts: prompter instanceof ScriptedPrompter ? prompter.asked : [] };
+}
+
+export function ndjson(text: string): any[] {
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
