@@ -1,0 +1,107 @@
+// The scripting contract with the built binary (npm test builds it first): examples/publish.sh
+// run unmodified through `sitebuilder emulator -- ./examples/publish.sh`, its question and
+// create-a-site paths, and `echo y | sitebuilder …` confirming nothing.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin/sitebuilder.js');
+const tmp = mkdtempSync(join(tmpdir(), 'sb-scripting-'));
+// Scripts call `sitebuilder` from PATH, as a user's would after `npm install -g`.
+const shimDir = join(tmp, 'bin');
+
+interface Spawned {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function sh(argv: string[], env: Record<string, string> = {}, stdin = ''): Promise<Spawned> {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('SITEBUILDER_')) base[k] = v;
+  return new Promise((done, fail) => {
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: ROOT,
+      env: { ...base, PATH: `${shimDir}:${process.env.PATH}`, SITEBUILDER_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+beforeAll(() => {
+  mkdirSync(shimDir, { recursive: true });
+  writeFileSync(join(shimDir, 'sitebuilder'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(shimDir, 'sitebuilder'), 0o755);
+});
+
+// The runs mostly wait on polling intervals, so they run side by side.
+describe.concurrent('examples/publish.sh', () => {
+  it('runs unmodified through `sitebuilder emulator --`: sends the change, publishes, prints the live address', async () => {
+    const res = await sh(['sitebuilder', 'emulator', '--speed', '60', '--', './examples/publish.sh']);
+    expect(res.stderr).toMatch(/Site site_bakery in workspace ws_demo\n/);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sites\/site_bakery\/\n$/);
+    expect(res.stderr).toMatch(/Published site_bakery\n$/);
+  });
+
+  it('stops with exit 10 and the answering command when the agent asks a question; nothing is published', async () => {
+    const res = await sh(['sitebuilder', 'emulator', '--speed', '60', '--', './examples/publish.sh', 'Add a page #ask']);
+    expect(res.code).toBe(10);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('The agent asks: ');
+    expect(res.stderr).toMatch(/Answer with: sitebuilder chat site_bakery --choose N --job job_\d+/);
+    expect(res.stderr).not.toContain('Published');
+  });
+});
+
+describe.concurrent('against an emulator started by the test', () => {
+  const emulators: RunningEmulator[] = [];
+  const fresh = async () => {
+    const emu = await startEmulator({ port: 0, speed: 60 });
+    emulators.push(emu);
+    return emu;
+  };
+  afterAll(() => Promise.all(emulators.map((e) => e.close())));
+
+  it('creates a site in a workspace without sites, waits for its first build, sends the change and publishes it; the address serves the new page', async () => {
+    const emu = await fresh();
+    const ws = emu.control.createWorkspace({ name: 'Empty Studio', plan: 'paid' } as never);
+    const res = await sh(['./examples/publish.sh'], { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, SITEBUILDER_WORKSPACE: ws._id });
+    expect(res.stderr).toMatch(/Created site site_\w+; waiting for its first build/);
+    expect(res.code).toBe(0);
+    const url = res.stdout.trim();
+    expect(url).toMatch(new RegExp(`^${emu.baseUrl}/sites/site_\\w+/$`));
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect((await page.text()).toLowerCase()).toContain('opening hours');
+    const methods = emu.control.log().map((e) => e.method).filter((m) => m && !['get_job', 'get_publish_status'].includes(m));
+    expect(methods).toEqual(['list_sites', 'create_site', 'send_message', 'publish_site']);
+  });
+
+  it('`echo y | sitebuilder backup restore …` confirms nothing: exit 5, the restore never sent', async () => {
+    const emu = await fresh();
+    const backups = await fetch(`${emu.baseUrl}/v1/list_backups`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ projectId: 'site_bakery' }),
+    });
+    const first = ((await backups.json()) as any).data;
+    const backupId = (Array.isArray(first) ? first : first.items)[0]._id;
+    const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full };
+    const res = await sh(['sitebuilder', 'backup', 'restore', 'site_bakery', backupId], env, 'y\n');
+    expect(res.code).toBe(5);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/needs confirmation and no prompt is possible here; pass --yes to confirm\. Nothing was changed\./);
+    expect(emu.control.log({ method: 'restore_backup' })).toHaveLength(0);
+  });
+});
