@@ -53,7 +53,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
       timeoutMs: o.timeout ?? DEFAULT_TIMEOUT_MS,
       signal: ctx.signal,
       started: first,
-      onStatus: (r) => spinner.update(`Publishing ${siteId} (${sanitizeInline(describeStatus(r))})`),
+      onStatus: (r) => spinner.update(`Publishing ${siteId}${r.status ? ` (${sanitizeInline(r.status)})` : ''}`),
     });
   } finally {
     spinner.stop();
