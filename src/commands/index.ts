@@ -1,12 +1,16 @@
 // The command tree: one entry per noun (a noun's index.ts wires its verbs).
 import type { CommandDefinition } from './define.js';
 import { auth } from './auth/index.js';
+import { backup } from './backup/index.js';
+import { codeBackup } from './code-backup/index.js';
 import { publish } from './publish/index.js';
 import { site } from './site/index.js';
 import { chat } from './chat/index.js';
 import { job } from './job/index.js';
 import { message } from './message/index.js';
 import { queue } from './queue/index.js';
+import { storageBackup } from './storage-backup/index.js';
+import { storageRestore } from './storage-restore/index.js';
 import { upload } from './upload/index.js';
 import { workspace } from './workspace/index.js';
 import { emulator } from './emulator/index.js';
@@ -22,6 +26,10 @@ export const COMMANDS: CommandDefinition<any>[] = [
   queue,
   upload,
   publish,
+  backup,
+  codeBackup,
+  storageBackup,
+  storageRestore,
   emulator,
   demo,
 ];

@@ -1,0 +1,97 @@
+// `sitebuilder backup restore <site> <backupId>`: replaces every page, component and setting
+// with the backup's. Destructive, so it confirms first and says what is and is not touched.
+import { itemsOf } from '../../api/paginate.js';
+import type { Context } from '../../context.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { confirmDestructive } from '../../io/confirm.js';
+import { asRecord, idOf, pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { defineCommand } from '../define.js';
+import { createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
+
+export interface BackupRestoreOptions {
+  site?: string;
+  backupId?: string;
+}
+
+const matches = (b: unknown, id: string) => idOf(b) === id || pickString(b, 'BackupId') === id;
+
+function describe(b: unknown): string {
+  const label = labelOf(b);
+  const when = formatWhen(createdAt(b), true);
+  return sanitizeInline([idOf(b), label && `“${label}”`, when && `from ${when}`].filter(Boolean).join(' '));
+}
+
+/** With a prompt the backup is looked up (to name its date), or picked when none was given. */
+async function resolveBackup(ctx: Context, siteId: string, given: string | undefined): Promise<{ id: string; text: string }> {
+  if (given !== undefined && given.trim() === '') throw new UsageError('The backup id is empty; `sitebuilder backup list` shows the ids.');
+  if (given && (ctx.globals.yes || !ctx.prompter.canPrompt())) return { id: given, text: given };
+  if (!given) ctx.prompter.require('Choosing a backup', `name it: sitebuilder backup restore ${siteId} <backupId>`);
+  const { envelope } = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
+  const items = itemsOf(envelope.data);
+  if (given) {
+    const found = items.find((b) => matches(b, given));
+    if (!found) throw new UsageError(`Site ${siteId} has no backup ${given}; \`sitebuilder backup list ${siteId}\` shows them.`);
+    return { id: given, text: describe(found) };
+  }
+  if (items.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
+  const picked = await ctx.prompter.select(
+    'Which backup?',
+    items.map((b) => ({ label: describe(b), value: b, hint: sanitizeInline(pickString(b, 'type') ?? '') })),
+  );
+  return { id: idOf(picked) || pickString(picked, 'BackupId')!, text: describe(picked) };
+}
+
+export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context): Promise<number> {
+  const siteId = ctx.site(opts.site);
+  const backup = await resolveBackup(ctx, siteId, opts.backupId);
+  await confirmDestructive(ctx, {
+    action: `Restore site backup ${backup.text} on site ${siteId}`,
+    consequences: [
+      'every page, component and setting of the site is replaced with the backup’s',
+      'a Pre-restore Backup of the current state is taken first, so this can be undone with `backup restore`',
+      'stored files, database rows, environment variables, source files, the repository, custom domains and domain verification are left as they are',
+      'the live site keeps its last published version until you publish',
+    ],
+  });
+  let data: Record<string, unknown>;
+  try {
+    data = asRecord((await ctx.api().call('restore_backup', { projectId: siteId, backupId: backup.id }, { signal: ctx.signal })).envelope.data);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      throw new ApiError(
+        { status: 404, method: 'restore_backup', message: err.serviceMessage, requestId: err.requestId, data: err.data },
+        `Site ${siteId} has no backup ${backup.id}; \`sitebuilder backup list ${siteId}\` shows them.${err.requestId ? ` (request ${err.requestId})` : ''}`,
+      );
+    }
+    throw err;
+  }
+  if (ctx.globals.json) {
+    ctx.io.printJson({ siteId, backupId: backup.id, ...data });
+    return 0;
+  }
+  const pre = asRecord(data.preRestoreBackup);
+  const preId = idOf(pre) || pickString(data, 'preRestoreBackupId');
+  ctx.io.outLine(`Restored backup ${sanitizeInline(backup.id)} on site ${siteId}.`);
+  if (preId) ctx.io.info(`A Pre-restore Backup was taken first: undo with \`sitebuilder backup restore ${siteId} ${sanitizeInline(preId)}\`.`);
+  ctx.io.info(`The live site is unchanged until you run \`sitebuilder publish ${siteId}\`.`);
+  return 0;
+}
+
+export const restore = defineCommand<BackupRestoreOptions>({
+  name: 'restore',
+  summary: 'Replace the site’s pages, components and settings with a backup’s',
+  description:
+    'Replaces every page, component and setting of the site with the backup’s. A Pre-restore Backup of the current state is ' +
+    'taken first, so the restore can be undone. Stored files, database rows, environment variables, source files, the ' +
+    'repository, custom domains and domain verification are left alone, and nothing is published.\n' +
+    'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).\n' +
+    'On a terminal the backup id may be left out to pick one from the list.',
+  args: [
+    { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
+    { name: 'backupId', description: 'the _id or BackupId from `backup list`' },
+  ],
+  examples: ['sitebuilder backup restore s_123', 'sitebuilder backup restore s_123 bk_42 --yes', 'sitebuilder backup restore s_123 bk_42 --yes --json'],
+  jsonFields: '{ siteId, backupId, … } plus the fields of the service’s answer (the emulator adds preRestoreBackup)',
+  run: runBackupRestore,
+});

@@ -1,0 +1,99 @@
+// `sitebuilder code-backup restore <site> <codeBackupId>`: reverts the agent's files to a code
+// backup. The service also deletes the whole chat history of the site for everyone and
+// discards queued messages, takes no backup first and does not publish: the confirmation says
+// so in plain words before anything is sent.
+import { itemsOf } from '../../api/paginate.js';
+import type { Context } from '../../context.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { confirmDestructive } from '../../io/confirm.js';
+import { asRecord } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { defineCommand } from '../define.js';
+import { codeBackupId, createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
+
+export interface CodeBackupRestoreOptions {
+  site?: string;
+  codeBackupId?: string;
+  cancelActiveJob?: boolean;
+}
+
+export const CODE_RESTORE_CONSEQUENCES = [
+  'the whole chat history of this site is deleted, for everyone in the project; this cannot be undone',
+  'messages waiting in the queue are discarded unsent',
+  'files the agent wrote since the backup are reverted, and files added since are deleted',
+  'no backup is taken first',
+  'the live site keeps its last published version until you publish',
+];
+
+async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
+  ctx.prompter.require('Choosing a code backup', `name it: sitebuilder code-backup restore ${siteId} <codeBackupId>`);
+  const { envelope } = await ctx.api().call('list_code_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
+  const items = itemsOf(envelope.data);
+  if (items.length === 0) throw new UsageError(`Site ${siteId} has no code backups.`);
+  return ctx.prompter.select(
+    'Which code backup? (newest first)',
+    items.map((b) => ({
+      label: sanitizeInline(`${formatWhen(createdAt(b), true)}  ${labelOf(b)}`.trim()),
+      value: codeBackupId(b),
+      hint: sanitizeInline(codeBackupId(b)),
+    })),
+  );
+}
+
+export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: Context): Promise<number> {
+  const siteId = ctx.site(opts.site);
+  if (opts.codeBackupId !== undefined && opts.codeBackupId.trim() === '') {
+    throw new UsageError('The code backup id is empty; `sitebuilder code-backup list` shows the ids.');
+  }
+  const id = opts.codeBackupId ?? (await pickCodeBackup(ctx, siteId));
+  await confirmDestructive(ctx, {
+    action: `Restore code backup ${sanitizeInline(id)} on site ${siteId}`,
+    consequences: opts.cancelActiveJob ? ['a running generation is stopped', ...CODE_RESTORE_CONSEQUENCES] : CODE_RESTORE_CONSEQUENCES,
+  });
+  const args: Record<string, unknown> = { projectId: siteId, codeBackupId: id };
+  if (opts.cancelActiveJob) args.cancelActiveJob = true;
+  let data: Record<string, unknown>;
+  try {
+    data = asRecord((await ctx.api().call('restore_code_backup', args, { signal: ctx.signal })).envelope.data);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409 && /currently generating/i.test(err.serviceMessage)) {
+      const rid = err.requestId ? ` (request ${err.requestId})` : '';
+      throw new ApiError(
+        { status: 409, method: 'restore_code_backup', message: err.serviceMessage, requestId: err.requestId, data: err.data },
+        `${err.serviceMessage} Nothing was changed; pass --cancel-active-job to stop the run and restore.${rid}`,
+      );
+    }
+    throw err;
+  }
+  if (ctx.globals.json) {
+    ctx.io.printJson({ siteId, codeBackupId: id, ...data });
+    return 0;
+  }
+  ctx.io.outLine(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`);
+  ctx.io.info('The chat history was deleted and queued messages were discarded.');
+  ctx.io.info(`The live site is unchanged until you run \`sitebuilder publish ${siteId}\`.`);
+  return 0;
+}
+
+export const restore = defineCommand<CodeBackupRestoreOptions>({
+  name: 'restore',
+  summary: 'Revert the agent’s files to a code backup (deletes the chat history)',
+  description:
+    'Reverts the files the agent wrote since the backup and deletes the files added since. It also DELETES THE WHOLE CHAT ' +
+    'HISTORY of the site, for everyone in the project (irreversible), and discards queued messages unsent. No backup is ' +
+    'taken first and nothing is published.\n' +
+    'While the agent is generating, the service refuses; --cancel-active-job stops the run instead.\n' +
+    'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).',
+  args: [
+    { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
+    { name: 'codeBackupId', description: 'from `code-backup list` (on a terminal, leave it out to pick one)' },
+  ],
+  options: [{ flags: '--cancel-active-job', description: 'stop a running generation instead of refusing' }],
+  examples: [
+    'sitebuilder code-backup restore s_123',
+    'sitebuilder code-backup restore s_123 cb_7 --yes',
+    'sitebuilder code-backup restore s_123 cb_7 --cancel-active-job --yes --json',
+  ],
+  jsonFields: '{ siteId, codeBackupId, … } plus the fields of the service’s answer',
+  run: runCodeBackupRestore,
+});

@@ -1,0 +1,62 @@
+// `sitebuilder storage-backup browse <site> <backupId> [path]`: the files and folders of a
+// storage backup, one folder at a time (or the whole tree with --recursive). The paths shown
+// are the ones `storage-restore --mode selected --path` takes; a folder's ends with a slash.
+import { itemsOf } from '../../api/paginate.js';
+import { printTable } from '../../io/print.js';
+import { pick, pickString } from '../../io/records.js';
+import { sanitizeDeep } from '../../io/sanitize.js';
+import { defineCommand } from '../define.js';
+import { formatBytes, sizeOf } from './format.js';
+
+export interface StorageBackupBrowseOptions {
+  site?: string;
+  backupId: string;
+  path?: string;
+  recursive?: boolean;
+}
+
+const filesText = (n: unknown) => (n === undefined ? '' : `${n} file${n === 1 ? '' : 's'}`);
+
+export const isFolder = (e: unknown): boolean => pickString(e, 'type', 'kind') === 'folder' || (pickString(e, 'path') ?? '').endsWith('/');
+
+export const browse = defineCommand<StorageBackupBrowseOptions>({
+  name: 'browse',
+  aliases: ['ls-files'],
+  summary: 'List the files and folders in a storage backup',
+  description:
+    'Lists one folder of a storage backup (the top one by default): each file with its size and whether its copy is public, ' +
+    'private or both, each folder with its number of files. --recursive lists every file below the folder.',
+  args: [
+    { name: 'site', description: 'site id', required: true },
+    { name: 'backupId', description: 'from `storage-backup list`', required: true },
+    { name: 'path', description: 'a folder in the backup, e.g. images/ (default: the top)' },
+  ],
+  options: [{ flags: '-r, --recursive', description: 'every file below the folder, not only its direct entries' }],
+  examples: [
+    'sitebuilder storage-backup browse s_123 sb_4',
+    'sitebuilder storage-backup browse s_123 sb_4 images/',
+    'sitebuilder storage-backup browse s_123 sb_4 --recursive | cut -f1',
+  ],
+  jsonFields: '{ path, items: [{ type: file|folder, name, path, size, visibility, files }] } as the service sends it',
+  async run(opts, ctx) {
+    const siteId = ctx.site(opts.site);
+    const args: Record<string, unknown> = { projectId: siteId, backupId: opts.backupId };
+    const folder = (opts.path ?? '').replace(/^\/+/, '');
+    if (folder) args.path = folder.endsWith('/') ? folder : `${folder}/`;
+    if (opts.recursive) args.recursive = true;
+    const { envelope } = await ctx.api().call('browse_storage_backup', args, { signal: ctx.signal });
+    if (ctx.globals.json) return ctx.io.printJson(envelope.data);
+    const tty = ctx.io.stdoutIsTTY;
+    const entries = itemsOf(envelope.data).map((e) => sanitizeDeep(e));
+    printTable(
+      ctx.io,
+      [
+        { header: 'PATH', value: (e) => pickString(e, 'path', 'name') ?? '' },
+        { header: 'TYPE', value: (e) => (isFolder(e) ? 'folder' : 'file') },
+        { header: 'SIZE', value: (e) => (tty ? formatBytes(sizeOf(e)) : (sizeOf(e) ?? '')) },
+        { header: 'COPIES', value: (e) => (isFolder(e) ? filesText(pick(e, 'files', 'fileCount')) : (pickString(e, 'visibility') ?? '')) },
+      ],
+      entries,
+    );
+  },
+});

@@ -1,0 +1,78 @@
+// `sitebuilder storage-backup create <site> [--wait]`: takes a backup of the site's storage.
+// The backup is archived in the background; --wait follows it until it can be restored.
+import { itemsOf } from '../../api/paginate.js';
+import { AdaptivePoller } from '../../api/poll.js';
+import type { Context } from '../../context.js';
+import { CliError, InterruptedError, PendingError } from '../../errors.js';
+import { printFields } from '../../io/print.js';
+import { asRecord, pickString } from '../../io/records.js';
+import { sanitizeDeep } from '../../io/sanitize.js';
+import { startSpinner } from '../../io/spinner.js';
+import { defineCommand, parseDuration } from '../define.js';
+import { createdAt, formatBytes, formatWhen, sizeOf, statusText, storageBackupId } from './format.js';
+
+export interface StorageBackupCreateOptions {
+  site?: string;
+  wait?: boolean;
+  timeout?: number;
+}
+
+const isArchiving = (b: unknown) => /archiv|pending|running|creating/i.test(pickString(b, 'status', 'state') ?? '');
+
+async function waitUntilArchived(ctx: Context, siteId: string, backup: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
+  const client = ctx.api();
+  const id = storageBackupId(backup);
+  const poller = new AdaptivePoller({ clock: ctx.clock, budget: () => client.budget });
+  const deadline = ctx.clock.now() + timeoutMs;
+  const spinner = await startSpinner(ctx.io, ctx.clock, `Archiving storage backup ${id}`);
+  let current = backup;
+  try {
+    while (isArchiving(current)) {
+      const left = deadline - ctx.clock.now();
+      if (left <= 0) throw new PendingError(`Storage backup ${id} is still being archived (--timeout); it goes on.`, { backupId: id });
+      await ctx.clock.sleep(Math.min(poller.next(false), left), ctx.signal);
+      // New backups come first, so the first page holds it.
+      const { envelope } = await client.call('list_storage_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
+      const found = itemsOf(envelope.data).find((b) => storageBackupId(b) === id);
+      if (!found) throw new CliError(`Storage backup ${id} is no longer listed; it may have been cleared.`);
+      current = asRecord(found);
+    }
+  } catch (err) {
+    if (ctx.signal.aborted) throw new InterruptedError(`Stopped waiting; storage backup ${id} is still being archived.`);
+    throw err;
+  } finally {
+    spinner.stop();
+  }
+  return current;
+}
+
+export const create = defineCommand<StorageBackupCreateOptions>({
+  name: 'create',
+  summary: 'Take a backup of the site’s storage',
+  description:
+    'Takes a backup of every stored file of the site (public and private copies). The backup is archived in the background ' +
+    'and cannot be restored until that is done; --wait follows it until then. Refused while a storage restore runs.',
+  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  options: [
+    { flags: '--wait', description: 'wait until the backup is archived' },
+    { flags: '--timeout <duration>', description: 'with --wait: stop waiting after this long (default 10m) and exit 8', parse: parseDuration('--timeout') },
+  ],
+  examples: ['sitebuilder storage-backup create s_123', 'sitebuilder storage-backup create s_123 --wait --json | jq -r .backupId'],
+  jsonFields: 'the storage backup record as the service sends it (backupId, status, createdAt, sizeBytes, files, …)',
+  async run(opts, ctx) {
+    const siteId = ctx.site(opts.site);
+    const { envelope } = await ctx.api().call('create_storage_backup', { projectId: siteId }, { signal: ctx.signal });
+    const data = asRecord(envelope.data);
+    let backup = asRecord(data.backup ?? data);
+    if (opts.wait) backup = await waitUntilArchived(ctx, siteId, backup, opts.timeout ?? 10 * 60_000);
+    if (ctx.globals.json) return ctx.io.printJson(backup);
+    const b = sanitizeDeep(backup);
+    printFields(ctx.io, [
+      ['backup', storageBackupId(b)],
+      ['status', statusText(b)],
+      ['created', formatWhen(createdAt(b), ctx.io.stdoutIsTTY)],
+      ['size', ctx.io.stdoutIsTTY ? formatBytes(sizeOf(b)) : (sizeOf(b) ?? '')],
+    ]);
+    if (!opts.wait && isArchiving(b)) ctx.io.info('It is being archived; it can be restored once `storage-backup list` shows it ready (or use --wait).');
+  },
+});

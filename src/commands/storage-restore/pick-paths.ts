@@ -1,0 +1,83 @@
+// Walkthrough step for a selected restore: browse the backup folder by folder and tick files
+// and whole folders (at most 200 paths). One select prompt per step: ticking a folder covers
+// everything below it, so ticks inside it are dropped.
+import { itemsOf } from '../../api/paginate.js';
+import { LIMITS } from '../../api/limits.js';
+import type { Context } from '../../context.js';
+import type { Choice } from '../../io/prompter.js';
+import { pick, pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { formatBytes, sizeOf } from '../storage-backup/format.js';
+import { isFolder } from '../storage-backup/browse.js';
+
+interface Entry {
+  path: string;
+  name: string;
+  folder: boolean;
+  detail: string;
+}
+
+type Step = { kind: 'toggle'; entry: Entry } | { kind: 'open'; path: string } | { kind: 'up' } | { kind: 'done' };
+
+const parentOf = (folder: string) => folder.replace(/[^/]+\/$/, '');
+
+function toEntry(raw: unknown, folder: string): Entry {
+  const isDir = isFolder(raw);
+  let path = (pickString(raw, 'path') ?? `${folder}${pickString(raw, 'name') ?? ''}`).replace(/^\/+/, '');
+  if (isDir && !path.endsWith('/')) path += '/';
+  const name = path.slice(folder.length) || path;
+  const files = pick(raw, 'files', 'fileCount');
+  const detail = isDir
+    ? `${files ?? '?'} file${files === 1 ? '' : 's'}, ${formatBytes(sizeOf(raw))}`
+    : `${formatBytes(sizeOf(raw))}${pickString(raw, 'visibility') ? `, ${pickString(raw, 'visibility')}` : ''}`;
+  return { path, name: sanitizeInline(name), folder: isDir, detail: sanitizeInline(detail) };
+}
+
+/** The ticked folder that already covers this path, if any. */
+const coveredBy = (selected: Set<string>, path: string): string | undefined =>
+  [...selected].find((s) => s.endsWith('/') && s !== path && path.startsWith(s));
+
+export async function pickPaths(ctx: Context, siteId: string, backupId: string): Promise<string[]> {
+  ctx.prompter.require('Choosing the files to restore', 'pass --path P for each file or folder (a folder ends with a slash)');
+  const max = LIMITS.selectedPathsMax;
+  const selected = new Set<string>();
+  const cache = new Map<string, Entry[]>();
+  let folder = '';
+  for (;;) {
+    let entries = cache.get(folder);
+    if (!entries) {
+      const args: Record<string, unknown> = { projectId: siteId, backupId };
+      if (folder) args.path = folder;
+      const { envelope } = await ctx.api().call('browse_storage_backup', args, { signal: ctx.signal });
+      entries = itemsOf(envelope.data).map((e) => toEntry(e, folder));
+      cache.set(folder, entries);
+    }
+    const choices: Choice<Step>[] = [];
+    if (selected.size > 0) choices.push({ label: `Done: restore the ${selected.size} ticked path${selected.size === 1 ? '' : 's'}`, value: { kind: 'done' } });
+    if (folder) choices.push({ label: '.. (up a folder)', value: { kind: 'up' } });
+    for (const e of entries) {
+      const covering = coveredBy(selected, e.path);
+      const mark = selected.has(e.path) || covering ? '[x]' : '[ ]';
+      const inside = e.folder && !selected.has(e.path) ? [...selected].filter((s) => s.startsWith(e.path)).length : 0;
+      const suffix = covering ? ` (in ${sanitizeInline(covering)})` : inside ? ` (${inside} ticked inside)` : '';
+      choices.push({ label: `${mark} ${e.name}${e.folder ? ' (whole folder)' : ''}  ${e.detail}${suffix}`, value: { kind: 'toggle', entry: e } });
+      if (e.folder) choices.push({ label: `    open ${e.name}`, value: { kind: 'open', path: e.path } });
+    }
+    if (entries.length === 0) ctx.io.errLine(`${folder || 'The backup'} is empty.`);
+    const step = await ctx.prompter.select(`/${sanitizeInline(folder)}  (${selected.size}/${max} ticked; pick a line to tick or untick it)`, choices);
+    if (step.kind === 'done') return [...selected];
+    if (step.kind === 'up') folder = parentOf(folder);
+    else if (step.kind === 'open') folder = step.path;
+    else {
+      const p = step.entry.path;
+      const covering = coveredBy(selected, p);
+      if (covering) ctx.io.errLine(`${sanitizeInline(p)} is restored with the folder ${sanitizeInline(covering)}; untick the folder to pick inside it.`);
+      else if (selected.has(p)) selected.delete(p);
+      else if (selected.size >= max) ctx.io.errLine(`At most ${max} paths can be restored at once; untick one, or tick a whole folder.`);
+      else {
+        if (step.entry.folder) for (const s of [...selected]) if (s.startsWith(p)) selected.delete(s);
+        selected.add(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// `sitebuilder storage-restore plan <site> --backup ID --mode full|selected [--path P]...`:
+// the first call of the two-call restore. Nothing is restored; prints the plan and its
+// confirm value, which `storage-restore <site> … --confirm VALUE` takes to start exactly it.
+import { UsageError } from '../../errors.js';
+import { defineCommand } from '../define.js';
+import { checkSelection, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
+import { formatPlan } from './plan-view.js';
+import { fetchPlan, planDocument, startCommand, type RestoreRequest } from './request.js';
+
+export const plan = defineCommand<RestoreSelectionOptions>({
+  name: 'plan',
+  summary: 'Show what a storage restore would do, and its confirm value (restores nothing)',
+  description:
+    'Asks the service for the plan of a storage restore: files added, replaced, unchanged and removed, bytes written and ' +
+    'removed, whether a Before restore backup is taken, and files skipped because storage no longer accepts their path. ' +
+    'Nothing is restored. The confirm value starts exactly this plan; if the storage changes in between, the start is ' +
+    'refused with a new plan.',
+  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  options: SELECTION_OPTIONS,
+  examples: [
+    'sitebuilder storage-restore plan s_123 --backup sb_4 --mode full',
+    'sitebuilder storage-restore plan s_123 --backup sb_4 --mode selected --path images/ --path docs/terms.pdf --json',
+    'CONFIRM=$(sitebuilder storage-restore plan s_123 -b sb_4 -m full --json | jq -r .confirm)',
+  ],
+  jsonFields: '{ projectId, backupId, mode, paths, started: false, plan: { filesAdded, filesReplaced, filesUnchanged, filesRemoved, bytesWritten, bytesRemoved, safetyBackup, filesSkipped, … }, confirm }',
+  async run(opts, ctx) {
+    // The parent command parses the options it shares with this one, so these can arrive here.
+    const extra = opts as RestoreSelectionOptions & { confirm?: string };
+    if (extra.confirm !== undefined) throw new UsageError('`storage-restore plan` only shows the plan; start it with `storage-restore <site> … --confirm VALUE`.');
+    const siteId = ctx.site(opts.site);
+    const paths = checkSelection(opts);
+    if (!opts.backup) throw new UsageError('Name the storage backup with --backup ID (`sitebuilder storage-backup list` shows them).');
+    if (!opts.mode) throw new UsageError('Pick --mode full (storage made to match the backup) or --mode selected (with --path).');
+    if (opts.mode === 'selected' && paths.length === 0) throw new UsageError('--mode selected needs at least one --path (a file, or a folder ending with a slash).');
+    const request: RestoreRequest = { siteId, backupId: opts.backup, mode: opts.mode, paths };
+    const answer = await fetchPlan(ctx, request);
+    if (ctx.globals.json) return ctx.io.printJson(planDocument(request, answer));
+    ctx.io.outLine(formatPlan(ctx.io, answer.plan, ctx.io.stdoutIsTTY));
+    ctx.io.outLine(ctx.io.stdoutIsTTY ? `Confirm value: ${answer.confirm}` : `Confirm\t${answer.confirm}`);
+    ctx.io.info(`Nothing was restored. To start exactly this plan:\n  ${startCommand(request, answer.confirm)}`);
+  },
+});

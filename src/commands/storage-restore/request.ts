@@ -1,0 +1,134 @@
+// The two calls of restore_storage_backup: the plan (without confirm) and the start (with the
+// exact confirm and the same backupId, mode and paths). A 409 carrying a new plan becomes a
+// PlanChangedError; "already running" names the active restore and how to follow it.
+import { LIMITS } from '../../api/limits.js';
+import type { Context } from '../../context.js';
+import { ApiError, ConfirmationNeededError, UsageError } from '../../errors.js';
+import { asRecord, idOf, pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { readPlan, type RestorePlan } from './plan-view.js';
+
+export type RestoreMode = 'full' | 'selected';
+
+export interface RestoreRequest {
+  siteId: string;
+  backupId: string;
+  mode: RestoreMode;
+  /** `selected` only: files, and folders ending with a slash. */
+  paths: string[];
+}
+
+export interface PlanAnswer {
+  plan: RestorePlan;
+  rawPlan: unknown;
+  confirm: string;
+}
+
+/** The storage changed since the plan was made: the service sent a new plan and confirm. */
+export class PlanChangedError extends ConfirmationNeededError {
+  constructor(
+    message: string,
+    readonly answer: PlanAnswer,
+  ) {
+    super(message, { plan: answer.rawPlan, confirm: answer.confirm });
+  }
+}
+
+/** Checks --path values before anything is sent: not empty, at most 200, leading slashes dropped, no repeats. */
+export function normalizePaths(mode: RestoreMode | undefined, paths: string[] | undefined): string[] {
+  const list = paths ?? [];
+  if (list.length && mode === 'full') {
+    throw new UsageError('--path is only for --mode selected; a full restore makes the whole storage match the backup (files added since are deleted).');
+  }
+  const out: string[] = [];
+  for (const raw of list) {
+    const p = raw.trim().replace(/^\/+/, '');
+    if (!p) throw new UsageError(`--path ${JSON.stringify(raw)} is empty; give a file path, or a folder ending with a slash.`);
+    if (!out.includes(p)) out.push(p);
+  }
+  if (out.length > LIMITS.selectedPathsMax) {
+    throw new UsageError(`A selected restore takes at most ${LIMITS.selectedPathsMax} paths, not ${out.length}; name whole folders (ending with a slash) instead of their files.`);
+  }
+  return out;
+}
+
+export function restoreArgs(r: RestoreRequest, confirm?: string): Record<string, unknown> {
+  const args: Record<string, unknown> = { projectId: r.siteId, backupId: r.backupId, mode: r.mode };
+  if (r.mode === 'selected') args.paths = r.paths;
+  if (confirm !== undefined) args.confirm = confirm;
+  return args;
+}
+
+function planAnswer(data: unknown): PlanAnswer | undefined {
+  const d = asRecord(data);
+  const confirm = pickString(d, 'confirm');
+  if (!confirm || d.plan === undefined) return undefined;
+  return { plan: readPlan(d.plan), rawPlan: d.plan, confirm };
+}
+
+export async function fetchPlan(ctx: Context, r: RestoreRequest): Promise<PlanAnswer> {
+  let envelope;
+  try {
+    ({ envelope } = await ctx.api().call('restore_storage_backup', restoreArgs(r), { signal: ctx.signal }));
+  } catch (err) {
+    throw explainActiveRestore(err, r);
+  }
+  const answer = planAnswer(envelope.data);
+  if (!answer) throw new ApiError({ status: envelope.code ?? 200, method: 'restore_storage_backup', message: envelope.message }, 'The service answered the plan call without a plan and a confirm value.');
+  return answer;
+}
+
+/** Starts the restore; answers the restore row. */
+export async function startRestore(ctx: Context, r: RestoreRequest, confirm: string): Promise<Record<string, unknown>> {
+  try {
+    const { envelope } = await ctx.api().call('restore_storage_backup', restoreArgs(r, confirm), { signal: ctx.signal });
+    const d = asRecord(envelope.data);
+    if (d.started === false) {
+      // The plan call's answer: the service did not take the confirm as a start.
+      const answer = planAnswer(d);
+      if (answer) throw new PlanChangedError('The service answered with a plan instead of starting the restore; nothing was restored.', answer);
+    }
+    return asRecord(d.restore ?? d);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const rid = err.requestId ? ` (request ${err.requestId})` : '';
+    const changed = err.status === 409 ? planAnswer(err.data) : undefined;
+    if (changed) throw new PlanChangedError(`${sanitizeInline(err.serviceMessage)} Nothing was restored.${rid}`, changed);
+    throw explainActiveRestore(err, r);
+  }
+}
+
+/** "A restore of this storage is already running!": name the running restore and how to follow it. */
+function explainActiveRestore(err: unknown, r: RestoreRequest): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const active = asRecord(asRecord(err.data).activeRestore);
+  if (Object.keys(active).length === 0) return err;
+  const id = idOf(active) || pickString(active, 'restoreId') || '';
+  const status = pickString(active, 'status');
+  const rid = err.requestId ? ` (request ${err.requestId})` : '';
+  return new ApiError(
+    { status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
+    `${sanitizeInline(err.serviceMessage)} Restore ${sanitizeInline(id)}${status ? ` is ${sanitizeInline(status)}` : ''}; ` +
+      `follow it with \`sitebuilder storage-restore status ${r.siteId} ${sanitizeInline(id)} --wait\`, then try again.${rid}`,
+  );
+}
+
+/** What `storage-restore plan --json` prints, and what a refused start prints before exit 5. */
+export function planDocument(r: RestoreRequest, answer: PlanAnswer): Record<string, unknown> {
+  return {
+    projectId: r.siteId,
+    backupId: r.backupId,
+    mode: r.mode,
+    paths: r.mode === 'selected' ? r.paths : [],
+    started: false,
+    plan: answer.rawPlan,
+    confirm: answer.confirm,
+  };
+}
+
+/** The command that starts exactly this plan. */
+export function startCommand(r: RestoreRequest, confirm: string): string {
+  const q = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const paths = r.mode === 'selected' ? r.paths.map((p) => ` --path ${q(p)}`).join('') : '';
+  return `sitebuilder storage-restore ${q(r.siteId)} --backup ${q(r.backupId)} --mode ${r.mode}${paths} --confirm ${q(confirm)}`;
+}

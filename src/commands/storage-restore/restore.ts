@@ -1,0 +1,160 @@
+// `sitebuilder storage-restore <site>`: on a terminal, the walkthrough (pick a backup, a mode,
+// for `selected` the files and folders; see the plan; confirm naming what is deleted; follow
+// it to completed; a 409 shows the new plan beside the old and asks again). Without a
+// terminal every part comes from flags, and a start needs --confirm (or --yes); otherwise it
+// prints the plan and its confirm value and exits 5, having restored nothing.
+import type { Context } from '../../context.js';
+import { ConfirmationNeededError, InterruptedError, UsageError } from '../../errors.js';
+import { idOf, pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { style } from '../../io/style.js';
+import { defineCommand } from '../define.js';
+import { followRestore } from './follow.js';
+import { checkSelection, FOLLOW_OPTIONS, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
+import { pickBackup, pickMode } from './pick-backup.js';
+import { pickPaths } from './pick-paths.js';
+import { formatPlan, formatPlanComparison, planConsequences, planIsEmpty, readPlan, type RestorePlan } from './plan-view.js';
+import { fetchPlan, PlanChangedError, planDocument, startCommand, startRestore, type PlanAnswer, type RestoreRequest } from './request.js';
+import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
+
+export interface StorageRestoreOptions extends RestoreSelectionOptions {
+  confirm?: string;
+  wait?: boolean;
+  timeout?: number;
+}
+
+function describe(r: RestoreRequest): string {
+  const what = r.mode === 'full' ? 'in full' : `(${r.paths.length} selected path${r.paths.length === 1 ? '' : 's'})`;
+  return `Restore storage backup ${sanitizeInline(r.backupId)} on site ${r.siteId} ${what}`;
+}
+
+async function askToStart(ctx: Context, r: RestoreRequest, plan: RestorePlan, question: string): Promise<void> {
+  ctx.io.errLine(`${describe(r)}:`);
+  for (const line of planConsequences(plan, r.mode)) ctx.io.errLine(`  - ${line}`);
+  if (!(await ctx.prompter.confirm(question, false))) throw new InterruptedError('Cancelled; nothing was restored.');
+}
+
+/** Without a prompt: the plan and its confirm on stdout, so a script can check it and start it. */
+function printPlanForScript(ctx: Context, r: RestoreRequest, answer: PlanAnswer): void {
+  if (ctx.globals.json) return ctx.io.printJson(planDocument(r, answer));
+  ctx.io.outLine(formatPlan(ctx.io, answer.plan, ctx.io.stdoutIsTTY));
+  ctx.io.outLine(`Confirm\t${answer.confirm}`);
+}
+
+function nothingToDo(ctx: Context, r: RestoreRequest, answer: PlanAnswer): number {
+  if (ctx.globals.json) ctx.io.printJson({ ...planDocument(r, answer), nothingToRestore: true });
+  else ctx.io.outLine(`Nothing to restore: the storage of site ${r.siteId} already matches backup ${sanitizeInline(r.backupId)} for what was asked.`);
+  return 0;
+}
+
+async function resolveRequest(ctx: Context, siteId: string, opts: StorageRestoreOptions): Promise<RestoreRequest> {
+  const flagPaths = checkSelection(opts);
+  if (opts.confirm !== undefined && opts.confirm.trim() === '') throw new UsageError('--confirm is empty; `storage-restore plan` prints the value.');
+  // --path alone means a selected restore; nothing else to ask.
+  const modeGiven = opts.mode ?? (flagPaths.length ? 'selected' : undefined);
+  if (opts.confirm && (!opts.backup || !modeGiven)) throw new UsageError('--confirm starts the plan it came from: give the same --backup, --mode and --path values too.');
+  if (!ctx.prompter.canPrompt()) {
+    // Say every missing flag before anything is sent.
+    if (!opts.backup) ctx.prompter.require('Choosing a storage backup', `pass --backup ID (\`sitebuilder storage-backup list ${siteId}\` shows them)`);
+    if (!modeGiven) ctx.prompter.require('Choosing the restore mode', 'pass --mode full or --mode selected');
+  }
+  if (modeGiven === 'selected' && flagPaths.length === 0 && (opts.confirm || !ctx.prompter.canPrompt())) {
+    throw new UsageError('--mode selected needs at least one --path (a file, or a folder ending with a slash).');
+  }
+  const backupId = opts.backup ?? (await pickBackup(ctx, siteId));
+  const mode = modeGiven ?? (await pickMode(ctx));
+  const paths = mode === 'selected' && flagPaths.length === 0 ? await pickPaths(ctx, siteId, backupId) : flagPaths;
+  return { siteId, backupId, mode, paths };
+}
+
+export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Context): Promise<number> {
+  const siteId = ctx.site(opts.site);
+  const request = await resolveRequest(ctx, siteId, opts);
+  const interactive = ctx.prompter.canPrompt();
+  let confirm = opts.confirm;
+  let shown: RestorePlan | undefined;
+  if (!confirm) {
+    const answer = await fetchPlan(ctx, request);
+    if (planIsEmpty(answer.plan)) return nothingToDo(ctx, request, answer);
+    shown = answer.plan;
+    confirm = answer.confirm;
+    if (interactive) {
+      ctx.io.errLine(formatPlan(ctx.io, answer.plan, true));
+      if (!ctx.globals.yes) await askToStart(ctx, request, answer.plan, 'Start the restore?');
+    } else if (!ctx.globals.yes) {
+      printPlanForScript(ctx, request, answer);
+      throw new ConfirmationNeededError(
+        `${describe(request)} needs confirmation and no prompt is possible here; check the plan, then start exactly it with ` +
+          `--confirm ${answer.confirm} (or pass --yes). Nothing was restored.`,
+        { confirm: answer.confirm, command: startCommand(request, answer.confirm) },
+      );
+    }
+  }
+  let row: Record<string, unknown>;
+  for (;;) {
+    try {
+      row = await startRestore(ctx, request, confirm);
+      break;
+    } catch (err) {
+      if (!(err instanceof PlanChangedError)) throw err;
+      const next = err.answer;
+      if (!interactive) {
+        printPlanForScript(ctx, request, next);
+        throw new PlanChangedError(`${err.message} Check the new plan, then start it with --confirm ${next.confirm}.`, next);
+      }
+      ctx.io.errLine(style(ctx.io).yellow('The storage changed since this plan was made, so the confirmation no longer matches. The new plan:'));
+      ctx.io.errLine(formatPlanComparison(ctx.io, shown, next.plan));
+      if (planIsEmpty(next.plan)) return nothingToDo(ctx, request, next);
+      await askToStart(ctx, request, next.plan, 'Start the restore with the new plan?');
+      shown = next.plan;
+      confirm = next.confirm;
+    }
+  }
+  const restoreId = idOf(row) || pickString(row, 'restoreId') || '';
+  const wait = opts.wait ?? interactive;
+  if (!wait) {
+    if (ctx.globals.json) ctx.io.printJson({ started: true, restore: row });
+    else ctx.io.outLine(restoreId);
+    ctx.io.info(`Storage restore ${sanitizeInline(restoreId)} started; follow it with \`sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)} --wait\`.`);
+    return 0;
+  }
+  ctx.io.info(`Storage restore ${sanitizeInline(restoreId)} started.`);
+  const final = await followRestore(ctx, siteId, restoreId, opts.timeout ?? DEFAULT_RESTORE_TIMEOUT_MS);
+  if (ctx.globals.json) {
+    ctx.io.printJson({ started: true, restore: final });
+    return 0;
+  }
+  printRestore(ctx, final);
+  const plan = readPlan(final.plan ?? {});
+  const safety = pickString(final, 'safetyBackupId');
+  if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Storage restore ${sanitizeInline(restoreId)} completed; restored files are live now.`);
+  if (safety && plan.safetyBackup) ctx.io.info(`To undo it, restore the Before restore backup ${sanitizeInline(safety)}.`);
+  return 0;
+}
+
+export const storageRestoreCommand = defineCommand<StorageRestoreOptions>({
+  name: 'storage-restore',
+  summary: 'Restore stored files from a storage backup (walkthrough on a terminal)',
+  description:
+    'Restores the site’s stored files from a storage backup, in two steps: the service first answers a plan (files added, ' +
+    'replaced, unchanged, removed; bytes; whether a Before restore backup is taken; files skipped), then starts exactly ' +
+    'that plan when given its confirm value. If the storage changed in between, the start is refused with a new plan.\n\n' +
+    'full: the storage is made to match the backup; every file added since is DELETED, CMS uploads included.\n' +
+    'selected: only the --path files and folders (a folder ends with a slash; at most 200); for each restored file only ' +
+    'its other public or private copy is deleted.\n\n' +
+    'On a terminal, missing parts are asked for: pick the backup, the mode, browse the backup to tick files and folders, ' +
+    'see the plan and confirm; then the restore is followed until it reads completed.\n' +
+    'Without a terminal (or with --json), --backup and --mode (and --path) are needed; the start needs --confirm VALUE from ' +
+    '`storage-restore plan`, or --yes. Otherwise the plan and its confirm value are printed and the exit code is 5 ' +
+    '(nothing restored); the same happens when the storage changed since the plan (409).',
+  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  options: [...SELECTION_OPTIONS, ...FOLLOW_OPTIONS],
+  examples: [
+    'sitebuilder storage-restore s_123',
+    'sitebuilder storage-restore plan s_123 --backup sb_4 --mode full --json',
+    'sitebuilder storage-restore s_123 --backup sb_4 --mode full --confirm rc_1a2b3c4d5e6f --wait',
+    'sitebuilder storage-restore s_123 -b sb_4 --path images/ --path docs/terms.pdf --yes --wait --json',
+  ],
+  jsonFields: '{ started: true, restore: { _id, status, backupId, mode, paths, plan, safetyBackupId, … } }; exit 5 prints the plan document of `storage-restore plan --json`',
+  run: runStorageRestore,
+});

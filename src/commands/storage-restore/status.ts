@@ -1,0 +1,63 @@
+// `sitebuilder storage-restore status <site> <restoreId> [--wait]`: one read of a storage
+// restore, or (with --wait) following it until it reads completed.
+import type { Context } from '../../context.js';
+import { printFields } from '../../io/print.js';
+import { asRecord, idOf, pick, pickString } from '../../io/records.js';
+import { sanitizeDeep } from '../../io/sanitize.js';
+import { defineCommand, parseDuration } from '../define.js';
+import { formatWhen } from '../storage-backup/format.js';
+import { followRestore, readRestore, restoreStatus } from './follow.js';
+import { readPlan } from './plan-view.js';
+
+export interface StorageRestoreStatusOptions {
+  site?: string;
+  restoreId: string;
+  wait?: boolean;
+  timeout?: number;
+}
+
+export const DEFAULT_RESTORE_TIMEOUT_MS = 30 * 60_000;
+
+/** The fields of a restore row people look at (the whole row goes to --json). */
+export function printRestore(ctx: Context, row: Record<string, unknown>): void {
+  const r = sanitizeDeep(row);
+  const tty = ctx.io.stdoutIsTTY;
+  const plan = r.plan ? readPlan(r.plan) : undefined;
+  printFields(ctx.io, [
+    ['restore', idOf(r) || pickString(r, 'restoreId')],
+    ['status', restoreStatus(r)],
+    ['backup', pickString(r, 'backupId')],
+    ['mode', pickString(r, 'mode')],
+    ...(Array.isArray(r.paths) && r.paths.length ? ([['paths', (r.paths as string[]).join(', ')]] as Array<[string, unknown]>) : []),
+    ['started', formatWhen(pick(r, 'startedAt', 'createdAt'), tty)],
+    ['completed', formatWhen(pick(r, 'completedAt', 'finishedAt'), tty)],
+    ['before restore backup', pickString(r, 'safetyBackupId', 'beforeRestoreBackupId') ?? (plan ? (plan.safetyBackup ? 'yes' : 'none') : '')],
+    ...(plan
+      ? ([['files', `${plan.filesAdded} added, ${plan.filesReplaced} replaced, ${plan.filesRemoved} removed, ${plan.skipped.length} skipped`]] as Array<[string, unknown]>)
+      : []),
+  ]);
+}
+
+export const status = defineCommand<StorageRestoreStatusOptions>({
+  name: 'status',
+  summary: 'Show a storage restore (or follow it with --wait)',
+  description: 'Reads a storage restore started by `storage-restore`; --wait follows it until it reads completed (exit 8 at --timeout; it goes on).',
+  args: [
+    { name: 'site', description: 'site id', required: true },
+    { name: 'restoreId', description: 'the restore row’s _id, printed when the restore started', required: true },
+  ],
+  options: [
+    { flags: '--wait', description: 'follow it until it reads completed' },
+    { flags: '--timeout <duration>', description: 'with --wait: stop waiting after this long (default 30m) and exit 8', parse: parseDuration('--timeout') },
+  ],
+  examples: ['sitebuilder storage-restore status s_123 rst_9', 'sitebuilder storage-restore status s_123 rst_9 --wait --json | jq -r .status'],
+  jsonFields: 'the restore row as the service sends it (_id, status, backupId, mode, paths, plan, safetyBackupId, createdAt, completedAt, …)',
+  async run(opts, ctx) {
+    const siteId = ctx.site(opts.site);
+    const row = opts.wait
+      ? await followRestore(ctx, siteId, opts.restoreId, opts.timeout ?? DEFAULT_RESTORE_TIMEOUT_MS)
+      : await readRestore(ctx, siteId, opts.restoreId);
+    if (ctx.globals.json) return ctx.io.printJson(asRecord(row));
+    printRestore(ctx, row);
+  },
+});

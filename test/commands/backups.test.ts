@@ -1,0 +1,190 @@
+// backup, code-backup and storage-backup commands against a real emulator on port 0. Every
+// destructive command, without a terminal and without --yes, exits 5 and leaves the
+// emulator's state as it was (checked through the control API and the request log).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/clock.js';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { run } from '../helpers/run.js';
+import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
+
+const SITE = 'site_bakery';
+const clock = new FakeClock();
+let emu: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, clock });
+  env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full };
+});
+beforeEach(() => {
+  emu.control.reset();
+});
+afterAll(() => emu.close());
+
+const control = async (verb: string, path: string, body?: unknown) =>
+  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
+const api = async (method: string, args: Record<string, unknown>) =>
+  ((await (await fetch(`${emu.baseUrl}/v1/${method}`, { method: 'POST', body: JSON.stringify(args), headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' } })).json()) as any).data;
+const calls = (method: string) => emu.control.log({ method });
+const cli = (argv: string[], opts: Parameters<typeof run>[1] = {}) => run(argv, { env, clock, ...opts });
+/** Everything a restore could change on the site, read through the control API. */
+const siteState = async () => ({
+  content: await control('GET', `sites/${SITE}/content`),
+  chat: await control('GET', `sites/${SITE}/chat`),
+  files: await control('GET', `sites/${SITE}/files`),
+  storage: await control('GET', `sites/${SITE}/storage-files`),
+  storageBackups: (await control('GET', `sites/${SITE}/storage-backups`)).map((b: any) => b.backupId),
+  messages: await api('list_messages', { projectId: SITE }),
+});
+
+describe('without a terminal and without --yes, nothing changes (exit 5)', () => {
+  it('backup restore, code-backup restore, storage-backup clear, storage-restore', async () => {
+    const backupId = (await api('list_backups', { projectId: SITE })).items[1]._id;
+    const codeBackupId = (await api('list_code_backups', { projectId: SITE })).items[0].codeBackupId;
+    const storageBackupId = (await control('GET', `sites/${SITE}/storage-backups`))[1].backupId;
+    const before = await siteState();
+    const commands = [
+      ['backup', 'restore', SITE, backupId],
+      ['code-backup', 'restore', SITE, codeBackupId],
+      ['code-backup', 'restore', SITE, codeBackupId, '--cancel-active-job'],
+      ['storage-backup', 'clear', SITE],
+      ['storage-backup', 'clear', SITE, '--backup', storageBackupId],
+      ['storage-restore', SITE, '--backup', storageBackupId, '--mode', 'full'],
+    ];
+    for (const argv of commands) {
+      const res = await cli(argv);
+      expect(res.code, argv.join(' ')).toBe(5);
+      expect(res.stderr).toMatch(/--yes|--confirm/);
+      expect(res.stderr).toMatch(/Nothing was (changed|restored)/);
+    }
+    for (const method of ['restore_backup', 'restore_code_backup', 'clear_storage_backups']) expect(calls(method)).toHaveLength(0);
+    expect(calls('restore_storage_backup').every((c) => (c.args as any).confirm === undefined)).toBe(true);
+    emu.control.clearLog();
+    expect(await siteState()).toEqual(before);
+  });
+
+  it('the same with --json: the error is one JSON document on stderr, stdout stays empty', async () => {
+    const backupId = (await api('list_backups', { projectId: SITE })).items[1]._id;
+    const res = await cli(['backup', 'restore', SITE, backupId, '--json']);
+    expect(res.code).toBe(5);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(res.stderr).error).toMatchObject({ type: 'ConfirmationNeededError', exitCode: 5 });
+  });
+});
+
+describe('backup', () => {
+  it('lists backups: tab-separated when piped, JSON with --json', async () => {
+    const piped = await cli(['backup', 'list', SITE]);
+    expect(piped.code).toBe(0);
+    const rows = piped.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toEqual([expect.any(String), expect.stringMatching(/^BK-/), 'daily', 'Daily backup', expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
+    const json = JSON.parse((await cli(['backup', 'list', SITE, '--json'])).stdout);
+    expect(json[1]).toMatchObject({ label: 'Before the menu redesign', type: 'manual' });
+  });
+
+  it('restores with --yes and says how to undo and that nothing was published', async () => {
+    const [, older] = await (await api('list_backups', { projectId: SITE })).items;
+    const res = await cli(['backup', 'restore', SITE, older.BackupId, '--yes']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`Restored backup ${older.BackupId} on site ${SITE}.\n`);
+    expect(res.stderr).toMatch(/Pre-restore Backup was taken first: undo with `sitebuilder backup restore site_bakery [0-9a-f]+`/);
+    expect(res.stderr).toContain('sitebuilder publish site_bakery');
+    expect((await control('GET', `sites/${SITE}/content`)).pages).toHaveLength(2);
+  });
+
+  it('on a terminal: picks the backup, names what is replaced and left alone, and asks', async () => {
+    const prompter = new ScriptedPrompter([{ select: 'Before the menu redesign' }, { confirm: true }]);
+    const res = await cli(['backup', 'restore', SITE], { tty: true, prompter });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/Restore site backup [0-9a-f]+ “Before the menu redesign” from \d{4}-\d\d-\d\d \d\d:\d\d UTC on site site_bakery:/);
+    expect(res.stderr).toContain('every page, component and setting of the site is replaced');
+    expect(res.stderr).toContain('stored files, database rows, environment variables, source files');
+    expect(prompter.asked).toEqual(['Which backup?', 'Go ahead?']);
+  });
+
+  it('an unknown backup is a clear error', async () => {
+    const res = await cli(['backup', 'restore', SITE, 'nope', '--yes']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^error: Site site_bakery has no backup nope; `sitebuilder backup list site_bakery` shows them\. \(request req_/);
+  });
+});
+
+describe('code-backup', () => {
+  it('lists, then restores with --yes, saying the chat history is deleted for everyone', async () => {
+    const list = await cli(['code-backup', 'list', SITE, '--json']);
+    const [{ codeBackupId }] = JSON.parse(list.stdout);
+    expect((await api('list_messages', { projectId: SITE })).items.length).toBeGreaterThan(0);
+    const res = await cli(['code-backup', 'restore', SITE, codeBackupId, '--yes']);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('The chat history was deleted and queued messages were discarded.');
+    expect((await api('list_messages', { projectId: SITE })).items).toHaveLength(0);
+  });
+
+  it('the confirmation says plainly what is lost', async () => {
+    const [{ codeBackupId }] = (await api('list_code_backups', { projectId: SITE })).items;
+    const prompter = new ScriptedPrompter([{ confirm: false }]);
+    const before = await siteState();
+    const res = await cli(['code-backup', 'restore', SITE, codeBackupId], { tty: true, prompter });
+    expect(res.code).toBe(130);
+    expect(res.stderr).toContain('the whole chat history of this site is deleted, for everyone in the project; this cannot be undone');
+    expect(res.stderr).toContain('messages waiting in the queue are discarded unsent');
+    expect(res.stderr).toContain('no backup is taken first');
+    expect(await siteState()).toEqual(before);
+  });
+
+  it('while the agent generates: exit 1 naming --cancel-active-job; with it the run stops and the restore happens', async () => {
+    const [{ codeBackupId }] = (await api('list_code_backups', { projectId: SITE })).items;
+    await api('send_message', { projectId: SITE, prompt: 'Add a gallery #long' });
+    const refused = await cli(['code-backup', 'restore', SITE, codeBackupId, '--yes']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/AI is currently generating\. Stop it before restoring this code backup! Nothing was changed; pass --cancel-active-job/);
+    const ok = await cli(['code-backup', 'restore', SITE, codeBackupId, '--yes', '--cancel-active-job', '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ siteId: SITE, codeBackupId, restored: true, cancelledJobId: expect.stringMatching(/^job_/) });
+  });
+});
+
+describe('storage-backup', () => {
+  it('lists, browses and reads (bytes as they are when piped, --output to a file, binary refused on a terminal)', async () => {
+    const list = JSON.parse((await cli(['storage-backup', 'list', SITE, '--json'])).stdout);
+    const weekly = list.find((b: any) => b.label === 'Weekly backup').backupId;
+    const browse = await cli(['storage-backup', 'browse', SITE, weekly, 'images/']);
+    expect(browse.stdout.split('\n')[0]).toBe('images/hero.jpg\tfile\t4000\tpublic');
+    const csv = await cli(['storage-backup', 'read', SITE, weekly, 'orders/2026-10.csv']);
+    expect(csv.stdout).toMatch(/^orders\/2026-10\.csv v1\n/);
+    expect(csv.stdout).toHaveLength(350);
+    const tty = await cli(['storage-backup', 'read', SITE, weekly, 'images/logo.png'], { tty: true });
+    expect(tty.code).toBe(2);
+    expect(tty.stderr).toMatch(/binary file .*--output FILE/);
+    const out = join(mkdtempSync(join(tmpdir(), 'sb-read-')), 'logo.png');
+    const saved = await cli(['storage-backup', 'read', SITE, weekly, 'images/logo.png', '-o', out]);
+    expect(saved.code).toBe(0);
+    expect(readFileSync(out)).toHaveLength(1200);
+  });
+
+  it('creates a backup and --wait follows it until it is archived', async () => {
+    const res = await cli(['storage-backup', 'create', SITE, '--wait', '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ status: 'ready', restorable: true, files: 7 });
+  });
+
+  it('clears the named backups with --yes', async () => {
+    const [first] = await control('GET', `sites/${SITE}/storage-backups`);
+    const res = await cli(['storage-backup', 'clear', SITE, '--backup', first.backupId, '--yes', '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ siteId: SITE, deleted: 1, backupIds: [first.backupId] });
+    expect((await control('GET', `sites/${SITE}/storage-backups`)).map((b: any) => b.backupId)).not.toContain(first.backupId);
+  });
+
+  it('on a terminal, clearing all asks, naming how many', async () => {
+    const prompter = new ScriptedPrompter([{ confirm: true }]);
+    const res = await cli(['storage-backup', 'clear', SITE], { tty: true, prompter });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('Delete all 4 storage backups of the site on site site_bakery:');
+    expect(res.stdout).toContain('Deleted 4 storage backups of site site_bakery.');
+  });
+});

@@ -1,0 +1,200 @@
+// storage-restore and storage-backup against a real emulator on port 0: the plan and its
+// confirm, the start, 409 with a new plan, selected restores, the walkthrough (scripted
+// prompter; the real-terminal run is in test/e2e), and that nothing changes without a
+// confirmation.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/clock.js';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { run } from '../helpers/run.js';
+import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
+
+const SITE = 'site_bakery';
+const clock = new FakeClock();
+let emu: RunningEmulator;
+let env: Record<string, string>;
+let weekly: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, clock });
+  env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full };
+});
+beforeEach(async () => {
+  emu.control.reset();
+  const res = await fetch(`${emu.baseUrl}/_emulator/sites/${SITE}/storage-backups`);
+  weekly = ((await res.json()) as any).data.find((b: any) => b.label === 'Weekly backup').backupId;
+  emu.control.clearLog();
+});
+afterAll(() => emu.close());
+
+const control = async (verb: string, path: string, body?: unknown) =>
+  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
+const storage = async () => (await control('GET', `sites/${SITE}/storage-files`)).map((f: any) => `${f.visibility}:${f.path}:${f.size}`);
+const calls = (method: string) => emu.control.log({ method });
+const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+const cli = async (argv: string[], opts: Parameters<typeof run>[1] = {}) => {
+  const res = await run(argv, { env, clock, ...opts });
+  return { ...res, stdout: plain(res.stdout), stderr: plain(res.stderr) };
+};
+
+describe('storage-restore plan', () => {
+  it('prints the plan and its confirm value as JSON, restoring nothing', async () => {
+    const before = await storage();
+    const res = await cli(['storage-restore', 'plan', SITE, '--backup', weekly, '--mode', 'full', '--json']);
+    expect(res.code).toBe(0);
+    const doc = JSON.parse(res.stdout);
+    expect(doc).toMatchObject({ projectId: SITE, backupId: weekly, mode: 'full', started: false, plan: { filesAdded: 2, filesRemoved: 4, safetyBackup: true } });
+    expect(doc.confirm).toMatch(/^rc_/);
+    expect(calls('restore_storage_backup').map((c) => (c.args as any).confirm)).toEqual([undefined]);
+    expect(await storage()).toEqual(before);
+  });
+
+  it('prints a readable plan with skipped files and the command that starts it', async () => {
+    const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full'], { tty: true });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/Files removed\s*│\s*4/);
+    expect(res.stdout).toContain('docs/price list: 2025.pdf');
+    expect(res.stderr).toMatch(/sitebuilder storage-restore site_bakery --backup sbk_\d+ --mode full --confirm rc_[0-9a-f]+/);
+  });
+
+  it('checks flags before sending anything', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--mode', 'full', '--path', 'images/'], /--path is only for --mode selected/],
+      [['--mode', 'selected'], /needs at least one --path/],
+      [['--mode', 'selected', ...Array.from({ length: 201 }, (_, i) => ['--path', `f${i}`]).flat()], /at most 200 paths/],
+      [['--mode', 'everything'], /Allowed choices are full, selected/],
+    ];
+    for (const [flags, message] of cases) {
+      const res = await cli(['storage-restore', 'plan', SITE, '--backup', weekly, ...flags]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(message);
+    }
+    expect(calls('restore_storage_backup')).toHaveLength(0);
+  });
+});
+
+describe('storage-restore without a terminal', () => {
+  it('without --confirm or --yes: prints the plan and confirm, exits 5, changes nothing', async () => {
+    const before = await storage();
+    const res = await cli(['storage-restore', SITE, '--backup', weekly, '--mode', 'full', '--json']);
+    expect(res.code).toBe(5);
+    const doc = JSON.parse(res.stdout);
+    expect(doc.confirm).toMatch(/^rc_/);
+    expect(JSON.parse(res.stderr).error.message).toMatch(/needs confirmation .*--confirm rc_[0-9a-f]+ .*Nothing was restored/);
+    expect(await storage()).toEqual(before);
+    expect(calls('restore_storage_backup')).toHaveLength(1);
+    expect((await control('GET', `sites/${SITE}/storage-backups`)).length).toBe(4);
+  });
+
+  it('plan → storage changed → 409 exits 5 with the new plan → the new confirm starts and --wait follows it', async () => {
+    const planned = JSON.parse((await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full', '--json'])).stdout);
+    await control('POST', `sites/${SITE}/storage-files`, { path: 'images/late.png', size: 50 });
+    const refused = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full', '--confirm', planned.confirm, '--json']);
+    expect(refused.code).toBe(5);
+    const fresh = JSON.parse(refused.stdout);
+    expect(fresh.plan.filesRemoved).toBe(5);
+    expect(fresh.confirm).not.toBe(planned.confirm);
+    expect(JSON.parse(refused.stderr).error.message).toMatch(
+      /^The storage changed since this plan was made, so this confirmation no longer matches\. Check the new plan and confirm again! Nothing was restored\..*--confirm rc_/,
+    );
+    expect(await storage()).toContain('public:images/late.png:50');
+
+    const done = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full', '--confirm', fresh.confirm, '--wait', '--json']);
+    expect(done.code).toBe(0);
+    const doc = JSON.parse(done.stdout);
+    expect(doc).toMatchObject({ started: true, restore: { status: 'completed', backupId: weekly, safetyBackupId: expect.stringMatching(/^sbk_/) } });
+    expect(await storage()).not.toContain('public:images/late.png:50');
+    expect(await storage()).toContain('public:images/old-banner.png:900');
+    const polls = calls('get_storage_restore_status');
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.length).toBeLessThan(10);
+  });
+
+  it('a selected restore of a folder with --yes: plan and start in one go, piped output', async () => {
+    const res = await cli(['storage-restore', SITE, '-b', weekly, '--path', 'images/', '--yes', '--wait']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^restore\tsrs_\d+\nstatus\tcompleted\n/);
+    expect(res.stdout).toContain('mode\tselected');
+    expect(res.stdout).toContain('paths\timages/');
+    const now = await storage();
+    expect(now).toContain('public:images/old-banner.png:900');
+    expect(now).toContain('public:cms/uploads/cake-of-the-week.jpg:2200');
+    const sent = calls('restore_storage_backup').map((c) => c.args as any);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatchObject({ mode: 'selected', paths: ['images/'], confirm: sent[0].confirm ?? expect.any(String) });
+  });
+
+  it('a second restore is refused naming the running one and how to follow it; status reads it', async () => {
+    const first = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full', '--yes', '--no-wait', '--json']);
+    expect(first.code).toBe(0);
+    const id = JSON.parse(first.stdout).restore._id;
+    const second = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full', '--yes']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('A restore of this storage is already running!');
+    expect(second.stderr).toContain(`sitebuilder storage-restore status ${SITE} ${id} --wait`);
+    const status = await cli(['storage-restore', 'status', SITE, id, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ _id: id, status: 'running' });
+    const waited = await cli(['storage-restore', 'status', SITE, id, '--wait']);
+    expect(waited.code).toBe(0);
+    expect(waited.stdout).toContain('status\tcompleted');
+  });
+
+  it('says which flag is missing (exit 5) when a question cannot be asked', async () => {
+    const res = await cli(['storage-restore', SITE]);
+    expect(res.code).toBe(5);
+    expect(res.stderr).toMatch(/--backup ID/);
+    expect(calls('restore_storage_backup')).toHaveLength(0);
+  });
+
+  it('refuses backups that cannot be restored, with the service’s reason', async () => {
+    const list = await control('GET', `sites/${SITE}/storage-backups`);
+    const failed = list.find((b: any) => b.status === 'failed').backupId;
+    const res = await cli(['storage-restore', 'plan', SITE, '-b', failed, '-m', 'full']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('This backup failed, so it cannot be restored!');
+  });
+});
+
+describe('storage-restore walkthrough (scripted prompts)', () => {
+  it('picks backup, mode and paths by browsing; shows the plan; a 409 shows old and new side by side and asks again', async () => {
+    const prompter = new ScriptedPrompter([
+      { select: /Weekly backup/ },
+      { select: /^Selected/ },
+      { select: 'open images/' },
+      { select: '[ ] hero.jpg' },
+      { select: '..' },
+      { select: '[ ] docs/ (whole folder)' },
+      { select: /^Done: restore the 2 ticked paths/ },
+      { confirm: true, then: () => control('POST', `sites/${SITE}/storage-files`, { path: 'docs/menu.pdf', visibility: 'private', size: 10 }) },
+      { confirm: true },
+    ]);
+    const res = await cli(['storage-restore', SITE], { tty: true, prompter });
+    expect(res.stderr).not.toMatch(/error/);
+    expect(res.code).toBe(0);
+    expect(prompter.remaining).toBe(0);
+    expect(res.stderr).toMatch(/Not offered, as they cannot be restored: sbk_\d+ \(older format\), sbk_\d+ \(failed\)|Not offered.*failed.*older format/);
+    expect(res.stderr).toMatch(/Files replaced\s*│\s*2/);
+    expect(res.stderr).toMatch(/DELETED: 1 file \(2\.9 KB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/);
+    expect(res.stderr).toContain('Plan you saw');
+    expect(res.stderr).toContain('New plan');
+    expect(res.stderr).toMatch(/\* Bytes removed\s*│\s*2\.9 KB\s*│\s*10 B/);
+    expect(res.stdout).toMatch(/status\s+completed/);
+    const sent = calls('restore_storage_backup').map((c) => c.args as any);
+    expect(sent.map((a) => a.paths)).toEqual([
+      ['images/hero.jpg', 'docs/'],
+      ['images/hero.jpg', 'docs/'],
+      ['images/hero.jpg', 'docs/'],
+    ]);
+    expect(sent[2].confirm).not.toBe(sent[1].confirm);
+  });
+
+  it('declining the confirmation changes nothing (exit 130)', async () => {
+    const before = await storage();
+    const prompter = new ScriptedPrompter([{ confirm: false }]);
+    const res = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full'], { tty: true, prompter });
+    expect(res.code).toBe(130);
+    expect(res.stderr).toContain('Cancelled; nothing was restored.');
+    expect(res.stderr).toMatch(/DELETED: 4 files/);
+    expect(await storage()).toEqual(before);
+    expect(calls('restore_storage_backup')).toHaveLength(1);
+  });
+});

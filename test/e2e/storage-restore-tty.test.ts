@@ -1,0 +1,75 @@
+// The storage-restore walkthrough in a real terminal (tmux), driving the built binary against
+// an emulator on port 0: pick a backup, the mode, browse and tick a file and a folder, see the
+// plan, change the storage before confirming so the service answers 409, see the new plan
+// beside the old, confirm again, and follow the restore to completed.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
+let emu: RunningEmulator;
+let session: TmuxSession | undefined;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, speed: 20 });
+});
+afterAll(async () => {
+  session?.kill();
+  await emu.close();
+});
+
+const control = async (verb: string, path: string, body?: unknown) =>
+  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
+
+describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
+  it('picks, browses, ticks, shows the plan, handles a 409 by showing both plans, and follows to completed', async () => {
+    const t = (session = new TmuxSession([process.execPath, BIN, 'storage-restore', 'site_bakery'], {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-tty-')), 'config'),
+    }));
+    const first = await t.waitForPrompt(/Which storage backup\?/);
+    expect(first).toMatch(/Not offered, as they cannot be restored: sbk_\d+ \(failed\), sbk_\d+ \(older format\)/);
+    expect(first).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+10 KB\s+6 files\s+Weekly backup/);
+    t.send('Down', 'Enter');
+    await t.waitForPrompt(/Restore what\?/);
+    t.send('Down', 'Enter');
+    await t.waitForPrompt(/^\? \/ +\(0\/200 ticked/);
+    t.send('Down', 'Down', 'Down', 'Enter'); // open images/
+    await t.waitForPrompt(/^\? \/images\/ +\(0\/200 ticked/);
+    t.send('Down', 'Enter'); // tick hero.jpg
+    await t.waitForPrompt(/^\? \/images\/ +\(1\/200 ticked/);
+    t.send('Down', 'Enter'); // .. up
+    const root = await t.waitForPrompt(/^\? \/ +\(1\/200 ticked/);
+    expect(root).toContain('images/ (whole folder)  3 files, 6.0 KB (1 ticked inside)');
+    t.send('Down', 'Enter'); // tick docs/ (whole folder)
+    await t.waitForPrompt(/^\? \/ +\(2\/200 ticked/);
+    t.send('Enter'); // Done
+    const plan = await t.waitForPrompt(/Start the restore\? /);
+    expect(plan).toMatch(/Files replaced\s+│ 2/);
+    expect(plan).toMatch(/Files removed\s+│ 1/);
+    expect(plan).toContain('docs/price list: 2025.pdf');
+    expect(plan).toContain('DELETED: 1 file (2.9 KB), the other public or private copy of restored files: docs/menu.pdf (private)');
+
+    // Someone changes the storage before the confirmation: the start is refused with a new plan.
+    await control('POST', 'sites/site_bakery/storage-files', { path: 'docs/menu.pdf', visibility: 'private', size: 10 });
+    t.send('y');
+    const again = await t.waitForPrompt(/Start the restore with the new plan\?/);
+    expect(again).toContain('The storage changed since this plan was made');
+    expect(again).toMatch(/Plan you saw\s+│ New plan/);
+    expect(again).toMatch(/\* Bytes removed\s+│ 2\.9 KB\s+│ 10 B/);
+    t.send('y');
+    const done = await t.waitFor(/EXIT=\d+/);
+    expect(done).toContain('EXIT=0');
+    expect(done).toMatch(/status\s+completed/);
+    expect(done).toMatch(/✓ Storage restore srs_\d+ completed/);
+
+    const files = (await control('GET', 'sites/site_bakery/storage-files')).map((f: any) => `${f.visibility}:${f.path}:${f.size}`);
+    expect(files).toContain('public:images/hero.jpg:4000');
+    expect(files).toContain('public:docs/menu.pdf:2800');
+    expect(files.filter((f: string) => f.startsWith('private:docs/menu.pdf'))).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,51 @@
+// Drives a command in a real terminal: a detached tmux session of a fixed size, keys sent with
+// send-keys, the screen read with capture-pane. For the interactive flows (enquirer prompts,
+// spinners) that only a TTY shows.
+import { execFileSync, spawnSync } from 'node:child_process';
+
+export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+export class TmuxSession {
+  readonly name = `sbtest-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+  /** Starts `argv` with `env` in a new session; the shell keeps the pane open after it exits. */
+  constructor(argv: string[], env: Record<string, string>, size = { cols: 120, rows: 50 }) {
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const vars = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
+    const line = `env ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
+    execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line]);
+  }
+
+  send(...keys: string[]): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);
+  }
+
+  /** The whole transcript (scrollback included), without colours. */
+  screen(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-500', '-t', this.name], { encoding: 'utf8' });
+  }
+
+  /** Waits until test(screen) holds; fails with the screen after timeoutMs. */
+  async waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
+    const ok = typeof test === 'function' ? test : (s: string) => test.test(s);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = this.screen();
+      if (ok(s)) return s;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${test} on the screen:\n${s}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Waits until the prompt being asked (the last line starting with "?") matches. */
+  waitForPrompt(re: RegExp, timeoutMs?: number): Promise<string> {
+    return this.waitFor((s) => {
+      const asks = s.split('\n').filter((l) => l.startsWith('? '));
+      return asks.length > 0 && re.test(asks[asks.length - 1]);
+    }, timeoutMs);
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['kill-session', '-t', this.name]);
+  }
+}
