@@ -223,4 +223,11 @@ export const publishDomain = defineDomain<PublishSlice>({
   },
   control: publishControl,
   http: servePublishedSite,
+  siteFields: (emu, site) => {
+    const live = publishSlice(emu).deployments[site._id] ? liveDeployment(emu, site._id) : undefined;
+    return {
+      publishedUrl: live ? siteAddress(emu, site._id) : null,
+      publishedAt: live ? emu.iso(live.startedAt + live.durationMs) : null,
+    };
+  },
 });
