@@ -261,3 +261,21 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(calls('send_message')).toHaveLength(0);
   });
 });
+
+describe('site create follows the first build', () => {
+  it('prints the site id, then the run, with chat’s exit codes; --json is one stream', async () => {
+    const r = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A portfolio for a ceramic artist with a gallery and contact page'], { env, clock });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^site_\d+$/);
+    expect(r.stdout).toContain('file\t+\tgallery.html');
+    expect(r.stdout).toMatch(/^end\tsucceeded\texit=0/m);
+    const json = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A blog about sourdough with an about page', '--json'], { env, clock });
+    const lines = ndjson(json.stdout);
+    expect(lines[0]).toMatchObject({ type: 'site', jobId: expect.stringMatching(/^job_/), workspaceId: 'ws_demo' });
+    expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);
+    expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0 });
+    const q = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'a site'], { env, clock });
+    expect(q.code).toBe(10);
+    expect(q.stderr).toMatch(/sitebuilder chat site_\d+ --choose N --job job_\d+/);
+  });
+});

@@ -34,7 +34,6 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
   while (next) {
     const sent = await sendMessage(ctx, o.projectId, next.prompt, next.mode, key);
     key = undefined;
-    next = undefined;
     if (sent.queued) {
       reportQueued(ctx, o.projectId, sent, { stream: o.follow });
       if (o.follow && ctx.io.json) ctx.io.printJsonLine({ type: 'end', projectId: o.projectId, jobId: null, state: 'queued', outcome: 'queued', exitCode: ExitCode.pending, creditsCharged: null, error: null, pending: null, reattach: null });
@@ -44,22 +43,32 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
       reportStarted(ctx, o.projectId, sent.jobId);
       return { exitCode: ExitCode.ok, jobId: sent.jobId };
     }
-    const view = createRunView(ctx.io, ctx.clock);
-    const r = await followJob(ctx, { projectId: o.projectId, jobId: sent.jobId, view, timeoutMs: o.timeoutMs, onInterrupt: 'cancel' });
-    const pending = pendingOf(r.state, o.projectId, sent.jobId);
-    const exitCode = exitCodeOf(r);
-    const reattach = r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(o.projectId, sent.jobId) : undefined;
-    view.end({ state: r.state, outcome: r.outcome, exitCode, elapsedMs: r.elapsedMs, pending, reattach });
-    result = { exitCode, jobId: sent.jobId, detached: r.outcome === 'detached' };
-    if (reattach) ctx.io.info(`${r.outcome === 'timeout' ? 'Stopped following; the run goes on' : 'Detached; the run goes on'}. Re-attach with: ${reattach}`);
-    if (!pending) break;
-    if (ctx.prompter.canPrompt()) {
-      next = pending.kind === 'question' ? await askQuestion(ctx, { question: pending.question, options: pending.options }) : await askPlan(ctx);
-      if (next) continue;
-    }
-    printPendingHint(ctx, pending);
+    ({ result, next } = await followToEnd(ctx, o.projectId, sent.jobId, o.timeoutMs));
   }
   return result;
+}
+
+/**
+ * Follows a started run to its end and prints how it ended. When it ended with a question or a
+ * plan and a prompt is possible, returns the answer as `next` (the caller sends it); otherwise
+ * prints the commands that answer.
+ */
+export async function followToEnd(ctx: Context, projectId: string, jobId: string, timeoutMs?: number): Promise<{ result: TurnResult; next?: NextMessage }> {
+  const view = createRunView(ctx.io, ctx.clock);
+  const r = await followJob(ctx, { projectId, jobId, view, timeoutMs, onInterrupt: 'cancel' });
+  const pending = pendingOf(r.state, projectId, jobId);
+  const exitCode = exitCodeOf(r);
+  const reattach = r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, jobId) : undefined;
+  view.end({ state: r.state, outcome: r.outcome, exitCode, elapsedMs: r.elapsedMs, pending, reattach });
+  const result: TurnResult = { exitCode, jobId, detached: r.outcome === 'detached' };
+  if (reattach) ctx.io.info(`${r.outcome === 'timeout' ? 'Stopped following; the run goes on' : 'Detached; the run goes on'}. Re-attach with: ${reattach}`);
+  if (!pending) return { result };
+  if (ctx.prompter.canPrompt()) {
+    const next = pending.kind === 'question' ? await askQuestion(ctx, { question: pending.question, options: pending.options }) : await askPlan(ctx);
+    if (next) return { result, next };
+  }
+  printPendingHint(ctx, pending);
+  return { result };
 }
 
 function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): void {

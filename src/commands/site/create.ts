@@ -70,7 +70,7 @@ export const create = defineCommand<CreateOptions>({
     'sitebuilder site create --workspace ws_1 --prompt-file brief.md --json',
     'sitebuilder site create --import-url https://example.com --prompt "Same content, brighter colours"',
   ],
-  jsonFields: '{ site, jobId, workspaceId }',
+  jsonFields: 'with --no-follow: { site, jobId, workspaceId }; followed: NDJSON, {"type":"site",site,jobId,workspaceId} then the run as `chat --json` prints it, ending with one {"type":"end",…} line',
   async run(opts, ctx) {
     const prompt = await readPrompt(opts, ctx);
     if (!prompt.trim()) throw new UsageError('The brief is empty; say what the site should be. Nothing was sent.');
@@ -95,12 +95,21 @@ export const create = defineCommand<CreateOptions>({
     const site = pick(data, 'site', 'project') ?? data;
     const siteId = idOf(site) || pickString(data, 'projectId', 'siteId') || '';
     const jobId = pickString(data, 'jobId') ?? pickString(pick(data, 'job'), 'jobId', '_id');
+    const follow = opts.follow !== false && Boolean(jobId) && Boolean(siteId);
     if (ctx.globals.json) {
-      ctx.io.printJson({ site, jobId: jobId ?? null, workspaceId });
-      return;
+      // Followed, the output is a stream: this line, then the run's NDJSON (see `chat --help`).
+      if (follow) ctx.io.printJsonLine({ type: 'site', site, jobId, workspaceId });
+      else ctx.io.printJson({ site, jobId: jobId ?? null, workspaceId });
+    } else {
+      ctx.io.outLine(sanitizeInline(siteId));
+      ctx.io.info(`Created site ${sanitizeInline(siteId)} in workspace ${workspaceId}; first build ${jobId ? `is job ${sanitizeInline(jobId)}` : 'started'}.`);
+      if (jobId && !follow) ctx.io.info(`Follow it with: sitebuilder job watch ${siteId} ${jobId}`);
     }
-    ctx.io.outLine(sanitizeInline(siteId));
-    ctx.io.info(`Created site ${sanitizeInline(siteId)} in workspace ${workspaceId}; first build ${jobId ? `is job ${sanitizeInline(jobId)}` : 'started'}.`);
-    if (jobId) ctx.io.info(`Follow it with: sitebuilder job watch ${siteId} ${jobId}`);
+    if (!follow) return;
+    // The first build is followed like `chat` follows a run, with the same exit codes.
+    const { followToEnd, runTurn } = await import('../chat/turn.js');
+    const { result, next } = await followToEnd(ctx, siteId, jobId!);
+    if (!next) return result.exitCode;
+    return (await runTurn(ctx, { projectId: siteId, prompt: next.prompt, mode: next.mode, follow: true })).exitCode;
   },
 });
