@@ -176,6 +176,26 @@ describe('code-hosting refusals', () => {
     expect(new Set(cases.map(([s]) => CODE_HOSTING_REFUSALS[s].message)).size).toBe(3);
   });
 
+  it('refuses send_message, restore_backup and restore_code_backup in the same three cases', async () => {
+    const items = (body: any) => (Array.isArray(body.data) ? body.data : body.data.items);
+    const backupId = items((await h.call('list_backups', { projectId: SITE })).body)[0]._id;
+    const codeBackupId = items((await h.call('list_code_backups', { projectId: SITE })).body)[0].codeBackupId;
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['send_message', { projectId: SITE, prompt: 'Add a gallery page with twelve photos from the last wedding shoot.' }],
+      ['restore_backup', { projectId: SITE, backupId }],
+      ['restore_code_backup', { projectId: SITE, codeBackupId }],
+    ];
+    await h.control('POST', `workspaces/ws_demo`, { plan: 'free' });
+    for (const state of ['moving', 'access-lost', 'own-account'] as const) {
+      await set(state);
+      for (const [method, args] of calls) {
+        const res = await h.call(method, args);
+        expect(res.status, `${method} ${state}`).toBe(CODE_HOSTING_REFUSALS[state].status);
+        expect(res.body.message).toBe(CODE_HOSTING_REFUSALS[state].message);
+      }
+    }
+  });
+
   it('lets a workspace on a paid plan publish code from its own account', async () => {
     await set('own-account');
     expect((await h.call('publish_site', { projectId: SITE })).status).toBe(200);
