@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import { startEmulator } from '../../emulator/index.js';
 
-/** The tour, in order. The chat issue ends it by opening `sitebuilder chat` on a demo site. */
+/** The tour, in order; it ends by opening `sitebuilder chat` on a demo site (runDemo). */
 export const TOUR: ReadonlyArray<{ note: string; argv: string[] }> = [
   { note: 'The workspaces the demo token reaches:', argv: ['workspace', 'list'] },
   { note: 'The sites of the Demo Studio workspace:', argv: ['site', 'list', '--workspace', 'ws_demo'] },
@@ -26,6 +26,13 @@ export async function runDemo(ctx: Context): Promise<number> {
         return code;
       }
     }
+    // The heart of it: a conversation with the agent of a demo site (one message when no prompt is possible).
+    const chat = ctx.prompter.canPrompt() ? ['chat', 'site_bakery'] : ['chat', 'site_bakery', 'Add an about page with our story and a contact page'];
+    io.errLine('');
+    io.errLine(ctx.prompter.canPrompt() ? 'Now talk to the agent of Sunrise Bakery (an empty line leaves; try a short message, /plan, or #ask #fail #stall #long):' : 'A message to the agent of Sunrise Bakery, followed live:');
+    io.errLine(`$ sitebuilder ${chat.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}`);
+    const chatCode = await main(chat, { io, env, clock: ctx.clock, prompter: ctx.prompter, signal: ctx.signal, interrupts: ctx.interrupts });
+    if (chatCode !== 0) io.errLine(`(exited with ${chatCode})`);
     io.errLine('');
     io.errLine('Next:');
     io.errLine('  node bin/sitebuilder.js emulator            # run the emulator on its own; it prints its tokens');
