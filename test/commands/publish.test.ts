@@ -219,6 +219,15 @@ describe('upload', () => {
     ]);
   });
 
+  it('takes the default site when the first argument is a file', async () => {
+    const res = await cli(['upload', notes], { env: { ...env, SITEBUILDER_SITE: 'site_docs' } });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`${emu.baseUrl}/storage/site_docs/notes.txt\n`);
+    const none = await cli(['upload', SITE]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/Name the files to upload/);
+  });
+
   it('refuses a missing, unreadable or oversized file before sending anything', async () => {
     const big = join(dir, 'big.bin');
     const fd = openSync(big, 'w');

@@ -1,9 +1,10 @@
-// `sitebuilder upload <site> <file…>`: uploads each file as a public storage file and prints its
+// `sitebuilder upload [site] <file…>`: uploads each file as a public storage file and prints its
 // permanent address, one a line (an address can be named in a prompt). Every file is checked
 // before the first is sent, so a typo never leaves half the files uploaded.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
+import { CliError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { startSpinner } from '../../io/spinner.js';
 import { defineCommand } from '../define.js';
@@ -11,7 +12,7 @@ import { planUploads } from './files.js';
 
 export interface UploadOptions {
   site: string;
-  file: string[];
+  file?: string[];
   folder?: string;
 }
 
@@ -30,9 +31,23 @@ function addressOf(data: Record<string, unknown>): string | null {
   return null;
 }
 
+/**
+ * `upload [site] <file…>`: with a default site (`site use`, SITEBUILDER_SITE), a first argument
+ * that is a file on disk is a file, not a site id.
+ */
+function siteAndFiles(o: UploadOptions, ctx: Context): { siteId: string; files: string[] } {
+  const rest = o.file ?? [];
+  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
+  if (hasDefault && existsSync(o.site)) return { siteId: ctx.site(undefined), files: [o.site, ...rest] };
+  if (rest.length === 0) {
+    throw new UsageError(`Name the files to upload: sitebuilder upload ${o.site} <file…> (or set a default site with \`sitebuilder site use\`).`);
+  }
+  return { siteId: ctx.site(o.site), files: rest };
+}
+
 export async function runUpload(o: UploadOptions, ctx: Context): Promise<number> {
-  const siteId = ctx.site(o.site);
-  const plan = planUploads(o.file, o.folder);
+  const { siteId, files } = siteAndFiles(o, ctx);
+  const plan = planUploads(files, o.folder);
   const client = ctx.api();
   const records: UploadRecord[] = [];
   const spinner = await startSpinner(ctx.io, ctx.clock, 'Uploading');
@@ -71,8 +86,8 @@ export const uploadCommand = defineCommand<UploadOptions>({
     'Uploads each file as a public storage file and prints its permanent address, one a line, in the order given.\n' +
     'Every file is checked first (it exists, is readable, at most 100 MB): a missing or unreadable file is a usage error (exit 2) and nothing is sent.',
   args: [
-    { name: 'site', description: 'site id', required: true },
-    { name: 'file', description: 'files to upload', required: true, variadic: true },
+    { name: 'site', description: 'site id (may be left out when a default site is set)', required: true },
+    { name: 'file', description: 'files to upload', variadic: true },
   ],
   options: [{ flags: '--folder <path>', description: 'store the files under this folder (e.g. images/team)' }],
   examples: [
