@@ -73,6 +73,8 @@ export interface ApiErrorInit {
   data?: unknown;
   retryAfterSeconds?: number;
   envelope?: unknown;
+  /** Response headers (the api passthrough's --include shows them on a refusal too). */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 /** The service refused or failed. The message is one plain sentence naming what to do next, with the request id. */
@@ -84,6 +86,7 @@ export class ApiError extends CliError {
   readonly data?: unknown;
   readonly serviceMessage: string;
   readonly envelope?: unknown;
+  readonly headers?: Record<string, string | string[] | undefined>;
   constructor(init: ApiErrorInit, sentence: string) {
     super(sentence, {
       status: init.status,
@@ -98,6 +101,7 @@ export class ApiError extends CliError {
     this.data = init.data;
     this.serviceMessage = init.message;
     this.envelope = init.envelope;
+    this.headers = init.headers;
   }
 }
 

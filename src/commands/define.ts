@@ -10,9 +10,11 @@ export interface ArgumentDefinition {
   description: string;
   required?: boolean;
   variadic?: boolean;
-  /** Values shell completion offers for it (not enforced): 'files', or words with descriptions. */
-  suggest?: 'files' | ReadonlyArray<string | { value: string; description?: string }>;
+  /** Values shell completion offers for it (not enforced): 'files', or words (a function: loaded only when generating). */
+  suggest?: 'files' | SuggestedWords | (() => Promise<SuggestedWords>);
 }
+
+export type SuggestedWords = ReadonlyArray<string | { value: string; description?: string }>;
 
 export interface OptionDefinition {
   /** commander flags, e.g. '-l, --limit <n>' or '--no-follow'. */

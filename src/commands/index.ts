@@ -3,6 +3,10 @@ import type { CommandDefinition } from './define.js';
 import { auth } from './auth/index.js';
 import { backup } from './backup/index.js';
 import { codeBackup } from './code-backup/index.js';
+import { api } from './api/index.js';
+import { completion } from './completion/index.js';
+import { openapi, tools } from './discovery/index.js';
+import { email } from './email/index.js';
 import { publish } from './publish/index.js';
 import { site } from './site/index.js';
 import { chat } from './chat/index.js';
@@ -30,6 +34,11 @@ export const COMMANDS: CommandDefinition<any>[] = [
   codeBackup,
   storageBackup,
   storageRestore,
+  email,
+  api,
+  tools,
+  openapi,
+  completion,
   emulator,
   demo,
 ];

@@ -1,0 +1,1 @@
+export { call as api } from './call.js';

@@ -1,0 +1,39 @@
+import { defineCommand } from '../define.js';
+import { UsageError } from '../../errors.js';
+import type { Shell } from '../../completion/render.js';
+
+// The generators load only when this command runs (start-up stays light).
+const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
+
+interface CompletionOptions {
+  shell: string;
+  generate?: boolean;
+}
+
+export const completion = defineCommand<CompletionOptions>({
+  name: 'completion',
+  summary: 'Print the shell completion script for bash, zsh or fish',
+  description:
+    'Print a completion script for bash, zsh or fish, generated from the command tree: commands, subcommands, aliases, flags, the values of enumerated flags, and the method names after `api`. The script answers without starting sitebuilder, so completing is instant.',
+  args: [{ name: 'shell', description: 'bash, zsh or fish', required: true, suggest: SHELLS }],
+  options: [{ flags: '--generate', description: 'render from the command tree instead of printing the shipped script (npm run completions)', hidden: true }],
+  examples: [
+    'sitebuilder completion bash > ~/.local/share/bash-completion/completions/sitebuilder',
+    'sitebuilder completion zsh > "${fpath[1]}/_sitebuilder"',
+    'sitebuilder completion fish > ~/.config/fish/completions/sitebuilder.fish',
+    'source <(sitebuilder completion bash)   # for the current shell only',
+  ],
+  async run(opts, ctx) {
+    if (!(SHELLS as readonly string[]).includes(opts.shell)) {
+      throw new UsageError(`Completion scripts exist for ${SHELLS.join(', ')}, not ${JSON.stringify(opts.shell)}.`);
+    }
+    const shell = opts.shell as Shell;
+    const { COMPLETION_FILES, generateCompletion, shippedCompletion } = await import('../../completion/render.js');
+    const script = (!opts.generate && (await shippedCompletion(shell))) || (await generateCompletion(shell));
+    if (ctx.globals.json) {
+      ctx.io.printJson({ shell, file: COMPLETION_FILES[shell], script });
+      return;
+    }
+    ctx.io.out(script);
+  },
+});

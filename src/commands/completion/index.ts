@@ -1,0 +1,1 @@
+export { completion } from './completion.js';

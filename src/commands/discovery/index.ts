@@ -1,0 +1,2 @@
+export { openapi } from './openapi.js';
+export { tools } from './tools.js';

@@ -1,0 +1,59 @@
+import { defineCommand } from '../define.js';
+import { cellText, printTable } from '../../io/print.js';
+import { sanitizeDeep, sanitizeInline } from '../../io/sanitize.js';
+import { style } from '../../io/style.js';
+import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusInWords, type DnsRecord } from './records.js';
+
+interface DomainsOptions {
+  site?: string;
+}
+
+export const domains = defineCommand<DomainsOptions>({
+  name: 'domains',
+  aliases: ['list', 'ls'],
+  summary: 'Show the email domains of a site, their status and the DNS records to set',
+  description:
+    'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). Piped, one tab-separated row per record: domainId, domain, dkimStatus, record, type, host, value.',
+  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  examples: ['sitebuilder email domains site_1', 'sitebuilder email domains site_1 --json | jq ".domains[].dkimStatus"', "sitebuilder email domains site_1 | awk -F'\\t' '$4 ~ /DKIM/'"],
+  jsonFields: '{projectId, domains: [the domain records as sent (domainId, dkimStatus, canRestart, DKIM and ownership records…) plus statusText]}',
+  async run(opts, ctx) {
+    const site = ctx.site(opts.site);
+    const { envelope } = await ctx.api().call('get_site_email_settings', { projectId: site }, { signal: ctx.signal });
+    const list = emailDomainsOf(envelope.data);
+    const { io } = ctx;
+    if (ctx.globals.json) {
+      io.printJson({ projectId: site, domains: list.map((d) => ({ ...d, statusText: statusInWords(d, site) })) });
+      return;
+    }
+    if (list.length === 0) {
+      io.info(`Site ${site} has no email domains.`);
+      return;
+    }
+    if (!io.stdoutIsTTY) {
+      for (const d of list) {
+        for (const r of dnsRecordsOf(d)) {
+          io.outLine([domainIdOf(d), domainNameOf(d), d.dkimStatus, r.label, r.type, r.host, r.value].map((v) => cellText(v).replace(/\t/g, ' ')).join('\t'));
+        }
+      }
+      return;
+    }
+    const s = style(io);
+    list.forEach((raw, i) => {
+      const d = sanitizeDeep(raw);
+      if (i > 0) io.outLine();
+      io.outLine(`${s.bold(sanitizeInline(domainNameOf(d) || domainIdOf(d)))}  ${s.dim(`(${domainIdOf(d)})`)}`);
+      io.outLine(`  Status: ${statusInWords(d, site)}${d.canRestart === true ? '' : s.dim(' (cannot be restarted now)')}`);
+      printTable<DnsRecord>(
+        io,
+        [
+          { header: 'RECORD', value: (r) => r.label },
+          { header: 'TYPE', value: (r) => r.type },
+          { header: 'HOST', value: (r) => r.host },
+          { header: 'VALUE', value: (r) => r.value },
+        ],
+        dnsRecordsOf(d),
+      );
+    });
+  },
+});

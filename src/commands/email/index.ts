@@ -1,0 +1,9 @@
+import { defineCommand } from '../define.js';
+import { domains } from './domains.js';
+import { restart } from './restart.js';
+
+export const email = defineCommand({
+  name: 'email',
+  summary: 'Email domains of a site: their status, DNS records, and restarting verification',
+  subcommands: [domains, restart],
+});

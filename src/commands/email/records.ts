@@ -1,0 +1,65 @@
+// Email domain records as the service sends them (the spec names three DKIM records and one
+// ownership record but not their fields): read the known names, then the obvious alternatives.
+import { asRecord, pick, pickString, type AnyRecord } from '../../io/records.js';
+
+export interface DnsRecord {
+  /** 'DKIM 1'…'DKIM 3', 'Ownership'. */
+  label: string;
+  kind: 'dkim' | 'ownership';
+  type: string;
+  host: string;
+  value: string;
+}
+
+export const domainIdOf = (d: unknown) => pickString(d, 'domainId', '_id', 'id') ?? '';
+export const domainNameOf = (d: unknown) => pickString(d, 'domain', 'name', 'hostname') ?? '';
+
+function toDns(r: unknown, label: string, kind: DnsRecord['kind']): DnsRecord {
+  return {
+    label,
+    kind,
+    type: pickString(r, 'type', 'recordType') ?? '',
+    host: pickString(r, 'host', 'name', 'hostname') ?? '',
+    value: pickString(r, 'value', 'data', 'content', 'target') ?? '',
+  };
+}
+
+export function dnsRecordsOf(domain: unknown): DnsRecord[] {
+  const d = asRecord(domain);
+  const records = asRecord(d.records);
+  const dkim = pick(d, 'dkimRecords', 'dkim') ?? pick(records, 'dkim') ?? [];
+  const ownership = pick(d, 'ownershipRecord', 'ownership', 'verificationRecord') ?? pick(records, 'ownership');
+  const out = (Array.isArray(dkim) ? dkim : []).map((r, i) => toDns(r, `DKIM ${i + 1}`, 'dkim'));
+  if (ownership) out.push(toDns(ownership, 'Ownership', 'ownership'));
+  return out;
+}
+
+/** The domains listed under emailDomains.items of get_site_email_settings (or close to it). */
+export function emailDomainsOf(data: unknown): AnyRecord[] {
+  const d = asRecord(data);
+  const holder = pick(d, 'emailDomains', 'domains') ?? pick(asRecord(d.settings), 'emailDomains');
+  const items = Array.isArray(holder) ? holder : pick(holder, 'items');
+  return Array.isArray(items) ? items.map(asRecord) : [];
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  success: 'sending records confirmed by the mail provider',
+  pending: 'the mail provider is checking the records',
+  temporary_failure: 'the mail provider hit a temporary failure and keeps checking',
+  failed: 'verification failed',
+  not_started: 'verification not started',
+};
+
+/** The state of a domain in words, with what to do next when there is something to do. */
+export function statusInWords(domain: unknown, site: string): string {
+  const status = pickString(domain, 'dkimStatus') ?? 'unknown';
+  if (pick(domain, 'paused') === true) return 'paused until the workspace is on a paid plan again';
+  if (pick(domain, 'verified') === true) return 'verified; nothing to do';
+  const words = STATUS_WORDS[status] ?? `status ${status}`;
+  const canRestart = pick(domain, 'canRestart') === true;
+  if ((status === 'failed' || status === 'not_started') && canRestart) {
+    return `${words}; check the records at your DNS host, or restart: sitebuilder email restart ${site} ${domainIdOf(domain)}`;
+  }
+  if (status === 'not_started') return `${words}; set the records below at your DNS host`;
+  return words;
+}

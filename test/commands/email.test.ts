@@ -1,0 +1,139 @@
+// `sitebuilder email domains` and `email restart` against a real emulator.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/clock.js';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { Choice, Prompter } from '../../src/io/prompter.js';
+import { run } from '../helpers/run.js';
+
+let emu: RunningEmulator;
+const clock = new FakeClock();
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, clock });
+  env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full };
+});
+beforeEach(() => emu.control.reset());
+afterAll(() => emu.close());
+
+const email = (args: string[], opts: { tty?: boolean; prompter?: Prompter } = {}) => run(['email', ...args], { env, clock, ...opts });
+const restarts = () => emu.emulator.log.list({ method: 'restart_site_email_domain_verification' });
+
+/** Answers the one confirmation with a fixed answer, and records the question. */
+class ConfirmPrompter implements Prompter {
+  asked: string[] = [];
+  constructor(private readonly answer: boolean) {}
+  canPrompt = () => true;
+  require() {}
+  input = async () => '';
+  password = async () => '';
+  async confirm(message: string) {
+    this.asked.push(message);
+    return this.answer;
+  }
+  select = async <T,>(_m: string, choices: Choice<T>[]) => choices[0].value;
+  multiselect = async <T,>() => [] as T[];
+}
+
+describe('email domains', () => {
+  it('prints one tab-separated row per DNS record when piped', async () => {
+    const res = await email(['domains', 'site_bakery']);
+    expect(res.code).toBe(0);
+    const rows = res.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows).toHaveLength(8);
+    expect(rows[0].slice(0, 5)).toEqual(['edom_bakery_mail', 'mail.sunrisebakery.example', 'success', 'DKIM 1', 'CNAME']);
+    expect(rows[3].slice(3, 5)).toEqual(['Ownership', 'TXT']);
+    expect(rows[4][2]).toBe('failed');
+    expect(res.stdout).not.toMatch(/\u001b|\r/);
+  });
+
+  it('shows the status in words and a records table on a terminal', async () => {
+    const res = await email(['domains', 'site_docs'], { tty: true });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('docs.acme.example');
+    expect(res.stdout).toContain('Status: the mail provider is checking the records');
+    expect(res.stdout).toContain('Status: the mail provider hit a temporary failure and keeps checking');
+    expect(res.stdout).toContain('sitebuilder email restart site_docs edom_docs_updates');
+    expect(res.stdout).toMatch(/RECORD.*TYPE.*HOST.*VALUE/);
+    const blog = await email(['domains', 'site_blog'], { tty: true });
+    expect(blog.stdout).toContain('paused until the workspace is on a paid plan again');
+  });
+
+  it('prints one JSON document with --json', async () => {
+    const doc = JSON.parse((await email(['domains', 'site_portfolio', '--json'])).stdout);
+    expect(doc.projectId).toBe('site_portfolio');
+    expect(doc.domains.map((d: { domainId: string }) => d.domainId)).toEqual(['edom_portfolio', 'edom_portfolio_shared']);
+    expect(doc.domains[0]).toMatchObject({ dkimStatus: 'not_started', canRestart: true, statusText: expect.stringContaining('not started') });
+  });
+
+  it('says so when a site has none', async () => {
+    const res = await email(['domains', 'site_shop']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('has no email domains');
+  });
+});
+
+describe('email restart', () => {
+  it('needs confirmation: without a prompt and without --yes it stops with exit 5, sending nothing', async () => {
+    const res = await email(['restart', 'site_bakery', 'edom_bakery_news']);
+    expect(res.code).toBe(5);
+    expect(res.stderr).toContain('--yes');
+    expect(restarts()).toHaveLength(0);
+  });
+
+  it('with --yes prints the new records and marks which changed', async () => {
+    const res = await email(['restart', 'site_bakery', 'edom_bakery_news', '--yes']);
+    expect(res.code).toBe(0);
+    const rows = res.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows.map((r) => [r[0], r[4]])).toEqual([
+      ['DKIM 1', 'changed'],
+      ['DKIM 2', 'changed'],
+      ['DKIM 3', 'changed'],
+      ['Ownership', 'unchanged'],
+    ]);
+    expect(res.stderr).toContain('3 records changed');
+    expect(restarts()).toHaveLength(1);
+    expect(restarts()[0].idempotencyKey).toBeTruthy();
+  });
+
+  it('asks on a terminal; yes restarts, no changes nothing', async () => {
+    const yes = new ConfirmPrompter(true);
+    const res = await email(['restart', 'site_portfolio', 'edom_portfolio'], { tty: true, prompter: yes });
+    expect(res.code).toBe(0);
+    expect(yes.asked).toEqual(['Go ahead?']);
+    expect(res.stderr).toContain('the three DKIM records change');
+    expect(res.stdout).toMatch(/DKIM 1.*changed/);
+    const no = new ConfirmPrompter(false);
+    const cancelled = await email(['restart', 'site_bakery', 'edom_bakery_news'], { tty: true, prompter: no });
+    expect(cancelled.code).toBe(130);
+    expect(restarts()).toHaveLength(1);
+  });
+
+  it('prints --json with the changed flags and the previous values', async () => {
+    const doc = JSON.parse((await email(['restart', 'site_bakery', 'edom_bakery_news', '--yes', '--json'])).stdout);
+    expect(doc).toMatchObject({ projectId: 'site_bakery', domainId: 'edom_bakery_news', dkimStatus: 'pending' });
+    expect(doc.records.map((r: { changed: boolean }) => r.changed)).toEqual([true, true, true, false]);
+    expect(doc.records[0].previousValue).toMatch(/dkim\.mailprovider\.example$/);
+  });
+
+  it('passes on the refusals of the service in its words, with their exit codes', async () => {
+    const verifying = await email(['restart', 'site_docs', 'edom_docs', '--yes']);
+    expect(verifying.code).toBe(1);
+    expect(verifying.stderr).toContain('The mail provider is still verifying this domain, so there is nothing to restart!');
+    const paused = await email(['restart', 'site_blog', 'edom_blog', '--yes']);
+    expect(paused.code).toBe(4);
+    expect(paused.stderr).toContain('Email domains are paused until the workspace is on a paid plan again!');
+    const unknown = await email(['restart', 'site_bakery', 'edom_nope', '--yes']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('email domains site_bakery');
+    expect(unknown.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 7 when the workspace used its 10 restarts of the hour, saying how long to wait', async () => {
+    emu.emulator.slice<{ restarts: Record<string, number[]> }>('email').restarts.ws_demo = Array.from({ length: 10 }, () => clock.now() - 45 * 60_000);
+    const res = await email(['restart', 'site_bakery', 'edom_bakery_news', '--yes']);
+    expect(res.code).toBe(7);
+    expect(res.stderr).toContain('This workspace has restarted email domain verification too many times this hour. Try again in 15 minutes.');
+  });
+});
