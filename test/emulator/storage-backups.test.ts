@@ -2,8 +2,8 @@
 // 409 with a new plan when the storage changed, full and selected restores, and every refusal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
-import { DEMO_TOKENS } from '../../src/emulator/index.js';
-import { harness, type Harness, type RawAnswer } from './helpers.js';
+import { DEMO_TOKENS, startEmulator } from '../../src/emulator/index.js';
+import { harness, send, type Harness, type RawAnswer } from './helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -156,6 +156,25 @@ describe('restore_storage_backup: the plan and its confirm', () => {
     expect(res.body.data.plan).toMatchObject({ filesAdded: 2, filesReplaced: 0, filesRemoved: 0, safetyBackup: false });
     const start = await plan({ backupId: ids['Weekly backup'], mode: 'selected', paths: ['images/logo.png', 'images/old-banner.png'], confirm: res.body.data.confirm });
     expect(start.body.data.restore.safetyBackupId).toBeNull();
+  });
+});
+
+describe('state', () => {
+  it('a restore still running when the state is saved completes after it is loaded', async () => {
+    const p = (await plan({ backupId: ids['Weekly backup'], mode: 'full' })).body.data;
+    const row = (await plan({ backupId: ids['Weekly backup'], mode: 'full', confirm: p.confirm })).body.data.restore;
+    const saved = JSON.parse(JSON.stringify(h.emu.emulator.snapshot()));
+    const other = await startEmulator({ port: 0, clock, state: saved });
+    try {
+      clock.advance(60_000);
+      const res = await send(other.baseUrl, '/v1/get_storage_restore_status', { token: other.token, body: { projectId: SITE, restoreId: row._id } });
+      expect(res.body.data.status).toBe('completed');
+      const files = (await send(other.baseUrl, `/_emulator/sites/${SITE}/storage-files`)).body.data.map((f: any) => f.path);
+      expect(files).toContain('images/old-banner.png');
+      expect(files).not.toContain('images/new-banner.png');
+    } finally {
+      await other.close();
+    }
   });
 });
 

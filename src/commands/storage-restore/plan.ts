@@ -30,9 +30,11 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     const siteId = ctx.site(opts.site);
     const paths = checkSelection(opts);
     if (!opts.backup) throw new UsageError('Name the storage backup with --backup ID (`sitebuilder storage-backup list` shows them).');
-    if (!opts.mode) throw new UsageError('Pick --mode full (storage made to match the backup) or --mode selected (with --path).');
-    if (opts.mode === 'selected' && paths.length === 0) throw new UsageError('--mode selected needs at least one --path (a file, or a folder ending with a slash).');
-    const request: RestoreRequest = { siteId, backupId: opts.backup, mode: opts.mode, paths };
+    // --path alone means a selected restore, as for `storage-restore <site>`.
+    const mode = opts.mode ?? (paths.length ? 'selected' : undefined);
+    if (!mode) throw new UsageError('Pick --mode full (storage made to match the backup) or --mode selected (with --path).');
+    if (mode === 'selected' && paths.length === 0) throw new UsageError('--mode selected needs at least one --path (a file, or a folder ending with a slash).');
+    const request: RestoreRequest = { siteId, backupId: opts.backup, mode, paths };
     const answer = await fetchPlan(ctx, request);
     if (ctx.globals.json) return ctx.io.printJson(planDocument(request, answer));
     ctx.io.outLine(formatPlan(ctx.io, answer.plan, ctx.io.stdoutIsTTY));
