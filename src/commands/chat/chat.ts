@@ -1,17 +1,10 @@
 // `sitebuilder chat <site> [message]`: one message sent and followed (scripts), or, without a
 // message in a terminal, a conversation. Exit codes (DESIGN.md): 0 succeeded, 6 failed,
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
-import { readFile } from 'node:fs/promises';
-import { text as readStream } from 'node:stream/consumers';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+// The definition only: the implementation (./run.ts) loads when the command runs.
 import { defineCommand, parseDuration, parsePositiveInt } from '../define.js';
-import { APPROVE_TEXT, chosenAnswer } from './answers.js';
-import { interactiveChat } from './interactive.js';
-import type { Mode } from './send.js';
-import { runTurn } from './turn.js';
 
-interface ChatOptions {
+export interface ChatOptions {
   site?: string;
   message?: string;
   messageFile?: string;
@@ -24,24 +17,6 @@ interface ChatOptions {
   follow: boolean;
   timeout?: number;
   idempotencyKey?: string;
-}
-
-/** With a default site, `chat "add a page"` is a message, not a site id. */
-function siteAndMessage(opts: ChatOptions, ctx: Context): { site: string; message?: string } {
-  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
-  if (opts.site !== undefined && opts.message === undefined && hasDefault && /\s/.test(opts.site)) return { site: ctx.site(undefined), message: opts.site };
-  return { site: ctx.site(opts.site), message: opts.message };
-}
-
-async function messageOf(opts: ChatOptions, given: string | undefined, ctx: Context): Promise<string | undefined> {
-  if (opts.messageFile === undefined) return given;
-  if (given !== undefined) throw new UsageError('Give the message either as an argument or with --message-file, not both.');
-  if (opts.messageFile === '-') return readStream(ctx.io.stdin);
-  try {
-    return await readFile(opts.messageFile, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`);
-  }
 }
 
 export const chat = defineCommand<ChatOptions>({
@@ -77,29 +52,7 @@ When the agent asks a question or writes a plan, a terminal offers a choice; a s
   jsonFields:
     'NDJSON: {"type":"start",projectId,jobId}; each event as the service sent it ({"event","data"}); {"type":"state",state} on changes; {"type":"reset"}; {"type":"queued",queueItemId,queuePosition,queueResumable} when queued; and exactly one last line {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}, where pending holds the question with its options and answer commands, or the plan. With --no-follow: one document {projectId,queued,jobId} or {projectId,queued,queueItemId,queuePosition,queueResumable}.',
   async run(opts, ctx) {
-    const { site, message: given } = siteAndMessage(opts, ctx);
-    const message = await messageOf(opts, given, ctx);
-    const replies = [message !== undefined, opts.answer !== undefined, opts.choose !== undefined, Boolean(opts.approve), opts.revise !== undefined].filter(Boolean).length;
-    if (replies > 1) throw new UsageError('Give one of: a message, --answer, --choose, --approve or --revise.');
-    if (opts.job !== undefined && opts.choose === undefined) throw new UsageError('--job goes with --choose (it names the run whose question you answer).');
-    if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve)) throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
-    for (const [flag, v] of [['message', message], ['--answer', opts.answer], ['--revise', opts.revise]] as const) {
-      if (v !== undefined && !v.trim()) throw new UsageError(`The ${flag} is empty; say what the agent should do. Nothing was sent.`);
-    }
-    if (replies === 0) {
-      if (!ctx.prompter.canPrompt()) {
-        throw new UsageError(`A conversation needs a terminal; here, pass the message: sitebuilder chat ${site} "…" (or --answer, --choose, --approve, --revise).`);
-      }
-      return interactiveChat(ctx, site, { plan: Boolean(opts.plan), timeoutMs: opts.timeout });
-    }
-    let prompt: string;
-    let mode: Mode = 'build';
-    if (message !== undefined) [prompt, mode] = [message, opts.plan ? 'plan' : 'build'];
-    else if (opts.answer !== undefined) prompt = opts.answer;
-    else if (opts.choose !== undefined) prompt = await chosenAnswer(ctx, site, opts.choose, opts.job);
-    else if (opts.approve) prompt = APPROVE_TEXT;
-    else [prompt, mode] = [opts.revise!, 'plan'];
-    const r = await runTurn(ctx, { projectId: site, prompt, mode, follow: opts.follow !== false, timeoutMs: opts.timeout, idempotencyKey: opts.idempotencyKey });
-    return r.exitCode;
+    const { runChat } = await import('./run.js');
+    return runChat(opts, ctx);
   },
 });

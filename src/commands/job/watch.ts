@@ -1,8 +1,4 @@
 import { defineCommand, parseDuration } from '../define.js';
-import { createRunView } from '../../render/views.js';
-import { pendingOf, chatCommand } from './commands.js';
-import { exitCodeOf, followJob, watchCommand } from './follow.js';
-import { sanitizeInline } from '../../io/sanitize.js';
 
 interface WatchOptions {
   site?: string;
@@ -23,6 +19,13 @@ export const watch = defineCommand<WatchOptions>({
   examples: ['sitebuilder job watch site_bakery job_000012', 'sitebuilder job watch site_bakery job_000012 --json > run.ndjson'],
   jsonFields: 'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}',
   async run(opts, ctx) {
+    // The renderer loads only when a run is followed.
+    const [{ createRunView }, { pendingOf, chatCommand }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] = await Promise.all([
+      import('../../render/views.js'),
+      import('./commands.js'),
+      import('./follow.js'),
+      import('../../io/sanitize.js'),
+    ]);
     const projectId = ctx.site(opts.site);
     const view = createRunView(ctx.io, ctx.clock);
     const r = await followJob(ctx, { projectId, jobId: opts.jobId, view, timeoutMs: opts.timeout, recap: !ctx.io.json, onInterrupt: 'detach' });
