@@ -1,0 +1,28 @@
+// The README's JSON reference, generated from the command tree: every command that runs, with
+// the jsonFields its --help shows. scripts/json-reference.mjs writes it into README.md and
+// test/unit/json-reference.test.ts checks that no command is missing there.
+import type { CommandDefinition } from './define.js';
+import { COMMANDS } from './index.js';
+
+export interface JsonReferenceRow {
+  command: string;
+  fields: string;
+}
+
+/** Commands that print no JSON (a shell script, an interactive tour). */
+const NO_JSON = new Set(['completion', 'demo']);
+
+export function jsonReferenceRows(defs: CommandDefinition<any>[] = COMMANDS, prefix = ''): JsonReferenceRow[] {
+  const rows: JsonReferenceRow[] = [];
+  for (const d of defs) {
+    const path = prefix ? `${prefix} ${d.name}` : d.name;
+    if (d.run) rows.push({ command: path, fields: d.jsonFields ?? (NO_JSON.has(path) ? '(prints no JSON)' : '') });
+    if (d.subcommands) rows.push(...jsonReferenceRows(d.subcommands, path));
+  }
+  return rows;
+}
+
+export function jsonReferenceTable(): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return ['| command | `--json` prints |', '| --- | --- |', ...jsonReferenceRows().map((r) => `| \`${r.command}\` | ${cell(r.fields)} |`)].join('\n');
+}

@@ -1,0 +1,27 @@
+// The scripting contract: every command's --json output is documented, in its --help
+// (jsonFields) and in README's JSON reference (refreshed by `npm run docs:json`).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { jsonReferenceRows } from '../../src/commands/json-reference.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const section = readme.slice(readme.indexOf('<!-- json-reference:start -->'), readme.indexOf('<!-- json-reference:end -->'));
+
+describe('JSON reference', () => {
+  const rows = jsonReferenceRows();
+
+  it('covers the whole command tree', () => {
+    expect(rows.map((r) => r.command)).toEqual(expect.arrayContaining(['publish', 'publish status', 'publish logs', 'upload']));
+    expect(rows.length).toBeGreaterThan(20);
+  });
+
+  it('every command documents its --json output in its help', () => {
+    expect(rows.filter((r) => !r.fields.trim()).map((r) => r.command)).toEqual([]);
+  });
+
+  it('README lists every command (run `npm run docs:json` after adding one)', () => {
+    expect(section.length).toBeGreaterThan(0);
+    const missing = rows.filter((r) => !section.includes(`| \`${r.command}\` |`)).map((r) => r.command);
+    expect(missing).toEqual([]);
+  });
+});
