@@ -44,7 +44,15 @@ const cases = [
   { name: 'sitebuilder --version', cmd: process.execPath, args: [bin, '--version'], budget: 1.15 },
   { name: 'sitebuilder --help', cmd: process.execPath, args: [bin, '--help'], budget: 1.15 },
   { name: 'sitebuilder site list (emulator)', cmd: process.execPath, args: [bin, 'site', 'list', '--limit', '5'], budget: 1.5 },
+  { name: 'sitebuilder completion bash', cmd: process.execPath, args: [bin, 'completion', 'bash'], budget: 1.15 },
 ];
+// Completing in the shell: the scripts answer without starting node (method names included).
+const completions = new URL('../completions/', import.meta.url).pathname;
+const bashLine = 'COMP_WORDS=(sitebuilder api list_); COMP_CWORD=2; COMP_LINE="sitebuilder api list_"; COMP_POINT=21; _sitebuilder sitebuilder list_ api';
+cases.push({ name: 'bash: complete `api list_`', cmd: 'bash', args: ['--norc', '--noprofile', '-c', `source ${completions}sitebuilder.bash; ${bashLine}`], budget: 1.15 });
+if (spawnSync('fish', ['--version']).status === 0) {
+  cases.push({ name: 'fish: complete `api list_`', cmd: 'fish', args: ['--no-config', '-c', `source ${completions}sitebuilder.fish; complete -C 'sitebuilder api list_'`], budget: 1.15 });
+}
 const samples = new Map(cases.map((c) => [c.name, []]));
 try {
   for (const c of cases) time(c.cmd, c.args, env); // warm the file cache
