@@ -56,6 +56,9 @@ describe('publish', () => {
   it('prints only the live address when piped, and nothing on stderr', async () => {
     const res = await cli(['publish', SITE]);
     expect(res).toEqual({ code: 0, stdout: `${emu.baseUrl}/sites/${SITE}/\n`, stderr: '' });
+    // --wait is the default, accepted for scripts that spell it out.
+    const spelled = await cli(['publish', 'site_docs', '--wait']);
+    expect(spelled).toEqual({ code: 0, stdout: `${emu.baseUrl}/sites/site_docs/\n`, stderr: '' });
   });
 
   it('shows progress and the elapsed time on stderr on a terminal', async () => {

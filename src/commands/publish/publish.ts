@@ -12,7 +12,8 @@ import { waitForPublish } from './wait.js';
 
 export interface PublishOptions {
   site?: string;
-  wait: boolean;
+  /** false with --no-wait; --wait (or nothing) waits. */
+  wait?: boolean;
   timeout?: number;
   idempotencyKey?: string;
 }
@@ -37,7 +38,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   const res = await client.call('publish_site', { projectId: siteId }, { idempotencyKey: o.idempotencyKey, signal: ctx.signal });
   const key = res.idempotencyKey ?? null;
   const first = publishRecord(siteId, res.envelope.data, { running: true });
-  if (!o.wait) {
+  if (o.wait === false) {
     printResult(ctx, { ...first, waited: false, idempotencyKey: key });
     ctx.io.info(`Publishing ${siteId}; follow it with \`sitebuilder publish status ${siteId}\`.`);
     return 0;
@@ -91,6 +92,7 @@ export const publishCommand = defineCommand<PublishOptions>({
     'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
+    { flags: '--wait', description: 'wait until the publish is live (the default)' },
     { flags: '--no-wait', description: 'return as soon as the publish has started' },
     {
       flags: '--timeout <duration>',
