@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
+import { InterruptedError } from '../../src/errors.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { run } from '../helpers/run.js';
 
@@ -90,6 +91,29 @@ describe('publish', () => {
     expect(sent[1].replayed).toBe(true);
     expect(await deployments()).toBe(1);
     expect(JSON.parse(res.stdout).idempotencyKey).toBe(sent[0].idempotencyKey);
+  });
+
+  it('retries a publish whose connection dropped mid-answer with the same key: one publish', async () => {
+    await control('POST', 'faults', { method: 'publish_site', drop: true });
+    const res = await cli(['publish', SITE, '--no-wait']);
+    expect(res.code).toBe(0);
+    const sent = calls('publish_site');
+    expect(sent).toHaveLength(2);
+    expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey);
+    expect(await deployments()).toBe(1);
+  });
+
+  it('Ctrl-C stops waiting with exit 130; the publish goes on', async () => {
+    const controller = new AbortController();
+    const interrupting = new FakeClock();
+    interrupting.sleep = async (ms, signal) => {
+      controller.abort(new InterruptedError());
+      return clock.sleep(ms, signal);
+    };
+    const res = await cli(['publish', SITE], { clock: interrupting, signal: controller.signal });
+    expect(res.code).toBe(130);
+    expect(res.stderr).toBe('error: Stopped waiting; the publish of site_portfolio goes on. Check it with `sitebuilder publish status site_portfolio`.\n');
+    expect(await deployments()).toBe(1);
   });
 
   it('reuses --idempotency-key across runs of a script: the second run publishes nothing new', async () => {
