@@ -23,6 +23,7 @@ export const completion = defineCommand<CompletionOptions>({
     'sitebuilder completion fish > ~/.config/fish/completions/sitebuilder.fish',
     'source <(sitebuilder completion bash)   # for the current shell only',
   ],
+  jsonFields: '{ shell, file (its name under completions/), script }',
   async run(opts, ctx) {
     if (!(SHELLS as readonly string[]).includes(opts.shell)) {
       throw new UsageError(`Completion scripts exist for ${SHELLS.join(', ')}, not ${JSON.stringify(opts.shell)}.`);
