@@ -17,6 +17,28 @@ set -eu
 
 change=${1:-"Add an opening hours section to the home page, with the hours for every day of the week."}
 
+# Stops the script unless a followed run succeeded: $1 is the exit code of the sitebuilder
+# command that followed it, $2 its NDJSON output, whose last line says how the run ended.
+check_run() {
+  end=$(printf '%s\n' "$2" | tail -n 1)
+  case $1 in
+    0) return 0 ;;
+    10)
+      echo "The agent asks: $(printf '%s' "$end" | jq -r '.pending.question')" >&2
+      printf '%s' "$end" | jq -r '.pending.options // [] | to_entries[] | "  \(.key + 1). \(.value)"' >&2
+      echo "Answer with: $(printf '%s' "$end" | jq -r '.pending.answer | if type == "array" then join("  or  ") else . end')" >&2
+      echo "then publish with: sitebuilder publish $site" >&2
+      exit 10 ;;
+    11)
+      echo "A plan waits for approval: sitebuilder chat $site --approve (or --revise \"…\")" >&2
+      exit 11 ;;
+    8)
+      echo "The run of $site is queued or still going; publish once it has finished." >&2
+      exit 8 ;;
+    *) exit "$1" ;;
+  esac
+}
+
 # 1. The workspace and the site. A failing command stops the script (set -e) with its exit code.
 workspace=${SITEBUILDER_WORKSPACE:-}
 if [ -z "$workspace" ]; then
@@ -29,34 +51,21 @@ if [ -z "$site" ]; then
   site=$(printf '%s\n' "$sites" | cut -f 1)
 fi
 if [ -z "$site" ]; then
+  echo "Creating a site in $workspace and following its first build…" >&2
+  status=0
   created=$(sitebuilder site create --workspace "$workspace" --json \
-    --prompt "A one-page site for a neighbourhood bakery: the menu, the address and a contact form.")
-  site=$(printf '%s' "$created" | jq -r '.site._id')
-  echo "Created site $site; waiting for its first build…" >&2
-  sitebuilder job watch "$site" "$(printf '%s' "$created" | jq -r '.jobId')" --json > /dev/null
+    --prompt "A one-page site for a neighbourhood bakery: the menu, the address and a contact form.") || status=$?
+  site=$(printf '%s\n' "$created" | head -n 1 | jq -r '.site._id // empty')
+  [ -n "$site" ] || exit "$status"
+  echo "Created site $site" >&2
+  check_run "$status" "$created"
 fi
 echo "Site $site in workspace $workspace" >&2
 
-# 2. The change. chat follows the run and prints NDJSON; its last line says how it ended.
+# 2. The change: chat follows the run and prints NDJSON (exit 10 question, 11 plan).
 status=0
 run=$(sitebuilder chat "$site" "$change" --json) || status=$?
-end=$(printf '%s\n' "$run" | tail -n 1)
-case $status in
-  0) ;;
-  10)
-    echo "The agent asks: $(printf '%s' "$end" | jq -r '.pending.question')" >&2
-    printf '%s' "$end" | jq -r '.pending.options // [] | to_entries[] | "  \(.key + 1). \(.value)"' >&2
-    echo "Answer with: $(printf '%s' "$end" | jq -r '.pending.answer | if type == "array" then join("  or  ") else . end')" >&2
-    echo "then publish with: sitebuilder publish $site" >&2
-    exit 10 ;;
-  11)
-    echo "A plan waits for approval: sitebuilder chat $site --approve (or --revise \"…\")" >&2
-    exit 11 ;;
-  8)
-    echo "The change was queued behind another run of $site; publish once it has run." >&2
-    exit 8 ;;
-  *) exit "$status" ;;
-esac
+check_run "$status" "$run"
 
 # 3. Publish and wait until it is live (exit 8 if it takes longer than the timeout).
 url=$(sitebuilder publish "$site" --timeout 10m)

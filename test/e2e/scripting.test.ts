@@ -77,7 +77,7 @@ describe.concurrent('against an emulator started by the test', () => {
     const emu = await fresh();
     const ws = emu.control.createWorkspace({ name: 'Empty Studio', plan: 'paid' } as never);
     const res = await sh(['./examples/publish.sh'], { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, SITEBUILDER_WORKSPACE: ws._id });
-    expect(res.stderr).toMatch(/Created site site_\w+; waiting for its first build/);
+    expect(res.stderr).toMatch(/Created site site_\w+\n/);
     expect(res.code).toBe(0);
     const url = res.stdout.trim();
     expect(url).toMatch(new RegExp(`^${emu.baseUrl}/sites/site_\\w+/$`));
