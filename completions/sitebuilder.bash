@@ -39,7 +39,7 @@ _sitebuilder_spec() {
     'queue resume') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     'queue help') __sb_cmds=''; __sb_flags=''; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     'upload') __sb_cmds=''; __sb_flags='--folder -h --help'; __sb_vflags=' --folder '; __sb_npos=2; __sb_variadic=1 ;;
-    'publish') __sb_cmds='status logs help'; __sb_flags='--no-wait --timeout --idempotency-key -h --help'; __sb_vflags=' --timeout --idempotency-key '; __sb_npos=1; __sb_variadic=0 ;;
+    'publish') __sb_cmds='status logs help'; __sb_flags='--wait --no-wait --timeout --idempotency-key -h --help'; __sb_vflags=' --timeout --idempotency-key '; __sb_npos=1; __sb_variadic=0 ;;
     'publish status') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     'publish logs') __sb_cmds=''; __sb_flags='--all -l --limit --deployment -h --help'; __sb_vflags=' -l --limit --deployment '; __sb_npos=1; __sb_variadic=0 ;;
     'publish help') __sb_cmds=''; __sb_flags=''; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;

@@ -168,7 +168,7 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 2 1
     case 'publish'
       set -g __sitebuilder_cmds 'status	Show whether a publish is running, and its status' 'logs	Show the log of the latest publish' 'help	show help for a command'
-      set -g __sitebuilder_flags '--no-wait	return as soon as the publish has started' '--timeout	stop waiting after this long (e.g. 90s, 5m; default 10m) and exit 8; the publish goes on' '--idempotency-key	key for publish_site (default: a new one; reuse it to retry a publish safely from a script)' '-h	show help' '--help	show help'
+      set -g __sitebuilder_flags '--wait	wait until the publish is live (the default)' '--no-wait	return as soon as the publish has started' '--timeout	stop waiting after this long (e.g. 90s, 5m; default 10m) and exit 8; the publish goes on' '--idempotency-key	key for publish_site (default: a new one; reuse it to retry a publish safely from a script)' '-h	show help' '--help	show help'
       set -g __sitebuilder_vflags '--timeout' '--idempotency-key'
       set -g __sitebuilder_npos 1 0
     case 'publish status'

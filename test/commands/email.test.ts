@@ -124,6 +124,10 @@ describe('email restart', () => {
     const paused = await email(['restart', 'site_blog', 'edom_blog', '--yes']);
     expect(paused.code).toBe(4);
     expect(paused.stderr).toContain('Email domains are paused until the workspace is on a paid plan again!');
+    const missing = await email(['restart']);
+    expect(missing.code).toBe(2);
+    const onDefault = await run(['email', 'restart', 'edom_nope', '--yes'], { env: { ...env, SITEBUILDER_SITE: 'site_bakery' }, clock });
+    expect(onDefault.stderr).toContain('Site site_bakery has no email domain edom_nope');
     const unknown = await email(['restart', 'site_bakery', 'edom_nope', '--yes']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('email domains site_bakery');

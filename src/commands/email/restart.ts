@@ -28,15 +28,17 @@ export const restart = defineCommand<RestartOptions>({
   description:
     'Restart the verification of an email domain: the mail provider sets it up again and the three DKIM records change, so they must be replaced at your DNS host with the new values printed here (the ownership record stays). Asks for confirmation first (--yes in scripts). The service refuses a verified domain, one whose records are confirmed or still being checked, a paused domain, and more than 10 restarts an hour in a workspace.',
   args: [
-    { name: 'site', description: 'site id', required: true },
-    { name: 'domain-id', description: 'the domainId, from `sitebuilder email domains <site>`', required: true },
+    { name: 'site', description: 'site id (may be left out when a default site is set)' },
+    { name: 'domain-id', description: 'the domainId, from `sitebuilder email domains <site>`' },
   ],
-  examples: ['sitebuilder email restart site_1 edom_2', 'sitebuilder email restart site_1 edom_2 --yes --json'],
+  examples: ['sitebuilder email restart site_1 edom_2', 'sitebuilder email restart edom_2   # on the default site', 'sitebuilder email restart site_1 edom_2 --yes --json'],
   jsonFields: '{projectId, domainId, domain, dkimStatus, records: [{label, kind, type, host, value, changed, previousValue}], answer: the data sent back}',
   async run(opts, ctx) {
-    const site = opts.site ?? '';
-    const domainId = opts.domainId ?? '';
-    if (!site.trim() || !domainId.trim()) throw new UsageError('Name the site and the domainId, as in `sitebuilder email restart site_1 edom_2`.');
+    // One argument is the domainId, on the default site (`site use`, SITEBUILDER_SITE).
+    const single = opts.domainId === undefined;
+    const domainId = (single ? opts.site : opts.domainId) ?? '';
+    if (!domainId.trim()) throw new UsageError('Name the domainId to restart, as in `sitebuilder email restart site_1 edom_2` (`email domains <site>` lists them).');
+    const site = ctx.site(single ? undefined : opts.site);
     const client = ctx.api();
     const before = await client.call('get_site_email_settings', { projectId: site }, { signal: ctx.signal });
     const current = emailDomainsOf(before.envelope.data).find((d) => domainIdOf(d) === domainId);
