@@ -1,0 +1,83 @@
+// `sitebuilder chat` in a real terminal (tmux, its own socket): the built binary against an
+// emulator running 20 times faster than the wall clock. Through a question (keys typed during
+// the run never answer it) and a plan approval; the terminal is left as it was found.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+
+const bin = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
+const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const socket = `sbtest-chat-${process.pid}`;
+const session = 'chat';
+let emu: RunningEmulator;
+
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-t', session);
+const keys = (...k: string[]) => tmux('send-keys', '-t', session, ...k);
+
+async function waitFor(test: RegExp, timeoutMs = 15_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const s = screen();
+    if (test.test(s)) return s;
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${test}; the screen:\n${s}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, speed: 20 });
+    const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-tmux-')), 'config');
+    const env = `SITEBUILDER_BASE_URL=${emu.baseUrl} SITEBUILDER_TOKEN=${DEMO_TOKENS.full} SITEBUILDER_CONFIG_DIR=${config}`;
+    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', `env -u CI -u NO_COLOR ${env} PS1='$ ' bash --norc --noprofile`);
+    keys(`node ${bin} chat site_bakery; echo EXIT=$?`, 'Enter');
+  });
+  afterAll(async () => {
+    spawnSync('tmux', ['-L', socket, 'kill-server']);
+    await emu?.close();
+  });
+
+  it('answers a question and approves a plan, then leaves the terminal as it found it', async () => {
+    await waitFor(/\? You/);
+    // A short message: the agent asks. During its 20 s (1 s real) stall, keys are typed ahead.
+    keys('make it nice #stall:20', 'Enter');
+    await waitFor(/The agent stalled/);
+    keys('Enter');
+    keys('2', 'Enter');
+    await waitFor(/What kind of site should this be\? …/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen()).not.toMatch(/✔ What kind of site/);
+    expect(emu.control.log({ method: 'send_message' })).toHaveLength(1);
+    keys('Down', 'Down', 'Enter');
+    await waitFor(/✔ What kind of site should this be\? · A blog/);
+    await waitFor(/Done in/);
+
+    keys('/plan', 'Enter');
+    await waitFor(/Plan mode/);
+    keys('Add a team page with our bakers', 'Enter');
+    await waitFor(/The plan waits for your approval …/);
+    expect(screen()).toContain('Here is my plan');
+    keys('Enter');
+    await waitFor(/\+ team\.html[\s\S]*Done in/);
+    keys('Enter');
+    await waitFor(/EXIT=0/);
+
+    const sent = emu.control.log({ method: 'send_message' }).map((e) => e.args as { prompt: string; mode?: string });
+    expect(sent).toEqual([
+      { projectId: 'site_bakery', prompt: 'make it nice #stall:20' },
+      { projectId: 'site_bakery', prompt: 'A blog' },
+      { projectId: 'site_bakery', prompt: 'Add a team page with our bakers', mode: 'plan' },
+      { projectId: 'site_bakery', prompt: 'Approve the plan and build it.' },
+    ]);
+    // Cooked mode, echo and signals back on; the cursor shown again.
+    keys('clear; stty -a | tr " " "\\n" | grep -xE -- "-?(icanon|echo|isig)" | tr "\\n" " "; echo', 'Enter');
+    const modes = await waitFor(/(-?icanon|-?echo|-?isig) (-?icanon|-?echo|-?isig) (-?icanon|-?echo|-?isig)/);
+    expect(modes).toMatch(/\bisig\b/);
+    expect(modes).not.toMatch(/-(icanon|echo|isig)/);
+  }, 60_000);
+});
