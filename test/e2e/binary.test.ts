@@ -1,0 +1,98 @@
+// The built binary as a user runs it: spawned processes against an emulator on port 0, and
+// the masked token prompt of `auth login` in a real terminal under tmux.
+import { execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { tempConfigDir } from '../helpers/run.js';
+import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+
+const BIN = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+});
+afterAll(() => emu.close());
+
+/** Runs the binary without blocking: the emulator answers from this same process. */
+function sb(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', SITEBUILDER_CONFIG_DIR: tempConfigDir(), ...env }, encoding: 'utf8' },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+}
+
+describe('the built binary', () => {
+  it('prints its version and help, with the exit codes', async () => {
+    const version = await sb(['--version']);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+    const help = await sb(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes:');
+    expect((await sb(['site', 'list', '--help'])).stdout).toContain('--all');
+  });
+
+  it('lists sites as plain rows when piped, with no ANSI byte even with a colour terminal', async () => {
+    const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, TERM: 'xterm-256color' };
+    const res = await sb(['site', 'list', '--workspace', 'ws_demo'], env);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^site_bakery\tSunrise Bakery\tws_demo\t\d{4}-\d{2}-\d{2}T/m);
+    expect(res.stdout + res.stderr).not.toMatch(/[\u001b\r]/);
+  });
+
+  it('exits 2 on a bad flag and 4 without a token, with one line and no stack trace', async () => {
+    const bad = await sb(['site', 'list', '--frobnicate']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("unknown option '--frobnicate'");
+    const none = await sb(['workspace', 'list'], { SITEBUILDER_BASE_URL: emu.baseUrl });
+    expect(none.code).toBe(4);
+    expect(none.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses to send the token over plain http to another host, sending nothing', async () => {
+    const res = await sb(['workspace', 'list'], { SITEBUILDER_BASE_URL: 'http://example.invalid', SITEBUILDER_TOKEN: DEMO_TOKENS.full });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('Refusing to send the token over plain http://');
+    expect(res.stderr).not.toContain(DEMO_TOKENS.full);
+  });
+
+  it('never shows the token in --debug logs', async () => {
+    const res = await sb(['workspace', 'list', '--debug'], { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/\[debug\] POST list_workspaces → 200 in \d+ms request=\S+ remaining=\d+/);
+    expect(res.stderr + res.stdout).not.toContain(DEMO_TOKENS.full);
+  });
+});
+
+describe.skipIf(!hasTmux)('auth login in a terminal', () => {
+  it('takes the token at a masked prompt and saves it 0600', async () => {
+    const configDir = tempConfigDir();
+    const term = new TmuxSession([process.execPath, BIN, 'auth', 'login', '--base-url', emu.baseUrl], {
+      SITEBUILDER_CONFIG_DIR: configDir,
+      PATH: process.env.PATH ?? '',
+      HOME: '/nonexistent',
+      TERM: 'xterm-256color',
+    });
+    try {
+      await term.waitForPrompt(/Paste your token/);
+      term.send('-l', DEMO_TOKENS.full);
+      term.send('Enter');
+      const screen = await term.waitFor(/EXIT=\d+/);
+      expect(screen).toContain('EXIT=0');
+      expect(screen).toContain('Logged in to');
+      expect(screen).not.toContain(DEMO_TOKENS.full);
+      const file = join(configDir, 'config.json');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.token).toBe(DEMO_TOKENS.full);
+    } finally {
+      term.kill();
+    }
+  });
+});
