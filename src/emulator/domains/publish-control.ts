@@ -6,9 +6,7 @@
 import { EmulatorRefusal } from '../refusal.js';
 import type { ControlRoute } from '../types.js';
 import type { Emulator } from '../emulator.js';
-import type { PublishSlice } from './publish.js';
-
-const slice = (emu: Emulator) => emu.slice<PublishSlice>('publish');
+import { publishSlice as slice } from './publish-state.js';
 
 function siteOf(emu: Emulator, siteId: string) {
   const site = emu.site(siteId);

@@ -2,46 +2,21 @@
 // and upload_storage_file, plus the published sites served at {origin}/sites/<siteId>/.
 // A publish snapshots the site's files when it starts; the live site keeps its last ready
 // version while a new one builds or when it fails (publish-model.ts has the statuses).
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { UPLOAD_MAX_BYTES, contentTypeFor } from '../../api/upload-limits.js';
 import { assertCodeHostingAllows } from '../code-hosting.js';
 import type { Emulator } from '../emulator.js';
-import { originOf } from '../origin.js';
-import type { SiteRecord } from '../state.js';
-import { putStorageFile, storageAddress } from '../storage.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
-import { DEFAULT_PUBLISH_MS, logAt, resolvePage, statusAt, type Deployment } from '../publish-model.js';
+import { DEFAULT_PUBLISH_MS, logAt, statusAt, type Deployment } from '../publish-model.js';
 import { placeholderFiles, siteFilesForPublish } from '../site-files.js';
+import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
 import { publishControl } from './publish-control.js';
+import { servePublishedSite } from './publish-http.js';
+import { deploymentsOf, liveDeployment, publishSlice, siteAddress, PUBLISH_DOMAIN, type PublishSlice } from './publish-state.js';
+import { uploadStorageFile } from './upload.js';
 
-export interface PublishSlice {
-  /** siteId → deployments, oldest first. */
-  deployments: Record<string, Deployment[]>;
-  /** siteId → the failure message the next publish of that site ends with (control API). */
-  failNext: Record<string, string>;
-  /** Emulated ms a publish takes (control API). */
-  durationMs: number;
-}
+export type { PublishSlice } from './publish-state.js';
+export { liveDeployment, siteAddress } from './publish-state.js';
 
-export const PUBLISH_DOMAIN = 'publish';
-export const SITES_ROUTE = '/sites/';
 const PAGE_MAX = 1000;
 const SEEDED_LIVE = ['site_bakery', 'site_docs'];
-
-export const publishSlice = (emu: Emulator) => emu.slice<PublishSlice>(PUBLISH_DOMAIN);
-
-
-export const siteAddress = (emu: Emulator, siteId: string) => `${originOf(emu)}${SITES_ROUTE}${encodeURIComponent(siteId)}/`;
-
-function deploymentsOf(emu: Emulator, siteId: string): Deployment[] {
-  return publishSlice(emu).deployments[siteId] ?? [];
-}
-
-/** The deployment being served: the newest one that is ready. */
-export function liveDeployment(emu: Emulator, siteId: string): Deployment | undefined {
-  const now = emu.clock.now();
-  return [...deploymentsOf(emu, siteId)].reverse().find((d) => statusAt(d, now).status === 'ready');
-}
 
 function who(emu: Emulator, userId: string): string {
   return emu.user(userId)?.name ?? userId;
@@ -121,82 +96,6 @@ function listDeployments(call: CallContext): HandlerResult {
   const list = [...deploymentsOf(call.emu, site._id)].reverse();
   const { offset, limit } = page(call);
   return { data: list.slice(offset, offset + limit).map((d) => deploymentView(call.emu, d)), count: list.length };
-}
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function uploadStorageFile(call: CallContext): HandlerResult {
-  const { emu } = call;
-  const site: SiteRecord = call.requireSite(call.args.projectId);
-  const name = String(call.args.fileName);
-  const segments = name.split('/');
-  if (name.startsWith('/') || segments.some((s) => s === '' || s === '.' || s === '..') || /[\\\u0000-\u001f\u007f]/.test(name)) {
-    call.refuse(400, '`fileName` must be a relative path of names separated by /, without empty, . or .. parts, backslashes or control characters.');
-  }
-  const b64 = String(call.args.contentBase64).replace(/\s+/g, '');
-  if (b64.length % 4 !== 0 || !BASE64.test(b64)) call.refuse(400, '`contentBase64` is not valid base64.');
-  const size = Buffer.byteLength(b64, 'base64');
-  if (size > UPLOAD_MAX_BYTES) {
-    call.refuse(413, `The file is ${size.toLocaleString('en-US')} bytes; files up to ${UPLOAD_MAX_BYTES.toLocaleString('en-US')} bytes (100 MB) can be uploaded.`, {
-      size,
-      maxSize: UPLOAD_MAX_BYTES,
-    });
-  }
-  const file = putStorageFile(emu, site._id, {
-    path: name,
-    visibility: 'public',
-    contentType: call.args.contentType ?? contentTypeFor(name),
-    contentBase64: b64,
-    size,
-  });
-  return {
-    data: {
-      url: storageAddress(originOf(emu), site._id, file.path),
-      path: file.path,
-      size: file.size,
-      contentType: file.contentType,
-      visibility: file.visibility,
-      updatedAt: emu.iso(file.updatedAt),
-    },
-    message: 'The file was uploaded.',
-  };
-}
-
-function servePublishedSite(req: IncomingMessage, res: ServerResponse, url: URL, emu: Emulator): boolean {
-  if (!url.pathname.startsWith(SITES_ROUTE)) return false;
-  const rest = url.pathname.slice(SITES_ROUTE.length);
-  const slash = rest.indexOf('/');
-  let siteId = '';
-  try {
-    siteId = decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash));
-  } catch {
-    /* a bad escape names no site */
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Use GET.\n');
-    return true;
-  }
-  if (slash < 0 && siteId) {
-    res.writeHead(301, { location: `${SITES_ROUTE}${encodeURIComponent(siteId)}/` }).end();
-    return true;
-  }
-  const live = emu.site(siteId) ? liveDeployment(emu, siteId) : undefined;
-  let path = '';
-  try {
-    path = decodeURIComponent(rest.slice(slash + 1));
-  } catch {
-    path = '\u0000';
-  }
-  const file = live ? resolvePage(live.files, path) : undefined;
-  if (!file) {
-    const why = !emu.site(siteId) ? 'No site lives here.' : !live ? 'This site has not been published yet.' : 'No page at this address.';
-    res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Not found</title><p>${why}</p>\n`);
-    return true;
-  }
-  const body = Buffer.from(file.body);
-  res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(body.length), 'x-deployment-id': live!.deploymentId });
-  res.end(req.method === 'HEAD' ? undefined : body);
-  return true;
 }
 
 export const publishDomain = defineDomain<PublishSlice>({
