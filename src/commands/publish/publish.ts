@@ -89,7 +89,8 @@ export const publishCommand = defineCommand<PublishOptions>({
   description:
     'Starts publishing the site and waits until the new version is live (status ready), then prints the live address on stdout.\n' +
     'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors.\n' +
-    'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.',
+    'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.\n' +
+    'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout (it goes on); 130 Ctrl-C (it goes on).',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--wait', description: 'wait until the publish is live (the default)' },
