@@ -168,6 +168,13 @@ describe('publish', () => {
     expect(calls('publish_site')).toHaveLength(1);
   });
 
+  it('says how to follow a publish that is already running', async () => {
+    await cli(['publish', SITE, '--no-wait']);
+    const res = await cli(['publish', SITE]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^error: A publish of site_portfolio is already running \(dep_\d+\); follow it with `sitebuilder publish status site_portfolio`, then publish again\. \(request req_\w+\)\n$/);
+  });
+
   it('needs a site', async () => {
     const res = await cli(['publish']);
     expect(res.code).toBe(2);

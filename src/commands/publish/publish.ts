@@ -2,7 +2,7 @@
 // prints the live address. Safe in scripts: no prompt, nothing on stderr when piped except
 // errors, exit 8 on --timeout, and a retried publish_site carries the same Idempotency-Key.
 import type { Context } from '../../context.js';
-import { CliError, PendingError, UsageError } from '../../errors.js';
+import { ApiError, CliError, PendingError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
@@ -28,6 +28,17 @@ function printResult(ctx: Context, record: PublishRecord & { waited: boolean; id
   else ctx.io.outLine(sanitizeInline(record.url ?? record.deploymentId ?? describeStatus(record)));
 }
 
+/** A publish already running (409 with data.activePublish) says how to follow it. */
+function publishRefusal(err: ApiError, siteId: string): ApiError {
+  const active = (err.data as Record<string, unknown> | null)?.activePublish;
+  if (err.status !== 409 || typeof active !== 'string') return err;
+  const rid = err.requestId ? ` (request ${err.requestId})` : '';
+  return new ApiError(
+    { status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
+    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`sitebuilder publish status ${siteId}\`, then publish again.${rid}`,
+  );
+}
+
 export async function runPublish(o: PublishOptions, ctx: Context): Promise<number> {
   const siteId = ctx.site(o.site);
   if (o.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(o.idempotencyKey)) {
@@ -35,7 +46,11 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   }
   const client = ctx.api();
   const started = ctx.clock.now();
-  const res = await client.call('publish_site', { projectId: siteId }, { idempotencyKey: o.idempotencyKey, signal: ctx.signal });
+  const res = await client
+    .call('publish_site', { projectId: siteId }, { idempotencyKey: o.idempotencyKey, signal: ctx.signal })
+    .catch((err: unknown) => {
+      throw err instanceof ApiError ? publishRefusal(err, siteId) : err;
+    });
   const key = res.idempotencyKey ?? null;
   const first = publishRecord(siteId, res.envelope.data, { running: true });
   if (o.wait === false) {
