@@ -243,6 +243,18 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(two.stdout.split('\n')[0].split('\t')[1]).toBe('agent');
   });
 
+  it('polls slower while the minute’s budget runs low, and never runs into a 429', async () => {
+    const spend = () => fetch(`${emu.baseUrl}/v1/list_workspaces`, { method: 'POST', headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' }, body: '{}' });
+    for (let i = 0; i < 226; i++) await spend();
+    const before = clock.sleeps.length;
+    const r = await chat(['Add an about page and a contact page', '--json']);
+    expect(r.code).toBe(0);
+    const sleeps = clock.sleeps.slice(before);
+    // Normally the first waits are 1 to 4 s; with about 12 calls left they stretch over the minute.
+    expect(Math.max(...sleeps.slice(0, 3))).toBeGreaterThan(4_000);
+    expect(emu.control.log().filter((e) => e.status === 429)).toHaveLength(0);
+  });
+
   it('agent text cannot drive the terminal', async () => {
     const r = await chat(['Add a banner saying \u001b]52;c;aGVsbG8=\u0007 hi \u001b[2J there'], { tty: true });
     expect(r.code).toBe(0);

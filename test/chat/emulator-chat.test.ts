@@ -235,6 +235,17 @@ describe('list_messages and credits', () => {
     expect(h.emu.emulator.slice<any>('chat').sites[SITE].activeJobId).toBeNull();
   });
 
+  it('send_message is refused while the code is being moved (code hosting), with data.code, nothing run', async () => {
+    await h.control('POST', `sites/${SITE}/code-hosting`, { state: 'moving' });
+    const a = await send('Add an about page and a contact page');
+    expect(a.status).toBe(409);
+    expect(a.body.data.code).toBe('code_moving');
+    expect(h.emu.emulator.slice<any>('chat').sites[SITE].activeJobId).toBeNull();
+    const locked = await h.call('send_message', { projectId: 'site_client', prompt: 'Add an about page and a contact page' });
+    expect(locked.status).toBe(403);
+    expect(typeof locked.body.data.code).toBe('string');
+  });
+
   it('create_site runs the agent for its first build', async () => {
     const c = await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'A portfolio for a ceramic artist with a gallery and contact page' });
     const site = c.body.data.site._id;
