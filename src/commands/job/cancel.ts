@@ -31,6 +31,9 @@ export const cancel = defineCommand<CancelOptions>({
     if (jobId) ctx.io.outLine(`${sanitizeInline(jobId)}\t${pickString(envelope.data, 'state') ?? 'cancelled'}`);
     ctx.io.info(sanitizeInline(envelope.message || 'Cancelled.'));
     const waiting = pick(envelope.data, 'waiting');
-    if (typeof waiting === 'number' && waiting > 0) ctx.io.info(`${waiting} message${waiting === 1 ? '' : 's'} wait in the stopped queue; let them run with: sitebuilder queue resume ${projectId}`);
+    if (typeof waiting === 'number' && waiting > 0) {
+      const one = waiting === 1;
+      ctx.io.info(`${waiting} message${one ? ' waits' : 's wait'} in the stopped queue; let ${one ? 'it' : 'them'} run with: sitebuilder queue resume ${projectId}`);
+    }
   },
 });
