@@ -211,6 +211,17 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(watch.stdout).toMatch(/^end\tsucceeded\texit=0/m);
   });
 
+  it('a queue cap exits 7 at once, naming the cap; no credits exits 1 saying nothing ran, once', async () => {
+    await chat(['Add every page you can think of #long', '--no-follow']);
+    for (let i = 0; i < 8; i++) expect((await chat([`Queued change number ${i}`, '--no-follow'])).code).toBe(0);
+    const ninth = await chat(['One change too many']);
+    expect(ninth.code).toBe(7);
+    expect(ninth.stderr).toMatch(/8 messages waiting.*See the queue with: sitebuilder queue list site_bakery \(request req_/);
+    const broke = await runCli(['chat', 'site_shop', 'Add an about page and a contact page'], { env, clock });
+    expect(broke.code).toBe(1);
+    expect(broke.stderr.match(/nothing ran/gi)).toHaveLength(1);
+  });
+
   it('queue edit checks the version, move reorders, remove takes a message out', async () => {
     await chat(['Add every page you can think of #long', '--no-follow']);
     const ids = [];

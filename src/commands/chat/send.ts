@@ -2,6 +2,7 @@
 // A queued message runs on its own: it is never sent again (the retry of a failed call reuses
 // its Idempotency-Key, so even a retry cannot queue it twice).
 import type { Context } from '../../context.js';
+import { ApiError } from '../../errors.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
@@ -16,7 +17,12 @@ export type SendAnswer =
 export async function sendMessage(ctx: Context, projectId: string, prompt: string, mode: Mode, idempotencyKey?: string): Promise<SendAnswer> {
   const args: Record<string, unknown> = { projectId, prompt };
   if (mode === 'plan') args.mode = 'plan';
-  const { envelope } = await ctx.api().call('send_message', args, { idempotencyKey, signal: ctx.signal });
+  let envelope;
+  try {
+    ({ envelope } = await ctx.api().call('send_message', args, { idempotencyKey, signal: ctx.signal }));
+  } catch (err) {
+    throw err instanceof ApiError ? sendRefusal(err, projectId) : err;
+  }
   const data = asRecord(envelope.data);
   if (data.queued === true) {
     const pos = pick(data, 'queuePosition', 'position');
@@ -55,4 +61,20 @@ export function reportStarted(ctx: Context, projectId: string, jobId: string): v
   if (ctx.io.json) ctx.io.printJson({ projectId, queued: false, jobId });
   else ctx.io.outLine(sanitizeInline(jobId));
   ctx.io.info(`Follow it with: sitebuilder job watch ${shellQuote(projectId)} ${shellQuote(jobId)}`);
+}
+
+/**
+ * The service's own sentence is clear for no credits (402) and the queue caps (429 without
+ * Retry-After): say it once, with what to do next, instead of adding the generic hint.
+ */
+export function sendRefusal(err: ApiError, projectId: string): ApiError {
+  const quota = err.status === 429 && err.data !== null && typeof err.data === 'object' && 'code' in err.data;
+  if ((err.status !== 402 && !quota) || !err.serviceMessage) return err;
+  const rid = err.requestId ? ` (request ${err.requestId})` : '';
+  const next = quota ? ` See the queue with: sitebuilder queue list ${shellQuote(projectId)}` : '';
+  const sentence = `${sanitizeInline(err.serviceMessage)}${next}${rid}`;
+  return new (err.constructor as typeof ApiError)(
+    { status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
+    sentence,
+  );
 }
