@@ -211,6 +211,21 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(watch.stdout).toMatch(/^end\tsucceeded\texit=0/m);
   });
 
+  it('a conversation: a message sent while the agent is busy is queued once; /queue, /cancel, /plan; an empty line leaves', async () => {
+    await chat(['Add every page you can think of #long', '--no-follow']);
+    const prompter = new ScriptedPrompter(['Then make the header bigger please', '/queue', '/cancel', '/plan', '/nope', '']);
+    const r = await chat([], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(r.prompts).toEqual(['You', 'You', 'You', 'You', 'You (plan mode)', 'You (plan mode)']);
+    expect(r.stdout).toMatch(/your message waits in the queue at position 1 \(qmsg_\d+\)/);
+    expect(r.stdout).toMatch(/│ 1 +│ qmsg_\d+ +│ build/);
+    expect(r.stderr).toMatch(/cancelled; what the agent already wrote stays; the queue is stopped/);
+    expect(r.stderr).toContain('Plan mode:');
+    expect(r.stderr).toContain('Unknown command /nope');
+    expect(calls('send_message')).toHaveLength(2);
+    expect(calls('cancel_job')).toHaveLength(1);
+  });
+
   it('a queue cap exits 7 at once, naming the cap; no credits exits 1 saying nothing ran, once', async () => {
     await chat(['Add every page you can think of #long', '--no-follow']);
     for (let i = 0; i < 8; i++) expect((await chat([`Queued change number ${i}`, '--no-follow'])).code).toBe(0);
