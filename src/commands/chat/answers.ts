@@ -4,6 +4,7 @@
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { asRecord, pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
 import { itemsOf } from '../../api/paginate.js';
 import { applyAnswer, initialRunState, type JobAnswer } from '../../render/reducer.js';
 import type { Question } from '../../render/events.js';
@@ -30,8 +31,9 @@ async function orLater<T>(p: Promise<T>): Promise<T | undefined> {
 }
 
 export async function askQuestion(ctx: Context, q: Question): Promise<NextMessage | undefined> {
-  const choices = [...q.options.map((o) => ({ label: o, value: o as string | typeof OTHER })), { label: 'Other (type an answer)', value: OTHER as string | typeof OTHER }];
-  const picked = await orLater(ctx.prompter.select(q.question || 'The agent asks a question', choices));
+  // The labels are printed, so they are sanitized; the answer sent is the option as the service gave it.
+  const choices = [...q.options.map((o) => ({ label: sanitizeInline(o), value: o as string | typeof OTHER })), { label: 'Other (type an answer)', value: OTHER as string | typeof OTHER }];
+  const picked = await orLater(ctx.prompter.select(sanitizeInline(q.question) || 'The agent asks a question', choices));
   if (picked === undefined) return undefined;
   if (picked !== OTHER) return { prompt: picked, mode: 'build' };
   const text = await orLater(ctx.prompter.input('Your answer', { validate: (v) => (v.trim() ? true : 'Type an answer, or press Esc to answer later.') }));
