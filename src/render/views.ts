@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { IO } from '../io/io.js';
 import { startSpinner, formatElapsed, type Spinner } from '../io/spinner.js';
 import { style } from '../io/style.js';
+import { sanitizeInline } from '../io/sanitize.js';
 import { formatPlain, formatPretty, type ViewMode } from './format.js';
 import { creditsOfRun, failureMessage, type AppliedAnswer, type Outcome, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
@@ -106,7 +107,7 @@ export class TextRunView implements RunView {
     if (state.todos.length) parts.push(`${done}/${state.todos.length} tasks done`);
     const summary = `Attached to run ${this.jobId} (${state.state}); so far: ${parts.join(', ')}.`;
     const lastText = texts.slice(-3);
-    const todos: TranscriptLine[] = state.todos.length ? [{ kind: 'todos', todos: state.todos }] : [];
+    const todos: TranscriptLine[] = state.todos.length ? [{ kind: 'todos', todos: state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) })) }] : [];
     const tail = this.kept.filter((l) => l.kind === 'question' || l.kind === 'plan' || l.kind === 'error');
     this.kept = [];
     if (this.mode === 'plain') {
@@ -141,7 +142,7 @@ export class TextRunView implements RunView {
       succeeded: `${c.green('✓')} Done${took}${creditsText(credits)}`,
       question: `${c.cyan('?')} The agent asked a question${took}${creditsText(credits)}`,
       plan: `${c.cyan('✓')} Plan ready${took}${creditsText(credits)}`,
-      failed: `${c.red('✗')} Failed${took}: ${failureMessage(s)}${creditsText(credits)}`,
+      failed: `${c.red('✗')} Failed${took}: ${sanitizeInline(failureMessage(s))}${creditsText(credits)}`,
       cancelled: `${c.yellow('■')} Cancelled${took}${creditsText(credits)}; what the agent already wrote stays`,
       detached: `${c.yellow('↗')} Detached; the run goes on`,
       timeout: `${c.yellow('…')} Still running after${took}`,

@@ -1,10 +1,12 @@
 // The exact commands printed for what comes next (answer a question, approve a plan,
 // re-attach), and the `pending` part of the end of a run.
+import { sanitizeInline } from '../../io/sanitize.js';
 import { planOf, type RunState } from '../../render/reducer.js';
 import type { Pending } from '../../render/views.js';
 
-/** Quotes for a POSIX shell only when needed. */
-export function shellQuote(s: string): string {
+/** Quotes for a POSIX shell only when needed; ids come from the service, so they are sanitized first. */
+export function shellQuote(raw: string): string {
+  const s = sanitizeInline(raw);
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
