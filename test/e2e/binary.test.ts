@@ -71,6 +71,14 @@ describe('the built binary', () => {
   });
 });
 
+describe('sitebuilder emulator -- command', () => {
+  it('puts this sitebuilder on the command’s PATH and passes its exit code through', async () => {
+    const res = await sb(['emulator', '--', 'sh', '-c', 'sitebuilder workspace list >/dev/null && sitebuilder --version && exit 3']);
+    expect(res.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+    expect(res.code).toBe(3);
+  });
+});
+
 describe.skipIf(!hasTmux)('auth login in a terminal', () => {
   it('takes the token at a masked prompt and saves it 0600', async () => {
     const configDir = tempConfigDir();

@@ -1,5 +1,8 @@
 // Runs the emulator until Ctrl-C or SIGTERM (saving --state), or around one command.
 import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, join } from 'node:path';
 import { isLoopbackHost } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -100,8 +103,11 @@ function waitForStop(signal: AbortSignal): Promise<void> {
 /** Runs the command against the emulator; its exit code becomes ours. Ctrl-C and SIGTERM reach it first. */
 function runCommand(command: string[], running: RunningEmulator, ctx: Context): Promise<number> {
   const env = { ...ctx.env, SITEBUILDER_BASE_URL: running.baseUrl, SITEBUILDER_TOKEN: running.token } as NodeJS.ProcessEnv;
+  const shimDir = sitebuilderShim();
+  if (shimDir) env.PATH = `${shimDir}${delimiter}${env.PATH ?? ''}`;
   ctx.io.info(`Emulator on ${running.baseUrl}; running: ${command.join(' ')}`);
-  return new Promise((resolve, reject) => {
+  const cleanup = () => shimDir && rmSync(shimDir, { recursive: true, force: true });
+  return new Promise<number>((resolve, reject) => {
     const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env });
     const forward = () => child.kill('SIGTERM');
     process.on('SIGTERM', forward);
@@ -116,5 +122,24 @@ function runCommand(command: string[], running: RunningEmulator, ctx: Context): 
       const signals: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
       resolve(code ?? 128 + (sig ? (signals[sig] ?? 1) : 1));
     });
-  });
+  }).finally(cleanup);
+}
+
+/**
+ * A `sitebuilder` on the command's PATH that runs this very CLI, so a script run with
+ * `node bin/sitebuilder.js emulator -- ./deploy.sh` from a clone (not installed) finds it too.
+ */
+function sitebuilderShim(): string | undefined {
+  let bin: string;
+  try {
+    bin = realpathSync(process.argv[1] ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!/^sitebuilder(\.js)?$/.test(basename(bin))) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-path-'));
+  const shim = join(dir, 'sitebuilder');
+  writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath.replace(/'/g, `'\\''`)}' '${bin.replace(/'/g, `'\\''`)}' "$@"\n`);
+  chmodSync(shim, 0o755);
+  return dir;
 }
