@@ -9,7 +9,7 @@ import { sanitizeInline } from '../io/sanitize.js';
 import { formatPlain, formatPretty, type ViewMode } from './format.js';
 import { creditsOfRun, failureMessage, type AppliedAnswer, type Outcome, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
-import { asEvent } from './events.js';
+import { JsonRunView } from './json-view.js';
 
 export interface PendingQuestion {
   kind: 'question';
@@ -165,44 +165,4 @@ export class TextRunView implements RunView {
     if (this.spinner) this.spinner.pause(write);
     else write();
   }
-}
-
-export class JsonRunView implements RunView {
-  private projectId = '';
-  private jobId = '';
-  constructor(private readonly io: IO) {}
-
-  async begin(projectId: string, jobId: string): Promise<void> {
-    this.projectId = projectId;
-    this.jobId = jobId;
-    this.io.printJsonLine({ type: 'start', projectId, jobId });
-  }
-
-  answer(applied: AppliedAnswer, raw: unknown[]): void {
-    if (applied.reset) this.io.printJsonLine({ type: 'reset', jobId: this.jobId });
-    // Events pass through unchanged, whatever their kind or shape.
-    for (const ev of raw) this.io.printJsonLine(ev && typeof ev === 'object' ? ev : asEvent(ev));
-    if (applied.stateChanged) this.io.printJsonLine({ type: 'state', jobId: this.jobId, state: applied.state.state });
-  }
-
-  recap(): void {}
-  status(): void {}
-
-  end(end: RunEnd): void {
-    const s = end.state;
-    this.io.printJsonLine({
-      type: 'end',
-      projectId: this.projectId,
-      jobId: this.jobId,
-      state: s.state,
-      outcome: end.outcome,
-      exitCode: end.exitCode,
-      creditsCharged: creditsOfRun(s) ?? null,
-      error: s.state === 'failed' ? (s.error ?? { message: failureMessage(s) }) : null,
-      pending: end.pending ?? null,
-      reattach: end.reattach ?? null,
-    });
-  }
-
-  stop(): void {}
 }

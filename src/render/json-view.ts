@@ -1,0 +1,46 @@
+// The --json view of a followed run: NDJSON. The events pass through exactly as the service
+// sent them; our own lines carry `type` (start, state, reset) and exactly one `end` line closes it.
+import { asEvent } from './events.js';
+import { creditsOfRun, failureMessage, type AppliedAnswer } from './reducer.js';
+import type { RunEnd, RunView } from './views.js';
+import type { IO } from '../io/io.js';
+
+export class JsonRunView implements RunView {
+  private projectId = '';
+  private jobId = '';
+  constructor(private readonly io: IO) {}
+
+  async begin(projectId: string, jobId: string): Promise<void> {
+    this.projectId = projectId;
+    this.jobId = jobId;
+    this.io.printJsonLine({ type: 'start', projectId, jobId });
+  }
+
+  answer(applied: AppliedAnswer, raw: unknown[]): void {
+    if (applied.reset) this.io.printJsonLine({ type: 'reset', jobId: this.jobId });
+    // Events pass through unchanged, whatever their kind or shape.
+    for (const ev of raw) this.io.printJsonLine(ev && typeof ev === 'object' ? ev : asEvent(ev));
+    if (applied.stateChanged) this.io.printJsonLine({ type: 'state', jobId: this.jobId, state: applied.state.state });
+  }
+
+  recap(): void {}
+  status(): void {}
+
+  end(end: RunEnd): void {
+    const s = end.state;
+    this.io.printJsonLine({
+      type: 'end',
+      projectId: this.projectId,
+      jobId: this.jobId,
+      state: s.state,
+      outcome: end.outcome,
+      exitCode: end.exitCode,
+      creditsCharged: creditsOfRun(s) ?? null,
+      error: s.state === 'failed' ? (s.error ?? { message: failureMessage(s) }) : null,
+      pending: end.pending ?? null,
+      reattach: end.reattach ?? null,
+    });
+  }
+
+  stop(): void {}
+}
