@@ -44,9 +44,9 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
 
   it('answers a question and approves a plan, then leaves the terminal as it found it', async () => {
     await waitFor(/\? You/);
-    // A short message: the agent asks. During its 20 s (1 s real) stall, keys are typed ahead.
-    keys('make it nice #stall:20', 'Enter');
-    await waitFor(/The agent stalled/);
+    // A short message: the agent asks, after a 30 s (1.5 s real) stall during which keys are typed.
+    keys('make it nice #stall:30', 'Enter');
+    await waitFor(/Reading your message/);
     keys('Enter');
     keys('2', 'Enter');
     await waitFor(/What kind of site should this be\? …/);
@@ -69,7 +69,7 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
 
     const sent = emu.control.log({ method: 'send_message' }).map((e) => e.args as { prompt: string; mode?: string });
     expect(sent).toEqual([
-      { projectId: 'site_bakery', prompt: 'make it nice #stall:20' },
+      { projectId: 'site_bakery', prompt: 'make it nice #stall:30' },
       { projectId: 'site_bakery', prompt: 'A blog' },
       { projectId: 'site_bakery', prompt: 'Add a team page with our bakers', mode: 'plan' },
       { projectId: 'site_bakery', prompt: 'Approve the plan and build it.' },
