@@ -84,8 +84,10 @@ describe('one-shot chat', () => {
   });
 
   it('--timeout stops following with exit 8 and the command that re-attaches', async () => {
+    const before = clock.now();
     const r = await chat(['Add every page you can think of #long', '--timeout', '10s']);
     expect(r.code).toBe(8);
+    expect(clock.now() - before).toBe(10_000);
     expect(r.stderr).toMatch(/Re-attach with: sitebuilder job watch site_bakery job_\d+/);
   });
 });

@@ -98,7 +98,9 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       if (detached) return finish('detached');
       if (o.timeoutMs !== undefined && ctx.clock.now() - started >= o.timeoutMs) return finish('timeout');
       try {
-        await poller.wait(applied.events.length > 0 || applied.stateChanged || applied.reset, wake.signal);
+        let delay = poller.next(applied.events.length > 0 || applied.stateChanged || applied.reset);
+        if (o.timeoutMs !== undefined) delay = Math.min(delay, Math.max(0, started + o.timeoutMs - ctx.clock.now()));
+        await ctx.clock.sleep(delay, wake.signal);
       } catch (err) {
         if (!wake.signal.aborted) throw err;
       }
