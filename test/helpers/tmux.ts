@@ -12,7 +12,9 @@ export class TmuxSession {
   constructor(argv: string[], env: Record<string, string>, size = { cols: 120, rows: 50 }) {
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const vars = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
-    const line = `env ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
+    // A person at a terminal: CI (set when the suite runs in CI, and inherited by the tmux
+    // server) would turn every prompt off.
+    const line = `env -u CI ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
     execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line]);
   }
 
