@@ -29,4 +29,4 @@ await build({
 
 // The texts bin/ prints without starting the CLI: the version and every command's --help.
 const { helpTexts } = await import(new URL('../dist/cli.js', import.meta.url).href);
-writeFileSync(new URL('../dist/static.json', import.meta.url), JSON.stringify({ version, help: helpTexts() }));
+writeFileSync(new URL('../dist/static.json', import.meta.url), JSON.stringify({ version, help: await helpTexts() }));

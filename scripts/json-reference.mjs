@@ -27,7 +27,7 @@ try {
   const a = readme.indexOf(start);
   const b = readme.indexOf(end);
   if (a < 0 || b < a) throw new Error('README.md has no json-reference markers.');
-  writeFileSync(readmePath, `${readme.slice(0, a + start.length)}\n${jsonReferenceTable()}\n${readme.slice(b)}`);
+  writeFileSync(readmePath, `${readme.slice(0, a + start.length)}\n${await jsonReferenceTable()}\n${readme.slice(b)}`);
   console.log('README.md: JSON reference updated.');
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { decideColorLevel, IO, systemIO } from './io/io.js';
 import { EnquirerPrompter, type Prompter } from './io/prompter.js';
 import { Interrupts } from './interrupts.js';
 import type { CommandDefinition } from './commands/define.js';
-import { COMMANDS } from './commands/index.js';
+import { findNoun, loadCommands } from './commands/index.js';
 
 declare const __SITEBUILDER_VERSION__: string;
 export const VERSION = typeof __SITEBUILDER_VERSION__ === 'string' ? __SITEBUILDER_VERSION__ : '0.0.0-dev';
@@ -100,7 +100,10 @@ function buildCommand(def: CommandDefinition, runWith: (def: CommandDefinition, 
   return cmd;
 }
 
-export function buildProgram(run: (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>): Command {
+type RunCommand = (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>;
+
+/** The program over the given nouns (all of them for help and completion; one to run a command). */
+export function buildProgram(commands: CommandDefinition<any>[], run: RunCommand = async () => {}): Command {
   const program = new Command('sitebuilder');
   program
     .description('Build, change and publish sites with the AI site agent, from a terminal or a script.')
@@ -115,7 +118,7 @@ export function buildProgram(run: (def: CommandDefinition, cmd: Command, positio
     .option('-q, --quiet', 'print only data and errors')
     .showSuggestionAfterError(true)
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
-  for (const def of COMMANDS) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
+  for (const def of commands) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
   return program;
 }
 
@@ -123,7 +126,7 @@ export function buildProgram(run: (def: CommandDefinition, cmd: Command, positio
  * Every command's help text, keyed by its path ("" for the program, "site list", aliases too).
  * The build writes them to dist/static.json so that bin/ answers --help without loading the CLI.
  */
-export function helpTexts(): Record<string, string> {
+export async function helpTexts(): Promise<Record<string, string>> {
   const texts: Record<string, string> = {};
   const visit = (cmd: Command, paths: string[]) => {
     let captured = '';
@@ -135,8 +138,25 @@ export function helpTexts(): Record<string, string> {
       visit(sub, paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))));
     }
   };
-  visit(buildProgram(async () => {}), ['']);
+  visit(buildProgram(await loadCommands()), ['']);
   return texts;
+}
+
+/** Global options that take a value: their value is not the noun. */
+const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--token']);
+
+/** The noun the arguments name (the first word that is not an option), if it is one. */
+function nounOf(argv: string[]) {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return undefined;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return findNoun(a);
+  }
+  return undefined;
 }
 
 function errorDocument(err: CliError | Error, exitCode: number): Record<string, unknown> {
@@ -180,7 +200,10 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   }
 
   let exitCode: number = ExitCode.ok;
-  const program = buildProgram(async (def, cmd, positionals) => {
+  // Only the noun that runs is loaded (start-up budget); help and unknown words load them all.
+  const noun = nounOf(argv);
+  const commands = noun ? [await noun.load()] : await loadCommands();
+  const program = buildProgram(commands, async (def, cmd, positionals) => {
     const globals = globalsFrom(cmd, env);
     io.json = globals.json;
     io.quiet = globals.quiet;

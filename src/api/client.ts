@@ -299,7 +299,8 @@ export class ApiClient {
   private async send(verb: string, path: string, body: string | undefined, headers: Record<string, string>, signal?: AbortSignal): Promise<RawResponse> {
     if (!this.requestModule) {
       const https = this.baseUrl.protocol === 'https:';
-      this.requestModule = https ? ((await import('node:https')) as unknown as typeof import('node:http')) : await import('node:http');
+      // `.default`: the module object itself, whether loaded natively or through the bundle.
+      this.requestModule = https ? ((await import('node:https')).default as unknown as typeof import('node:http')) : (await import('node:http')).default;
       // One keep-alive connection per process: calls queue behind each other.
       this.agent = new this.requestModule.Agent({ keepAlive: true, maxSockets: 1 });
     }

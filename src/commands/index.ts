@@ -1,44 +1,45 @@
-// The command tree: one entry per noun (a noun's index.ts wires its verbs).
+// The command tree: one entry per noun, loaded only when it runs. `sitebuilder site list`
+// loads the site noun and nothing else (start-up budget); help, completion and the JSON
+// reference load them all. A noun's index.ts wires its verbs; a test keeps the names and
+// aliases here equal to its definition's.
 import type { CommandDefinition } from './define.js';
-import { auth } from './auth/index.js';
-import { backup } from './backup/index.js';
-import { codeBackup } from './code-backup/index.js';
-import { api } from './api/index.js';
-import { completion } from './completion/index.js';
-import { openapi, tools } from './discovery/index.js';
-import { email } from './email/index.js';
-import { publish } from './publish/index.js';
-import { site } from './site/index.js';
-import { chat } from './chat/index.js';
-import { job } from './job/index.js';
-import { message } from './message/index.js';
-import { queue } from './queue/index.js';
-import { storageBackup } from './storage-backup/index.js';
-import { storageRestore } from './storage-restore/index.js';
-import { upload } from './upload/index.js';
-import { workspace } from './workspace/index.js';
-import { emulator } from './emulator/index.js';
-import { demo } from './demo/index.js';
 
-export const COMMANDS: CommandDefinition<any>[] = [
-  auth,
-  workspace,
-  site,
-  chat,
-  job,
-  message,
-  queue,
-  upload,
-  publish,
-  backup,
-  codeBackup,
-  storageBackup,
-  storageRestore,
-  email,
-  api,
-  tools,
-  openapi,
-  completion,
-  emulator,
-  demo,
+export interface NounEntry {
+  name: string;
+  aliases: readonly string[];
+  load(): Promise<CommandDefinition<any>>;
+}
+
+const noun = (name: string, aliases: readonly string[], load: () => Promise<CommandDefinition<any>>): NounEntry => ({ name, aliases, load });
+
+export const NOUNS: readonly NounEntry[] = [
+  noun('auth', [], async () => (await import('./auth/index.js')).auth),
+  noun('workspace', ['workspaces'], async () => (await import('./workspace/index.js')).workspace),
+  noun('site', ['sites'], async () => (await import('./site/index.js')).site),
+  noun('chat', [], async () => (await import('./chat/index.js')).chat),
+  noun('job', ['jobs'], async () => (await import('./job/index.js')).job),
+  noun('message', ['messages'], async () => (await import('./message/index.js')).message),
+  noun('queue', [], async () => (await import('./queue/index.js')).queue),
+  noun('upload', [], async () => (await import('./upload/index.js')).upload),
+  noun('publish', [], async () => (await import('./publish/index.js')).publish),
+  noun('backup', ['backups'], async () => (await import('./backup/index.js')).backup),
+  noun('code-backup', ['code-backups'], async () => (await import('./code-backup/index.js')).codeBackup),
+  noun('storage-backup', ['storage-backups'], async () => (await import('./storage-backup/index.js')).storageBackup),
+  noun('storage-restore', [], async () => (await import('./storage-restore/index.js')).storageRestore),
+  noun('email', [], async () => (await import('./email/index.js')).email),
+  noun('api', [], async () => (await import('./api/index.js')).api),
+  noun('tools', [], async () => (await import('./discovery/index.js')).tools),
+  noun('openapi', [], async () => (await import('./discovery/index.js')).openapi),
+  noun('completion', [], async () => (await import('./completion/index.js')).completion),
+  noun('emulator', [], async () => (await import('./emulator/index.js')).emulator),
+  noun('demo', [], async () => (await import('./demo/index.js')).demo),
 ];
+
+export function findNoun(word: string): NounEntry | undefined {
+  return NOUNS.find((n) => n.name === word || n.aliases.includes(word));
+}
+
+/** Every noun's definition, in the order of the tree. */
+export function loadCommands(): Promise<CommandDefinition<any>[]> {
+  return Promise.all(NOUNS.map((n) => n.load()));
+}

@@ -2,7 +2,7 @@
 // the jsonFields its --help shows. scripts/json-reference.mjs writes it into README.md and
 // test/unit/json-reference.test.ts checks that no command is missing there.
 import type { CommandDefinition } from './define.js';
-import { COMMANDS } from './index.js';
+import { loadCommands } from './index.js';
 
 export interface JsonReferenceRow {
   command: string;
@@ -12,7 +12,7 @@ export interface JsonReferenceRow {
 /** Commands that print no JSON (a shell script, an interactive tour). */
 const NO_JSON = new Set(['completion', 'demo']);
 
-export function jsonReferenceRows(defs: CommandDefinition<any>[] = COMMANDS, prefix = ''): JsonReferenceRow[] {
+export function jsonReferenceRows(defs: CommandDefinition<any>[], prefix = ''): JsonReferenceRow[] {
   const rows: JsonReferenceRow[] = [];
   for (const d of defs) {
     const path = prefix ? `${prefix} ${d.name}` : d.name;
@@ -22,7 +22,8 @@ export function jsonReferenceRows(defs: CommandDefinition<any>[] = COMMANDS, pre
   return rows;
 }
 
-export function jsonReferenceTable(): string {
+export async function jsonReferenceTable(): Promise<string> {
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  return ['| command | `--json` prints |', '| --- | --- |', ...jsonReferenceRows().map((r) => `| \`${r.command}\` | ${cell(r.fields)} |`)].join('\n');
+  const rows = jsonReferenceRows(await loadCommands());
+  return ['| command | `--json` prints |', '| --- | --- |', ...rows.map((r) => `| \`${r.command}\` | ${cell(r.fields)} |`)].join('\n');
 }

@@ -27,8 +27,9 @@ export async function renderCompletion(shell: Shell, program: Command, commands:
 
 /** The script for the command tree of this build (imported lazily: cli.ts imports the commands). */
 export async function generateCompletion(shell: Shell): Promise<string> {
-  const [{ buildProgram }, { COMMANDS }] = await Promise.all([import('../cli.js'), import('../commands/index.js')]);
-  return renderCompletion(shell, buildProgram(async () => {}), COMMANDS);
+  const [{ buildProgram }, { loadCommands }] = await Promise.all([import('../cli.js'), import('../commands/index.js')]);
+  const commands = await loadCommands();
+  return renderCompletion(shell, buildProgram(commands), commands);
 }
 
 /** The shipped script: completions/ beside dist/ (or beside src/ in a checkout); undefined when missing. */

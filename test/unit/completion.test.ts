@@ -6,15 +6,18 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NAMES } from '../../src/api/methods.js';
 import { buildProgram } from '../../src/cli.js';
-import { COMMANDS } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
+import type { CommandDefinition } from '../../src/commands/define.js';
 import { COMPLETION_FILES, SHELLS, renderCompletion } from '../../src/completion/render.js';
 import { completionTree, expectedCompletions, type CompletionTree } from '../../src/completion/tree.js';
 import { BASH_COMPLETION, COMPLETIONS, bashComplete, fishComplete, hasShell, zshComplete } from '../helpers/shells.js';
 import { run } from '../helpers/run.js';
 
 let tree: CompletionTree;
+let COMMANDS: CommandDefinition<any>[];
 beforeAll(async () => {
-  tree = await completionTree(buildProgram(async () => {}), COMMANDS);
+  COMMANDS = await loadCommands();
+  tree = await completionTree(buildProgram(COMMANDS), COMMANDS);
 });
 
 describe('completions/', () => {
@@ -22,7 +25,7 @@ describe('completions/', () => {
     it(`holds the ${shell} script of the current command tree`, async () => {
       const file = join(COMPLETIONS, COMPLETION_FILES[shell]);
       const committed = existsSync(file) ? readFileSync(file, 'utf8') : '(missing)';
-      const fresh = await renderCompletion(shell, buildProgram(async () => {}), COMMANDS);
+      const fresh = await renderCompletion(shell, buildProgram(COMMANDS), COMMANDS);
       expect(committed === fresh, `completions/${COMPLETION_FILES[shell]} is out of date: run \`npm run completions\``).toBe(true);
     });
   }

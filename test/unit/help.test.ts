@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { helpTexts } from '../../src/cli.js';
 import { run } from '../helpers/run.js';
 
-describe('help', () => {
-  const texts = helpTexts();
+describe('help', async () => {
+  const texts = await helpTexts();
 
   it('ends the program help with the exit codes', () => {
     expect(texts['']).toContain('Exit codes:');
@@ -29,5 +29,28 @@ describe('help', () => {
   it('shows examples and the global options in a verb’s help', () => {
     expect(texts['site create']).toContain('Examples:');
     expect(texts['site create']).toContain('--json');
+  });
+});
+
+describe('lazy nouns', () => {
+  it('name each noun and its aliases as its definition does', async () => {
+    const { NOUNS } = await import('../../src/commands/index.js');
+    for (const n of NOUNS) {
+      const def = await n.load();
+      expect(def.name, n.name).toBe(n.name);
+      expect([...(def.aliases ?? [])], n.name).toEqual([...n.aliases]);
+    }
+  });
+
+  it('run a noun named after global options that take values', async () => {
+    const res = await run(['--profile', 'x', '--base-url', 'http://127.0.0.1:9', 'site', 'use', '--clear', '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ profile: 'x', site: null });
+  });
+
+  it('suggest a noun for a near miss', async () => {
+    const res = await run(['stie', 'list']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('(Did you mean site?)');
   });
 });

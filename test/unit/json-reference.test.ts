@@ -1,14 +1,18 @@
 // The scripting contract: every command's --json output is documented, in its --help
 // (jsonFields) and in README's JSON reference (refreshed by `npm run docs:json`).
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonReferenceRows } from '../../src/commands/json-reference.js';
+import { loadCommands } from '../../src/commands/index.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const section = readme.slice(readme.indexOf('<!-- json-reference:start -->'), readme.indexOf('<!-- json-reference:end -->'));
 
 describe('JSON reference', () => {
-  const rows = jsonReferenceRows();
+  let rows: ReturnType<typeof jsonReferenceRows> = [];
+  beforeAll(async () => {
+    rows = jsonReferenceRows(await loadCommands());
+  });
 
   it('covers the whole command tree', () => {
     expect(rows.map((r) => r.command)).toEqual(expect.arrayContaining(['publish', 'publish status', 'publish logs', 'upload']));
