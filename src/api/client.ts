@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
-import { NetworkError, UsageError, type ApiError } from '../errors.js';
-import { toApiError } from './errors.js';
+import { UsageError, type ApiError } from '../errors.js';
+import { checkBaseUrl } from './base-url.js';
+import { networkFailure, toApiError } from './errors.js';
 import { methodInfo } from './method-index.js';
 import { checkArgsAgainstSchema } from './validate.js';
 
@@ -66,33 +67,6 @@ interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || h.endsWith('.localhost');
-}
-
-/** Refuses before sending: a bad address, or the token over plain http to a non-loopback host. */
-export function checkBaseUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new UsageError(`The base URL ${JSON.stringify(baseUrl)} is not a valid address; use for example https://api.example.com.`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`The base URL must start with https:// (or http:// for a loopback address), not ${url.protocol}//.`);
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new UsageError('The base URL must not carry credentials, a query or a fragment; the token goes in the Authorization header only.');
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(
-      `Refusing to send the token over plain http:// to ${url.hostname}; use https://, or http:// only for a loopback address such as 127.0.0.1.`,
-    );
-  }
-  return url;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -185,7 +159,7 @@ export class ApiClient {
           await clock.sleep(this.backoff(attempt), signal);
           continue;
         }
-        throw this.networkError(label, err as NodeJS.ErrnoException, attempt);
+        throw networkFailure(label, this.baseUrl, err as NodeJS.ErrnoException, attempt);
       }
       this.trackBudget(res.headers);
       const requestId = header(res.headers, 'x-request-id');
@@ -277,23 +251,6 @@ export class ApiClient {
     if (typeof env.message !== 'string') env.message = '';
     if (!('data' in env)) (env as { data: unknown }).data = null;
     return env;
-  }
-
-  private networkError(label: string, err: NodeJS.ErrnoException, attempts: number): NetworkError {
-    const code = err.code ?? '';
-    const where = this.baseUrl.origin;
-    const what =
-      code === 'ECONNREFUSED'
-        ? `Could not connect to ${where} (connection refused)`
-        : code === 'ETIMEDOUT'
-          ? `${label} timed out waiting for ${where}`
-          : code === 'ENOTFOUND'
-            ? `Could not resolve ${this.baseUrl.hostname}`
-            : `The connection to ${where} failed during ${label} (${code || err.message})`;
-    return new NetworkError(
-      `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (--base-url / SITEBUILDER_BASE_URL) and your network, then try again.`,
-      { code: code || null, attempts },
-    );
   }
 
   private async send(verb: string, path: string, body: string | undefined, headers: Record<string, string>, signal?: AbortSignal): Promise<RawResponse> {

@@ -1,6 +1,6 @@
 // Turns a refusal of the service into one plain sentence that says what to do next, with the
 // request id, and into the typed error that carries its exit code.
-import { ApiError, AuthError, RateLimitError, type ApiErrorInit } from '../errors.js';
+import { ApiError, AuthError, NetworkError, RateLimitError, type ApiErrorInit } from '../errors.js';
 
 export interface RefusalInfo extends ApiErrorInit {
   headers?: Record<string, string | string[] | undefined>;
@@ -61,4 +61,22 @@ export function toApiError(info: RefusalInfo, sentence = refusalSentence(info)):
   if (info.status === 401 || info.status === 403) return new AuthError(info, sentence);
   if (info.status === 429) return new RateLimitError(info, sentence);
   return new ApiError(info, sentence);
+}
+
+/** A network failure after the allowed attempts, as one sentence that says what to check. */
+export function networkFailure(label: string, baseUrl: URL, err: NodeJS.ErrnoException, attempts: number): NetworkError {
+  const code = err.code ?? '';
+  const where = baseUrl.origin;
+  const what =
+    code === 'ECONNREFUSED'
+      ? `Could not connect to ${where} (connection refused)`
+      : code === 'ETIMEDOUT'
+        ? `${label} timed out waiting for ${where}`
+        : code === 'ENOTFOUND'
+          ? `Could not resolve ${baseUrl.hostname}`
+          : `The connection to ${where} failed during ${label} (${code || err.message})`;
+  return new NetworkError(
+    `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (--base-url / SITEBUILDER_BASE_URL) and your network, then try again.`,
+    { code: code || null, attempts },
+  );
 }

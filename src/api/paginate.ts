@@ -109,3 +109,23 @@ export async function* paginate<T = unknown>(
     }
   }
 }
+
+/**
+ * A page-numbered listing as the list commands show it: one page (the first by default), or
+ * every page with `all`; `more` says that a page follows the one shown.
+ */
+export async function listByPage(
+  client: ApiClient,
+  method: string,
+  args: Record<string, unknown>,
+  opts: { page?: number; all?: boolean; signal?: AbortSignal },
+): Promise<{ items: unknown[]; more: boolean }> {
+  if (opts.all) {
+    const items: unknown[] = [];
+    for await (const item of paginate(client, method, args, { pattern: 'page', signal: opts.signal })) items.push(item);
+    return { items, more: false };
+  }
+  const page = opts.page ?? 1;
+  const { envelope } = await client.call(method, { ...args, page }, { signal: opts.signal });
+  return { items: itemsOf(envelope.data), more: nextPageArgs('page', { ...args, page }, envelope, itemsOf(envelope.data).length) !== null };
+}

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient, checkBaseUrl, isLoopbackHost } from '../../src/api/client.js';
+import { checkBaseUrl, isLoopbackHost } from '../../src/api/base-url.js';
+import { ApiClient } from '../../src/api/client.js';
 import { FakeClock } from '../../src/clock.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 import { envelope, startScriptServer, type ScriptServer } from '../helpers/script-server.js';

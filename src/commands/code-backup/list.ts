@@ -1,8 +1,8 @@
 // `sitebuilder code-backup list <site>`: code backups, one page at a time (page numbers) or all.
-import { itemsOf, paginate } from '../../api/paginate.js';
+import { listByPage } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
-import { asRecord, pick, pickString } from '../../io/records.js';
+import { pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parsePositiveInt } from '../define.js';
 import { codeBackupId, createdAt, fileCountOf, formatWhen, labelOf } from '../storage-backup/format.js';
@@ -31,18 +31,7 @@ export const list = defineCommand<CodeBackupListOptions>({
     if (opts.all && opts.page !== undefined) throw new UsageError('Use either --all or --page, not both.');
     const siteId = ctx.site(opts.site);
     const client = ctx.api();
-    let items: unknown[] = [];
-    let more = false;
-    if (opts.all) {
-      for await (const b of paginate(client, 'list_code_backups', { projectId: siteId }, { signal: ctx.signal })) items.push(b);
-    } else {
-      const page = opts.page ?? 1;
-      const { envelope } = await client.call('list_code_backups', { projectId: siteId, page }, { signal: ctx.signal });
-      items = itemsOf(envelope.data);
-      const data = asRecord(envelope.data);
-      const total = Number(pick(data, 'totalPages', 'pages'));
-      more = data.hasMore === true || (Number.isFinite(total) && page < total);
-    }
+    const { items, more } = await listByPage(client, 'list_code_backups', { projectId: siteId }, { page: opts.page, all: opts.all, signal: ctx.signal });
     if (ctx.globals.json) return ctx.io.printJson(items);
     const tty = ctx.io.stdoutIsTTY;
     printTable(

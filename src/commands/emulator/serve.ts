@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
-import { isLoopbackHost } from '../../api/client.js';
+import { isLoopbackHost } from '../../api/base-url.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { listTokens, startEmulator, type RunningEmulator } from '../../emulator/index.js';
