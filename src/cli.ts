@@ -91,12 +91,9 @@ function buildCommand(def: CommandDefinition, runWith: (def: CommandDefinition, 
       const self = params[params.length - 1] as Command;
       await runWith(def, self, params.slice(0, (def.args ?? []).length));
     });
-  } else if (def.subcommands?.length) {
-    cmd.action(() => {
-      cmd.outputHelp({ error: true });
-      throw new CommanderError(ExitCode.usage, 'sitebuilder.missingSubcommand', '');
-    });
   }
+  // A noun without run of its own: commander shows its help when no verb is given, and answers
+  // an unknown verb with "unknown command … (Did you mean list?)".
   return cmd;
 }
 
@@ -272,8 +269,9 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
 function reportError(err: unknown, io: IO, wantsJson: boolean, env: Record<string, string | undefined>, argv: string[]): number {
   const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.ok;
-    if (err.code === 'sitebuilder.missingSubcommand') return ExitCode.usage;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.ok;
+    // A noun given without a verb: its help went to stderr; that is a usage error.
+    if (err.code === 'commander.help') return ExitCode.usage;
     const message = err.message.replace(/^error: /, '');
     if (wantsJson) io.errLine(JSON.stringify({ error: { type: 'UsageError', message, exitCode: ExitCode.usage } }));
     else io.errLine('Run with --help for usage.');

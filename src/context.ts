@@ -2,7 +2,7 @@
 // singletons: tests build a Context over buffers, a fake clock and a fake prompter.
 import { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
-import { ConfigStore, type ProfileData } from './config/store.js';
+import { ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';
 import { NotLoggedInError, UsageError } from './errors.js';
 import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';
@@ -62,6 +62,8 @@ export interface ContextInit {
   version: string;
 }
 
+const origin = (source: TokenSource) => (source === 'none' ? 'profile' : source);
+
 export function createContext(init: ContextInit): Context {
   const clients: ApiClient[] = [];
   let client: ApiClient | undefined;
@@ -80,9 +82,14 @@ export function createContext(init: ContextInit): Context {
       if (client) return client;
       const { token } = ctx.token();
       if (!token) {
-        throw new NotLoggedInError(
-          `No token for profile "${ctx.profileName()}". Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`,
-        );
+        const name = ctx.profileName();
+        const known = Object.keys(init.config.read().profiles ?? {});
+        if (!known.includes(name) && name !== DEFAULT_PROFILE) {
+          throw new NotLoggedInError(
+            `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`sitebuilder auth login --profile ${name}\`.`,
+          );
+        }
+        throw new NotLoggedInError(`No token for profile "${name}". Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`);
       }
       client = ctx.apiWith(token);
       return client;
@@ -94,6 +101,8 @@ export function createContext(init: ContextInit): Context {
         clock: init.clock,
         userAgent: `sitebuilder/${init.version} node/${process.versions.node}`,
         debug: init.globals.debug ? (line) => ctx.debug(line) : undefined,
+        notice: (line) => init.io.info(line),
+        tokenOrigin: origin(ctx.token().source),
       });
       clients.push(c);
       return c;

@@ -7,7 +7,7 @@ import type { Agent, IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
 import { UsageError, type ApiError } from '../errors.js';
 import { checkBaseUrl } from './base-url.js';
-import { networkFailure, toApiError } from './errors.js';
+import { networkFailure, refusalSentence, toApiError, type TokenOrigin } from './errors.js';
 import { methodInfo } from './method-index.js';
 import { checkArgsAgainstSchema } from './validate.js';
 
@@ -61,6 +61,10 @@ export interface ClientOptions {
   maxRetryTimeMs?: number;
   /** Seeds jitter in tests. */
   random?: () => number;
+  /** How the token was given (flag, environment, profile): a 401 names the right fix. */
+  tokenOrigin?: TokenOrigin;
+  /** Told of a retry a person would otherwise wait through in silence (a time-out, a 429 wait). */
+  notice?: (line: string) => void;
 }
 
 interface RawResponse {
@@ -83,7 +87,7 @@ const num = (v: string | undefined): number | undefined => {
 export class ApiClient {
   readonly baseUrl: URL;
   budget: RateBudget;
-  private readonly opts: Required<Omit<ClientOptions, 'token' | 'debug' | 'userAgent'>> & ClientOptions;
+  private readonly opts: Required<Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'notice'>> & ClientOptions;
   private agent?: Agent;
   private requestModule?: typeof import('node:http');
 
@@ -155,7 +159,10 @@ export class ApiClient {
         // A refused connection sent nothing, so even a write without a key may be retried.
         const canRetry = retrySafe || code === 'ECONNREFUSED';
         this.debug(`${verb} ${label} → network error ${code || (err as Error).message} after ${clock.now() - t0}ms (attempt ${attempt})`);
-        if (canRetry && attempt < this.opts.maxAttempts && clock.now() - started < this.opts.maxRetryTimeMs) {
+        // A time-out already cost a whole timeoutMs: one more try, not three.
+        const attemptsFor = code === 'ETIMEDOUT' ? Math.min(2, this.opts.maxAttempts) : this.opts.maxAttempts;
+        if (canRetry && attempt < attemptsFor && clock.now() - started < this.opts.maxRetryTimeMs) {
+          if (code === 'ETIMEDOUT') this.opts.notice?.(`No answer from ${this.baseUrl.host} in ${Math.round(this.opts.timeoutMs / 1000)} s; trying ${label} once more.`);
           await clock.sleep(this.backoff(attempt), signal);
           continue;
         }
@@ -171,7 +178,7 @@ export class ApiClient {
         return { envelope, status: res.status, headers: res.headers, requestId, attempts: attempt, idempotencyKey: key };
       }
       const retryAfter = num(header(res.headers, 'retry-after'));
-      const error = toApiError({
+      const info = {
         status: res.status,
         method: label,
         message: typeof envelope.message === 'string' ? envelope.message : '',
@@ -180,7 +187,8 @@ export class ApiClient {
         retryAfterSeconds: retryAfter,
         envelope,
         headers: res.headers,
-      });
+      };
+      const error = toApiError(info, refusalSentence(info, this.opts.tokenOrigin));
       const wait = this.retryDelay(res.status, envelope, retryAfter, retrySafe, attempt, Boolean(key));
       if (wait !== undefined) {
         const isRate = res.status === 429;
@@ -190,6 +198,7 @@ export class ApiClient {
           : attempt < this.opts.maxAttempts && elapsed + wait <= this.opts.maxRetryTimeMs;
         if (withinBudget) {
           if (isRate) rateWaited += wait;
+          if (isRate && wait >= 3000) this.opts.notice?.(`Rate limit reached; waiting ${Math.ceil(wait / 1000)} s before ${label}.`);
           this.debug(`retrying ${label} in ${wait}ms`);
           await clock.sleep(wait, signal);
           continue;

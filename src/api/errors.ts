@@ -12,47 +12,56 @@ function withPeriod(text: string): string {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-function hintFor(info: RefusalInfo): string {
-  const msg = info.message.toLowerCase();
+/** How the token in force was given, so a 401 names the right fix. */
+export type TokenOrigin = 'flag' | 'env' | 'profile';
+
+const LOGIN_HINTS: Record<TokenOrigin, string> = {
+  flag: 'Pass a valid token with --token (or drop it to use the saved one).',
+  env: 'SITEBUILDER_TOKEN holds this token: set it to a valid one, or unset it and run `sitebuilder auth login`.',
+  profile: 'Run `sitebuilder auth login` with a valid token.',
+};
+
+/** The service's own sentence already says what to do: a generic hint would only blur it. */
+const SAYS_WHAT_TO_DO = /try again|wait |stop it|confirm again|upgrade|check the|run `|lists them|add credits|remove a site|!$/i;
+
+/** A hint only where it is right for this refusal; none rather than a misleading one. */
+function hintFor(info: RefusalInfo, origin: TokenOrigin): string {
+  const msg = info.message.trim();
+  const low = msg.toLowerCase();
+  if (info.status === 401) return LOGIN_HINTS[origin];
+  if (info.status === 429 && info.retryAfterSeconds !== undefined) return `Wait ${info.retryAfterSeconds} seconds and try again.`;
+  if (info.status === 409 && /idempotency/.test(low)) return 'Try again once the first call has finished.';
+  if (info.status === 422 && /idempotency/.test(low)) return 'Use a new idempotency key for a different request.';
+  if (SAYS_WHAT_TO_DO.test(msg)) return '';
   switch (info.status) {
     case 400:
-      return msg.includes('token') && msg.includes('address')
-        ? 'Send the token only in the Authorization header.'
-        : 'Check the arguments (sitebuilder api --help lists them) and try again.';
-    case 401:
-      return 'Run `sitebuilder auth login` with a valid token.';
+      return low.includes('token') && low.includes('address') ? 'Send the token only in the Authorization header.' : '';
     case 402:
       return 'Nothing ran and nothing was charged; add AI credits to the workspace, then try again.';
     case 403:
-      if (/scope/.test(msg)) return 'Create a token with that scope in the dashboard under Tokens, then run `sitebuilder auth login`.';
-      if (/workspace/.test(msg)) return 'Use a token that reaches this workspace.';
-      return 'Ask a workspace owner for the permission, or check the plan.';
+      if (/scope/.test(low)) return 'Create a token with that scope in the dashboard under Tokens, then log in with it.';
+      if (/reach|narrow/.test(low)) return 'Use a token that reaches this workspace.';
+      if (/permission|role/.test(low)) return 'Ask a workspace owner for the permission.';
+      if (/plan/.test(low)) return 'Upgrade the workspace’s plan, then try again.';
+      return '';
     case 404:
-      return /tool|method/.test(msg)
-        ? 'Run `sitebuilder tools` to see the methods this token can use.'
-        : 'Check the id; the list commands show the ones that exist.';
+      return /no tool|unknown method|\/v1\/tools/.test(low) ? 'Run `sitebuilder tools` to see the methods this token can use.' : 'Check the id.';
     case 405:
       return 'Methods are called with POST.';
     case 409:
-      return 'Try again once the other work has finished.';
+      return /busy|running|in progress|already/.test(low) ? 'Try again once the other work has finished.' : '';
     case 413:
       return 'Send a smaller body (at most 150 MB).';
-    case 422:
-      return /idempotency/.test(msg)
-        ? 'Use a new idempotency key for a different request.'
-        : 'The service would not do this; see its reason above.';
     case 429:
-      return info.retryAfterSeconds !== undefined
-        ? `Wait ${info.retryAfterSeconds} seconds and try again.`
-        : 'Wait for the quota to free up, then try again.';
+      return 'Wait for the quota to free up, then try again.';
     default:
       return info.status >= 500 ? 'The service failed; try again in a moment.' : '';
   }
 }
 
-export function refusalSentence(info: RefusalInfo): string {
+export function refusalSentence(info: RefusalInfo, origin: TokenOrigin = 'profile'): string {
   const what = withPeriod(info.message || `The service answered ${info.method} with HTTP ${info.status}`);
-  const hint = hintFor(info);
+  const hint = hintFor(info, origin);
   const rid = info.requestId ? ` (request ${info.requestId})` : '';
   return `${what}${hint ? ` ${hint}` : ''}${rid}`;
 }

@@ -85,7 +85,7 @@ describe('auth', () => {
   it('turns a 401 into exit 4 with a hint to log in', async () => {
     const res = await run(['workspace', 'list'], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.expired } });
     expect(res.code).toBe(4);
-    expect(res.stderr).toMatch(/auth login.*\(request [\w-]+\)/);
+    expect(res.stderr).toMatch(/SITEBUILDER_TOKEN holds this token.*\(request [\w-]+\)/);
   });
 });
 
@@ -159,6 +159,32 @@ describe('workspace and site', () => {
     const missing = await run(['site', 'view'], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('site use');
+  });
+
+  it('refuses a default site that does not exist, saving nothing', async () => {
+    const configDir = tempConfigDir();
+    const res = await run(['site', 'use', 'site_nope'], { env, configDir });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('No site site_nope in the workspaces this token reaches');
+    expect((await run(['site', 'view'], { env, configDir })).code).toBe(2);
+  });
+
+  it('names a profile that does not exist', async () => {
+    const res = await run(['workspace', 'list', '-p', 'nope'], { env: { SITEBUILDER_BASE_URL: emu.baseUrl } });
+    expect(res.code).toBe(4);
+    expect(res.stderr).toContain('There is no profile "nope"');
+    expect(res.stderr).toContain('auth login --profile nope');
+  });
+
+  it('keeps every key of auth status --json, whatever the outcome', async () => {
+    const keys = ['profile', 'baseUrl', 'source', 'token', 'valid', 'name', 'scopes', 'workspaces', 'expiresAt', 'rateLimit', 'error'];
+    const good = JSON.parse((await run(['auth', 'status', '--json'], { env })).stdout);
+    const bad = JSON.parse((await run(['auth', 'status', '--json'], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.revoked } })).stdout);
+    expect(Object.keys(good).sort()).toEqual([...keys].sort());
+    expect(Object.keys(bad).sort()).toEqual([...keys].sort());
+    expect(bad.valid).toBe(false);
+    const plain = await run(['auth', 'status'], { env });
+    expect(plain.stdout).toMatch(/Expires\tnever/);
   });
 
   it('prints errors as JSON on stderr with --json, and nothing on stdout', async () => {

@@ -10,6 +10,8 @@ export interface ScriptedAnswer {
   raw?: string;
   /** Destroy the socket instead of answering. */
   drop?: boolean;
+  /** Never answer (the client's time-out ends it). */
+  hang?: boolean;
 }
 
 export interface RecordedRequest {
@@ -39,6 +41,7 @@ export async function startScriptServer(script: ScriptedAnswer[] = []): Promise<
     req.on('end', () => {
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const answer = state.script.shift() ?? { body: envelope(null) };
+      if (answer.hang) return;
       if (answer.drop) {
         req.socket.destroy();
         return;

@@ -120,6 +120,42 @@ describe('ApiClient', () => {
     expect(err.message).toBe('The access token is invalid. Run `sitebuilder auth login` with a valid token. (request req_1)');
   });
 
+  it('names SITEBUILDER_TOKEN in the 401 hint when the token came from it', async () => {
+    server.script = [{ status: 401, body: envelope(null, 401, 'The access token is invalid') }];
+    const c = client({ tokenOrigin: 'env' });
+    const err = await c.call('list_workspaces', {}).catch((e) => e);
+    c.close();
+    expect(err.message).toContain('SITEBUILDER_TOKEN holds this token');
+  });
+
+  it('adds no generic hint to a refusal that already says what to do', async () => {
+    server.script = [
+      { status: 409, body: envelope(null, 409, 'AI is currently generating. Stop it before restoring this code backup!') },
+      { status: 403, body: envelope(null, 403, 'Email domains are paused until the workspace is on a paid plan again!') },
+      { status: 403, body: envelope(null, 403, 'This token cannot reach workspace ws_private') },
+    ];
+    const c = client();
+    const a = await c.call('restore_code_backup', { projectId: 's', codeBackupId: 'c' }).catch((e) => e);
+    const b = await c.call('restart_site_email_domain_verification', { projectId: 's', domainId: 'd' }).catch((e) => e);
+    const d = await c.call('list_sites', { workspaceId: 'ws_private' }).catch((e) => e);
+    c.close();
+    expect(a.message).toBe('AI is currently generating. Stop it before restoring this code backup! (request req_1)');
+    expect(b.message).toBe('Email domains are paused until the workspace is on a paid plan again! (request req_2)');
+    expect(d.message).toBe('This token cannot reach workspace ws_private. Use a token that reaches this workspace. (request req_3)');
+  });
+
+  it('tries a timed-out read only once more, and says so', async () => {
+    server.script = [{ hang: true }, { hang: true }, { body: envelope([]) }];
+    const notices: string[] = [];
+    const c = client({ timeoutMs: 100, notice: (l) => notices.push(l) });
+    const err = await c.call('list_workspaces', {}).catch((e) => e);
+    c.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toContain('after 2 attempts');
+    expect(server.requests).toHaveLength(2);
+    expect(notices).toEqual([expect.stringMatching(/^No answer from 127\.0\.0\.1:\d+ in 0 s; trying list_workspaces once more\.$/)]);
+  });
+
   it('reports a non-JSON answer clearly', async () => {
     server.script = [{ status: 502, raw: '<html><body>Bad gateway</body></html>' }];
     const c = client();

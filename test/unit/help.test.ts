@@ -48,6 +48,17 @@ describe('lazy nouns', () => {
     expect(JSON.parse(res.stdout)).toEqual({ profile: 'x', site: null });
   });
 
+  it('suggest a verb for a near miss, and show a noun’s help when no verb is given (exit 2)', async () => {
+    const typo = await run(['site', 'lsit']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("unknown command 'lsit'");
+    expect(typo.stderr).toContain('(Did you mean list?)');
+    const bare = await run(['site']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Usage: sitebuilder site|sites');
+    expect(bare.stdout).toBe('');
+  });
+
   it('suggest a noun for a near miss', async () => {
     const res = await run(['stie', 'list']);
     expect(res.code).toBe(2);

@@ -18,15 +18,17 @@ export const status = defineCommand({
     const baseUrl = ctx.baseUrl();
     const { token, source } = ctx.token();
     const base = { profile, baseUrl, source, token: token ? maskToken(token) : null };
+    // Every key is always there (null when unknown), whatever the outcome.
+    const empty = { valid: false, name: null, scopes: [], workspaces: [], expiresAt: null, rateLimit: null, error: null };
     if (!token) {
-      if (ctx.globals.json) ctx.io.printJson({ ...base, valid: false, error: 'no token' });
+      if (ctx.globals.json) ctx.io.printJson({ ...base, ...empty, error: 'no token' });
       else ctx.io.errLine(`Not logged in (profile ${profile}). Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`);
       return ExitCode.auth;
     }
     try {
       const info = readTokenInfo((await ctx.apiWith(token).get('/v1/token', ctx.signal)).envelope.data);
       if (ctx.globals.json) {
-        ctx.io.printJson({ ...base, valid: true, name: info.name ?? null, scopes: info.scopes, workspaces: info.workspaces, expiresAt: info.expiresAt ?? null, rateLimit: info.rateLimit ?? null });
+        ctx.io.printJson({ ...base, ...empty, valid: true, name: info.name ?? null, scopes: info.scopes, workspaces: info.workspaces, expiresAt: info.expiresAt ?? null, rateLimit: info.rateLimit ?? null });
         return;
       }
       const rl = info.rateLimit;
@@ -37,12 +39,12 @@ export const status = defineCommand({
         ['Name', sanitizeInline(info.name ?? '')],
         ['Scopes', info.scopes.join(', ')],
         ['Workspaces', info.workspaces.length ? info.workspaces.join(', ') : 'all of the owner’s'],
-        ['Expires', info.expiresAt ?? 'not shown'],
-        ['Budget', rl ? `${rl.remaining ?? '?'} of ${rl.limit ?? '?'} calls left this minute` : 'not shown'],
+        ['Expires', info.expiresAt ?? (info.neverExpires ? 'never' : 'unknown')],
+        ['Budget', rl ? `${rl.remaining ?? '?'} of ${rl.limit ?? '?'} calls left this minute` : 'unknown'],
       ]);
     } catch (err) {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-        if (ctx.globals.json) ctx.io.printJson({ ...base, valid: false, error: err.serviceMessage });
+        if (ctx.globals.json) ctx.io.printJson({ ...base, ...empty, error: err.serviceMessage });
         else ctx.io.errLine(`The token from ${SOURCES[source]} is not usable: ${err.message}`);
         return ExitCode.auth;
       }

@@ -7,6 +7,8 @@ export interface TokenInfo {
   scopes: string[];
   workspaces: string[];
   expiresAt?: string;
+  /** The service said the token has no expiry (an explicit null). */
+  neverExpires: boolean;
   rateLimit?: { limit?: number; remaining?: number; reset?: number };
   raw: unknown;
 }
@@ -26,6 +28,7 @@ export function readTokenInfo(data: unknown): TokenInfo {
     scopes: strings(pick(d, 'scopes', 'scope')),
     workspaces: strings(pick(d, 'workspaces', 'workspaceIds', 'reachableWorkspaces')),
     expiresAt: expiry === undefined ? undefined : String(expiry),
+    neverExpires: expiry === undefined && ['expiresAt', 'expires_at', 'expiry', 'expires'].some((k) => k in d && d[k] === null),
     rateLimit: Object.keys(rl).length
       ? { limit: num(rl.limit), remaining: num(rl.remaining), reset: num(pick(rl, 'reset', 'resetSeconds')) }
       : undefined,

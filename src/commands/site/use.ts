@@ -1,10 +1,23 @@
 import { defineCommand } from '../define.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { findSite } from './workspaces.js';
+
+/** A default site that does not exist would only fail later: check it when a token is at hand. */
+async function checkSiteExists(ctx: Context, site: string): Promise<void> {
+  if (!ctx.token().token) {
+    ctx.io.warn(`not logged in, so ${site} was not checked.`);
+    return;
+  }
+  if (!(await findSite(ctx.api(), site, ctx.signal))) {
+    throw new ApiError({ status: 404, method: 'list_sites', message: 'not found' }, `No site ${site} in the workspaces this token reaches; \`sitebuilder site list\` shows them. Nothing was saved.`);
+  }
+}
 
 export const use = defineCommand<{ site: string; clear?: boolean }>({
   name: 'use',
   summary: 'Set the default site of this profile',
-  description: 'Set the site that commands use when <site> is left out (SITEBUILDER_SITE wins over it). --clear forgets it.',
+  description: 'Set the site that commands use when <site> is left out (SITEBUILDER_SITE wins over it). The site is checked first, when a token is at hand. --clear forgets it.',
   args: [{ name: 'site', description: 'site id (its _id)' }],
   options: [{ flags: '--clear', description: 'forget the default site' }],
   examples: ['sitebuilder site use site_123', 'sitebuilder chat   # now talks to site_123', 'sitebuilder site use --clear'],
@@ -14,6 +27,7 @@ export const use = defineCommand<{ site: string; clear?: boolean }>({
     if (opts.site && !/^[\w.-]{1,128}$/.test(opts.site)) throw new UsageError(`${JSON.stringify(opts.site)} is not a site id; \`sitebuilder site list\` shows them.`);
     const profile = ctx.profileName();
     const site = opts.clear ? undefined : opts.site;
+    if (site) await checkSiteExists(ctx, site);
     await ctx.config.updateProfile(profile, (p) => {
       const { site: _old, ...rest } = p;
       return site ? { ...rest, site } : rest;

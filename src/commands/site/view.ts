@@ -1,21 +1,9 @@
 import { defineCommand } from '../define.js';
-import { paginate } from '../../api/paginate.js';
 import { ApiError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { workspaceIds } from './workspaces.js';
-
-/** The service has no single-site read, so the site is found in its workspace's listing. */
-async function findSite(ctx: Parameters<NonNullable<typeof view.run>>[1], siteId: string): Promise<{ site: unknown; workspaceId: string } | undefined> {
-  const client = ctx.api();
-  for (const ws of await workspaceIds(client, ctx.signal)) {
-    for await (const site of paginate(client, 'list_sites', { workspaceId: ws }, { signal: ctx.signal })) {
-      if (idOf(site) === siteId) return { site, workspaceId: ws };
-    }
-  }
-  return undefined;
-}
+import { findSite } from './workspaces.js';
 
 export const view = defineCommand<{ site?: string }>({
   name: 'view',
@@ -25,7 +13,7 @@ export const view = defineCommand<{ site?: string }>({
   jsonFields: '{ site, workspaceId, publish: { running, status, url } | null }',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
-    const found = await findSite(ctx, siteId);
+    const found = await findSite(ctx.api(), siteId, ctx.signal);
     if (!found) {
       throw new ApiError({ status: 404, method: 'list_sites', message: 'not found' }, `No site ${siteId} in the workspaces this token reaches; \`sitebuilder site list\` shows them.`);
     }

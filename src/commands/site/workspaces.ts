@@ -1,6 +1,6 @@
 // Which workspace a site command works in: --workspace, else the token's only workspace.
 import type { ApiClient } from '../../api/client.js';
-import { itemsOf } from '../../api/paginate.js';
+import { itemsOf, paginate } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { idOf } from '../../io/records.js';
 
@@ -15,4 +15,14 @@ export async function soleWorkspace(client: ApiClient, flag: string | undefined,
   if (ids.length === 1) return ids[0];
   if (ids.length === 0) throw new UsageError('This token reaches no workspace; use a token that reaches one.');
   throw new UsageError(`The token reaches ${ids.length} workspaces; name one with --workspace (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}).`);
+}
+
+/** The service has no single-site read, so a site is found in its workspace's listing. */
+export async function findSite(client: ApiClient, siteId: string, signal?: AbortSignal): Promise<{ site: unknown; workspaceId: string } | undefined> {
+  for (const ws of await workspaceIds(client, signal)) {
+    for await (const site of paginate(client, 'list_sites', { workspaceId: ws }, { signal })) {
+      if (idOf(site) === siteId) return { site, workspaceId: ws };
+    }
+  }
+  return undefined;
 }
