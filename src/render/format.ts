@@ -35,8 +35,9 @@ export function formatPretty(line: TranscriptLine, c: ChalkInstance): string[] {
     case 'result':
       return line.failed ? [c.red(`  ✗ ${line.summary}`)] : [];
     case 'question':
-      // The options come right after, as a select or as the answer commands.
-      return [`${c.cyan('?')} ${c.bold(line.question.question || 'The agent asks a question.')}`];
+      // Not here: the run ends right after it, and the question is then asked as a select or
+      // printed with its options and the answer commands; shown here too, it read twice.
+      return [];
     case 'plan':
       return [c.cyan('The plan above waits for your approval.')];
     case 'error':

@@ -8,15 +8,23 @@ import type { IO } from '../io/io.js';
 export class JsonRunView implements RunView {
   private projectId = '';
   private jobId = '';
+  private started = false;
   constructor(private readonly io: IO) {}
 
   async begin(projectId: string, jobId: string): Promise<void> {
     this.projectId = projectId;
     this.jobId = jobId;
-    this.io.printJsonLine({ type: 'start', projectId, jobId });
+  }
+
+  /** The start line comes with the first answer: a run that cannot be read leaves stdout empty. */
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.io.printJsonLine({ type: 'start', projectId: this.projectId, jobId: this.jobId });
   }
 
   answer(applied: AppliedAnswer, raw: unknown[]): void {
+    this.start();
     if (applied.reset) this.io.printJsonLine({ type: 'reset', jobId: this.jobId });
     // Events pass through unchanged, whatever their kind or shape.
     for (const ev of raw) this.io.printJsonLine(ev && typeof ev === 'object' ? ev : asEvent(ev));
@@ -27,6 +35,7 @@ export class JsonRunView implements RunView {
   status(): void {}
 
   end(end: RunEnd): void {
+    this.start();
     const s = end.state;
     this.io.printJsonLine({
       type: 'end',

@@ -71,6 +71,10 @@ export class TextRunView implements RunView {
   private kept: TranscriptLine[] = [];
   private lastState = 'unknown';
   private jobId = '';
+  private header?: string;
+  /** pretty: a failed step, held until we know the run's error does not repeat it. */
+  private heldFailure?: Extract<TranscriptLine, { kind: 'result' }>;
+  private printedErrors = new Set<string>();
 
   constructor(
     private readonly io: IO,
@@ -80,11 +84,18 @@ export class TextRunView implements RunView {
 
   async begin(projectId: string, jobId: string): Promise<void> {
     this.jobId = jobId;
-    if (this.mode === 'plain') this.io.outLine(`job\t${projectId}\t${jobId}`);
+    // Printed with the first answer: a run that cannot be read leaves stdout empty.
+    if (this.mode === 'plain') this.header = `job\t${projectId}\t${jobId}`;
     else this.spinner = await startSpinner(this.io, this.clock, stateLabel('running'));
   }
 
+  private printHeader(): void {
+    if (this.header) this.io.outLine(this.header);
+    this.header = undefined;
+  }
+
   answer(applied: AppliedAnswer, _raw: unknown[], opts: { quiet?: boolean } = {}): void {
+    this.printHeader();
     if (applied.reset) this.t.reset();
     const lines: TranscriptLine[] = [];
     for (const ev of applied.events) lines.push(...this.t.event(ev));
@@ -126,10 +137,11 @@ export class TextRunView implements RunView {
   }
 
   end(end: RunEnd): void {
-    this.print(this.t.finish());
+    this.print(this.t.finish(), { final: true });
     this.stop();
     const s = end.state;
     const credits = creditsOfRun(s);
+    this.printHeader();
     if (this.mode === 'plain') {
       const fields = [`end`, end.outcome === 'detached' || end.outcome === 'timeout' ? end.outcome : s.state, `exit=${end.exitCode}`];
       if (credits !== undefined) fields.push(`credits=${credits}`);
@@ -138,13 +150,14 @@ export class TextRunView implements RunView {
     }
     const c = style(this.io);
     const took = ` in ${formatElapsed(end.elapsedMs)}`;
+    const failure = sanitizeInline(failureMessage(s)).trim();
     const line: Record<string, string> = {
       succeeded: `${c.green('✓')} Done${took}${creditsText(credits)}`,
       question: `${c.cyan('?')} The agent asked a question${took}${creditsText(credits)}`,
       plan: `${c.cyan('✓')} Plan ready${took}${creditsText(credits)}`,
-      failed: `${c.red('✗')} Failed${took}: ${sanitizeInline(failureMessage(s))}${creditsText(credits)}`,
+      failed: `${c.red('✗')} Failed${took}${this.printedErrors.has(failure) ? '' : `: ${failure}`}${creditsText(credits)}`,
       cancelled: `${c.yellow('■')} Cancelled${took}${creditsText(credits)}; what the agent already wrote stays`,
-      detached: `${c.yellow('↗')} Detached; the run goes on`,
+      detached: `${c.yellow('↗')} Detached`,
       timeout: `${c.yellow('…')} Still running after${took}`,
       ongoing: `Still running`,
     };
@@ -156,7 +169,9 @@ export class TextRunView implements RunView {
     this.spinner = undefined;
   }
 
-  private print(lines: TranscriptLine[]): void {
+  private print(all: TranscriptLine[], opts: { final?: boolean } = {}): void {
+    const lines = this.mode === 'pretty' ? this.withoutRepeats(all, opts.final) : all;
+    for (const l of lines) if (l.kind === 'error') this.printedErrors.add(l.message.trim());
     if (lines.length === 0) return;
     const c = style(this.io);
     const text = lines.flatMap((l) => (this.mode === 'plain' ? formatPlain(l) : formatPretty(l, c)));
@@ -164,5 +179,28 @@ export class TextRunView implements RunView {
     const write = () => this.io.out(`${text.join('\n')}\n`);
     if (this.spinner) this.spinner.pause(write);
     else write();
+  }
+
+  /**
+   * A failed run would say its message three times: the failed step, the run's error that
+   * repeats it, and the end line. So a failed step waits for the next line and is dropped when
+   * that is an error saying the same (the end line, too, leaves out an error already printed).
+   * Plain output keeps every line for scripts.
+   */
+  private withoutRepeats(lines: TranscriptLine[], final = false): TranscriptLine[] {
+    const out: TranscriptLine[] = [];
+    const bare = (t: string) => t.toLowerCase().replace(/[\s.…]+$/, '');
+    for (const l of lines) {
+      const held = this.heldFailure;
+      this.heldFailure = undefined;
+      if (held && !(l.kind === 'error' && bare(l.message).includes(bare(held.summary)))) out.push(held);
+      if (l.kind === 'result' && l.failed) this.heldFailure = l;
+      else out.push(l);
+    }
+    if (final && this.heldFailure) {
+      out.push(this.heldFailure);
+      this.heldFailure = undefined;
+    }
+    return out;
   }
 }

@@ -1,6 +1,6 @@
 // `sitebuilder chat` in-process against the emulator: every way a run ends, questions and plans
 // answered with flags and interactively, Ctrl-C, queueing, and what went over the wire.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { Interrupts } from '../../src/interrupts.js';
@@ -129,6 +129,7 @@ describe('questions and plans', () => {
     const r = await chat(['make it pop'], { tty: true, prompter, stdin: '\r\r1\r' });
     expect(r.code).toBe(0);
     expect(r.prompts).toEqual(['What kind of site should this be?', 'Your answer']);
+    expect(r.stdout).not.toContain('What kind of site');
     expect(calls('send_message').map((e) => (e.args as any).prompt)).toEqual(['make it pop', 'A site for our bakery with a menu']);
   });
 
@@ -161,6 +162,85 @@ describe('questions and plans', () => {
   });
 });
 
+describe('replies check what waits; a new message does not answer a waiting question unseen', () => {
+  const sent = () => calls('send_message').length;
+
+  it('--approve, --revise, --answer and --choose with nothing waiting send nothing and exit 2', async () => {
+    for (const [args, says] of [
+      [['--approve'], /No plan waits for approval on site_bakery \(its latest run, job_\d+, succeeded\); --approve sent nothing\. To ask for a plan: sitebuilder chat site_bakery --plan/],
+      [['--revise', 'also add prices'], /No plan waits for approval .*--revise sent nothing/],
+      [['--answer', 'A blog'], /No question waits for an answer on site_bakery .*--answer sent nothing\. To send it as a new message: sitebuilder chat site_bakery/],
+      [['--choose', '1'], /No question waits for an answer .*--choose sent nothing\. To send it as a new message/],
+    ] as const) {
+      const r = await chat([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(says);
+      expect(r.stderr).not.toContain('answer with --answer TEXT instead');
+    }
+    expect(sent()).toBe(0);
+  });
+
+  it('--revise while a run is going on is refused, not queued; --answer while a plan waits names --approve', async () => {
+    await chat(['Add every page you can think of #long', '--no-follow']);
+    const r = await chat(['--revise', 'also add prices']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/its latest run, job_\d+, is running/);
+    expect(sent()).toBe(1);
+    clock.advance(200_000);
+    expect((await chat(['--plan', 'Add a gallery page with photos'])).code).toBe(11);
+    const a = await chat(['--answer', 'yes']);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('Its plan waits: approve it with sitebuilder chat site_bakery --approve');
+    expect(sent()).toBe(2);
+  });
+
+  it('a message while a question waits: exit 10 naming the flags, nothing sent; --yes sends it as the answer', async () => {
+    expect((await chat(['make it nice'])).code).toBe(10);
+    const r = await chat(['Add a gallery page']);
+    expect(r.code).toBe(10);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/A question from run job_\d+ waits on site_bakery, and the agent would take this message as its answer\. Nothing was sent\./);
+    expect(r.stderr).toContain('Answer with sitebuilder chat site_bakery --choose N or sitebuilder chat site_bakery --answer');
+    expect(r.stderr).toContain('--yes');
+    const json = await chat(['Add a gallery page', '--json']);
+    expect(json.code).toBe(10);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr).error).toMatchObject({ exitCode: 10 });
+    expect(sent()).toBe(1);
+    const yes = await chat(['Add a gallery page', '--yes']);
+    expect(yes.code).toBe(0);
+    expect(yes.stderr).toContain('Sending it so (--yes)');
+    expect(yes.stdout).toContain('text\tThanks, going with “Add a gallery page”.');
+  });
+
+  it('a message while a plan waits exits 11; in a terminal it is sent only when confirmed', async () => {
+    expect((await chat(['--plan', 'Add a team page with our bakers'])).code).toBe(11);
+    const r = await chat(['Add a gallery page']);
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain('would take this message as its approval');
+    const no = await chat(['Add a gallery page'], { tty: true, prompter: new ScriptedPrompter(['no']) });
+    expect(no.code).toBe(11);
+    expect(no.prompts).toEqual(['Send your message as the reply?']);
+    expect(no.stderr).toContain('Nothing was sent; the plan still waits.');
+    expect(sent()).toBe(1);
+    const yes = await chat(['Add a gallery page'], { tty: true, prompter: new ScriptedPrompter(['yes']) });
+    expect(yes.code).toBe(0);
+    expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'Add a gallery page' });
+  });
+
+  it('a conversation asks the waiting question first', async () => {
+    expect((await chat(['make it nice'])).code).toBe(10);
+    const prompter = new ScriptedPrompter(['A blog', '']);
+    const r = await chat([], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/The agent's question from run job_\d+ still waits:/);
+    expect(r.prompts).toEqual(['What kind of site should this be?', 'You']);
+    expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A blog' });
+    // Pretty output: the question is the select's, not printed before it as well.
+    expect(r.stdout).not.toContain('What kind of site');
+  });
+});
+
 describe('Ctrl-C, queueing and the other commands', () => {
   it('the first Ctrl-C cancels the run (exit 130); a second detaches with the re-attach command', async () => {
     const interrupts = new Interrupts();
@@ -180,6 +260,26 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(end).toMatchObject({ type: 'end', outcome: 'detached', exitCode: 130, reattach: expect.stringMatching(/^sitebuilder job watch site_bakery job_/) });
     clock.advance(120_000);
   });
+
+  it('a second Ctrl-C while cancel_job is slow detaches at once: the cancel is aborted, 130, the re-attach command', async () => {
+    // The cancel hangs (a minute of latency); the second press comes while it is on its way.
+    emu.control.addFault({ method: 'cancel_job', latencyMs: 60_000 });
+    const interrupts = new Interrupts();
+    const take = emu.emulator.faults.take.bind(emu.emulator.faults);
+    const spy = vi.spyOn(emu.emulator.faults, 'take').mockImplementation((method) => {
+      if (method === 'cancel_job') interrupts.fire();
+      return take(method);
+    });
+    try {
+      const r = await chat(['Add every page you can think of #long'], { interrupts, clock: new InterruptingClock(interrupts, [2], clock.now()) });
+      expect(r.code).toBe(130);
+      expect(r.stdout).toMatch(/^end\tdetached\texit=130$/m);
+      expect(r.stderr).toMatch(/Detached before the cancel was confirmed.*Re-attach with: sitebuilder job watch site_bakery job_\d+/);
+    } finally {
+      spy.mockRestore();
+      clock.advance(120_000);
+    }
+  }, 5_000);
 
   it('a message sent while the agent is busy is queued (exit 8, or 0 with --no-follow) and never sent again', async () => {
     const started = await chat(['Add every page you can think of #long', '--no-follow']);
@@ -271,6 +371,32 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(two.stdout.split('\n')[0].split('\t')[1]).toBe('agent');
   });
 
+  it('job watch of a run that does not exist leaves stdout empty (plain and --json)', async () => {
+    for (const extra of [[], ['--json']]) {
+      const r = await runCli(['job', 'watch', 'site_docs', 'job_999', ...extra], { env, clock });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('job_999');
+    }
+  });
+
+  it('a failed run says its message once on a terminal', async () => {
+    const r = await chat(['Rebuild the whole menu #fail'], { tty: true });
+    expect(r.code).toBe(6);
+    expect(r.stdout.match(/could not be compiled/gi)).toHaveLength(1);
+    expect(r.stdout).toContain('✗ The agent could not finish: the page template could not be compiled.');
+    expect(r.stdout).toMatch(/✗ Failed in \d+s · 1 credit$/m);
+  });
+
+  it('/queue on an empty stopped queue says there is nothing to resume', async () => {
+    await chat(['Add every page you can think of #long', '--no-follow']);
+    expect((await runCli(['job', 'cancel', SITE], { env, clock })).code).toBe(0);
+    const r = await chat([], { tty: true, prompter: new ScriptedPrompter(['/queue', '']) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('No message waits in the queue; it stopped after a failed or cancelled run, with nothing to resume.');
+    expect(r.stderr).not.toContain('queue resume');
+  });
+
   it('polls slower while the minute’s budget runs low, and never runs into a 429', async () => {
     const spend = () => fetch(`${emu.baseUrl}/v1/list_workspaces`, { method: 'POST', headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' }, body: '{}' });
     for (let i = 0; i < 226; i++) await spend();
@@ -306,7 +432,9 @@ describe('site create follows the first build', () => {
   it('prints the site id, then the run, with chat’s exit codes; --json is one stream', async () => {
     const r = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A portfolio for a ceramic artist with a gallery and contact page'], { env, clock });
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/^site_\d+$/);
+    // Piped, the first line is tagged like the rest.
+    expect(r.stdout.split('\n')[0]).toMatch(/^site\tsite_\d+\tws_demo$/);
+    expect(r.stdout.split('\n')[1]).toMatch(/^job\tsite_\d+\tjob_\d+$/);
     expect(r.stdout).toContain('file\t+\tgallery.html');
     expect(r.stdout).toMatch(/^end\tsucceeded\texit=0/m);
     const json = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A blog about sourdough with an about page', '--json'], { env, clock });

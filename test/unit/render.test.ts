@@ -159,6 +159,34 @@ describe('transcript', () => {
     expect(out).toContain('evil.html');
   });
 
+  it('pretty: a failed run says its message once, in any chunking; a failed step the run survives stays', () => {
+    const events = [
+      ev('tool_call', { id: 'c1', name: 'write_file', input: { path: 'a.html' } }),
+      ev('tool_result', { id: 'c1', ok: false, error: 'Disk full.' }),
+      ev('tool_call', { id: 'c2', name: 'write_file', input: { path: 'b.html' } }),
+      ev('tool_result', { id: 'c2', ok: false, error: 'Template broken.' }),
+      ev('error', { code: 'x', message: 'The agent could not finish: template broken.' }),
+    ];
+    const run = (chunks: number[]) => {
+      const io = createTestIO({ tty: true });
+      const view = new TextRunView(io, new FakeClock(), 'pretty');
+      let s = initialRunState('j');
+      let i = 0;
+      for (const n of chunks) {
+        const part = events.slice(i, (i += n));
+        const applied = applyAnswer(s, { state: i === events.length ? 'failed' : 'running', events: part });
+        s = applied.state;
+        view.answer(applied, part);
+      }
+      view.end({ state: s, outcome: 'failed', exitCode: 6, elapsedMs: 4000 });
+      return io.stdoutText();
+    };
+    const whole = run([5]);
+    expect(whole).toBe('› write_file a.html\n  ✗ Disk full.\n› write_file b.html\n✗ The agent could not finish: template broken.\n✗ Failed in 4s\n');
+    expect(run([4, 1])).toBe(whole);
+    expect(run([1, 1, 1, 1, 1])).toBe(whole);
+  });
+
   it('json view passes events through unchanged and ends with one end line', () => {
     const io = createTestIO();
     io.json = true;

@@ -3,12 +3,11 @@
 // reads the question back from the run that asked it.
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { itemsOf } from '../../api/paginate.js';
 import { applyAnswer, initialRunState, type JobAnswer } from '../../render/reducer.js';
 import type { Question } from '../../render/events.js';
 import type { Mode } from './send.js';
+import { requireQuestion } from './waiting.js';
 
 /** What a build message says to approve a plan (the service: "to approve, send a build message"). */
 export const APPROVE_TEXT = 'Approve the plan and build it.';
@@ -54,27 +53,22 @@ export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
   return text?.trim() ? { prompt: text.trim(), mode: 'plan' } : undefined;
 }
 
-/** The newest run of the site, from its history (our emulator's messages carry jobId). */
-async function latestJobId(ctx: Context, projectId: string): Promise<string | undefined> {
-  const { envelope } = await ctx.api().call('list_messages', { projectId }, { signal: ctx.signal });
-  for (const m of itemsOf(envelope.data)) {
-    const id = pickString(asRecord(m), 'jobId');
-    if (id) return id;
-  }
-  return undefined;
-}
-
-/** --choose N: the Nth suggested answer of the question the run ended with. */
+/** --choose N: the Nth suggested answer of the question that waits (checked on the site's latest run). */
 export async function chosenAnswer(ctx: Context, projectId: string, n: number, jobId?: string): Promise<string> {
-  const job = jobId ?? (await latestJobId(ctx, projectId));
-  if (!job) throw new UsageError('Could not find the run that asked the question; pass --job JOB (printed with the question), or answer with --answer TEXT.');
-  const { envelope } = await ctx.api().call<JobAnswer>('get_job', { projectId, jobId: job, cursor: 0 }, { signal: ctx.signal });
-  const q = applyAnswer(initialRunState(job), (envelope.data ?? {}) as JobAnswer).state.question;
-  if (!q) throw new UsageError(`Run ${job} did not end with a question to choose from; answer with --answer TEXT instead.`);
-  if (q.options.length === 0) throw new UsageError(`The question of run ${job} has no suggested answers; answer with --answer TEXT.`);
+  const q = (await requireQuestion(ctx, projectId, '--choose', jobId)) ?? (await questionOfRun(ctx, projectId, jobId));
+  if (q.options.length === 0) throw new UsageError('This question has no suggested answers; answer with --answer TEXT. Nothing was sent.');
   if (n > q.options.length) {
     const list = q.options.map((o, i) => `${i + 1}. ${o}`).join('; ');
     throw new UsageError(`--choose takes 1 to ${q.options.length} for this question (${list}); nothing was sent.`);
   }
   return q.options[n - 1];
+}
+
+/** When the history names no run, the question is read from the run --job names. */
+async function questionOfRun(ctx: Context, projectId: string, jobId: string | undefined): Promise<Question> {
+  if (!jobId) throw new UsageError('Could not find the run that asked the question; pass --job JOB (printed with the question). Nothing was sent.');
+  const { envelope } = await ctx.api().call<JobAnswer>('get_job', { projectId, jobId, cursor: 0 }, { signal: ctx.signal });
+  const q = applyAnswer(initialRunState(jobId), (envelope.data ?? {}) as JobAnswer).state.question;
+  if (!q) throw new UsageError(`Run ${sanitizeInline(jobId)} did not end with a question; --choose sent nothing.`);
+  return q;
 }

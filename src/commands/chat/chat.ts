@@ -24,7 +24,7 @@ export const chat = defineCommand<ChatOptions>({
   summary: 'Talk to the site agent: send a message and watch the run live',
   description: `Send a message to the site's agent and follow the run: its text as it arrives, its task list, the files it changes, and the credits it cost. Without a message, in a terminal, a conversation: /plan toggles plan mode, /queue shows the queue, /cancel stops the run, an empty line or /exit leaves. Ctrl-C during a run cancels it; a second Ctrl-C detaches (the run goes on) and prints the command that re-attaches.
 
-When the agent asks a question or writes a plan, a terminal offers a choice; a script gets exit code 10 (question) or 11 (plan) and the exact command that answers: --answer TEXT or --choose N, --approve or --revise TEXT. A message sent while the agent is busy waits in the site's queue (exit 8 when following, 0 with --no-follow) and runs on its own.`,
+When the agent asks a question or writes a plan, a terminal offers a choice; a script gets exit code 10 (question) or 11 (plan) and the exact command that answers: --answer TEXT or --choose N, --approve or --revise TEXT. These flags check that a question (or a plan) waits, and send nothing otherwise (exit 2). A new message while one waits would be taken as its reply: a terminal asks first; otherwise nothing is sent (exit 10 or 11) unless --yes. A message sent while the agent is busy waits in the site's queue (exit 8 when following, 0 with --no-follow) and runs on its own.`,
   args: [
     { name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' },
     { name: 'message', description: 'what the agent should do (quote it); omit for a conversation' },

@@ -1,13 +1,16 @@
 // `sitebuilder chat <site>` in a terminal: a prompt loop. Each message starts (or queues) a run
 // that is rendered live; questions and plans are answered with a select. An empty line or
 // /exit leaves; /plan toggles plan mode; /cancel stops the site's run; /queue shows the queue.
-// Ctrl-C during a run cancels it; a second Ctrl-C detaches and leaves with 130.
+// Ctrl-C during a run cancels it; a second Ctrl-C detaches and leaves with 130. A question or
+// plan left waiting by an earlier run is asked first.
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
+import { sanitize, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { printQueue } from '../queue/list.js';
+import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import { runTurn } from './turn.js';
+import { latestRun } from './waiting.js';
 
 const HELP = 'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /cancel stops the run · /exit or an empty line leaves.';
 
@@ -22,10 +25,34 @@ async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
   }
 }
 
+/** A question or plan left waiting by an earlier run is shown first: the next message would answer it. */
+async function replyToWaiting(ctx: Context, projectId: string): Promise<NextMessage | undefined> {
+  const run = await latestRun(ctx, projectId);
+  if (!run || (!run.question && run.plan === undefined)) return undefined;
+  const what = run.question ? 'question' : 'plan';
+  ctx.io.errLine(`The agent's ${what} from run ${sanitizeInline(run.jobId)} still waits:`);
+  if (run.plan) ctx.io.outLine(sanitize(run.plan));
+  const next = run.question ? await askQuestion(ctx, run.question) : await askPlan(ctx);
+  if (!next) ctx.io.errLine(`The ${what} still waits: your next message is taken as ${run.question ? 'its answer' : 'the reply to it'}.`);
+  return next;
+}
+
 export async function interactiveChat(ctx: Context, projectId: string, opts: { plan: boolean; timeoutMs?: number }): Promise<number> {
   const c = style(ctx.io);
   let plan = opts.plan;
   ctx.io.errLine(c.bold(`Chatting with the agent of ${sanitizeInline(projectId)}.`) + ` ${c.dim(HELP)}`);
+  /** One turn; true when the user detached from its run. A refusal (queue full, no credits…) ends the turn, not the conversation. */
+  const turn = async (next: NextMessage): Promise<boolean> => {
+    try {
+      return Boolean((await runTurn(ctx, { projectId, ...next, follow: true, timeoutMs: opts.timeoutMs })).detached);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      ctx.io.errLine(`error: ${err.message}`);
+      return false;
+    }
+  };
+  const waiting = await replyToWaiting(ctx, projectId);
+  if (waiting && (await turn(waiting))) return ExitCode.interrupted;
   for (;;) {
     let line: string;
     try {
@@ -56,13 +83,6 @@ export async function interactiveChat(ctx: Context, projectId: string, opts: { p
       ctx.io.errLine(`Unknown command ${line}. ${HELP}`);
       continue;
     }
-    try {
-      const r = await runTurn(ctx, { projectId, prompt: line, mode: plan ? 'plan' : 'build', follow: true, timeoutMs: opts.timeoutMs });
-      if (r.detached) return ExitCode.interrupted;
-    } catch (err) {
-      // A refusal (queue full, no credits…) ends this turn, not the conversation.
-      if (!(err instanceof ApiError)) throw err;
-      ctx.io.errLine(`error: ${err.message}`);
-    }
+    if (await turn({ prompt: line, mode: plan ? 'plan' : 'build' })) return ExitCode.interrupted;
   }
 }

@@ -8,6 +8,7 @@ import type { ChatOptions } from './chat.js';
 import { interactiveChat } from './interactive.js';
 import type { Mode } from './send.js';
 import { runTurn } from './turn.js';
+import { confirmReplyByMessage, requirePlan, requireQuestion } from './waiting.js';
 
 /** With a default site, `chat "add a page"` is a message, not a site id. */
 function siteAndMessage(opts: ChatOptions, ctx: Context): { site: string; message?: string } {
@@ -43,13 +44,21 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
     }
     return interactiveChat(ctx, site, { plan: Boolean(opts.plan), timeoutMs: opts.timeout });
   }
+  // Each reply checks that what it answers waits; a new message, that nothing does.
   let prompt: string;
   let mode: Mode = 'build';
-  if (message !== undefined) [prompt, mode] = [message, opts.plan ? 'plan' : 'build'];
-  else if (opts.answer !== undefined) prompt = opts.answer;
-  else if (opts.choose !== undefined) prompt = await chosenAnswer(ctx, site, opts.choose, opts.job);
-  else if (opts.approve) prompt = APPROVE_TEXT;
-  else [prompt, mode] = [opts.revise!, 'plan'];
+  if (message !== undefined) {
+    [prompt, mode] = [message, opts.plan ? 'plan' : 'build'];
+    await confirmReplyByMessage(ctx, site, mode);
+  } else if (opts.answer !== undefined) {
+    prompt = opts.answer;
+    await requireQuestion(ctx, site, '--answer');
+  } else if (opts.choose !== undefined) {
+    prompt = await chosenAnswer(ctx, site, opts.choose, opts.job);
+  } else {
+    [prompt, mode] = opts.approve ? [APPROVE_TEXT, 'build'] : [opts.revise!, 'plan'];
+    await requirePlan(ctx, site, opts.approve ? '--approve' : '--revise');
+  }
   const r = await runTurn(ctx, { projectId: site, prompt, mode, follow: opts.follow !== false, timeoutMs: opts.timeout, idempotencyKey: opts.idempotencyKey });
   return r.exitCode;
 }

@@ -7,7 +7,7 @@ import { ExitCode } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { createRunView } from '../../render/views.js';
 import { pendingOf } from '../job/commands.js';
-import { exitCodeOf, followJob, watchCommand } from '../job/follow.js';
+import { exitCodeOf, followJob, watchCommand, type FollowResult } from '../job/follow.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import { reportQueued, reportStarted, sendMessage, type Mode } from './send.js';
 
@@ -61,7 +61,7 @@ export async function followToEnd(ctx: Context, projectId: string, jobId: string
   const reattach = r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, jobId) : undefined;
   view.end({ state: r.state, outcome: r.outcome, exitCode, elapsedMs: r.elapsedMs, pending, reattach });
   const result: TurnResult = { exitCode, jobId, detached: r.outcome === 'detached' };
-  if (reattach) ctx.io.info(`${r.outcome === 'timeout' ? 'Stopped following; the run goes on' : 'Detached; the run goes on'}. Re-attach with: ${reattach}`);
+  if (reattach) ctx.io.info(`${reattachLead(r)}. Re-attach with: ${reattach}`);
   if (!pending) return { result };
   if (ctx.prompter.canPrompt()) {
     const next = pending.kind === 'question' ? await askQuestion(ctx, { question: pending.question, options: pending.options }) : await askPlan(ctx);
@@ -69,6 +69,11 @@ export async function followToEnd(ctx: Context, projectId: string, jobId: string
   }
   printPendingHint(ctx, pending);
   return { result };
+}
+
+function reattachLead(r: FollowResult): string {
+  if (r.outcome === 'timeout') return 'Stopped following; the run goes on';
+  return r.cancelSent ? 'Detached before the cancel was confirmed; the run may still be going on' : 'Detached; the run goes on';
 }
 
 function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): void {

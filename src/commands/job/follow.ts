@@ -26,6 +26,8 @@ export interface FollowResult {
   outcome: Outcome | 'detached' | 'timeout';
   /** The user pressed Ctrl-C and the run was cancelled because of it. */
   cancelledByUser: boolean;
+  /** cancel_job was sent (detaching after it: the run may be cancelled or go on). */
+  cancelSent: boolean;
   elapsedMs: number;
   calls: number;
 }
@@ -60,6 +62,7 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
     state,
     outcome,
     cancelledByUser: cancelSent && state.state === 'cancelled',
+    cancelSent,
     elapsedMs: ctx.clock.now() - started,
     calls,
   });
@@ -70,12 +73,13 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       if (wake.signal.aborted) wake = new AbortController();
       if (presses > 0 && o.onInterrupt === 'cancel' && !cancelSent) {
         cancelSent = true;
-        // Not abortable: a second press while it is on its way must not leave it half-sent.
-        // A run that ended meanwhile answers 409: the next get_job shows how it ended.
-        await client.call('cancel_job', { projectId: o.projectId, jobId: o.jobId }).catch(() => undefined);
+        // A second press aborts it: a slow cancel must not hold the user. Whether or not it
+        // reached the service, the re-attach command shows how the run goes on. A run that
+        // ended meanwhile answers 409: the next get_job shows how it ended.
+        await client.call('cancel_job', { projectId: o.projectId, jobId: o.jobId }, { signal: wake.signal }).catch(() => undefined);
         if (wake.signal.aborted) wake = new AbortController();
       }
-      if (detached && !cancelSent) return finish('detached');
+      if (detached) return finish('detached');
       let data: JobAnswer;
       try {
         calls++;

@@ -18,7 +18,7 @@ export async function printQueue(ctx: Context, projectId: string): Promise<void>
     return;
   }
   const stopped = pick(data, 'stopped', 'queueStopped', 'queueResumable') === true;
-  if (items.length === 0) ctx.io.info(`No message waits in the queue${stopped ? ' (the queue is stopped)' : ''}.`);
+  if (items.length === 0) ctx.io.info(`No message waits in the queue${stopped ? '; it stopped after a failed or cancelled run, with nothing to resume' : ''}.`);
   else {
     const now = ctx.clock.now();
     printTable(ctx.io, [
@@ -31,7 +31,7 @@ export async function printQueue(ctx: Context, projectId: string): Promise<void>
       { header: 'MESSAGE', value: (r) => truncate(String(pick(r, 'prompt', 'text', 'message') ?? ''), ctx.io.stdoutIsTTY ? 60 : Infinity) },
     ], items);
   }
-  if (stopped) ctx.io.info(`The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${projectId}`);
+  if (stopped && items.length > 0) ctx.io.info(`The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${projectId}`);
 }
 
 function truncate(s: string, max: number): string {

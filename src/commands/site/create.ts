@@ -101,7 +101,8 @@ export const create = defineCommand<CreateOptions>({
       if (follow) ctx.io.printJsonLine({ type: 'site', site, jobId, workspaceId });
       else ctx.io.printJson({ site, jobId: jobId ?? null, workspaceId });
     } else {
-      ctx.io.outLine(sanitizeInline(siteId));
+      // Followed and piped, every line starts with a tag (README): this one too.
+      ctx.io.outLine(follow && !ctx.io.stdoutIsTTY ? `site\t${sanitizeInline(siteId)}\t${sanitizeInline(workspaceId)}` : sanitizeInline(siteId));
       ctx.io.info(`Created site ${sanitizeInline(siteId)} in workspace ${workspaceId}; first build ${jobId ? `is job ${sanitizeInline(jobId)}` : 'started'}.`);
       if (jobId && !follow) ctx.io.info(`Follow it with: sitebuilder job watch ${siteId} ${jobId}`);
     }
