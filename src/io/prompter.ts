@@ -6,6 +6,8 @@ export interface Choice<T> {
   label: string;
   value: T;
   hint?: string;
+  /** Shown after the question once this choice is picked (default: the label). */
+  picked?: string;
 }
 
 export interface Prompter {
@@ -71,10 +73,11 @@ export class EnquirerPrompter implements Prompter {
   }
 
   async select<T>(message: string, choices: Choice<T>[]): Promise<T> {
-    // enquirer prints the chosen name after the question, so the name is the label (made unique).
+    // enquirer prints the chosen name after the question, so the name is what to show then (made unique).
     const seen = new Set<string>();
     const names = choices.map((c, i) => {
-      const name = seen.has(c.label) ? `${c.label} (${i + 1})` : c.label;
+      const shown = c.picked ?? c.label;
+      const name = seen.has(shown) ? `${shown} (${i + 1})` : shown;
       seen.add(name);
       return { name, message: c.label, hint: c.hint };
     });

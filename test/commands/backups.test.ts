@@ -184,7 +184,14 @@ describe('storage-backup', () => {
     const prompter = new ScriptedPrompter([{ confirm: true }]);
     const res = await cli(['storage-backup', 'clear', SITE], { tty: true, prompter });
     expect(res.code).toBe(0);
-    expect(res.stderr).toContain('Delete all 4 storage backups of the site on site site_bakery:');
+    expect(res.stderr).toContain('Delete all 4 storage backups of site site_bakery:');
     expect(res.stdout).toContain('Deleted 4 storage backups of site site_bakery.');
+  });
+
+  it('without a prompt, clearing all exits 5 with a sentence that reads well', async () => {
+    const res = await cli(['storage-backup', 'clear', SITE]);
+    expect(res.code).toBe(5);
+    expect(res.stderr).toContain('Delete every storage backup of site site_bakery needs confirmation');
+    expect(await control('GET', `sites/${SITE}/storage-backups`)).toHaveLength(4);
   });
 });

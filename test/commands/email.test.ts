@@ -54,9 +54,29 @@ describe('email domains', () => {
     expect(res.stdout).toContain('Status: the mail provider is checking the records');
     expect(res.stdout).toContain('Status: the mail provider hit a temporary failure and keeps checking');
     expect(res.stdout).toContain('sitebuilder email restart site_docs edom_docs_updates');
-    expect(res.stdout).toMatch(/RECORD.*TYPE.*HOST.*VALUE/);
+    expect(res.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/^RECORD +TYPE +HOST +VALUE$/m);
     const blog = await email(['domains', 'site_blog'], { tty: true });
     expect(blog.stdout).toContain('paused until the workspace is on a paid plan again');
+  });
+
+  it('fits the terminal: long values are cut with … on a terminal only', async () => {
+    const lines = (out: string) => out.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+    const widest = (out: string) => Math.max(...lines(out).map((l) => l.length));
+    const wide = await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns: 120 });
+    expect(widest(wide.stdout)).toBeLessThanOrEqual(120);
+    expect(wide.stdout).not.toContain('…');
+    expect(wide.stdout).toMatch(/^Ownership +TXT +_sitebuilder\.mail\.sunrisebakery\.example +sitebuilder-domain-verification=[0-9a-f]{24}$/m);
+
+    const narrow = await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns: 90 });
+    const table = lines(narrow.stdout).filter((l) => /^(RECORD|DKIM|Ownership) /.test(l));
+    expect(table).toHaveLength(10);
+    expect(Math.max(...table.map((l) => l.length))).toBeLessThanOrEqual(90);
+    expect(narrow.stdout).toMatch(/^DKIM 1 +CNAME +sb1k1\._domainkey\.mail\.sunrisebakery\.example +sb1k1\.[0-9a-f]+\.dki…$/m);
+    expect(narrow.stderr).toContain('Long values are cut to fit the terminal');
+
+    const piped = await email(['domains', 'site_bakery']);
+    expect(piped.stdout).not.toContain('…');
+    expect(piped.stdout).toMatch(/\tsb1k1\.[0-9a-f]{16}\.dkim\.mailprovider\.example$/m);
   });
 
   it('prints one JSON document with --json', async () => {
@@ -103,7 +123,7 @@ describe('email restart', () => {
     expect(res.code).toBe(0);
     expect(yes.asked).toEqual(['Go ahead?']);
     expect(res.stderr).toContain('the three DKIM records change');
-    expect(res.stdout).toMatch(/DKIM 1.*changed/);
+    expect(res.stdout).toMatch(/DKIM 1 .* yes /);
     const no = new ConfirmPrompter(false);
     const cancelled = await email(['restart', 'site_bakery', 'edom_bakery_news'], { tty: true, prompter: no });
     expect(cancelled.code).toBe(130);

@@ -48,11 +48,51 @@ describe('storage-restore plan', () => {
     expect(await storage()).toEqual(before);
   });
 
+  it('its `request` is the body of the start: `jq .request plan.json | sitebuilder api restore_storage_backup --input - -f confirm=…`', async () => {
+    const doc = JSON.parse((await cli(['storage-restore', 'plan', SITE, '-b', weekly, '--path', 'images/', '--json'])).stdout);
+    expect(doc.request).toEqual({ projectId: SITE, backupId: weekly, mode: 'selected', paths: ['images/'] });
+    const res = await cli(['api', 'restore_storage_backup', '--input', '-', '-f', `confirm=${doc.confirm}`], { stdin: JSON.stringify(doc.request) });
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).data).toMatchObject({ started: true, restore: { status: 'running', mode: 'selected', paths: ['images/'] } });
+  });
+
+  it('piped, names each file removed, replaced and skipped on a row of its own', async () => {
+    const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full']);
+    expect(res.code).toBe(0);
+    const rows = res.stdout.split('\n').filter((l) => /^(removed|replaced|skipped)\t/.test(l));
+    expect(rows).toEqual([
+      'removed\tcms/uploads/cake-of-the-week.jpg\tpublic',
+      'removed\tdocs/menu.pdf\tprivate',
+      'removed\timages/new-banner.png\tpublic',
+      'removed\torders/2026-11.csv\tprivate',
+      'replaced\tdocs/menu.pdf\tpublic',
+      'replaced\timages/hero.jpg\tpublic',
+      'skipped\tdocs/price list: 2025.pdf',
+    ]);
+    expect(res.stdout).toMatch(/^Files removed\t4$/m);
+    expect(res.stdout).toMatch(/^Confirm\trc_[0-9a-f]+$/m);
+    const refused = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full']);
+    expect(refused.code).toBe(5);
+    expect(refused.stdout).toContain('removed\torders/2026-11.csv\tprivate\n');
+  });
+
+  it('a plan that changes nothing says there is nothing to restore', async () => {
+    const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '--path', 'images/logo.png']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Files unchanged\t1$/m);
+    expect(res.stderr).toMatch(/^Nothing to restore: the storage of site site_bakery already matches backup sbk_\d+/);
+    expect(res.stderr).not.toContain('--confirm');
+    const json = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '--path', 'images/logo.png', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ nothingToRestore: true, plan: { filesUnchanged: 1 } });
+  });
+
   it('prints a readable plan with skipped files and the command that starts it', async () => {
     const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full'], { tty: true });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/Files removed\s*│\s*4/);
     expect(res.stdout).toContain('docs/price list: 2025.pdf');
+    expect(res.stdout).toContain('DELETED: 4 files (6.3 KB), files that are not in the backup: cms/uploads/cake-of-the-week.jpg (public)');
+    expect(res.stdout).toContain('1 file already the same, left as it is');
     expect(res.stderr).toMatch(/sitebuilder storage-restore site_bakery --backup sbk_\d+ --mode full --confirm rc_[0-9a-f]+/);
   });
 

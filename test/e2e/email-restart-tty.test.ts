@@ -43,8 +43,9 @@ describe.skipIf(!hasTmux)('email restart in a terminal', () => {
     const done = await t.waitFor(/EXIT=\d+/);
     expect(done).toContain('EXIT=0');
     expect(done).toContain('3 records changed: replace them at your DNS host.');
-    expect(done).toMatch(/DKIM 1 +│ CNAME +│ sb2k1\._domainkey\.news\.sunrisebakery\.example +│ \S+ +│ changed/);
-    expect(done).toMatch(/Ownership +│ TXT .*│ unchanged/);
+    expect(done).toMatch(/^RECORD +TYPE +HOST +CHANGED +VALUE$/m);
+    expect(done).toMatch(/^DKIM 1 +CNAME +sb2k1\._domainkey\.news\.sunrisebakery\.example +yes +\S+$/m);
+    expect(done).toMatch(/^Ownership +TXT +\S+ +no +sitebuilder-domain-verification=\S+$/m);
     expect(restarts()).toHaveLength(1);
   });
 

@@ -46,7 +46,10 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
     const root = await t.waitForPrompt(/^\? \/ +\(1\/200 ticked/);
     expect(root).toContain('images/ (whole folder)  3 files, 6.0 KB (1 ticked inside)');
     t.send('Down', 'Enter'); // tick docs/ (whole folder)
-    await t.waitForPrompt(/^\? \/ +\(2\/200 ticked/);
+    const ticked = await t.waitForPrompt(/^\? \/ +\(2\/200 ticked/);
+    // The answered question left above the new one shows the folder ticked, not as it was.
+    expect(ticked).toMatch(/\(1\/200 ticked.*\[x\] docs\/ \(whole folder\)/);
+    expect(ticked).not.toMatch(/\(1\/200 ticked.*\[ \] docs\//);
     t.send('Enter'); // Done
     const plan = await t.waitForPrompt(/Start the restore\? /);
     expect(plan).toMatch(/Files replaced\s+│ 2/);

@@ -70,6 +70,11 @@ describe('sitebuilder emulator', () => {
     expect(out).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+/);
     for (const name of ['demo-full', 'demo-narrow', 'demo-readonly', 'demo-expired', 'demo-revoked']) expect(out).toContain(name);
     expect(out).toMatch(/demo-revoked .*revoked/);
+    // The token column and the column after it start at the same place on every row.
+    const rows = out.split('\n').filter((l) => l.startsWith('  demo-'));
+    expect(rows).toHaveLength(6);
+    expect(new Set(rows.map((l) => l.indexOf('sbt_')))).toHaveProperty('size', 1);
+    expect(new Set(rows.map((l) => /^ +\S+ +\S+ +/.exec(l)![0].length))).toHaveProperty('size', 1);
     expect(run.io.stderrText()).toMatch(/SITEBUILDER_TOKEN=sbt_demo_full/);
   });
 

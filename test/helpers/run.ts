@@ -16,6 +16,8 @@ export interface RunResult {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   tty?: boolean;
+  /** Terminal width (createTestIO's default otherwise). */
+  columns?: number;
   stdin?: string;
   clock?: Clock;
   prompter?: Prompter;
@@ -28,7 +30,7 @@ export function tempConfigDir(): string {
 }
 
 export async function run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const io = createTestIO({ tty: opts.tty ?? false });
+  const io = createTestIO({ tty: opts.tty ?? false, columns: opts.columns });
   if (opts.stdin !== undefined) io.stdinStream.end(opts.stdin);
   else io.stdinStream.end();
   const env = { SITEBUILDER_CONFIG_DIR: opts.configDir ?? tempConfigDir(), ...opts.env };

@@ -1,8 +1,9 @@
 import { defineCommand } from '../define.js';
-import { cellText, printTable } from '../../io/print.js';
+import { cellText } from '../../io/print.js';
 import { sanitizeDeep, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
-import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusInWords, type DnsRecord } from './records.js';
+import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusInWords, statusOf } from './records.js';
+import { printRecordsTable } from './records-table.js';
 
 interface DomainsOptions {
   site?: string;
@@ -13,7 +14,7 @@ export const domains = defineCommand<DomainsOptions>({
   aliases: ['list', 'ls'],
   summary: 'Show the email domains of a site, their status and the DNS records to set',
   description:
-    'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). Piped, one tab-separated row per record: domainId, domain, dkimStatus, record, type, host, value.',
+    'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). On a terminal, values too long for its width are cut with …; piped, one tab-separated row per record with whole values: domainId, domain, dkimStatus, record, type, host, value.',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   examples: ['sitebuilder email domains site_1', 'sitebuilder email domains site_1 --json | jq ".domains[].dkimStatus"', "sitebuilder email domains site_1 | awk -F'\\t' '$4 ~ /DKIM/'"],
   jsonFields: '{projectId, domains: [the domain records as sent (domainId, dkimStatus, canRestart, DKIM and ownership records…) plus statusText]}',
@@ -39,21 +40,16 @@ export const domains = defineCommand<DomainsOptions>({
       return;
     }
     const s = style(io);
+    let shortened = false;
     list.forEach((raw, i) => {
       const d = sanitizeDeep(raw);
       if (i > 0) io.outLine();
       io.outLine(`${s.bold(sanitizeInline(domainNameOf(d) || domainIdOf(d)))}  ${s.dim(`(${domainIdOf(d)})`)}`);
-      io.outLine(`  Status: ${statusInWords(d, site)}${d.canRestart === true ? '' : s.dim(' (cannot be restarted now)')}`);
-      printTable<DnsRecord>(
-        io,
-        [
-          { header: 'RECORD', value: (r) => r.label },
-          { header: 'TYPE', value: (r) => r.type },
-          { header: 'HOST', value: (r) => r.host },
-          { header: 'VALUE', value: (r) => r.value },
-        ],
-        dnsRecordsOf(d),
-      );
+      const { words, next } = statusOf(d, site);
+      io.outLine(`  Status: ${words}${d.canRestart === true ? '' : s.dim(' (cannot be restarted now)')}`);
+      if (next) io.outLine(`  Next:   ${next}`);
+      shortened = printRecordsTable(io, dnsRecordsOf(d)) || shortened;
     });
+    if (shortened) io.info(`Long values are cut to fit the terminal (…); \`sitebuilder email domains ${site} | cat\` or --json prints them whole.`);
   },
 });

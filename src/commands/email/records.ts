@@ -50,16 +50,22 @@ const STATUS_WORDS: Record<string, string> = {
   not_started: 'verification not started',
 };
 
-/** The state of a domain in words, with what to do next when there is something to do. */
-export function statusInWords(domain: unknown, site: string): string {
+/** The state of a domain in words, and what to do next when there is something to do. */
+export function statusOf(domain: unknown, site: string): { words: string; next?: string } {
   const status = pickString(domain, 'dkimStatus') ?? 'unknown';
-  if (pick(domain, 'paused') === true) return 'paused until the workspace is on a paid plan again';
-  if (pick(domain, 'verified') === true) return 'verified; nothing to do';
+  if (pick(domain, 'paused') === true) return { words: 'paused until the workspace is on a paid plan again' };
+  if (pick(domain, 'verified') === true) return { words: 'verified; nothing to do' };
   const words = STATUS_WORDS[status] ?? `status ${status}`;
   const canRestart = pick(domain, 'canRestart') === true;
   if ((status === 'failed' || status === 'not_started') && canRestart) {
-    return `${words}; check the records at your DNS host, or restart: sitebuilder email restart ${site} ${domainIdOf(domain)}`;
+    return { words, next: `check the records at your DNS host, or restart: sitebuilder email restart ${site} ${domainIdOf(domain)}` };
   }
-  if (status === 'not_started') return `${words}; set the records below at your DNS host`;
-  return words;
+  if (status === 'not_started') return { words, next: 'set the records below at your DNS host' };
+  return { words };
+}
+
+/** The status and the next step in one sentence (the `statusText` of --json). */
+export function statusInWords(domain: unknown, site: string): string {
+  const { words, next } = statusOf(domain, site);
+  return next ? `${words}; ${next}` : words;
 }

@@ -1,10 +1,11 @@
 import { defineCommand } from '../define.js';
 import { CliError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../../io/confirm.js';
-import { cellText, printTable } from '../../io/print.js';
+import { cellText } from '../../io/print.js';
 import { asRecord, pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, type DnsRecord } from './records.js';
+import { printRecordsTable } from './records-table.js';
 
 interface RestartOptions {
   site?: string;
@@ -74,16 +75,7 @@ export const restart = defineCommand<RestartOptions>({
       for (const r of records) io.outLine([r.label, r.type, r.host, r.value, r.changed ? 'changed' : 'unchanged'].map((v) => cellText(v).replace(/\t/g, ' ')).join('\t'));
       return;
     }
-    printTable<MarkedRecord>(
-      io,
-      [
-        { header: 'RECORD', value: (r) => r.label },
-        { header: 'TYPE', value: (r) => r.type },
-        { header: 'HOST', value: (r) => r.host },
-        { header: 'VALUE', value: (r) => r.value },
-        { header: 'CHANGED', value: (r) => (r.changed ? 'changed' : 'unchanged') },
-      ],
-      records,
-    );
+    const cut = printRecordsTable<MarkedRecord>(io, records, [{ header: 'CHANGED', value: (r) => (r.changed ? 'yes' : 'no') }]);
+    if (cut) io.info(`Long values are cut to fit the terminal (…); --json prints them whole.`);
   },
 });

@@ -38,10 +38,12 @@ export const emulator = defineCommand<EmulatorOptions>({
   examples: [
     'sitebuilder emulator',
     'sitebuilder emulator --port 8787 --state .emulator.json',
-    'sitebuilder emulator --json | head -1',
+    'exec 3< <(sitebuilder emulator --json); read -r EMU <&3   # bash: the first line; the emulator runs on (kill $! stops it)',
     'sitebuilder emulator --speed 20 -- ./deploy.sh',
   ],
-  jsonFields: 'one line: { baseUrl, tokens: [{ name, token, scopes, workspaces }] } with the full-scope token first',
+  jsonFields:
+    'one line: { baseUrl, tokens: [{ name, token, scopes, workspaces }] } with the full-scope token first; the emulator then keeps running ' +
+    '(`| head -1` would never return: read the line and leave the pipe open, as in the example)',
   async run(opts, ctx) {
     const { serveEmulator } = await import('./serve.js');
     return serveEmulator(opts, ctx);

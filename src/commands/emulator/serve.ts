@@ -63,12 +63,13 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
   io.outLine('');
   io.outLine('Tokens (full-scope first):');
   const width = Math.max(...tokens.map((t) => t.name.length));
+  const tokenWidth = Math.max(...tokens.map((t) => t.token.length));
   for (const t of tokens) {
     const r = records.get(t.token);
     const status = r?.revoked ? 'revoked' : r?.expiresAt !== null && r !== undefined && r.expiresAt <= now ? 'expired' : undefined;
     const scopes = t.scopes.length >= 10 ? 'all scopes' : t.scopes.join(' ');
     const where = status ? `(${status}: refused with 401)` : `${scopes}; workspaces ${t.workspaces.join(' ') || 'none'}`;
-    io.outLine(`  ${t.name.padEnd(width)}  ${t.token}  ${where}`);
+    io.outLine(`  ${t.name.padEnd(width)}  ${t.token.padEnd(tokenWidth)}  ${where}`);
   }
   io.info('');
   io.info('Try it:');

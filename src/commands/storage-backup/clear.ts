@@ -49,9 +49,9 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     }
     const what = named.length
       ? `${named.length} storage backup${named.length === 1 ? '' : 's'} (${named.map(sanitizeInline).join(', ')})`
-      : `${total === undefined ? 'every' : `all ${total}`} storage backup${total === 1 ? '' : 's'} of the site`;
+      : total === undefined ? 'every storage backup' : total === 1 ? 'the only storage backup' : `all ${total} storage backups`;
     await confirmDestructive(ctx, {
-      action: `Delete ${what} on site ${siteId}`,
+      action: `Delete ${what} of site ${siteId}`,
       consequences: ['deleted backups can no longer be restored; this cannot be undone', 'the files in the site’s storage are not changed'],
     });
     const args: Record<string, unknown> = { projectId: siteId };

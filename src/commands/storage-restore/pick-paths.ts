@@ -60,7 +60,11 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
       const mark = selected.has(e.path) || covering ? '[x]' : '[ ]';
       const inside = e.folder && !selected.has(e.path) ? [...selected].filter((s) => s.startsWith(e.path)).length : 0;
       const suffix = covering ? ` (in ${sanitizeInline(covering)})` : inside ? ` (${inside} ticked inside)` : '';
-      choices.push({ label: `${mark} ${e.name}${e.folder ? ' (whole folder)' : ''}  ${e.detail}${suffix}`, value: { kind: 'toggle', entry: e } });
+      const what = `${e.name}${e.folder ? ' (whole folder)' : ''}`;
+      // enquirer leaves the picked line above the next prompt: show the mark it has after the pick.
+      const tickedAfter = covering !== undefined || (!selected.has(e.path) && selected.size < max);
+      const picked = `${tickedAfter ? '[x]' : '[ ]'} ${what}`;
+      choices.push({ label: `${mark} ${what}  ${e.detail}${suffix}`, value: { kind: 'toggle', entry: e }, picked });
       if (e.folder) choices.push({ label: `    open ${e.name}`, value: { kind: 'open', path: e.path } });
     }
     if (entries.length === 0) ctx.io.errLine(`${folder || 'The backup'} is empty.`);

@@ -81,16 +81,25 @@ function table(io: IO, head: string[], rows: string[][]): string {
   return t.toString();
 }
 
-/** The plan as text: a table for a terminal, tab-separated `name<TAB>value` lines otherwise. */
+/** A file row of the piped plan: `removed|replaced|skipped<TAB>path[<TAB>visibility]`. */
+const fileRow = (kind: string, f: PlanFile) =>
+  [kind, f.path, ...(f.visibility ? [f.visibility] : [])].map((v) => sanitizeInline(v).replace(/\t/g, ' ')).join('\t');
+
+/**
+ * The plan as text: a table for a terminal; otherwise tab-separated `name<TAB>value` lines,
+ * then one line per named file (deletions first), which scripts pick by their first field.
+ */
 export function formatPlan(io: IO, p: RestorePlan, tty: boolean): string {
   const rows = planRows(p, tty);
   const lines: string[] = [];
-  if (tty) lines.push(table(io, ['Plan', ''], rows));
-  else for (const [k, v] of rows) lines.push(`${k}\t${v}`);
-  if (p.skipped.length) {
-    if (tty) lines.push('Skipped (storage no longer accepts these paths; they stay as they are):', ...p.skipped.map((s) => `  ${sanitizeInline(s)}`));
-    else lines.push(...p.skipped.map((s) => `Skipped\t${sanitizeInline(s)}`));
+  if (tty) {
+    lines.push(table(io, ['Plan', ''], rows));
+    if (p.skipped.length) lines.push('Skipped (storage no longer accepts these paths; they stay as they are):', ...p.skipped.map((s) => `  ${sanitizeInline(s)}`));
+    return lines.join('\n');
   }
+  for (const [k, v] of rows) lines.push(`${k}\t${v}`);
+  lines.push(...p.removedFiles.map((f) => fileRow('removed', f)), ...p.replacedFiles.map((f) => fileRow('replaced', f)));
+  lines.push(...p.skipped.map((s) => fileRow('skipped', { path: s })));
   return lines.join('\n');
 }
 
@@ -127,13 +136,14 @@ export function planConsequences(p: RestorePlan, mode: string): string[] {
   }
   if (p.filesReplaced > 0) out.push(`OVERWRITTEN with the backup’s version: ${plural(p.filesReplaced, 'file')}${named(p.replacedFiles, p.filesReplaced)}`);
   if (p.filesAdded > 0) out.push(`added back from the backup: ${plural(p.filesAdded, 'file')} (${formatBytes(p.bytesWritten)} written in all)`);
-  if (p.filesUnchanged > 0) out.push(`${plural(p.filesUnchanged, 'file')} already the same, left as they are`);
+  const leftAlone = (n: number) => (n === 1 ? 'left as it is' : 'left as they are');
+  if (p.filesUnchanged > 0) out.push(`${plural(p.filesUnchanged, 'file')} already the same, ${leftAlone(p.filesUnchanged)}`);
   out.push(
     p.safetyBackup
       ? 'a Before restore backup of the whole current storage is taken first'
       : 'nothing is overwritten or deleted, so no Before restore backup is taken',
   );
-  if (p.skipped.length) out.push(`${plural(p.skipped.length, 'file')} skipped (path no longer accepted), left as they are`);
+  if (p.skipped.length) out.push(`${plural(p.skipped.length, 'file')} skipped (path no longer accepted), ${leftAlone(p.skipped.length)}`);
   out.push('restored files are served by the live site at once; no publish is needed');
   return out;
 }

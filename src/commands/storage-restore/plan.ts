@@ -4,8 +4,8 @@
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { checkSelection, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
-import { formatPlan } from './plan-view.js';
-import { fetchPlan, planDocument, startCommand, type RestoreRequest } from './request.js';
+import { formatPlan, planConsequences, planIsEmpty } from './plan-view.js';
+import { fetchPlan, nothingToRestore, planDocument, startCommand, type RestoreRequest } from './request.js';
 
 export const plan = defineCommand<RestoreSelectionOptions>({
   name: 'plan',
@@ -22,7 +22,9 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     'sitebuilder storage-restore plan s_123 --backup sb_4 --mode selected --path images/ --path docs/terms.pdf --json',
     'CONFIRM=$(sitebuilder storage-restore plan s_123 -b sb_4 -m full --json | jq -r .confirm)',
   ],
-  jsonFields: '{ projectId, backupId, mode, paths, started: false, plan: { filesAdded, filesReplaced, filesUnchanged, filesRemoved, bytesWritten, bytesRemoved, safetyBackup, filesSkipped, … }, confirm }',
+  jsonFields:
+    '{ projectId, backupId, mode, paths, started: false, plan: { filesAdded, filesReplaced, filesUnchanged, filesRemoved, bytesWritten, bytesRemoved, safetyBackup, filesSkipped, … }, ' +
+    'confirm, request: the arguments of the plan call (projectId, backupId, mode, paths), nothingToRestore: true when the plan changes nothing }',
   async run(opts, ctx) {
     // The parent command parses the options it shares with this one, so these can arrive here.
     const extra = opts as RestoreSelectionOptions & { confirm?: string };
@@ -37,8 +39,12 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     const request: RestoreRequest = { siteId, backupId: opts.backup, mode, paths };
     const answer = await fetchPlan(ctx, request);
     if (ctx.globals.json) return ctx.io.printJson(planDocument(request, answer));
-    ctx.io.outLine(formatPlan(ctx.io, answer.plan, ctx.io.stdoutIsTTY));
-    ctx.io.outLine(ctx.io.stdoutIsTTY ? `Confirm value: ${answer.confirm}` : `Confirm\t${answer.confirm}`);
-    ctx.io.info(`Nothing was restored. To start exactly this plan:\n  ${startCommand(request, answer.confirm)}`);
+    const tty = ctx.io.stdoutIsTTY;
+    const empty = planIsEmpty(answer.plan);
+    ctx.io.outLine(formatPlan(ctx.io, answer.plan, tty));
+    // On a terminal the table gives counts; name what is deleted and overwritten too.
+    if (tty && !empty) for (const line of planConsequences(answer.plan, mode)) ctx.io.outLine(`  - ${line}`);
+    ctx.io.outLine(tty ? `Confirm value: ${answer.confirm}` : `Confirm\t${answer.confirm}`);
+    ctx.io.info(empty ? nothingToRestore(request) : `Nothing was restored. To start exactly this plan:\n  ${startCommand(request, answer.confirm)}`);
   },
 });

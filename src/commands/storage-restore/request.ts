@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ConfirmationNeededError, UsageError } from '../../errors.js';
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { readPlan, type RestorePlan } from './plan-view.js';
+import { planIsEmpty, readPlan, type RestorePlan } from './plan-view.js';
 
 export type RestoreMode = 'full' | 'selected';
 
@@ -113,7 +113,11 @@ function explainActiveRestore(err: unknown, r: RestoreRequest): unknown {
   );
 }
 
-/** What `storage-restore plan --json` prints, and what a refused start prints before exit 5. */
+/**
+ * What `storage-restore plan --json` prints, and what a refused start prints before exit 5.
+ * `request` holds exactly the arguments of the plan call, so a script can send the start
+ * itself: `jq .request plan.json | sitebuilder api restore_storage_backup --input - -f confirm=…`.
+ */
 export function planDocument(r: RestoreRequest, answer: PlanAnswer): Record<string, unknown> {
   return {
     projectId: r.siteId,
@@ -123,8 +127,14 @@ export function planDocument(r: RestoreRequest, answer: PlanAnswer): Record<stri
     started: false,
     plan: answer.rawPlan,
     confirm: answer.confirm,
+    request: restoreArgs(r),
+    ...(planIsEmpty(answer.plan) ? { nothingToRestore: true } : {}),
   };
 }
+
+/** Said when the plan changes nothing, instead of how to start it. */
+export const nothingToRestore = (r: RestoreRequest): string =>
+  `Nothing to restore: the storage of site ${r.siteId} already matches backup ${sanitizeInline(r.backupId)} for what was asked.`;
 
 /** The command that starts exactly this plan. */
 export function startCommand(r: RestoreRequest, confirm: string): string {

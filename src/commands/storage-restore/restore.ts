@@ -14,7 +14,7 @@ import { checkSelection, FOLLOW_OPTIONS, SELECTION_OPTIONS, type RestoreSelectio
 import { pickBackup, pickMode } from './pick-backup.js';
 import { pickPaths } from './pick-paths.js';
 import { formatPlan, formatPlanComparison, planConsequences, planIsEmpty, readPlan, type RestorePlan } from './plan-view.js';
-import { fetchPlan, PlanChangedError, planDocument, startCommand, startRestore, type PlanAnswer, type RestoreRequest } from './request.js';
+import { fetchPlan, nothingToRestore, PlanChangedError, planDocument, startCommand, startRestore, type PlanAnswer, type RestoreRequest } from './request.js';
 import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
 
 export interface StorageRestoreOptions extends RestoreSelectionOptions {
@@ -42,8 +42,8 @@ function printPlanForScript(ctx: Context, r: RestoreRequest, answer: PlanAnswer)
 }
 
 function nothingToDo(ctx: Context, r: RestoreRequest, answer: PlanAnswer): number {
-  if (ctx.globals.json) ctx.io.printJson({ ...planDocument(r, answer), nothingToRestore: true });
-  else ctx.io.outLine(`Nothing to restore: the storage of site ${r.siteId} already matches backup ${sanitizeInline(r.backupId)} for what was asked.`);
+  if (ctx.globals.json) ctx.io.printJson(planDocument(r, answer));
+  else ctx.io.outLine(nothingToRestore(r));
   return 0;
 }
 

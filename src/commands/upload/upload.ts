@@ -11,7 +11,7 @@ import { defineCommand } from '../define.js';
 import { planUploads } from './files.js';
 
 export interface UploadOptions {
-  site: string;
+  site?: string;
   file?: string[];
   folder?: string;
 }
@@ -38,9 +38,9 @@ function addressOf(data: Record<string, unknown>): string | null {
 function siteAndFiles(o: UploadOptions, ctx: Context): { siteId: string; files: string[] } {
   const rest = o.file ?? [];
   const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
-  if (hasDefault && existsSync(o.site)) return { siteId: ctx.site(undefined), files: [o.site, ...rest] };
+  if (hasDefault && o.site !== undefined && existsSync(o.site)) return { siteId: ctx.site(undefined), files: [o.site, ...rest] };
   if (rest.length === 0) {
-    throw new UsageError(`Name the files to upload: sitebuilder upload ${o.site} <file…> (or set a default site with \`sitebuilder site use\`).`);
+    throw new UsageError(`Name the files to upload: sitebuilder upload ${o.site ?? '[site]'} <file…> (the site may be left out once \`sitebuilder site use\` set a default).`);
   }
   return { siteId: ctx.site(o.site), files: rest };
 }
@@ -86,12 +86,14 @@ export const uploadCommand = defineCommand<UploadOptions>({
     'Uploads each file as a public storage file and prints its permanent address, one a line, in the order given.\n' +
     'Every file is checked first (it exists, is readable, at most 100 MB): a missing or unreadable file is a usage error (exit 2) and nothing is sent.',
   args: [
-    { name: 'site', description: 'site id (may be left out when a default site is set)', required: true },
-    { name: 'file', description: 'files to upload', variadic: true },
+    // Both optional for commander: `[site] <file...>` would take the only word given for the site.
+    { name: 'site', description: 'site id (may be left out when a default site is set)' },
+    { name: 'file', description: 'files to upload (at least one)', variadic: true },
   ],
   options: [{ flags: '--folder <path>', description: 'store the files under this folder (e.g. images/team)' }],
   examples: [
     'sitebuilder upload s_123 logo.png',
+    'sitebuilder upload logo.png   # on the default site (`site use`)',
     'sitebuilder upload s_123 photos/*.jpg --folder images/team',
     'LOGO=$(sitebuilder upload s_123 logo.png) && sitebuilder chat s_123 "Use $LOGO as the logo"',
     'sitebuilder upload s_123 a.pdf b.pdf --json | jq -r ".[].url"',
