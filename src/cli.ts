@@ -67,7 +67,16 @@ function toCamel(name: string): string {
 function buildCommand(def: CommandDefinition, runWith: (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>): Command {
   const cmd = new Command(def.name);
   cmd.summary(def.summary).description(def.description ?? def.summary);
-  cmd.configureHelp({ showGlobalOptions: true });
+  cmd.configureHelp({
+    showGlobalOptions: true,
+    // "Global Options" are the program's own; a parent noun's options are not global.
+    visibleGlobalOptions(c: Command) {
+      let root = c;
+      while (root.parent) root = root.parent;
+      return root === c ? [] : root.options.filter((o) => !o.hidden);
+    },
+  });
+  if (def.usage) cmd.usage(def.usage);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   for (const a of def.args ?? []) {
     const label = `${a.name}${a.variadic ? '...' : ''}`;

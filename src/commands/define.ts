@@ -38,6 +38,8 @@ export interface CommandDefinition<O = Record<string, unknown>> {
   args?: ArgumentDefinition[];
   options?: OptionDefinition[];
   examples?: string[];
+  /** The usage line of --help when commander's ("[site] [file...]") says less than the truth. */
+  usage?: string;
   /** Output of --json, for the help text. */
   jsonFields?: string;
   /** Subcommands (a noun's verbs). A definition may have both run and subcommands. */

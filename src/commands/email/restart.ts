@@ -32,6 +32,7 @@ export const restart = defineCommand<RestartOptions>({
     { name: 'site', description: 'site id (may be left out when a default site is set)' },
     { name: 'domain-id', description: 'the domainId, from `sitebuilder email domains <site>`' },
   ],
+  usage: '[options] [site] <domain-id>',
   examples: ['sitebuilder email restart site_1 edom_2', 'sitebuilder email restart edom_2   # on the default site', 'sitebuilder email restart site_1 edom_2 --yes --json'],
   jsonFields: '{projectId, domainId, domain, dkimStatus, records: [{label, kind, type, host, value, changed, previousValue}], answer: the data sent back}',
   async run(opts, ctx) {

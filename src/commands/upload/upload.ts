@@ -90,6 +90,7 @@ export const uploadCommand = defineCommand<UploadOptions>({
     { name: 'site', description: 'site id (may be left out when a default site is set)' },
     { name: 'file', description: 'files to upload (at least one)', variadic: true },
   ],
+  usage: '[options] [site] <file...>',
   options: [{ flags: '--folder <path>', description: 'store the files under this folder (e.g. images/team)' }],
   examples: [
     'sitebuilder upload s_123 logo.png',
