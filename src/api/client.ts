@@ -2,7 +2,6 @@
 // token, an Idempotency-Key on every write reused by its retries, bounded jittered retries, a
 // timeout on every request, one keep-alive connection, and the rate budget tracked from the
 // X-RateLimit-* headers.
-import { randomUUID } from 'node:crypto';
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
 import { UsageError, type ApiError } from '../errors.js';
@@ -116,7 +115,8 @@ export class ApiClient {
       if (problem) throw new UsageError(`Not sent: ${problem.message}`, { method, argument: problem.path });
     }
     const isWrite = spec ? spec.write : true;
-    const key = options.idempotencyKey ?? (isWrite ? randomUUID() : undefined);
+    // The global Web Crypto: importing node:crypto into an ES module costs start-up time.
+    const key = options.idempotencyKey ?? (isWrite ? globalThis.crypto.randomUUID() : undefined);
     if (key !== undefined && !/^[\x21-\x7e]{1,255}$/.test(key)) {
       throw new UsageError('Not sent: an idempotency key must be 1 to 255 visible characters.');
     }
