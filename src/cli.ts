@@ -238,19 +238,8 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     const code = await def.run!(options, ctx);
     exitCode = code ?? ExitCode.ok;
   });
-  program.exitOverride();
-  program.configureOutput({
-    // Help is wrapped at 80 columns everywhere, as in the texts bin/ prints without the CLI.
-    getOutHelpWidth: () => 80,
-    getErrHelpWidth: () => 80,
-    writeOut: (s) => io.out(s),
-    writeErr: (s) => io.err(s),
-    outputError: (s, write) => {
-      if (wantsJson) return;
-      write(s.replace(/^error: /, 'error: '));
-    },
-  });
-  // exitOverride and configureOutput are not inherited by commands added before them.
+  // exitOverride and configureOutput are not inherited by commands added before them, so every
+  // command gets them. Help is wrapped at 80 columns, as in the texts bin/ prints without the CLI.
   const configure = (c: Command) => {
     c.exitOverride();
     c.configureOutput({
@@ -262,7 +251,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     });
     c.commands.forEach(configure);
   };
-  program.commands.forEach(configure);
+  configure(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
