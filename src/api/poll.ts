@@ -50,3 +50,55 @@ export class AdaptivePoller {
     return Math.round(resetMs / Math.max(1, b.remaining - 2));
   }
 }
+
+export interface PollUntilOptions<T> {
+  clock: Clock;
+  budget?: () => RateBudget | undefined;
+  fastMs?: number;
+  idleMs?: number;
+  signal?: AbortSignal;
+  timeoutMs: number;
+  /** A value already in hand (the answer that started the work): checked before the first read. */
+  initial?: T;
+  read: () => Promise<T>;
+  /** Called with each value read (show it; throw to stop, e.g. on a failure). */
+  onRead?: (value: T, polls: number) => void;
+  done: (value: T) => boolean;
+  /** Whether the last read brought something new (polls: reads so far): the next wait is short then. */
+  changed?: (value: T, polls: number) => boolean;
+}
+
+export interface PollUntilResult<T> {
+  value: T;
+  timedOut: boolean;
+  polls: number;
+}
+
+/**
+ * Reads until done or until timeoutMs has passed (the work goes on; the caller says so), waiting
+ * adaptively between reads. An abort of the signal rejects with its reason.
+ */
+export async function pollUntil<T>(o: PollUntilOptions<T>): Promise<PollUntilResult<T>> {
+  const deadline = o.clock.now() + o.timeoutMs;
+  const poller = new AdaptivePoller({
+    clock: o.clock,
+    budget: o.budget,
+    ...(o.fastMs !== undefined && { fastMs: o.fastMs }),
+    ...(o.idleMs !== undefined && { idleMs: o.idleMs }),
+  });
+  let polls = 0;
+  const read = async () => {
+    const value = await o.read();
+    polls++;
+    o.onRead?.(value, polls);
+    return value;
+  };
+  let value = o.initial !== undefined ? o.initial : await read();
+  for (;;) {
+    if (o.done(value)) return { value, timedOut: false, polls };
+    const left = deadline - o.clock.now();
+    if (left <= 0) return { value, timedOut: true, polls };
+    await o.clock.sleep(Math.min(poller.next(o.changed?.(value, polls) ?? false), left), o.signal);
+    value = await read();
+  }
+}

@@ -2,7 +2,7 @@
 // (every few seconds, slower when the budget runs low) on the injected clock. Returns the last
 // record; on --timeout it returns it with `timedOut` so the caller can print it and exit 8.
 import type { ApiClient } from '../../api/client.js';
-import { AdaptivePoller } from '../../api/poll.js';
+import { pollUntil } from '../../api/poll.js';
 import type { Clock } from '../../clock.js';
 import { InterruptedError } from '../../errors.js';
 import { publishRecord, type PublishRecord } from './record.js';
@@ -27,23 +27,22 @@ export interface WaitResult {
 }
 
 export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResult> {
-  const deadline = o.clock.now() + o.timeoutMs;
-  // A publish's phases say nothing about when it ends, so the interval does not shrink when the
-  // status changes: 2 s, then stretching to 5 s (the spec: every few seconds).
-  const poller = new AdaptivePoller({ clock: o.clock, budget: () => o.client.budget, fastMs: 2_000, idleMs: 5_000 });
-  let polls = 0;
   try {
-    for (;;) {
-      const { envelope } = await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal });
-      polls++;
-      const record = publishRecord(o.siteId, envelope.data, o.started);
-      o.onStatus?.(record);
-      if (!record.running) return { record, timedOut: false, polls };
-      const left = deadline - o.clock.now();
-      if (left <= 0) return { record, timedOut: true, polls };
-      const delay = poller.next(polls === 1);
-      await o.clock.sleep(Math.min(delay, left), o.signal);
-    }
+    const { value: record, timedOut, polls } = await pollUntil({
+      clock: o.clock,
+      budget: () => o.client.budget,
+      // A publish's phases say nothing about when it ends, so the interval does not shrink when
+      // the status changes: 2 s, then stretching to 5 s (the spec: every few seconds).
+      fastMs: 2_000,
+      idleMs: 5_000,
+      signal: o.signal,
+      timeoutMs: o.timeoutMs,
+      read: async () => publishRecord(o.siteId, (await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal })).envelope.data, o.started),
+      onRead: (record) => o.onStatus?.(record),
+      done: (record) => !record.running,
+      changed: (_record, polls) => polls === 1,
+    });
+    return { record, timedOut, polls };
   } catch (err) {
     if (o.signal?.aborted) {
       throw new InterruptedError(

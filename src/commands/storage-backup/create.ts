@@ -1,7 +1,7 @@
 // `sitebuilder storage-backup create <site> [--wait]`: takes a backup of the site's storage.
 // The backup is archived in the background; --wait follows it until it can be restored.
 import { itemsOf } from '../../api/paginate.js';
-import { AdaptivePoller } from '../../api/poll.js';
+import { pollUntil } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import { CliError, InterruptedError, PendingError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
@@ -22,28 +22,31 @@ const isArchiving = (b: unknown) => /archiv|pending|running|creating/i.test(pick
 async function waitUntilArchived(ctx: Context, siteId: string, backup: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
   const client = ctx.api();
   const id = storageBackupId(backup);
-  const poller = new AdaptivePoller({ clock: ctx.clock, budget: () => client.budget });
-  const deadline = ctx.clock.now() + timeoutMs;
   const spinner = await startSpinner(ctx.io, ctx.clock, `Archiving storage backup ${id}`);
-  let current = backup;
   try {
-    while (isArchiving(current)) {
-      const left = deadline - ctx.clock.now();
-      if (left <= 0) throw new PendingError(`Storage backup ${id} is still being archived (--timeout); it goes on.`, { backupId: id });
-      await ctx.clock.sleep(Math.min(poller.next(false), left), ctx.signal);
-      // New backups come first, so the first page holds it.
-      const { envelope } = await client.call('list_storage_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
-      const found = itemsOf(envelope.data).find((b) => storageBackupId(b) === id);
-      if (!found) throw new CliError(`Storage backup ${id} is no longer listed; it may have been cleared.`);
-      current = asRecord(found);
-    }
+    const { value, timedOut } = await pollUntil({
+      clock: ctx.clock,
+      budget: () => client.budget,
+      signal: ctx.signal,
+      timeoutMs,
+      initial: backup,
+      read: async () => {
+        // New backups come first, so the first page holds it.
+        const { envelope } = await client.call('list_storage_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
+        const found = itemsOf(envelope.data).find((b) => storageBackupId(b) === id);
+        if (!found) throw new CliError(`Storage backup ${id} is no longer listed; it may have been cleared.`);
+        return asRecord(found);
+      },
+      done: (b) => !isArchiving(b),
+    });
+    if (timedOut) throw new PendingError(`Storage backup ${id} is still being archived (--timeout); it goes on.`, { backupId: id });
+    return value;
   } catch (err) {
     if (ctx.signal.aborted) throw new InterruptedError(`Stopped waiting; storage backup ${id} is still being archived.`);
     throw err;
   } finally {
     spinner.stop();
   }
-  return current;
 }
 
 export const create = defineCommand<StorageBackupCreateOptions>({

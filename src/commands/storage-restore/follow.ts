@@ -2,7 +2,7 @@
 // polling adaptively on the injected clock (every few seconds, slower when the budget runs
 // low). The spec names no other status value: anything that reads like a failure ends too.
 import type { Context } from '../../context.js';
-import { AdaptivePoller } from '../../api/poll.js';
+import { pollUntil } from '../../api/poll.js';
 import { CliError, InterruptedError, PendingError } from '../../errors.js';
 import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
@@ -21,30 +21,36 @@ export async function readRestore(ctx: Context, siteId: string, restoreId: strin
 /** Polls until completed; throws PendingError (exit 8) at the timeout, CliError when it failed. */
 export async function followRestore(ctx: Context, siteId: string, restoreId: string, timeoutMs: number): Promise<Record<string, unknown>> {
   const client = ctx.api();
-  const poller = new AdaptivePoller({ clock: ctx.clock, budget: () => client.budget });
-  const started = ctx.clock.now();
   const spinner = await startSpinner(ctx.io, ctx.clock, `Restoring storage (${restoreId})`);
   const statusCmd = `sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)}`;
   let last = '';
   try {
-    for (let polls = 0; ; polls++) {
-      const row = await readRestore(ctx, siteId, restoreId);
-      const status = restoreStatus(row);
-      spinner.update(`Restoring storage (${sanitizeInline(restoreId)}: ${sanitizeInline(status)})`);
-      if (isCompleted(row)) return row;
-      if (isFailed(row)) {
-        throw new CliError(`Storage restore ${sanitizeInline(restoreId)} ended with status ${sanitizeInline(status)}; see \`${statusCmd}\`.`, { restore: row });
-      }
-      const left = started + timeoutMs - ctx.clock.now();
-      if (left <= 0) {
-        throw new PendingError(`Storage restore ${sanitizeInline(restoreId)} is still ${sanitizeInline(status)} after ${formatElapsed(timeoutMs)} (--timeout); it goes on. Check it with \`${statusCmd}\`.`, {
-          restore: row,
-        });
-      }
-      const changed = polls > 0 && status !== last;
-      last = status;
-      await ctx.clock.sleep(Math.min(poller.next(changed), left), ctx.signal);
+    const { value: row, timedOut } = await pollUntil({
+      clock: ctx.clock,
+      budget: () => client.budget,
+      signal: ctx.signal,
+      timeoutMs,
+      read: () => readRestore(ctx, siteId, restoreId),
+      onRead: (r) => {
+        spinner.update(`Restoring storage (${sanitizeInline(restoreId)}: ${sanitizeInline(restoreStatus(r))})`);
+        if (isFailed(r)) {
+          throw new CliError(`Storage restore ${sanitizeInline(restoreId)} ended with status ${sanitizeInline(restoreStatus(r))}; see \`${statusCmd}\`.`, { restore: r });
+        }
+      },
+      done: isCompleted,
+      changed: (r, polls) => {
+        const status = restoreStatus(r);
+        const changed = polls > 1 && status !== last;
+        last = status;
+        return changed;
+      },
+    });
+    if (timedOut) {
+      throw new PendingError(`Storage restore ${sanitizeInline(restoreId)} is still ${sanitizeInline(restoreStatus(row))} after ${formatElapsed(timeoutMs)} (--timeout); it goes on. Check it with \`${statusCmd}\`.`, {
+        restore: row,
+      });
     }
+    return row;
   } catch (err) {
     if (ctx.signal.aborted) throw new InterruptedError(`Stopped following; the restore goes on. Check it with \`${statusCmd}\`.`, { restoreId });
     throw err;
