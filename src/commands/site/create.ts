@@ -39,7 +39,8 @@ export function createSiteRefusal(err: ApiError): ApiError {
   if (err.status === 403 && reason === 'site-limit-reached') {
     const count = pick(data, 'sitesCount');
     const limit = pick(data, 'siteLimit');
-    sentence = `The workspace already has ${count ?? 'as many'} sites of the ${limit ?? ''} its plan allows; delete a site or upgrade the plan, then try again.`.replace('of the  its', 'its');
+    const has = count === undefined ? 'as many sites as' : `${count} sites of the ${limit ?? 'ones'}`;
+    sentence = `The workspace already has ${has} its plan allows; delete a site or upgrade the plan, then try again.`;
   } else if (err.status === 403 && reason === 'credits-limit-reached') {
     sentence = 'The workspace has reached the AI credit limit of its plan; upgrade the plan or wait for the credits to renew, then try again.';
   } else if (err.status === 402) {
