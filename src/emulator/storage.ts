@@ -78,11 +78,6 @@ export function deleteStorageFile(emu: Emulator, siteId: string, path: string, v
   return true;
 }
 
-/** Replaces the whole storage of a site (a full restore). */
-export function replaceStorage(emu: Emulator, siteId: string, files: StorageFile[]): void {
-  slice(emu).sites[siteId] = Object.fromEntries(files.map((f) => [keyOf(f.visibility, f.path), { ...f }]));
-}
-
 /** The permanent address of a public file: each path segment encoded, slashes kept. */
 export function storageAddress(origin: string, siteId: string, path: string): string {
   return `${origin}${STORAGE_ROUTE}${encodeURIComponent(siteId)}/${path.split('/').map(encodeURIComponent).join('/')}`;
