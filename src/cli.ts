@@ -1,6 +1,7 @@
-// main(argv, overrides): builds the commander program from the command tree, runs it, and maps
-// every error to its exit code in one place. Only this file and bin/ touch process.exit.
-import { Command, CommanderError, Option } from 'commander';
+// main(argv, overrides): loads the noun the arguments name, reads them (argv.ts; commander in
+// program.ts for help and usage errors), runs the command, and maps every error to its exit code
+// in one place. Only this file and bin/ touch process.exit.
+import { parseArgv } from './argv.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
@@ -10,9 +11,9 @@ import { EnquirerPrompter, type Prompter } from './io/prompter.js';
 import { Interrupts } from './interrupts.js';
 import type { CommandDefinition } from './commands/define.js';
 import { findNoun, loadCommands } from './commands/index.js';
+import { GLOBAL_OPTIONS, VERSION } from './global-options.js';
 
-declare const __SITEBUILDER_VERSION__: string;
-export const VERSION = typeof __SITEBUILDER_VERSION__ === 'string' ? __SITEBUILDER_VERSION__ : '0.0.0-dev';
+export { EXIT_CODE_HELP, VERSION } from './global-options.js';
 
 export interface MainOverrides {
   io?: IO;
@@ -24,30 +25,7 @@ export interface MainOverrides {
   interrupts?: Interrupts;
 }
 
-export const EXIT_CODE_HELP = `Exit codes:
-  0    done
-  1    the service refused or failed (after retries), or the network did
-  2    usage: bad flag, bad argument, client-side validation; nothing was sent
-  4    authentication or permission: no token, 401, 403
-  5    a confirmation or an answer is needed and no prompt is possible; nothing was changed
-  6    the agent run failed
-  7    rate limit or quota still exceeded after the allowed waiting
-  8    still pending: --timeout reached, or detached from a run that goes on
-  10   the run ended with an ask_user question waiting for an answer
-  11   the run ended with a plan waiting for approval
-  130  interrupted by the user`;
-
-const ENVIRONMENT_HELP = `Environment:
-  SITEBUILDER_TOKEN       token (wins over the saved profile; --token wins over it)
-  SITEBUILDER_BASE_URL    service address (default: the profile's, else the hosted service)
-  SITEBUILDER_PROFILE     profile to use
-  SITEBUILDER_SITE        default site
-  SITEBUILDER_CONFIG_DIR  where the config file lives (0600, in a 0700 directory)
-  SITEBUILDER_DEBUG=1     like --debug
-  NO_COLOR, CLICOLOR=0, FORCE_COLOR, CLICOLOR_FORCE   colour policy`;
-
-function globalsFrom(cmd: Command, env: Record<string, string | undefined>): GlobalOptions {
-  const o = cmd.optsWithGlobals() as Record<string, unknown>;
+function globalsFrom(o: Record<string, unknown>, env: Record<string, string | undefined>): GlobalOptions {
   return {
     json: Boolean(o.json),
     profile: o.profile as string | undefined,
@@ -60,96 +38,16 @@ function globalsFrom(cmd: Command, env: Record<string, string | undefined>): Glo
   };
 }
 
-function toCamel(name: string): string {
-  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
-function buildCommand(def: CommandDefinition, runWith: (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>): Command {
-  const cmd = new Command(def.name);
-  cmd.summary(def.summary).description(def.description ?? def.summary);
-  cmd.configureHelp({
-    showGlobalOptions: true,
-    // "Global Options" are the program's own; a parent noun's options are not global.
-    visibleGlobalOptions(c: Command) {
-      let root = c;
-      while (root.parent) root = root.parent;
-      return root === c ? [] : root.options.filter((o) => !o.hidden);
-    },
-  });
-  if (def.usage) cmd.usage(def.usage);
-  for (const alias of def.aliases ?? []) cmd.alias(alias);
-  for (const a of def.args ?? []) {
-    const label = `${a.name}${a.variadic ? '...' : ''}`;
-    cmd.argument(a.required ? `<${label}>` : `[${label}]`, a.description);
-  }
-  for (const o of def.options ?? []) {
-    const opt = new Option(o.flags, o.description);
-    if (o.choices) opt.choices(o.choices as string[]);
-    if (o.default !== undefined) opt.default(o.default);
-    if (o.parse) opt.argParser(o.parse as (v: string, p: unknown) => unknown);
-    if (o.hidden) opt.hideHelp();
-    cmd.addOption(opt);
-  }
-  const after: string[] = [];
-  if (def.examples?.length) after.push(`Examples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
-  if (def.jsonFields) after.push(`JSON output (--json):\n  ${def.jsonFields}`);
-  if (after.length) cmd.addHelpText('after', `\n${after.join('\n\n')}`);
-  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith));
-  if (def.run) {
-    cmd.action(async (...params: unknown[]) => {
-      const self = params[params.length - 1] as Command;
-      await runWith(def, self, params.slice(0, (def.args ?? []).length));
-    });
-  }
-  // A noun without run of its own: commander shows its help when no verb is given, and answers
-  // an unknown verb with "unknown command … (Did you mean list?)".
-  return cmd;
-}
-
-type RunCommand = (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>;
-
-/** The program over the given nouns (all of them for help and completion; one to run a command). */
-export function buildProgram(commands: CommandDefinition<any>[], run: RunCommand = async () => {}): Command {
-  const program = new Command('sitebuilder');
-  program
-    .description('Build, change and publish sites with the AI site agent, from a terminal or a script.')
-    .version(VERSION, '-v, --version', 'print the version')
-    .option('--json', 'print one JSON document on stdout (NDJSON for followed runs); errors as JSON on stderr')
-    .option('-p, --profile <name>', 'use this saved profile')
-    .option('--base-url <url>', 'address of the service (or SITEBUILDER_BASE_URL)')
-    .option('--token <token>', 'token for this call (discouraged: it lands in shell history; use auth login or SITEBUILDER_TOKEN)')
-    .option('--debug', 'log each call (method, status, duration, request id, budget) on stderr; never the token')
-    .option('--no-color', 'no colour')
-    .option('-y, --yes', 'answer yes to confirmations (for scripts)')
-    .option('-q, --quiet', 'print only data and errors')
-    .showSuggestionAfterError(true)
-    .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
-  for (const def of commands) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
-  return program;
-}
-
 /**
  * Every command's help text, keyed by its path ("" for the program, "site list", aliases too).
  * The build writes them to dist/static.json so that bin/ answers --help without loading the CLI.
  */
 export async function helpTexts(): Promise<Record<string, string>> {
-  const texts: Record<string, string> = {};
-  const visit = (cmd: Command, paths: string[]) => {
-    let captured = '';
-    cmd.configureOutput({ writeOut: (s) => (captured += s), writeErr: (s) => (captured += s), getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
-    cmd.outputHelp();
-    for (const p of paths) texts[p] = captured;
-    for (const sub of cmd.commands) {
-      const names = [sub.name(), ...sub.aliases()];
-      visit(sub, paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))));
-    }
-  };
-  visit(buildProgram(await loadCommands()), ['']);
-  return texts;
+  return (await import('./program.js')).helpTexts();
 }
 
 /** Global options that take a value: their value is not the noun. */
-const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--token']);
+const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.endsWith('>')).flatMap((o) => o.flags.replace(/ <.*/, '').split(', ')));
 
 /** The noun the arguments name (the first word that is not an option), if it is one. */
 function nounOf(argv: string[]) {
@@ -206,11 +104,8 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   }
 
   let exitCode: number = ExitCode.ok;
-  // Only the noun that runs is loaded (start-up budget); help and unknown words load them all.
-  const noun = nounOf(argv);
-  const commands = noun ? [await noun.load()] : await loadCommands();
-  const program = buildProgram(commands, async (def, cmd, positionals) => {
-    const globals = globalsFrom(cmd, env);
+  const execute = async (def: CommandDefinition, options: Record<string, unknown>, withGlobals: Record<string, unknown>) => {
+    const globals = globalsFrom(withGlobals, env);
     io.json = globals.json;
     io.quiet = globals.quiet;
     if (!globals.color) io.colorLevel = 0;
@@ -225,36 +120,21 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       interrupts,
       version: VERSION,
     });
-    // commander lets a parent command parse the options it shares with a subcommand
-    // (`storage-restore plan --backup X`), so a subcommand also gets its non-root ancestors' values.
-    const options: Record<string, unknown> = {};
-    const ancestors: Command[] = [];
-    for (let c = cmd.parent; c?.parent; c = c.parent) ancestors.unshift(c);
-    for (const c of ancestors) Object.assign(options, c.opts());
-    Object.assign(options, cmd.opts());
-    (def.args ?? []).forEach((a, i) => {
-      options[toCamel(a.name)] = positionals[i];
-    });
     const code = await def.run!(options, ctx);
     exitCode = code ?? ExitCode.ok;
-  });
-  // exitOverride and configureOutput are not inherited by commands added before them, so every
-  // command gets them. Help is wrapped at 80 columns, as in the texts bin/ prints without the CLI.
-  const configure = (c: Command) => {
-    c.exitOverride();
-    c.configureOutput({
-      getOutHelpWidth: () => 80,
-      getErrHelpWidth: () => 80,
-      writeOut: (s) => io.out(s),
-      writeErr: (s) => io.err(s),
-      outputError: (s, write) => !wantsJson && write(s),
-    });
-    c.commands.forEach(configure);
   };
-  configure(program);
 
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    // Only the noun that runs is loaded (start-up budget). The quick reader runs it without
+    // commander; help, --version, unknown words and usage errors go to commander.
+    const noun = nounOf(argv);
+    const def = noun && (await noun.load());
+    const parsed = def && parseArgv(argv, GLOBAL_OPTIONS, def);
+    if (parsed) await execute(parsed.path[parsed.path.length - 1], parsed.options, parsed.withGlobals);
+    else {
+      const { runProgram } = await import('./program.js');
+      await runProgram(argv, def ? [def] : await loadCommands(), execute, io, wantsJson);
+    }
   } catch (err) {
     exitCode = reportError(err, io, wantsJson, env, argv);
   } finally {
@@ -264,13 +144,20 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   return exitCode;
 }
 
+/** commander's own errors (thrown through exitOverride), known without loading commander. */
+function commanderCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && code.startsWith('commander.') ? code : undefined;
+}
+
 function reportError(err: unknown, io: IO, wantsJson: boolean, env: Record<string, string | undefined>, argv: string[]): number {
   const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
-  if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.ok;
+  const code = commanderCode(err);
+  if (code) {
+    if (code === 'commander.helpDisplayed' || code === 'commander.version') return ExitCode.ok;
     // A noun given without a verb: its help went to stderr; that is a usage error.
-    if (err.code === 'commander.help') return ExitCode.usage;
-    const message = err.message.replace(/^error: /, '');
+    if (code === 'commander.help') return ExitCode.usage;
+    const message = (err as Error).message.replace(/^error: /, '');
     if (wantsJson) io.errLine(JSON.stringify({ error: { type: 'UsageError', message, exitCode: ExitCode.usage } }));
     else io.errLine('Run with --help for usage.');
     return ExitCode.usage;

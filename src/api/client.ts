@@ -289,7 +289,6 @@ export class ApiClient {
           path: `${base}${path}`,
           headers: all,
           agent: this.agent,
-          signal,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -303,6 +302,13 @@ export class ApiClient {
         req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' }));
       });
       req.on('error', reject);
+      // Ctrl-C ends the call. (Not http's `signal` option: it loads stream helpers at start-up.)
+      if (signal) {
+        const abort = () => req.destroy(signal.reason as Error);
+        if (signal.aborted) abort();
+        signal.addEventListener('abort', abort, { once: true });
+        req.once('close', () => signal.removeEventListener('abort', abort));
+      }
       req.end(body);
     });
   }

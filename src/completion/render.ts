@@ -27,7 +27,7 @@ export async function renderCompletion(shell: Shell, program: Command, commands:
 
 /** The script for the command tree of this build (imported lazily: cli.ts imports the commands). */
 export async function generateCompletion(shell: Shell): Promise<string> {
-  const [{ buildProgram }, { loadCommands }] = await Promise.all([import('../cli.js'), import('../commands/index.js')]);
+  const [{ buildProgram }, { loadCommands }] = await Promise.all([import('../program.js'), import('../commands/index.js')]);
   const commands = await loadCommands();
   return renderCompletion(shell, buildProgram(commands), commands);
 }

@@ -1,6 +1,7 @@
 // The IO object owns the streams, their TTY-ness and the colour policy (DESIGN.md "Output
 // contract"). Commands never touch process.stdout: tests build an IO over buffers.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -40,7 +41,6 @@ export function decideColorLevel({ env, stdoutIsTTY, noColorFlag }: ColorInputs)
 }
 
 export class IO {
-  readonly stdin: IOStreams['stdin'];
   readonly stdout: IOStreams['stdout'];
   readonly stderr: IOStreams['stderr'];
   readonly stdinIsTTY: boolean;
@@ -51,14 +51,21 @@ export class IO {
   json = false;
   quiet = false;
 
+  readonly #streams: IOStreams;
+
   constructor(streams: IOStreams, colorLevel: ColorLevel, tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean }) {
-    this.stdin = streams.stdin;
+    this.#streams = streams;
     this.stdout = streams.stdout;
     this.stderr = streams.stderr;
     this.stdinIsTTY = tty?.stdin ?? Boolean(streams.stdin.isTTY);
     this.stdoutIsTTY = tty?.stdout ?? Boolean(streams.stdout.isTTY);
     this.stderrIsTTY = tty?.stderr ?? Boolean(streams.stderr.isTTY);
     this.colorLevel = colorLevel;
+  }
+
+  /** Read only when a command reads it: creating process.stdin costs start-up time. */
+  get stdin(): IOStreams['stdin'] {
+    return this.#streams.stdin;
   }
 
   get color(): boolean {
@@ -117,10 +124,14 @@ export class IO {
 
 export function systemIO(env: Record<string, string | undefined>, noColorFlag: boolean): IO {
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  return new IO(
-    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
-    decideColorLevel({ env, stdoutIsTTY, noColorFlag }),
-  );
+  const streams = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
+  return new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), { stdin: isatty(0), stdout: stdoutIsTTY, stderr: Boolean(process.stderr.isTTY) });
 }
 
 /** A buffered IO for tests: what was written is read back with stdoutText() / stderrText(). */

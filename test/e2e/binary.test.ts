@@ -1,7 +1,8 @@
 // The built binary as a user runs it: spawned processes against an emulator on port 0, and
 // the masked token prompt of `auth login` in a real terminal under tmux.
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -68,6 +69,32 @@ describe('the built binary', () => {
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/\[debug\] POST list_workspaces → 200 in \d+ms request=\S+ remaining=\d+/);
     expect(res.stderr + res.stdout).not.toContain(DEMO_TOKENS.full);
+  });
+});
+
+describe('start-up: what an API command loads', () => {
+  it('runs `site list` from CommonJS chunks only: no ES module loader, no commander, zod, conf, enquirer or ora', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-loaded-'));
+    const hook = join(dir, 'hook.cjs');
+    const report = join(dir, 'loaded.json');
+    writeFileSync(
+      hook,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));`,
+    );
+    const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, NODE_OPTIONS: `--require ${hook}` };
+    const res = await sb(['site', 'list', '--limit', '2'], env);
+    expect(res.code, res.stderr).toBe(0);
+    const loaded = JSON.parse(readFileSync(report, 'utf8')) as { files: string[]; builtins: string[] };
+    // import() anywhere on the way would start the ES module loader (about 5 ms, and 0.7 ms a module).
+    expect(loaded.builtins.filter((m) => m.includes('esm/module_job'))).toEqual([]);
+    const dist = join(BIN, '..', '..', 'dist');
+    const files = loaded.files.filter((f) => f.startsWith(dist));
+    expect(files).toContain(join(dist, 'cli.js'));
+    expect(loaded.files.filter((f) => f.includes('node_modules'))).toEqual([]);
+    const code = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+    // Markers of the heavy modules, found only in their own chunks.
+    for (const marker of ['commander.unknownOption', 'ZodError', 'ajv', 'var Enquirer =', 'dots12']) expect(code, marker).not.toContain(marker);
+    expect(Buffer.byteLength(code)).toBeLessThan(200_000);
   });
 });
 

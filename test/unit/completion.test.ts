@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NAMES } from '../../src/api/methods.js';
-import { buildProgram } from '../../src/cli.js';
+import { buildProgram } from '../../src/program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import type { CommandDefinition } from '../../src/commands/define.js';
 import { COMPLETION_FILES, SHELLS, renderCompletion } from '../../src/completion/render.js';

@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-const HEAVY = /node_modules\/(zod|conf|ajv|ajv-formats|enquirer|ora|semver)\/|src\/emulator\//;
+const HEAVY = /node_modules\/(commander|zod|conf|ajv|ajv-formats|enquirer|ora|semver)\/|src\/emulator\//;
 
 describe('start-up module graph', () => {
   it('loads no heavy module statically from the CLI entry', async () => {

@@ -1,0 +1,130 @@
+// The commander program over the command tree: help texts, completion, and running whatever the
+// quick argument reader (argv.ts) leaves to it. Loaded only then: commander is about 120 KB.
+import { Command, Option } from 'commander';
+import type { CommandDefinition } from './commands/define.js';
+import { loadCommands } from './commands/index.js';
+import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION } from './global-options.js';
+import type { IO } from './io/io.js';
+
+/** Runs a command: its definition, the options run() gets, and optsWithGlobals(). */
+export type Execute = (def: CommandDefinition, options: Record<string, unknown>, withGlobals: Record<string, unknown>) => Promise<void>;
+
+type RunCommand = (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>;
+
+function buildCommand(def: CommandDefinition, runWith: RunCommand): Command {
+  const cmd = new Command(def.name);
+  cmd.summary(def.summary).description(def.description ?? def.summary);
+  cmd.configureHelp({
+    showGlobalOptions: true,
+    // "Global Options" are the program's own; a parent noun's options are not global.
+    visibleGlobalOptions(c: Command) {
+      let root = c;
+      while (root.parent) root = root.parent;
+      return root === c ? [] : root.options.filter((o) => !o.hidden);
+    },
+  });
+  if (def.usage) cmd.usage(def.usage);
+  for (const alias of def.aliases ?? []) cmd.alias(alias);
+  for (const a of def.args ?? []) {
+    const label = `${a.name}${a.variadic ? '...' : ''}`;
+    cmd.argument(a.required ? `<${label}>` : `[${label}]`, a.description);
+  }
+  for (const o of def.options ?? []) {
+    const opt = new Option(o.flags, o.description);
+    if (o.choices) opt.choices(o.choices as string[]);
+    if (o.default !== undefined) opt.default(o.default);
+    if (o.parse) opt.argParser(o.parse as (v: string, p: unknown) => unknown);
+    if (o.hidden) opt.hideHelp();
+    cmd.addOption(opt);
+  }
+  const after: string[] = [];
+  if (def.examples?.length) after.push(`Examples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
+  if (def.jsonFields) after.push(`JSON output (--json):\n  ${def.jsonFields}`);
+  if (after.length) cmd.addHelpText('after', `\n${after.join('\n\n')}`);
+  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith));
+  if (def.run) {
+    cmd.action(async (...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      await runWith(def, self, params.slice(0, (def.args ?? []).length));
+    });
+  }
+  // A noun without run of its own: commander shows its help when no verb is given, and answers
+  // an unknown verb with "unknown command … (Did you mean list?)".
+  return cmd;
+}
+
+/** The program over the given nouns (all of them for help and completion; one to run a command). */
+export function buildProgram(commands: CommandDefinition<any>[], execute: Execute = async () => {}): Command {
+  const program = new Command('sitebuilder');
+  program.description('Build, change and publish sites with the AI site agent, from a terminal or a script.').version(VERSION, '-v, --version', 'print the version');
+  for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
+  program.showSuggestionAfterError(true).addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
+  const run: RunCommand = (def, cmd, positionals) => execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals());
+  for (const def of commands) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
+  return program;
+}
+
+/**
+ * The options run() receives. commander lets a parent command parse the options it shares with a
+ * subcommand (`storage-restore plan --backup X`), so a subcommand also gets its non-root
+ * ancestors' values; the arguments come last, under their names.
+ */
+function commandOptions(def: CommandDefinition, cmd: Command, positionals: unknown[]): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  const ancestors: Command[] = [];
+  for (let c = cmd.parent; c?.parent; c = c.parent) ancestors.unshift(c);
+  for (const c of ancestors) Object.assign(options, c.opts());
+  Object.assign(options, cmd.opts());
+  (def.args ?? []).forEach((a, i) => {
+    options[toCamel(a.name)] = positionals[i];
+  });
+  return options;
+}
+
+function toCamel(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Runs argv through commander: help, --version, usage errors with suggestions, and every command
+ * the quick reader (argv.ts) leaves to it. Errors are thrown for main() to report.
+ */
+export async function runProgram(argv: string[], commands: CommandDefinition<any>[], execute: Execute, io: IO, wantsJson: boolean): Promise<void> {
+  const program = buildProgram(commands, execute);
+  // exitOverride and configureOutput are not inherited by commands added before them, so every
+  // command gets them. Help is wrapped at 80 columns, as in the texts bin/ prints without the CLI.
+  const configure = (c: Command) => {
+    c.exitOverride();
+    c.configureOutput({
+      getOutHelpWidth: () => 80,
+      getErrHelpWidth: () => 80,
+      writeOut: (s) => io.out(s),
+      writeErr: (s) => io.err(s),
+      outputError: (s, write) => !wantsJson && write(s),
+    });
+    c.commands.forEach(configure);
+  };
+  configure(program);
+  await program.parseAsync(argv, { from: 'user' });
+}
+
+/**
+ * Every command's help text, keyed by its path ("" for the program, "site list", aliases too).
+ * The build writes them to dist/static.json so that bin/ answers --help without loading the CLI.
+ */
+export async function helpTexts(): Promise<Record<string, string>> {
+  const texts: Record<string, string> = {};
+  const visit = (cmd: Command, paths: string[]) => {
+    let captured = '';
+    cmd.configureOutput({ writeOut: (s) => (captured += s), writeErr: (s) => (captured += s), getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
+    cmd.outputHelp();
+    for (const p of paths) texts[p] = captured;
+    for (const sub of cmd.commands) {
+      const names = [sub.name(), ...sub.aliases()];
+      visit(sub, paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))));
+    }
+  };
+  visit(buildProgram(await loadCommands()), ['']);
+  return texts;
+}
+
