@@ -49,6 +49,8 @@ for (const file of files) {
     logLevel: 'warning',
   });
   if (/\bimport\.meta\b/.test(result.code)) throw new Error(`${file}: import.meta left after the CommonJS step`);
+  // bin/ runs the chunks as plain scripts (vm.Script, for the code cache): import() cannot work there.
+  if (/\bimport\(/.test(result.code)) throw new Error(`${file}: import() left after the CommonJS step`);
   writeFileSync(url, result.code);
 }
 // The root package is "type": "module"; the files under dist/ are CommonJS.

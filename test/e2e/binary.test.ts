@@ -1,7 +1,7 @@
 // The built binary as a user runs it: spawned processes against an emulator on port 0, and
 // the masked token prompt of `auth login` in a real terminal under tmux.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,24 +77,61 @@ describe('start-up: what an API command loads', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-loaded-'));
     const hook = join(dir, 'hook.cjs');
     const report = join(dir, 'loaded.json');
+    // Records the files read (bin/ reads the chunks itself), the modules Node loaded, and its built-ins.
     writeFileSync(
       hook,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));`,
+      `const fs = require('node:fs');
+      const read = [];
+      const readFileSync = fs.readFileSync;
+      fs.readFileSync = function (file, ...rest) { read.push(String(file)); return readFileSync.call(this, file, ...rest); };
+      process.on('exit', () => fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ read, files: Object.keys(require.cache), builtins: process.moduleLoadList })));`,
     );
     const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, NODE_OPTIONS: `--require ${hook}` };
     const res = await sb(['site', 'list', '--limit', '2'], env);
     expect(res.code, res.stderr).toBe(0);
-    const loaded = JSON.parse(readFileSync(report, 'utf8')) as { files: string[]; builtins: string[] };
+    const loaded = JSON.parse(readFileSync(report, 'utf8')) as { read: string[]; files: string[]; builtins: string[] };
     // import() anywhere on the way would start the ES module loader (about 5 ms, and 0.7 ms a module).
     expect(loaded.builtins.filter((m) => m.includes('esm/module_job'))).toEqual([]);
     const dist = join(BIN, '..', '..', 'dist');
-    const files = loaded.files.filter((f) => f.startsWith(dist));
+    const files = loaded.read.filter((f) => f.startsWith(dist) && f.endsWith('.js'));
     expect(files).toContain(join(dist, 'cli.js'));
     expect(loaded.files.filter((f) => f.includes('node_modules'))).toEqual([]);
     const code = files.map((f) => readFileSync(f, 'utf8')).join('\n');
     // Markers of the heavy modules, found only in their own chunks.
     for (const marker of ['commander.unknownOption', 'ZodError', 'ajv', 'var Enquirer =', 'dots12']) expect(code, marker).not.toContain(marker);
     expect(Buffer.byteLength(code)).toBeLessThan(200_000);
+  });
+});
+
+describe('start-up: the code cache', () => {
+  const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).flatMap((v) => readdirSync(join(dir, v)).map((f) => join(dir, v, f))) : []);
+
+  it('keeps compiled chunks and uses them on the next run; a damaged entry is replaced, SITEBUILDER_NO_CODE_CACHE=1 writes none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-code-cache-'));
+    const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, SITEBUILDER_CODE_CACHE_DIR: dir };
+    const first = await sb(['site', 'list', '--limit', '3'], env);
+    expect(first.code, first.stderr).toBe(0);
+    const files = cacheFiles(dir);
+    expect(files.some((f) => /[/\\]cli\.js\.\d+-\d+\.bin$/.test(f))).toBe(true);
+    expect(files.some((f) => /chunks_site-/.test(f))).toBe(true);
+    const before = new Map(files.map((f) => [f, statSync(f).mtimeMs]));
+
+    // Accepted: the same answer, and nothing rewritten.
+    const second = await sb(['site', 'list', '--limit', '3'], env);
+    expect(second.stdout).toBe(first.stdout);
+    for (const f of files) expect(statSync(f).mtimeMs, f).toBe(before.get(f));
+
+    // Rejected by V8: still the same answer, and the entry is written again.
+    const cli = files.find((f) => /cli\.js\./.test(f))!;
+    writeFileSync(cli, 'not a code cache');
+    const third = await sb(['site', 'list', '--limit', '3'], env);
+    expect(third.stdout).toBe(first.stdout);
+    expect(readFileSync(cli, 'utf8')).not.toBe('not a code cache');
+
+    const off = mkdtempSync(join(tmpdir(), 'sitebuilder-code-cache-off-'));
+    const none = await sb(['site', 'list', '--limit', '3'], { ...env, SITEBUILDER_CODE_CACHE_DIR: off, SITEBUILDER_NO_CODE_CACHE: '1' });
+    expect(none.stdout).toBe(first.stdout);
+    expect(cacheFiles(off)).toEqual([]);
   });
 });
 
