@@ -23,13 +23,13 @@ function fastAnswer() {
   const isVersion = argv.length === 1 && (last === '--version' || last === '-v');
   const isHelp = (last === '--help' || last === '-h') && argv.slice(0, -1).every((w) => /^[a-z][a-z0-9-]*$/.test(w));
   if (!isVersion && !isHelp) return false;
-  let data;
+  let text;
   try {
-    data = require('../dist/static.json');
+    // The version from package.json (1 KB); the help texts are in dist/static.json (160 KB).
+    text = isVersion ? `${require('../package.json').version}\n` : require('../dist/static.json').help[argv.slice(0, -1).join(' ')];
   } catch {
     return false;
   }
-  const text = isVersion ? `${data.version}\n` : data.help[argv.slice(0, -1).join(' ')];
   if (text === undefined) return false;
   process.stdout.write(text);
   return true;
