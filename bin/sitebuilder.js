@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// The launcher. `--version` and `--help` are answered from the texts the build wrote to
-// dist/static.json, without loading the CLI (start-up budget: 1.15 × bare Node). Everything else
+// The launcher. `--version` and `--help` are answered from package.json and the texts the build
+// wrote to dist/help/, without loading the CLI (start-up budget: 1.15 × bare Node). Everything else
 // requires the bundle (CommonJS, see scripts/build.mjs) and sets the exit code.
 const argv = process.argv.slice(2);
 
@@ -25,12 +25,12 @@ function fastAnswer() {
   if (!isVersion && !isHelp) return false;
   let text;
   try {
-    // The version from package.json (1 KB); the help texts are in dist/static.json (160 KB).
-    text = isVersion ? `${require('../package.json').version}\n` : require('../dist/static.json').help[argv.slice(0, -1).join(' ')];
+    text = isVersion
+      ? `${require('../package.json').version}\n`
+      : require('node:fs').readFileSync(`${__dirname}/../dist/help/${require('./help-file.cjs').helpFileName(argv.slice(0, -1).join(' '))}`, 'utf8');
   } catch {
-    return false;
+    return false; // not a command: the CLI answers
   }
-  if (text === undefined) return false;
   process.stdout.write(text);
   return true;
 }

@@ -6,9 +6,10 @@
 // 2. Each output file is turned into CommonJS, with `import()` made a `require()`. On Node 20 an
 //    ES module costs about 0.7 ms to load and the ES module loader about 5 ms to start; a
 //    CommonJS file costs a few hundredths of a millisecond. `site list` loads about fifteen files.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build, transform } from 'esbuild';
+import { helpFileName } from '../bin/help-file.cjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -57,6 +58,8 @@ for (const file of files) {
 // The root package is "type": "module"; the files under dist/ are CommonJS.
 writeFileSync(new URL('package.json', dist), '{ "type": "commonjs" }\n');
 
-// The texts bin/ prints without starting the CLI: the version and every command's --help.
+// The texts bin/ prints without starting the CLI: every command's --help, one small file each
+// (dist/help/site.list.txt; _root.txt for the program), so that `--help` reads only its own.
 const { helpTexts } = createRequire(import.meta.url)('../dist/cli.js');
-writeFileSync(new URL('static.json', dist), JSON.stringify({ version, help: await helpTexts() }));
+mkdirSync(new URL('help/', dist));
+for (const [path, text] of Object.entries(await helpTexts())) writeFileSync(new URL(`help/${helpFileName(path)}`, dist), text);

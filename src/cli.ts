@@ -40,7 +40,7 @@ function globalsFrom(o: Record<string, unknown>, env: Record<string, string | un
 
 /**
  * Every command's help text, keyed by its path ("" for the program, "site list", aliases too).
- * The build writes them to dist/static.json so that bin/ answers --help without loading the CLI.
+ * The build writes them to dist/help/ so that bin/ answers --help without loading the CLI.
  */
 export async function helpTexts(): Promise<Record<string, string>> {
   return (await import('./program.js')).helpTexts();

@@ -110,7 +110,7 @@ export async function runProgram(argv: string[], commands: CommandDefinition<any
 
 /**
  * Every command's help text, keyed by its path ("" for the program, "site list", aliases too).
- * The build writes them to dist/static.json so that bin/ answers --help without loading the CLI.
+ * The build writes them to dist/help/ so that bin/ answers --help without loading the CLI.
  */
 export async function helpTexts(): Promise<Record<string, string>> {
   const texts: Record<string, string> = {};

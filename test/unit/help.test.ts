@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { helpTexts } from '../../src/cli.js';
 import { run } from '../helpers/run.js';
+
+const { helpFileName } = createRequire(import.meta.url)('../../bin/help-file.cjs') as { helpFileName: (path: string) => string };
 
 describe('help', async () => {
   const texts = await helpTexts();
@@ -20,10 +23,10 @@ describe('help', async () => {
     }
   });
 
-  it('is what the build wrote to dist/static.json', () => {
-    const data = JSON.parse(readFileSync(new URL('../../dist/static.json', import.meta.url), 'utf8'));
-    expect(data.help).toEqual(texts);
-    expect(data.version).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+  it('is what the build wrote to dist/help/, a file for each command and alias', () => {
+    const dir = new URL('../../dist/help/', import.meta.url);
+    expect(readdirSync(dir).sort()).toEqual(Object.keys(texts).map(helpFileName).sort());
+    for (const [path, text] of Object.entries(texts)) expect(readFileSync(new URL(helpFileName(path), dir), 'utf8'), path).toBe(text);
   });
 
   it('shows examples and the global options in a verb’s help', () => {

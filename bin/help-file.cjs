@@ -1,0 +1,4 @@
+'use strict';
+// Where the build puts a command's --help text, and where bin/ reads it: dist/help/site.list.txt,
+// dist/help/_root.txt for the program itself. Command words are [a-z0-9-], so names cannot clash.
+exports.helpFileName = (path) => `${path ? path.split(' ').join('.') : '_root'}.txt`;
