@@ -175,8 +175,8 @@ function read(argv: string[], programOptions: readonly OptionDefinition[], noun:
       operands = operands.slice(1);
       continue;
     }
-    // No subcommand named: commander runs this level's action, or answers with help or an error.
-    // Without an action of its own it shows help or "unknown command"; an unknown option is an error.
+    // No subcommand named: commander runs this level's action. Without one it shows help or
+    // "unknown command"; an option left unknown is an error.
     const def = path[path.length - 1];
     if (!def?.run || unknown.length > 0) throw new HandOver();
     const declared = def.args ?? [];
