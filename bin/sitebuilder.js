@@ -21,13 +21,15 @@ function fastAnswer() {
   if (completionScript()) return true;
   const last = argv[argv.length - 1];
   const isVersion = argv.length === 1 && (last === '--version' || last === '-v');
-  const isHelp = (last === '--help' || last === '-h') && argv.slice(0, -1).every((w) => /^[a-z][a-z0-9-]*$/.test(w));
+  // `site list --help`, `help site list`
+  const words = argv[0] === 'help' ? argv.slice(1) : last === '--help' || last === '-h' ? argv.slice(0, -1) : undefined;
+  const isHelp = words !== undefined && words.every((w) => /^[a-z][a-z0-9-]*$/.test(w));
   if (!isVersion && !isHelp) return false;
   let text;
   try {
     text = isVersion
       ? `${require('../package.json').version}\n`
-      : require('node:fs').readFileSync(`${__dirname}/../dist/help/${require('./help-file.cjs').helpFileName(argv.slice(0, -1).join(' '))}`, 'utf8');
+      : require('node:fs').readFileSync(`${__dirname}/../dist/help/${require('./help-file.cjs').helpFileName(words.join(' '))}`, 'utf8');
   } catch {
     return false; // not a command: the CLI answers
   }
@@ -59,7 +61,8 @@ function loadCli() {
     modules.set(file, module);
     // V8 checks a cache against the source's length only: the file's time tells builds apart.
     const { size, mtimeMs } = fs.statSync(file);
-    const cacheFile = path.join(cacheDir, `${path.relative(dist, file).replace(/[\\/]/g, '_')}.${size}-${Math.trunc(mtimeMs)}.bin`);
+    const stem = `${path.relative(dist, file).replace(/[\\/]/g, '_')}.`;
+    const cacheFile = path.join(cacheDir, `${stem}${size}-${Math.trunc(mtimeMs)}.bin`);
     let cachedData;
     if (useCache) {
       try {
@@ -70,7 +73,7 @@ function loadCli() {
     }
     const source = fs.readFileSync(file, 'utf8');
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-    if (useCache && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, cacheFile });
+    if (useCache && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, cacheFile, stem });
     const dir = path.dirname(file);
     const requireFrom = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : require(id));
     script.runInThisContext().call(module.exports, module.exports, requireFrom, module, file, dir);
@@ -82,10 +85,13 @@ function loadCli() {
     if (fresh.length === 0) return;
     try {
       fs.mkdirSync(cacheDir, { recursive: true });
-      for (const { script, cacheFile } of fresh) {
+      const present = fs.readdirSync(cacheDir);
+      for (const { script, cacheFile, stem } of fresh) {
         const temp = `${cacheFile}.${process.pid}`;
         fs.writeFileSync(temp, script.createCachedData());
         fs.renameSync(temp, cacheFile);
+        // The same file's entries from before it changed.
+        for (const old of present) if (old.startsWith(stem) && old.endsWith('.bin') && path.join(cacheDir, old) !== cacheFile) fs.rmSync(path.join(cacheDir, old), { force: true });
       }
     } catch {
       // read-only install, full disk: run without a cache

@@ -49,18 +49,35 @@ export async function helpTexts(): Promise<Record<string, string>> {
 /** Global options that take a value: their value is not the noun. */
 const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.endsWith('>')).flatMap((o) => o.flags.replace(/ <.*/, '').split(', ')));
 
-/** The noun the arguments name (the first word that is not an option), if it is one. */
-function nounOf(argv: string[]) {
+/** Where the arguments that are not options (nor values of global options) are, up to `--`. */
+function commandWordIndexes(argv: string[]): number[] {
+  const at: number[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--') return undefined;
+    if (a === '--') break;
     if (a.startsWith('-')) {
       if (VALUE_OPTIONS.has(a)) i++;
       continue;
     }
-    return findNoun(a);
+    at.push(i);
   }
-  return undefined;
+  return at;
+}
+
+function commandWords(argv: string[]): string[] {
+  return commandWordIndexes(argv).map((i) => argv[i]);
+}
+
+/** `help site list` is `site list --help` (commander's help command takes one word only). */
+function helpAsFlag(argv: string[]): string[] {
+  const [first] = commandWordIndexes(argv);
+  return first !== undefined && argv[first] === 'help' ? [...argv.slice(0, first), ...argv.slice(first + 1), '--help'] : argv;
+}
+
+/** The noun the arguments name (the first word that is not an option), if it is one. */
+function nounOf(argv: string[]) {
+  const [first] = commandWords(argv);
+  return first === undefined ? undefined : findNoun(first);
 }
 
 function errorDocument(err: CliError | Error, exitCode: number): Record<string, unknown> {
@@ -68,7 +85,8 @@ function errorDocument(err: CliError | Error, exitCode: number): Record<string, 
   return { error: { type: err.name, message: err.message, exitCode, ...details } };
 }
 
-export async function main(argv: string[], overrides: MainOverrides = {}): Promise<number> {
+export async function main(args: string[], overrides: MainOverrides = {}): Promise<number> {
+  const argv = helpAsFlag(args);
   const env = overrides.env ?? (process.env as Record<string, string | undefined>);
   const wantsJson = argv.includes('--json');
   const noColorFlag = argv.includes('--no-color');
@@ -155,8 +173,17 @@ function reportError(err: unknown, io: IO, wantsJson: boolean, env: Record<strin
   const code = commanderCode(err);
   if (code) {
     if (code === 'commander.helpDisplayed' || code === 'commander.version') return ExitCode.ok;
-    // A noun given without a verb: its help went to stderr; that is a usage error.
-    if (code === 'commander.help') return ExitCode.usage;
+    if (code === 'commander.help') {
+      // `help`, asked for: 0. A noun given without a verb: its help went to stderr (not under
+      // --json, where the error says what is missing); that is a usage error.
+      if ((err as { exitCode?: number }).exitCode === 0) return ExitCode.ok;
+      if (wantsJson) {
+        const words = commandWords(argv).join(' ');
+        const message = `\`sitebuilder ${words}\` needs a command; \`sitebuilder ${words} --help\` lists them.`;
+        io.errLine(JSON.stringify({ error: { type: 'UsageError', message, exitCode: ExitCode.usage } }));
+      }
+      return ExitCode.usage;
+    }
     const message = (err as Error).message.replace(/^error: /, '');
     if (wantsJson) io.errLine(JSON.stringify({ error: { type: 'UsageError', message, exitCode: ExitCode.usage } }));
     else io.errLine('Run with --help for usage.');

@@ -99,7 +99,8 @@ export async function runProgram(argv: string[], commands: CommandDefinition<any
       getOutHelpWidth: () => 80,
       getErrHelpWidth: () => 80,
       writeOut: (s) => io.out(s),
-      writeErr: (s) => io.err(s),
+      // Under --json stderr carries only the JSON error (main writes it), not a help text.
+      writeErr: (s) => !wantsJson && io.err(s),
       outputError: (s, write) => !wantsJson && write(s),
     });
     c.commands.forEach(configure);

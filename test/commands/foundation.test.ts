@@ -39,6 +39,9 @@ describe('auth', () => {
 
     const logout = await run(['auth', 'logout'], { configDir });
     expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe('Logged out of profile default.\n');
+    const again = await run(['auth', 'logout', '--quiet'], { configDir });
+    expect([again.code, again.stderr]).toEqual([0, '']);
     const after = await run(['auth', 'status'], { configDir });
     expect(after.code).toBe(4);
     expect(after.stderr).toContain('Not logged in');
@@ -153,6 +156,10 @@ describe('workspace and site', () => {
     const configDir = tempConfigDir();
     const use = await run(['site', 'use', 'site_bakery'], { env, configDir });
     expect(use.code).toBe(0);
+    expect(use.stderr).toBe('Default site of profile default is now site_bakery.\n');
+    // --quiet: only data and errors.
+    const quiet = await run(['-q', 'site', 'use', 'site_bakery'], { env, configDir });
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
     const view = await run(['site', 'view', '--json'], { env, configDir });
     expect(view.code).toBe(0);
     expect(JSON.parse(view.stdout)).toMatchObject({ site: { _id: 'site_bakery' }, workspaceId: 'ws_demo' });

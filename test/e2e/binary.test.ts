@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { tempConfigDir } from '../helpers/run.js';
@@ -37,7 +37,9 @@ describe('the built binary', () => {
     const help = await sb(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit codes:');
-    expect((await sb(['site', 'list', '--help'])).stdout).toContain('--all');
+    const listHelp = await sb(['site', 'list', '--help']);
+    expect(listHelp.stdout).toContain('--all');
+    expect(await sb(['help', 'site', 'list'])).toEqual(listHelp);
   });
 
   it('lists sites as plain rows when piped, with no ANSI byte even with a colour terminal', async () => {
@@ -120,6 +122,14 @@ describe('start-up: the code cache', () => {
     const second = await sb(['site', 'list', '--limit', '3'], env);
     expect(second.stdout).toBe(first.stdout);
     for (const f of files) expect(statSync(f).mtimeMs, f).toBe(before.get(f));
+
+    // An entry of an earlier build of a file goes when that file's new entry is written.
+    const stale = join(dirname(files[0]), 'cli.js.1-1.bin');
+    writeFileSync(stale, 'old');
+    const cliEntry = files.find((f) => /cli\.js\./.test(f))!;
+    writeFileSync(cliEntry, 'not a code cache');
+    await sb(['site', 'list', '--limit', '3'], env);
+    expect(existsSync(stale)).toBe(false);
 
     // Rejected by V8: still the same answer, and the entry is written again.
     const cli = files.find((f) => /cli\.js\./.test(f))!;

@@ -23,6 +23,32 @@ describe('help', async () => {
     }
   });
 
+  it('answers `help [words…]` and `<noun> help [verb]` like --help, exit 0', async () => {
+    for (const [argv, path] of [
+      [['help'], ''],
+      [['help', 'site'], 'site'],
+      [['help', 'site', 'list'], 'site list'],
+      [['--no-color', 'help', 'auth', 'login'], 'auth login'],
+      [['site', 'help'], 'site'],
+      [['site', 'help', 'list'], 'site list'],
+    ] as const) {
+      const res = await run([...argv]);
+      expect(res.code, argv.join(' ')).toBe(0);
+      expect(res.stdout, argv.join(' ')).toBe(texts[path]);
+    }
+  });
+
+  it('answers a noun without a verb with its help on stderr and exit 2; under --json with a JSON error only', async () => {
+    const plain = await run(['site']);
+    expect(plain.code).toBe(2);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toBe(texts.site);
+    const json = await run(['--json', 'site']);
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr)).toEqual({ error: { type: 'UsageError', message: '`sitebuilder site` needs a command; `sitebuilder site --help` lists them.', exitCode: 2 } });
+  });
+
   it('is what the build wrote to dist/help/, a file for each command and alias', () => {
     const dir = new URL('../../dist/help/', import.meta.url);
     expect(readdirSync(dir).sort()).toEqual(Object.keys(texts).map(helpFileName).sort());

@@ -51,7 +51,7 @@ export const login = defineCommand<LoginOptions>({
       return;
     }
     const who = info.name ? ` as ${sanitizeInline(info.name)}` : '';
-    ctx.io.errLine(`Logged in to ${baseUrl}${who} (profile ${profile}).`);
-    if (info.scopes.length) ctx.io.errLine(`Scopes: ${info.scopes.map(sanitizeInline).join(', ')}`);
+    ctx.io.info(`Logged in to ${baseUrl}${who} (profile ${profile}).`);
+    if (info.scopes.length) ctx.io.info(`Scopes: ${info.scopes.map(sanitizeInline).join(', ')}`);
   },
 });

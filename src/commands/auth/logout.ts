@@ -15,7 +15,7 @@ export const logout = defineCommand({
       });
     }
     if (ctx.globals.json) ctx.io.printJson({ profile, removed: had });
-    else ctx.io.errLine(had ? `Logged out of profile ${profile}.` : `Profile ${profile} had no saved token.`);
+    else ctx.io.info(had ? `Logged out of profile ${profile}.` : `Profile ${profile} had no saved token.`);
     if (ctx.env.SITEBUILDER_TOKEN) ctx.io.warn('SITEBUILDER_TOKEN is still set in this shell and is still used.');
   },
 });

@@ -33,6 +33,6 @@ export const use = defineCommand<{ site: string; clear?: boolean }>({
       return site ? { ...rest, site } : rest;
     });
     if (ctx.globals.json) ctx.io.printJson({ profile, site: site ?? null });
-    else ctx.io.errLine(site ? `Default site of profile ${profile} is now ${site}.` : `Profile ${profile} has no default site now.`);
+    else ctx.io.info(site ? `Default site of profile ${profile} is now ${site}.` : `Profile ${profile} has no default site now.`);
   },
 });
