@@ -39,19 +39,28 @@ function fastAnswer() {
 
 /**
  * Loads dist/ (CommonJS chunks written by scripts/build.mjs) with V8's code cache: a chunk
- * compiled once keeps its bytecode, for the functions that ran too, in dist/.cache/<node>/ (or
- * SITEBUILDER_CODE_CACHE_DIR), and later runs skip most of the compiling: about 7 ms of an API
- * command's start-up. Chunks are found by their path under dist/, without Node's module
- * resolution. No cache where the directory is read-only, or with SITEBUILDER_NO_CODE_CACHE=1; a
- * cache V8 rejects (another Node, other flags) is replaced.
+ * compiled once keeps its bytecode, for the functions that ran too, and later runs skip most of
+ * the compiling: about 7 ms of an API command's start-up. The cache lives in
+ * dist/.cache/<node>-<arch>-<build id>/ (or under SITEBUILDER_CODE_CACHE_DIR): V8 checks a cache
+ * against the source's length only, so the build id (a hash of dist/, from the build) keeps
+ * builds apart. Chunks are found by their path under dist/, without Node's module resolution.
+ * No cache where the directory is read-only, or with SITEBUILDER_NO_CODE_CACHE=1; an entry V8
+ * rejects (other flags) is written again.
  */
 function loadCli() {
   const fs = require('node:fs');
   const path = require('node:path');
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist');
-  const useCache = process.env.SITEBUILDER_NO_CODE_CACHE !== '1';
-  const cacheDir = path.join(process.env.SITEBUILDER_CODE_CACHE_DIR || path.join(dist, '.cache'), `${process.version}-${process.arch}`);
+  let cacheDir;
+  if (process.env.SITEBUILDER_NO_CODE_CACHE !== '1') {
+    try {
+      const buildId = fs.readFileSync(path.join(dist, 'build-id'), 'utf8').trim();
+      cacheDir = path.join(process.env.SITEBUILDER_CODE_CACHE_DIR || path.join(dist, '.cache'), `${process.version}-${process.arch}-${buildId}`);
+    } catch {
+      // a build without an id: no cache
+    }
+  }
   const modules = new Map();
   const fresh = [];
   const load = (file) => {
@@ -59,21 +68,16 @@ function loadCli() {
     if (known) return known.exports;
     const module = { exports: {}, id: file, filename: file, loaded: false };
     modules.set(file, module);
-    // V8 checks a cache against the source's length only: the file's time tells builds apart.
-    const { size, mtimeMs } = fs.statSync(file);
-    const stem = `${path.relative(dist, file).replace(/[\\/]/g, '_')}.`;
-    const cacheFile = path.join(cacheDir, `${stem}${size}-${Math.trunc(mtimeMs)}.bin`);
+    const cacheFile = cacheDir && path.join(cacheDir, `${path.relative(dist, file).replace(/[\\/]/g, '_')}.bin`);
     let cachedData;
-    if (useCache) {
-      try {
-        cachedData = fs.readFileSync(cacheFile);
-      } catch {
-        // not cached yet
-      }
+    try {
+      if (cacheFile) cachedData = fs.readFileSync(cacheFile);
+    } catch {
+      // not cached yet
     }
     const source = fs.readFileSync(file, 'utf8');
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-    if (useCache && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, cacheFile, stem });
+    if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, cacheFile });
     const dir = path.dirname(file);
     const requireFrom = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : require(id));
     script.runInThisContext().call(module.exports, module.exports, requireFrom, module, file, dir);
@@ -85,13 +89,17 @@ function loadCli() {
     if (fresh.length === 0) return;
     try {
       fs.mkdirSync(cacheDir, { recursive: true });
-      const present = fs.readdirSync(cacheDir);
-      for (const { script, cacheFile, stem } of fresh) {
+      for (const { script, cacheFile } of fresh) {
         const temp = `${cacheFile}.${process.pid}`;
         fs.writeFileSync(temp, script.createCachedData());
         fs.renameSync(temp, cacheFile);
-        // The same file's entries from before it changed.
-        for (const old of present) if (old.startsWith(stem) && old.endsWith('.bin') && path.join(cacheDir, old) !== cacheFile) fs.rmSync(path.join(cacheDir, old), { force: true });
+      }
+      // Caches of earlier builds, for this Node.
+      const parent = path.dirname(cacheDir);
+      const mine = path.basename(cacheDir);
+      const prefix = `${process.version}-${process.arch}-`;
+      for (const other of fs.readdirSync(parent)) {
+        if (other !== mine && other.startsWith(prefix)) fs.rmSync(path.join(parent, other), { recursive: true, force: true });
       }
     } catch {
       // read-only install, full disk: run without a cache
