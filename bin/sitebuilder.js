@@ -43,9 +43,10 @@ function fastAnswer() {
  * the compiling: about 7 ms of an API command's start-up. The cache lives in
  * dist/.cache/<node>-<arch>-<build id>/ (or under SITEBUILDER_CODE_CACHE_DIR): V8 checks a cache
  * against the source's length only, so the build id (a hash of dist/, from the build) keeps
- * builds apart. Chunks are found by their path under dist/, without Node's module resolution.
- * No cache where the directory is read-only, or with SITEBUILDER_NO_CODE_CACHE=1; an entry V8
- * rejects (other flags) is written again.
+ * builds apart; in dist/.cache, earlier builds' directories are removed. Chunks are found by
+ * their path under dist/, without Node's module resolution. No cache where the directory is
+ * read-only, or with SITEBUILDER_NO_CODE_CACHE=1; an entry V8 rejects (other flags) is written
+ * again.
  */
 function loadCli() {
   const fs = require('node:fs');
@@ -53,6 +54,7 @@ function loadCli() {
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist');
   let cacheDir;
+  const ownCacheDir = !process.env.SITEBUILDER_CODE_CACHE_DIR;
   if (process.env.SITEBUILDER_NO_CODE_CACHE !== '1') {
     try {
       const buildId = fs.readFileSync(path.join(dist, 'build-id'), 'utf8').trim();
@@ -80,29 +82,42 @@ function loadCli() {
     if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, cacheFile });
     const dir = path.dirname(file);
     const requireFrom = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : require(id));
-    script.runInThisContext().call(module.exports, module.exports, requireFrom, module, file, dir);
+    try {
+      script.runInThisContext().call(module.exports, module.exports, requireFrom, module, file, dir);
+    } catch (err) {
+      modules.delete(file); // as Node does: a module that threw is not kept half-made
+      throw err;
+    }
     module.loaded = true;
     return module.exports;
   };
   // Written at exit, so that the cache holds the functions this run compiled as well.
   process.once('exit', () => {
     if (fresh.length === 0) return;
-    try {
-      fs.mkdirSync(cacheDir, { recursive: true });
-      for (const { script, cacheFile } of fresh) {
-        const temp = `${cacheFile}.${process.pid}`;
-        fs.writeFileSync(temp, script.createCachedData());
-        fs.renameSync(temp, cacheFile);
+    // Any failure (a read-only install, a full disk, a file in use) only costs the cache.
+    const attempt = (work) => {
+      try {
+        work();
+        return true;
+      } catch {
+        return false;
       }
-      // Caches of earlier builds, for this Node.
+    };
+    if (!attempt(() => fs.mkdirSync(cacheDir, { recursive: true }))) return;
+    for (const { script, cacheFile } of fresh) {
+      const temp = `${cacheFile}.${process.pid}`;
+      if (!attempt(() => fs.writeFileSync(temp, script.createCachedData())) || !attempt(() => fs.renameSync(temp, cacheFile))) attempt(() => fs.rmSync(temp, { force: true }));
+    }
+    // Caches of earlier builds for this Node, in dist/.cache only (a directory of the user's
+    // choosing may be shared by other installs).
+    if (ownCacheDir) {
       const parent = path.dirname(cacheDir);
-      const mine = path.basename(cacheDir);
       const prefix = `${process.version}-${process.arch}-`;
-      for (const other of fs.readdirSync(parent)) {
-        if (other !== mine && other.startsWith(prefix)) fs.rmSync(path.join(parent, other), { recursive: true, force: true });
-      }
-    } catch {
-      // read-only install, full disk: run without a cache
+      attempt(() => {
+        for (const other of fs.readdirSync(parent)) {
+          if (other !== path.basename(cacheDir) && other.startsWith(prefix)) fs.rmSync(path.join(parent, other), { recursive: true, force: true });
+        }
+      });
     }
   });
   return load(path.join(dist, 'cli.js'));

@@ -48,7 +48,8 @@ for (const file of files) {
     supported: { 'dynamic-import': false },
     // Worked out when read, not when the chunk loads (node:url costs start-up time).
     define: usesMetaUrl ? { 'import.meta.url': '__sbImportMeta.url' } : {},
-    banner: usesMetaUrl ? "const __sbImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" : '',
+    // Strict, as the ES modules were.
+    banner: `'use strict';${usesMetaUrl ? "\nconst __sbImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" : ''}`,
     logLevel: 'warning',
   });
   if (/\bimport\.meta\b/.test(result.code)) throw new Error(`${file}: import.meta left after the CommonJS step`);

@@ -189,6 +189,7 @@ function read(argv: string[], programOptions: readonly OptionDefinition[], noun:
     declared.forEach((a, i) => {
       options[camel(a.name)] = a.variadic ? operands.slice(i) : operands[i];
     });
-    return { path, withGlobals: Object.assign({}, ...levels.map((l) => l.values)), options };
+    // optsWithGlobals(): "globals overwrite locals", the program's values last.
+    return { path, withGlobals: Object.assign({}, ...levels.map((l) => l.values).reverse()), options };
   }
 }

@@ -48,36 +48,61 @@ export async function helpTexts(): Promise<Record<string, string>> {
 
 /** Global options that take a value: their value is not the noun. */
 const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.endsWith('>')).flatMap((o) => o.flags.replace(/ <.*/, '').split(', ')));
+/** The single letters among them: `-qp NAME` is `-q -p NAME`. */
+const VALUE_SHORTS = new Set([...VALUE_OPTIONS].filter((f) => /^-[a-zA-Z]$/.test(f)).map((f) => f[1]));
+/** Every global flag as typed, `--no-color` and `-v` included. */
+const GLOBAL_FLAGS = new Set(['-v', '--version', ...GLOBAL_OPTIONS.flatMap((o) => o.flags.replace(/ <.*/, '').split(', '))]);
 
-/** Where the arguments that are not options (nor values of global options) are, up to `--`. */
-function commandWordIndexes(argv: string[]): number[] {
+/**
+ * Where the arguments that are not options (nor values of global options) are, up to `--`, and
+ * whether everything before the first of them is a global option.
+ */
+function commandWordIndexes(argv: string[]): { at: number[]; globalsFirst: boolean } {
   const at: number[] = [];
+  let globalsFirst = true;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') break;
     if (a.startsWith('-')) {
-      if (VALUE_OPTIONS.has(a)) i++;
+      const flag = a.replace(/=.*/, '');
+      if (at.length === 0 && !GLOBAL_FLAGS.has(flag) && !/^-[a-zA-Z]{2,}$/.test(a)) globalsFirst = false;
+      if (VALUE_OPTIONS.has(a) || (/^-[a-zA-Z]{2,}$/.test(a) && VALUE_SHORTS.has(a[a.length - 1]))) i++;
       continue;
     }
     at.push(i);
   }
-  return at;
+  return { at, globalsFirst };
 }
 
 function commandWords(argv: string[]): string[] {
-  return commandWordIndexes(argv).map((i) => argv[i]);
+  return commandWordIndexes(argv).at.map((i) => argv[i]);
 }
 
-/** `help site list` is `site list --help` (commander's help command takes one word only). */
+/**
+ * `help site list` and `site help list` are `site list --help`: commander's help command takes
+ * one word only, and a noun with arguments of its own (`publish help`) would take "help" as one.
+ * Only after nothing but global options, and only for a noun that exists.
+ */
 function helpAsFlag(argv: string[]): string[] {
-  const [first] = commandWordIndexes(argv);
-  return first !== undefined && argv[first] === 'help' ? [...argv.slice(0, first), ...argv.slice(first + 1), '--help'] : argv;
+  const { at, globalsFirst } = commandWordIndexes(argv);
+  if (!globalsFirst || at.length < 2) return argv;
+  const [first, second] = at;
+  const helpAt = argv[first] === 'help' && findNoun(argv[second]) ? first : findNoun(argv[first]) && argv[second] === 'help' ? second : undefined;
+  return helpAt === undefined ? argv : [...argv.slice(0, helpAt), ...argv.slice(helpAt + 1), '--help'];
 }
 
 /** The noun the arguments name (the first word that is not an option), if it is one. */
 function nounOf(argv: string[]) {
   const [first] = commandWords(argv);
   return first === undefined ? undefined : findNoun(first);
+}
+
+/** What is missing when commander answers with help instead of running anything (said under --json). */
+function missingCommand(argv: string[]): string {
+  const words = commandWords(argv).filter((w) => w !== 'help');
+  if (words.length === 0) return '`sitebuilder` needs a command; `sitebuilder --help` lists them.';
+  if (!findNoun(words[0])) return `There is no command ${JSON.stringify(words[0])}; \`sitebuilder --help\` lists them.`;
+  return `\`sitebuilder ${words[0]}\` needs a command; \`sitebuilder ${words[0]} --help\` lists them.`;
 }
 
 function errorDocument(err: CliError | Error, exitCode: number): Record<string, unknown> {
@@ -177,11 +202,7 @@ function reportError(err: unknown, io: IO, wantsJson: boolean, env: Record<strin
       // `help`, asked for: 0. A noun given without a verb: its help went to stderr (not under
       // --json, where the error says what is missing); that is a usage error.
       if ((err as { exitCode?: number }).exitCode === 0) return ExitCode.ok;
-      if (wantsJson) {
-        const words = commandWords(argv).join(' ');
-        const message = `\`sitebuilder ${words}\` needs a command; \`sitebuilder ${words} --help\` lists them.`;
-        io.errLine(JSON.stringify({ error: { type: 'UsageError', message, exitCode: ExitCode.usage } }));
-      }
+      if (wantsJson) io.errLine(JSON.stringify({ error: { type: 'UsageError', message: missingCommand(argv), exitCode: ExitCode.usage } }));
       return ExitCode.usage;
     }
     const message = (err as Error).message.replace(/^error: /, '');

@@ -1,9 +1,9 @@
 // The built binary as a user runs it: spawned processes against an emulator on port 0, and
 // the masked token prompt of `auth login` in a real terminal under tmux.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { tempConfigDir } from '../helpers/run.js';
@@ -102,6 +102,8 @@ describe('start-up: what an API command loads', () => {
     // Markers of the heavy modules, found only in their own chunks.
     for (const marker of ['commander.unknownOption', 'ZodError', 'ajv', 'var Enquirer =', 'dots12']) expect(code, marker).not.toContain(marker);
     expect(Buffer.byteLength(code)).toBeLessThan(200_000);
+    // Strict, as the ES modules they came from.
+    for (const f of files) expect(readFileSync(f, 'utf8').startsWith("'use strict';"), f).toBe(true);
   });
 });
 
@@ -111,15 +113,14 @@ describe('start-up: the code cache', () => {
   it('keeps compiled chunks per build and uses them on the next run; a damaged entry is replaced, SITEBUILDER_NO_CODE_CACHE=1 writes none', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-code-cache-'));
     const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, SITEBUILDER_CODE_CACHE_DIR: dir };
-    // A cache of an earlier build, for this Node: it goes when this build's is written.
     const buildId = readFileSync(join(BIN, '..', '..', 'dist', 'build-id'), 'utf8').trim();
-    const earlier = join(dir, `${process.version}-${process.arch}-0123456789abcdef`);
-    mkdirSync(earlier);
-    writeFileSync(join(earlier, 'cli.js.bin'), 'old');
+    // A directory of the user's choosing may be shared: what else is in it stays.
+    const other = join(dir, `${process.version}-${process.arch}-0123456789abcdef`);
+    mkdirSync(other);
 
     const first = await sb(['site', 'list', '--limit', '3'], env);
     expect(first.code, first.stderr).toBe(0);
-    expect(readdirSync(dir)).toEqual([`${process.version}-${process.arch}-${buildId}`]);
+    expect(readdirSync(dir).sort()).toEqual([`${process.version}-${process.arch}-${buildId}`, basename(other)].sort());
     const files = cacheFiles(dir);
     const cli = files.find((f) => /[/\\]cli\.js\.bin$/.test(f))!;
     expect(cli).toBeDefined();
@@ -141,6 +142,28 @@ describe('start-up: the code cache', () => {
     const none = await sb(['site', 'list', '--limit', '3'], { ...env, SITEBUILDER_CODE_CACHE_DIR: off, SITEBUILDER_NO_CODE_CACHE: '1' });
     expect(none.stdout).toBe(first.stdout);
     expect(cacheFiles(off)).toEqual([]);
+  });
+
+  it('keeps it in dist/.cache by default, where the cache of an earlier build is removed', async () => {
+    // A copy of the built package, so that its dist/.cache is this test's own.
+    const root = mkdtempSync(join(tmpdir(), 'sitebuilder-copy-'));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(BIN, '..', '..', part), join(root, part), { recursive: true, filter: (src) => !src.includes(`${join('dist', '.cache')}`) });
+    const cache = join(root, 'dist', '.cache');
+    const earlier = join(cache, `${process.version}-${process.arch}-0123456789abcdef`);
+    mkdirSync(earlier, { recursive: true });
+    writeFileSync(join(earlier, 'cli.js.bin'), 'old');
+    const res = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [join(root, 'bin', 'sitebuilder.js'), 'workspace', 'list'],
+        { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', SITEBUILDER_CONFIG_DIR: tempConfigDir(), SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full }, encoding: 'utf8' },
+        (err, stdout) => resolve({ code: err ? 1 : 0, stdout }),
+      );
+    });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('ws_demo');
+    const buildId = readFileSync(join(root, 'dist', 'build-id'), 'utf8').trim();
+    expect(readdirSync(cache)).toEqual([`${process.version}-${process.arch}-${buildId}`]);
   });
 });
 

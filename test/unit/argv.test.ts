@@ -192,6 +192,41 @@ describe('the quick argument reader', () => {
     }
   });
 
+  it('agrees on made-up commands: an option shared with the program, a noun that runs and has verbs, variadic arguments', async () => {
+    const run = async () => {};
+    const noun: CommandDefinition<any> = {
+      name: 'thing',
+      summary: 'a made-up noun',
+      args: [{ name: 'first', description: '' }],
+      options: [{ flags: '--debug', description: 'the same name as a global option', default: false }, { flags: '-n, --count <n>', description: '', default: 1, parse: (v) => Number(v) }],
+      run,
+      subcommands: [
+        {
+          name: 'sub',
+          summary: 'a verb',
+          args: [{ name: 'files', description: '', variadic: true }],
+          options: [{ flags: '--debug', description: '' }, { flags: '--no-wait', description: '' }, { flags: '--wait', description: '' }],
+          run,
+        },
+      ],
+    };
+    const lines = [
+      ['thing'],
+      ['thing', 'x'],
+      ['thing', '--debug', 'x'],
+      ['--debug', 'thing'],
+      ['thing', '-n', '3', '--debug'],
+      ['thing', 'sub'],
+      ['thing', 'sub', 'a', 'b', 'c'],
+      ['thing', 'sub', '--debug', '--no-wait', 'a'],
+      ['--debug', 'thing', 'sub', '--wait'],
+      ['thing', '--debug', 'sub', '-n', '2'],
+      ['thing', 'x', 'y'],
+      ['thing', 'sub', '--', '-a'],
+    ];
+    for (const line of lines) await expectSame(line, noun);
+  });
+
   it('agrees with commander on random lines', async () => {
     const next = random(20261122);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];

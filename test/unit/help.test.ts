@@ -38,6 +38,30 @@ describe('help', async () => {
     }
   });
 
+  it('takes "help" for help only after global options and before or after a noun that exists', async () => {
+    // A noun with arguments of its own does not take "help" as one (nothing is sent).
+    const publish = await run(['publish', 'help']);
+    expect([publish.code, publish.stdout]).toEqual([0, texts.publish]);
+    expect((await run(['publish', 'help', 'status'])).stdout).toBe(texts['publish status']);
+    // Not a command: root help on stderr, exit 2, as before.
+    const typo = await run(['help', 'sit']);
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', texts['']]);
+    // An unknown option in front stays an error.
+    const unknown = await run(['--timeout', 'help', 'site']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--timeout'");
+    const json = await run(['--json', 'help', 'bogus']);
+    expect([json.code, json.stdout]).toEqual([2, '']);
+    expect(JSON.parse(json.stderr).error.message).toBe('There is no command "bogus"; `sitebuilder --help` lists them.');
+    const bare = await run(['--json']);
+    expect(JSON.parse(bare.stderr).error.message).toBe('`sitebuilder` needs a command; `sitebuilder --help` lists them.');
+  });
+
+  it('finds the noun after a group of short global flags ending in one that takes a value (-qp NAME)', async () => {
+    const res = await run(['-qp', 'nope', 'site', 'list']);
+    expect(res.stderr).toContain('There is no profile "nope"');
+  });
+
   it('answers a noun without a verb with its help on stderr and exit 2; under --json with a JSON error only', async () => {
     const plain = await run(['site']);
     expect(plain.code).toBe(2);
