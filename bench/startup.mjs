@@ -3,14 +3,14 @@
 // prints medians and ratios. Targets (DESIGN.md): --version, --help and completion ≤ 1.15 ×
 // bare Node; an API command against the emulator on loopback ≤ 1.5 × (`site list --limit 5`:
 // three calls, list_workspaces and a page of list_sites for each of two workspaces).
-// Usage: node bench/startup.mjs [runs=20]
+// Usage: node bench/startup.mjs [runs=30]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const runs = Number(process.argv[2] ?? 20);
+const runs = Number(process.argv[2] ?? 30);
 const bin = new URL('../bin/sitebuilder.js', import.meta.url).pathname;
 const configDir = mkdtempSync(join(tmpdir(), 'sitebuilder-bench-'));
 
