@@ -271,6 +271,7 @@ export class ApiClient {
       this.agent = new this.requestModule.Agent({ keepAlive: true, maxSockets: 1 });
     }
     const mod = this.requestModule;
+    if (signal?.aborted) throw signal.reason;
     const base = this.baseUrl.pathname.replace(/\/+$/, '');
     const all: Record<string, string> = {
       accept: 'application/json',
@@ -305,7 +306,6 @@ export class ApiClient {
       // Ctrl-C ends the call. (Not http's `signal` option: it loads stream helpers at start-up.)
       if (signal) {
         const abort = () => req.destroy(signal.reason as Error);
-        if (signal.aborted) abort();
         signal.addEventListener('abort', abort, { once: true });
         req.once('close', () => signal.removeEventListener('abort', abort));
       }

@@ -39,6 +39,23 @@ describe('ApiClient', () => {
     expect(debugLines[0]).toMatch(/POST list_workspaces → 200 in \d+ms request=req_1 remaining=239/);
   });
 
+  it('ends a call that hangs when its signal aborts (Ctrl-C), with the signal\'s reason and no retry', async () => {
+    server.script = [{ hang: true }, { body: envelope([]) }];
+    const c = client();
+    const controller = new AbortController();
+    const pending = c.call('list_workspaces', {}, { signal: controller.signal });
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const reason = new Error('interrupted');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    // Aborted before it was sent: nothing goes out.
+    const early = new AbortController();
+    early.abort(reason);
+    await expect(c.call('list_workspaces', {}, { signal: early.signal })).rejects.toBe(reason);
+    c.close();
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('retries a write after a 500 with the same Idempotency-Key', async () => {
     server.script = [{ status: 500, body: envelope(null, 500, 'boom') }, { body: envelope({ started: true }) }];
     const c = client();
