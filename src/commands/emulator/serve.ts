@@ -42,8 +42,11 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
     }
   }
 
+  // Listening for SIGTERM before the address is printed: a script that reads the address and
+  // stops the emulator at once must not meet Node's default SIGTERM (exit by signal, no --state).
+  const stopped = waitForStop(ctx.signal);
   printBanner(running, ctx);
-  await waitForStop(ctx.signal);
+  await stopped;
   io.info('Stopping the emulator…');
   await stop();
   if (opts.state) io.info(`State saved to ${opts.state}.`);
