@@ -7,8 +7,10 @@
 //    ES module costs about 0.7 ms to load and the ES module loader about 5 ms to start; a
 //    CommonJS file costs a few hundredths of a millisecond. `site list` loads about fifteen files.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { helpFileName } from '../bin/help-file.cjs';
 
@@ -20,8 +22,9 @@ rmSync(dist, { recursive: true, force: true });
 // The light method index the client reads (the registry compiled to JSON Schema).
 await import('./gen-method-index.mjs');
 
-await build({
+const { outputFiles } = await build({
   entryPoints: { cli: 'src/cli.ts' },
+  write: false,
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -34,10 +37,11 @@ await build({
   logLevel: 'warning',
 });
 
-const files = ['cli.js', ...readdirSync(new URL('chunks/', dist)).map((f) => `chunks/${f}`)];
-for (const file of files) {
-  const url = new URL(file, dist);
-  const code = readFileSync(url, 'utf8');
+// The build id names bin/'s code cache (V8 checks a cache against the source's length only).
+const hash = createHash('sha256');
+mkdirSync(new URL('chunks/', dist), { recursive: true });
+for (const { path: outPath, text: code } of outputFiles) {
+  const file = relative(fileURLToPath(dist), outPath).split(sep).join('/');
   const usesMetaUrl = code.includes('import.meta.url');
   const result = await transform(code, {
     loader: 'js',
@@ -55,13 +59,11 @@ for (const file of files) {
   if (/\bimport\.meta\b/.test(result.code)) throw new Error(`${file}: import.meta left after the CommonJS step`);
   // bin/ runs the chunks as plain scripts (vm.Script, for the code cache): import() cannot work there.
   if (/\bimport\(/.test(result.code)) throw new Error(`${file}: import() left after the CommonJS step`);
-  writeFileSync(url, result.code);
+  writeFileSync(new URL(file, dist), result.code);
+  hash.update(file).update(result.code);
 }
 // The root package is "type": "module"; the files under dist/ are CommonJS.
 writeFileSync(new URL('package.json', dist), '{ "type": "commonjs" }\n');
-// The build id names bin/'s code cache (V8 checks a cache against the source's length only).
-const hash = createHash('sha256');
-for (const file of files) hash.update(file).update(readFileSync(new URL(file, dist)));
 writeFileSync(new URL('build-id', dist), `${hash.digest('hex').slice(0, 16)}\n`);
 
 // The texts bin/ prints without starting the CLI: every command's --help, one small file each

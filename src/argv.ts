@@ -6,6 +6,7 @@
 // answers undefined and main() hands the same argv to commander, which prints its usual error or
 // help. test/unit/argv.test.ts holds the two to the same result over every command.
 import type { CommandDefinition, OptionDefinition } from './commands/define.js';
+import { VERSION_FLAGS } from './global-options.js';
 
 /** What commander would hand the action: the command path, its options and its arguments. */
 export interface ParsedArgv {
@@ -17,7 +18,7 @@ export interface ParsedArgv {
   options: Record<string, unknown>;
 }
 
-interface Flag {
+export interface Flag {
   short?: string;
   long?: string;
   /** commander's attributeName(). */
@@ -38,10 +39,11 @@ interface Level {
 /** Thrown inside the reader: commander should take this argv. */
 class HandOver extends Error {}
 
-const camel = (s: string) => s.split('-').reduce((acc, word) => acc + word[0].toUpperCase() + word.slice(1));
+/** commander's camelcase(): `raw-field` → `rawField`, for option keys and argument names. */
+export const camel = (s: string) => s.split('-').reduce((acc, word) => acc + word[0].toUpperCase() + word.slice(1));
 
 /** '-l, --limit <n>' → Flag, the way commander's Option constructor splits it. */
-function flagOf(def: OptionDefinition): Flag {
+export function flagOf(def: OptionDefinition): Flag {
   const m = /^(?:(-[A-Za-z0-9]), )?(--[a-z0-9][a-z0-9-]*)(?: <([a-zA-Z0-9=-]+)>)?$/.exec(def.flags);
   if (!m) throw new HandOver(); // a shape this reader does not know (optional or variadic values)
   const long = m[2];
@@ -154,7 +156,7 @@ export function parseArgv(argv: string[], programOptions: readonly OptionDefinit
 
 function read(argv: string[], programOptions: readonly OptionDefinition[], noun: CommandDefinition<any>): ParsedArgv {
   const program = levelOf(programOptions, [noun]);
-  program.flags.push({ short: '-v', long: '--version', key: 'version', takesValue: false, negate: false, def: { flags: '-v, --version', description: '' }, handOver: true });
+  program.flags.push({ ...flagOf({ flags: VERSION_FLAGS, description: '' }), handOver: true });
   const levels: Level[] = [program];
   const path: CommandDefinition<any>[] = [];
   let shortsSoFar = program.flags;

@@ -1,7 +1,7 @@
 // main(argv, overrides): loads the noun the arguments name, reads them (argv.ts; commander in
 // program.ts for help and usage errors), runs the command, and maps every error to its exit code
 // in one place. Only this file and bin/ touch process.exit.
-import { parseArgv } from './argv.js';
+import { flagOf, parseArgv, type Flag } from './argv.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
@@ -11,7 +11,7 @@ import { EnquirerPrompter, type Prompter } from './io/prompter.js';
 import { Interrupts } from './interrupts.js';
 import type { CommandDefinition } from './commands/define.js';
 import { findNoun, loadCommands } from './commands/index.js';
-import { GLOBAL_OPTIONS, VERSION } from './global-options.js';
+import { GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
 
 export { EXIT_CODE_HELP, VERSION } from './global-options.js';
 
@@ -47,11 +47,13 @@ export async function helpTexts(): Promise<Record<string, string>> {
 }
 
 /** Global options that take a value: their value is not the noun. */
-const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.endsWith('>')).flatMap((o) => o.flags.replace(/ <.*/, '').split(', ')));
+const GLOBAL_FLAG_LIST = [...GLOBAL_OPTIONS, { flags: VERSION_FLAGS, description: '' }].map(flagOf);
+const namesOf = (flags: Flag[]) => flags.flatMap((f) => [f.short, f.long].filter((n): n is string => n !== undefined));
+const VALUE_OPTIONS = new Set(namesOf(GLOBAL_FLAG_LIST.filter((f) => f.takesValue)));
 /** The single letters among them: `-qp NAME` is `-q -p NAME`. */
-const VALUE_SHORTS = new Set([...VALUE_OPTIONS].filter((f) => /^-[a-zA-Z]$/.test(f)).map((f) => f[1]));
+const VALUE_SHORTS = new Set(GLOBAL_FLAG_LIST.filter((f) => f.takesValue && f.short).map((f) => f.short![1]));
 /** Every global flag as typed, `--no-color` and `-v` included. */
-const GLOBAL_FLAGS = new Set(['-v', '--version', ...GLOBAL_OPTIONS.flatMap((o) => o.flags.replace(/ <.*/, '').split(', '))]);
+const GLOBAL_FLAGS = new Set(namesOf(GLOBAL_FLAG_LIST));
 
 /**
  * Where the arguments that are not options (nor values of global options) are, up to `--`, and

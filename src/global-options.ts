@@ -5,6 +5,9 @@ import type { OptionDefinition } from './commands/define.js';
 declare const __SITEBUILDER_VERSION__: string;
 export const VERSION = typeof __SITEBUILDER_VERSION__ === 'string' ? __SITEBUILDER_VERSION__ : '0.0.0-dev';
 
+/** The program's version flag (commander's .version()); the quick reader leaves it to commander. */
+export const VERSION_FLAGS = '-v, --version';
+
 export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
   { flags: '--json', description: 'print one JSON document on stdout (NDJSON for followed runs); errors as JSON on stderr' },
   { flags: '-p, --profile <name>', description: 'use this saved profile' },

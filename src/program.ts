@@ -3,7 +3,8 @@
 import { Command, Option } from 'commander';
 import type { CommandDefinition } from './commands/define.js';
 import { loadCommands } from './commands/index.js';
-import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION } from './global-options.js';
+import { camel } from './argv.js';
+import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
 import type { IO } from './io/io.js';
 
 /** Runs a command: its definition, the options run() gets, and optsWithGlobals(). */
@@ -56,7 +57,7 @@ function buildCommand(def: CommandDefinition, runWith: RunCommand): Command {
 /** The program over the given nouns (all of them for help and completion; one to run a command). */
 export function buildProgram(commands: CommandDefinition<any>[], execute: Execute = async () => {}): Command {
   const program = new Command('sitebuilder');
-  program.description('Build, change and publish sites with the AI site agent, from a terminal or a script.').version(VERSION, '-v, --version', 'print the version');
+  program.description('Build, change and publish sites with the AI site agent, from a terminal or a script.').version(VERSION, VERSION_FLAGS, 'print the version');
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   program.showSuggestionAfterError(true).addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
   const run: RunCommand = (def, cmd, positionals) => execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals());
@@ -76,13 +77,9 @@ function commandOptions(def: CommandDefinition, cmd: Command, positionals: unkno
   for (const c of ancestors) Object.assign(options, c.opts());
   Object.assign(options, cmd.opts());
   (def.args ?? []).forEach((a, i) => {
-    options[toCamel(a.name)] = positionals[i];
+    options[camel(a.name)] = positionals[i];
   });
   return options;
-}
-
-function toCamel(name: string): string {
-  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 /**

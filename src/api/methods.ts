@@ -86,15 +86,6 @@ const write = (scope: Scope, summary: string, args: Record<string, z.ZodMiniType
   write: true,
   ...extra,
 });
-/** Named in passing by the spec: arguments not shown, so any object is accepted. */
-const open = (scope: Scope, summary: string, isWrite: boolean, extra: Partial<Entry> = {}): Entry => ({
-  scope,
-  summary,
-  args: z.looseObject({}),
-  write: isWrite,
-  argsShown: false,
-  ...extra,
-});
 
 const entries = {
   // Site building

@@ -3,7 +3,7 @@
 import type { MethodName, MethodSpec, Permission } from '../api/methods.js';
 import type { Emulator } from './emulator.js';
 import { refuse } from './refusal.js';
-import type { SiteRecord, TokenRecord, UserRecord, WorkspaceRecord } from './state.js';
+import type { TokenRecord, UserRecord, WorkspaceRecord } from './state.js';
 import type { Args, CallContext } from './types.js';
 
 const PERMISSION_WORDS: Record<Permission, string> = {

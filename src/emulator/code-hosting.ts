@@ -82,8 +82,7 @@ export const codeHostingDomain = defineDomain<CodeHostingSlice>({
       verb: 'GET',
       path: 'sites/:siteId/code-hosting',
       run: ({ params, emu }) => {
-        const site = emu.site(params.siteId);
-        if (!site) throw new EmulatorRefusal(404, `No site ${params.siteId}.`);
+        const site = emu.siteOr404(params.siteId);
         return { siteId: site._id, state: codeHostingState(emu, site._id), states: CODE_HOSTING_STATES };
       },
     },
@@ -91,8 +90,7 @@ export const codeHostingDomain = defineDomain<CodeHostingSlice>({
       verb: 'POST',
       path: 'sites/:siteId/code-hosting',
       run: ({ params, body, emu }) => {
-        const site = emu.site(params.siteId);
-        if (!site) throw new EmulatorRefusal(404, `No site ${params.siteId}.`);
+        const site = emu.siteOr404(params.siteId);
         const state = body.state as CodeHostingState;
         if (!CODE_HOSTING_STATES.includes(state)) {
           throw new EmulatorRefusal(400, `\`state\` must be one of ${CODE_HOSTING_STATES.join(', ')}.`);

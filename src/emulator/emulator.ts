@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MethodName, Permission } from '../api/methods.js';
 import { RateBudgets } from './budget.js';
+import { refuse } from './refusal.js';
 import { EmulatorClock } from './clock.js';
 import { DOMAINS } from './domains/index.js';
 import { FaultRegistry } from './faults.js';
@@ -135,6 +136,11 @@ export class Emulator {
 
   site(id: string): SiteRecord | undefined {
     return this.state.core.sites.find((s) => s._id === id);
+  }
+
+  /** The site, or a 404 refusal: for control routes (service methods use the call's requireSite). */
+  siteOr404(id: string): SiteRecord {
+    return this.site(id) ?? refuse(404, `No site ${id}.`);
   }
 
   sitesOf(workspaceId: string): SiteRecord[] {

@@ -1,7 +1,7 @@
 import { defineCommand } from '../define.js';
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../errors.js';
-import { findSite } from './workspaces.js';
+import { UsageError } from '../../errors.js';
+import { requireSite } from './workspaces.js';
 
 /** A default site that does not exist would only fail later: check it when a token is at hand. */
 async function checkSiteExists(ctx: Context, site: string): Promise<void> {
@@ -9,9 +9,7 @@ async function checkSiteExists(ctx: Context, site: string): Promise<void> {
     ctx.io.warn(`not logged in, so ${site} was not checked.`);
     return;
   }
-  if (!(await findSite(ctx.api(), site, ctx.signal))) {
-    throw new ApiError({ status: 404, method: 'list_sites', message: 'not found' }, `No site ${site} in the workspaces this token reaches; \`sitebuilder site list\` shows them. Nothing was saved.`);
-  }
+  await requireSite(ctx.api(), site, ctx.signal, ' Nothing was saved.');
 }
 
 export const use = defineCommand<{ site: string; clear?: boolean }>({

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { findSite } from './workspaces.js';
+import { requireSite } from './workspaces.js';
 
 export const view = defineCommand<{ site?: string }>({
   name: 'view',
@@ -13,10 +13,7 @@ export const view = defineCommand<{ site?: string }>({
   jsonFields: '{ site, workspaceId, publish: { running, status, url } | null }',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
-    const found = await findSite(ctx.api(), siteId, ctx.signal);
-    if (!found) {
-      throw new ApiError({ status: 404, method: 'list_sites', message: 'not found' }, `No site ${siteId} in the workspaces this token reaches; \`sitebuilder site list\` shows them.`);
-    }
+    const found = await requireSite(ctx.api(), siteId, ctx.signal);
     let publish: Record<string, unknown> | null = null;
     try {
       publish = asRecord((await ctx.api().call('get_publish_status', { projectId: siteId }, { signal: ctx.signal })).envelope.data);

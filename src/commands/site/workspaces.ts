@@ -1,7 +1,7 @@
 // Which workspace a site command works in: --workspace, else the token's only workspace.
 import type { ApiClient } from '../../api/client.js';
 import { itemsOf, paginate } from '../../api/paginate.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { idOf } from '../../io/records.js';
 
 export async function workspaceIds(client: ApiClient, signal?: AbortSignal): Promise<string[]> {
@@ -25,4 +25,14 @@ export async function findSite(client: ApiClient, siteId: string, signal?: Abort
     }
   }
   return undefined;
+}
+
+/** findSite, or the refusal `site view` and `site use` give (a 404: the site is not there). */
+export async function requireSite(client: ApiClient, siteId: string, signal?: AbortSignal, after = ''): Promise<{ site: unknown; workspaceId: string }> {
+  const found = await findSite(client, siteId, signal);
+  if (found) return found;
+  throw new ApiError(
+    { status: 404, method: 'list_sites', message: 'not found' },
+    `No site ${siteId} in the workspaces this token reaches; \`sitebuilder site list\` shows them.${after}`,
+  );
 }

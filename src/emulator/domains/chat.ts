@@ -143,7 +143,7 @@ export const chatDomain = defineDomain<ChatSlice>({
       verb: 'GET',
       path: 'sites/:siteId/chat',
       run: ({ params, emu }) => {
-        if (!emu.site(params.siteId)) throw new EmulatorRefusal(404, `No site ${params.siteId}.`);
+        emu.siteOr404(params.siteId);
         const chat = advanceSite(emu, params.siteId);
         return {
           siteId: params.siteId,
@@ -161,7 +161,7 @@ export const chatDomain = defineDomain<ChatSlice>({
       verb: 'GET',
       path: 'sites/:siteId/files',
       run: ({ params, emu }) => {
-        if (!emu.site(params.siteId)) throw new EmulatorRefusal(404, `No site ${params.siteId}.`);
+        emu.siteOr404(params.siteId);
         return { files: siteChat(emu, params.siteId).files };
       },
     },

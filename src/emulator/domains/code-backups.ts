@@ -112,18 +112,13 @@ function restoreCodeBackup(call: CallContext): HandlerResult {
   }
 }
 
-function siteOf(emu: Emulator, siteId: string) {
-  const site = emu.site(siteId);
-  if (!site) throw new EmulatorRefusal(404, `No site ${siteId}.`);
-  return site;
-}
 
 const control: ControlRoute[] = [
   {
     verb: 'POST',
     path: 'sites/:siteId/code-saving',
     run: ({ params, body, emu }) => {
-      const site = siteOf(emu, params.siteId);
+      const site = emu.siteOr404(params.siteId);
       if (!(typeof body.seconds === 'number' && body.seconds >= 0)) throw new EmulatorRefusal(400, '`seconds` must be a number of 0 or more.');
       slice(emu).savingUntil[site._id] = emu.clock.now() + body.seconds * 1000;
       return { siteId: site._id, savingUntil: emu.iso(slice(emu).savingUntil[site._id]) };
@@ -133,7 +128,7 @@ const control: ControlRoute[] = [
     verb: 'GET',
     path: 'sites/:siteId/code-backups',
     run: ({ params, emu }) => {
-      const site = siteOf(emu, params.siteId);
+      const site = emu.siteOr404(params.siteId);
       backfill(emu, site._id);
       return backupsOf(emu, site._id).map((b) => ({ ...view(emu, b), fileList: Object.keys(b.files).sort() }));
     },

@@ -42,7 +42,7 @@ export const emailControl: ControlRoute[] = [
     verb: 'POST',
     path: 'sites/:siteId/email-domains',
     run: ({ emu, params, body }) => {
-      if (!emu.site(params.siteId)) throw new EmulatorRefusal(404, `No site ${params.siteId}.`);
+      emu.siteOr404(params.siteId);
       if (typeof body.domain !== 'string' || !/^[a-z0-9.-]+\.[a-z]{2,}$/i.test(body.domain)) bad('`domain` must be a domain name such as mail.example.com.');
       const d = addEmailDomain(emu, { siteId: params.siteId, domain: body.domain.toLowerCase(), ...changes(body) });
       return { siteId: d.siteId, ...domainView(emu, d) };

@@ -5,21 +5,15 @@
 //   POST   publish {"durationMs"}                      how long a publish takes (emulated ms)
 import { EmulatorRefusal } from '../refusal.js';
 import type { ControlRoute } from '../types.js';
-import type { Emulator } from '../emulator.js';
 import { publishSlice as slice } from './publish-state.js';
 
-function siteOf(emu: Emulator, siteId: string) {
-  const site = emu.site(siteId);
-  if (!site) throw new EmulatorRefusal(404, `No site ${siteId}.`);
-  return site;
-}
 
 export const publishControl: ControlRoute[] = [
   {
     verb: 'POST',
     path: 'sites/:siteId/publish-failure',
     run: ({ params, body, emu }) => {
-      const site = siteOf(emu, params.siteId);
+      const site = emu.siteOr404(params.siteId);
       const message = typeof body.message === 'string' && body.message ? body.message : 'The build failed: a page could not be rendered.';
       slice(emu).failNext[site._id] = message;
       return { siteId: site._id, failNext: message };
@@ -29,7 +23,7 @@ export const publishControl: ControlRoute[] = [
     verb: 'DELETE',
     path: 'sites/:siteId/publish-failure',
     run: ({ params, emu }) => {
-      const site = siteOf(emu, params.siteId);
+      const site = emu.siteOr404(params.siteId);
       delete slice(emu).failNext[site._id];
       return { siteId: site._id, failNext: null };
     },

@@ -6,7 +6,6 @@
 // Control (under /_emulator/): GET/POST sites/:siteId/content, POST sites/:siteId/backups.
 import { assertCodeHostingAllows } from '../code-hosting.js';
 import type { Emulator } from '../emulator.js';
-import { EmulatorRefusal } from '../refusal.js';
 import type { SiteRecord } from '../state.js';
 import { defineDomain, type CallContext, type ControlRoute, type HandlerResult } from '../types.js';
 
@@ -97,19 +96,14 @@ function seed(emu: Emulator): void {
   }
 }
 
-function siteOf(emu: Emulator, siteId: string): SiteRecord {
-  const site = emu.site(siteId);
-  if (!site) throw new EmulatorRefusal(404, `No site ${siteId}.`);
-  return site;
-}
 
 const control: ControlRoute[] = [
-  { verb: 'GET', path: 'sites/:siteId/content', run: ({ params, emu }) => siteContent(emu, siteOf(emu, params.siteId)) },
+  { verb: 'GET', path: 'sites/:siteId/content', run: ({ params, emu }) => siteContent(emu, emu.siteOr404(params.siteId)) },
   {
     verb: 'POST',
     path: 'sites/:siteId/content',
     run: ({ params, body, emu }) => {
-      const content = siteContent(emu, siteOf(emu, params.siteId));
+      const content = siteContent(emu, emu.siteOr404(params.siteId));
       if (Array.isArray(body.pages)) content.pages = body.pages.map((p: any) => ({ path: String(p.path ?? p), title: String(p.title ?? p.path ?? p) }));
       if (Array.isArray(body.components)) content.components = body.components.map(String);
       if (body.settings && typeof body.settings === 'object') Object.assign(content.settings, body.settings);
@@ -119,7 +113,7 @@ const control: ControlRoute[] = [
   {
     verb: 'POST',
     path: 'sites/:siteId/backups',
-    run: ({ params, body, emu }) => backupView(emu, takeSiteBackup(emu, siteOf(emu, params.siteId), 'manual', typeof body.label === 'string' ? body.label : 'Manual backup')),
+    run: ({ params, body, emu }) => backupView(emu, takeSiteBackup(emu, emu.siteOr404(params.siteId), 'manual', typeof body.label === 'string' ? body.label : 'Manual backup')),
   },
 ];
 

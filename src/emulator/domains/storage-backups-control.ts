@@ -19,11 +19,6 @@ const bad = (message: string): never => {
   throw new EmulatorRefusal(400, message);
 };
 
-function siteOf(emu: Emulator, siteId: string) {
-  const site = emu.site(siteId);
-  if (!site) throw new EmulatorRefusal(404, `No site ${siteId}.`);
-  return site;
-}
 
 function visibilityOf(v: unknown): Visibility {
   if (v === undefined || v === null || v === '') return 'public';
@@ -48,13 +43,13 @@ export const storageBackupsControl: ControlRoute[] = [
   {
     verb: 'GET',
     path: 'sites/:siteId/storage-files',
-    run: ({ params, emu }) => listStorageFiles(emu, siteOf(emu, params.siteId)._id).map(fileView(emu)),
+    run: ({ params, emu }) => listStorageFiles(emu, emu.siteOr404(params.siteId)._id).map(fileView(emu)),
   },
   {
     verb: 'POST',
     path: 'sites/:siteId/storage-files',
     run: ({ params, body, emu }) => {
-      const site = siteOf(emu, params.siteId);
+      const site = emu.siteOr404(params.siteId);
       if (typeof body.path !== 'string' || !body.path) bad('`path` is required.');
       let bytes: Buffer;
       if (typeof body.contentBase64 === 'string') bytes = Buffer.from(body.contentBase64, 'base64');
@@ -74,7 +69,7 @@ export const storageBackupsControl: ControlRoute[] = [
     verb: 'DELETE',
     path: 'sites/:siteId/storage-files',
     run: ({ params, query, emu }) => {
-      const site = siteOf(emu, params.siteId);
+      const site = emu.siteOr404(params.siteId);
       const path = query.get('path') ?? bad('`path` is required (query).');
       return { deleted: deleteStorageFile(emu, site._id, path, visibilityOf(query.get('visibility') ?? undefined)) };
     },
@@ -83,13 +78,13 @@ export const storageBackupsControl: ControlRoute[] = [
     verb: 'GET',
     path: 'sites/:siteId/storage-backups',
     run: ({ params, emu }) =>
-      backupsOf(emu, siteOf(emu, params.siteId)._id).map((b) => ({ ...backupView(emu, b), fileList: b.files.map(fileView(emu)) })),
+      backupsOf(emu, emu.siteOr404(params.siteId)._id).map((b) => ({ ...backupView(emu, b), fileList: b.files.map(fileView(emu)) })),
   },
   {
     verb: 'POST',
     path: 'sites/:siteId/storage-backups',
     run: ({ params, body, emu }) => {
-      const site = siteOf(emu, params.siteId);
+      const site = emu.siteOr404(params.siteId);
       const status = body.status ?? 'ready';
       if (!['ready', 'archiving', 'failed'].includes(status)) bad('`status` must be ready, archiving or failed.');
       const now = emu.clock.now();
