@@ -1,13 +1,11 @@
 // The fish script: one function prints the candidates (word<TAB>description) for the command
 // line so far; the data is generated from the command tree. Never starts node.
-import { allNodes, pathKey, type CompletionFlag, type CompletionNode, type CompletionTree, type CompletionWord } from './tree.js';
+import { flagWords, nodeFacts, pathKey, valueFlagNames, type CompletionFlag, type CompletionNode, type CompletionTree, type CompletionWord } from './tree.js';
 
 /** fish single quotes: only \\ and \' are escapes. */
 const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 const line = (w: CompletionWord) => q(w.description ? `${w.value}\t${w.description}` : w.value);
 const lines = (ws: CompletionWord[]) => ws.map(line).join(' ');
-const flagWords = (flags: CompletionFlag[]): CompletionWord[] => flags.flatMap((f) => f.names.map((n) => ({ value: n, description: f.description })));
-const valueFlags = (flags: CompletionFlag[]) => flags.filter((f) => f.takesValue).flatMap((f) => f.names);
 
 function valueCases(key: string | undefined, flags: CompletionFlag[]): string[] {
   return flags
@@ -33,17 +31,12 @@ export function renderFish(tree: CompletionTree): string {
   const child: string[] = [];
   const values: string[] = [];
   const positionals: string[] = [];
-  for (const node of allNodes(tree)) {
-    const key = pathKey(node.path);
-    const cmds = node.children.flatMap((c) => [c.name, ...c.aliases].map((value) => ({ value, description: c.description })));
-    const variadic = node.positionals[node.positionals.length - 1]?.variadic ? 1 : 0;
+  for (const { node, key, commands, variadic, children } of nodeFacts(tree)) {
     spec.push(
-      `    case ${q(key)}\n      set -g ${fn}_cmds ${lines(cmds)}\n      set -g ${fn}_flags ${lines(flagWords(node.flags))}\n` +
-        `      set -g ${fn}_vflags ${valueFlags(node.flags).map(q).join(' ')}\n      set -g ${fn}_npos ${node.positionals.length} ${variadic}`,
+      `    case ${q(key)}\n      set -g ${fn}_cmds ${lines(commands)}\n      set -g ${fn}_flags ${lines(flagWords(node.flags))}\n` +
+        `      set -g ${fn}_vflags ${valueFlagNames(node.flags).map(q).join(' ')}\n      set -g ${fn}_npos ${node.positionals.length} ${variadic}`,
     );
-    for (const c of node.children) {
-      child.push(`    case ${[c.name, ...c.aliases].map((w) => q(`${key}|${w}`)).join(' ')}\n      echo ${q(pathKey(c.node.path))}`);
-    }
+    for (const c of children) child.push(`    case ${c.words.map((w) => q(`${key}|${w}`)).join(' ')}\n      echo ${q(c.key)}`);
     values.push(...valueCases(key, node.flags));
     positionals.push(...positionalCases(node));
   }
@@ -51,7 +44,7 @@ export function renderFish(tree: CompletionTree): string {
 # Install: ${tree.program} completion fish > ~/.config/fish/completions/${tree.program}.fish
 
 set -g ${fn}_global_flags ${lines(flagWords(tree.globalFlags))}
-set -g ${fn}_global_vflags ${valueFlags(tree.globalFlags).map(q).join(' ')}
+set -g ${fn}_global_vflags ${valueFlagNames(tree.globalFlags).map(q).join(' ')}
 
 function ${fn}_spec
   switch $argv[1]

@@ -125,6 +125,34 @@ export function allNodes(tree: CompletionTree): CompletionNode[] {
 
 export const pathKey = (path: string[]) => path.join(' ');
 
+/** Every spelling of the flags; of those that take a value; each spelling with its flag's description. */
+export const flagNames = (flags: CompletionFlag[]) => flags.flatMap((f) => f.names);
+export const valueFlagNames = (flags: CompletionFlag[]) => flagNames(flags.filter((f) => f.takesValue));
+export const flagWords = (flags: CompletionFlag[]): CompletionWord[] => flags.flatMap((f) => f.names.map((value) => ({ value, description: f.description })));
+
+/** What every shell script states about a node, whatever its syntax. */
+export interface NodeFacts {
+  node: CompletionNode;
+  key: string;
+  /** The names and aliases of its commands, with their descriptions. */
+  commands: CompletionWord[];
+  /** 1 when its last positional argument takes any number of values. */
+  variadic: 0 | 1;
+  /** Each child command: the words that name it, and its key. */
+  children: Array<{ words: string[]; key: string }>;
+}
+
+/** allNodes, with what the scripts say about each. */
+export function nodeFacts(tree: CompletionTree): NodeFacts[] {
+  return allNodes(tree).map((node) => ({
+    node,
+    key: pathKey(node.path),
+    commands: node.children.flatMap((c) => [c.name, ...c.aliases].map((value) => ({ value, description: c.description }))),
+    variadic: node.positionals[node.positionals.length - 1]?.variadic ? 1 : 0,
+    children: node.children.map((c) => ({ words: [c.name, ...c.aliases], key: pathKey(c.node.path) })),
+  }));
+}
+
 /** What the completion of `words` (the words before the cursor, program excluded) should offer for `current`. */
 export function expectedCompletions(tree: CompletionTree, words: string[], current: string): string[] {
   let node = tree.root;

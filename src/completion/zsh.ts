@@ -1,14 +1,12 @@
 // The zsh script: the same generated data as bash, with descriptions, offered through
 // _describe. Loaded from $fpath (`#compdef`) or sourced after compinit. Never starts node.
-import { allNodes, pathKey, type CompletionFlag, type CompletionNode, type CompletionTree, type CompletionWord } from './tree.js';
+import { flagWords, nodeFacts, pathKey, valueFlagNames, type CompletionFlag, type CompletionNode, type CompletionTree, type CompletionWord } from './tree.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** One `name:description` entry of a _describe array; a colon in the name is escaped. */
 const entry = (value: string, description: string) => q(description ? `${value.replace(/:/g, '\\:')}:${description}` : value.replace(/:/g, '\\:'));
 const array = (items: CompletionWord[]) => `(${items.map((i) => entry(i.value, i.description)).join(' ')})`;
-const flagWords = (flags: CompletionFlag[]): CompletionWord[] =>
-  flags.flatMap((f) => f.names.map((n) => ({ value: n, description: f.description })));
-const valueFlags = (flags: CompletionFlag[]) => q(` ${flags.filter((f) => f.takesValue).flatMap((f) => f.names).join(' ')} `);
+const valueFlags = (flags: CompletionFlag[]) => q(` ${valueFlagNames(flags).join(' ')} `);
 
 function valueBranches(key: string | undefined, flags: CompletionFlag[]): string[] {
   const out: string[] = [];
@@ -34,18 +32,13 @@ export function renderZsh(tree: CompletionTree): string {
   const child: string[] = [];
   const values: string[] = [];
   const positionals: string[] = [];
-  for (const node of allNodes(tree)) {
-    const key = pathKey(node.path);
-    const cmds = node.children.flatMap((c) => [c.name, ...c.aliases].map((value) => ({ value, description: c.description })));
-    const variadic = node.positionals[node.positionals.length - 1]?.variadic ? 1 : 0;
+  for (const { node, key, commands, variadic, children } of nodeFacts(tree)) {
     spec.push(
-      `    ${q(key)}) sb_cmds=${array(cmds)}\n      sb_flags=${array(flagWords(node.flags))}\n` +
+      `    ${q(key)}) sb_cmds=${array(commands)}\n      sb_flags=${array(flagWords(node.flags))}\n` +
         `      sb_vflags=${valueFlags(node.flags)}; sb_npos=${node.positionals.length}; sb_variadic=${variadic} ;;`,
     );
     positionals.push(...positionalBranches(node));
-    for (const c of node.children) {
-      child.push(`    ${[c.name, ...c.aliases].map((w) => q(`${key}|${w}`)).join('|')}) sb_next=${q(pathKey(c.node.path))} ;;`);
-    }
+    for (const c of children) child.push(`    ${c.words.map((w) => q(`${key}|${w}`)).join('|')}) sb_next=${q(c.key)} ;;`);
     values.push(...valueBranches(key, node.flags));
   }
   return `#compdef ${tree.program}
