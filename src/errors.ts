@@ -103,6 +103,13 @@ export class ApiError extends CliError {
     this.envelope = init.envelope;
     this.headers = init.headers;
   }
+
+  /** The same refusal (same kind, so the same exit code) told in another sentence; the request id is added. */
+  withSentence(sentence: string): ApiError {
+    const Kind = this.constructor as new (init: ApiErrorInit, sentence: string) => ApiError;
+    const init = { status: this.status, method: this.method, message: this.serviceMessage, requestId: this.requestId, data: this.data, envelope: this.envelope, headers: this.headers };
+    return new Kind(init, `${sentence}${this.requestId ? ` (request ${this.requestId})` : ''}`);
+  }
 }
 
 /** 401, 403: no token, an unusable one, a missing scope, an unreachable workspace. */

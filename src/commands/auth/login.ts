@@ -40,7 +40,7 @@ export const login = defineCommand<LoginOptions>({
       info = readTokenInfo((await client.get('/v1/token', ctx.signal)).envelope.data);
     } catch (err) {
       if (err instanceof AuthError) {
-        throw new AuthError({ status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId }, `The service did not accept this token (${err.serviceMessage || `HTTP ${err.status}`}); nothing was saved. Check that you copied all of it.${err.requestId ? ` (request ${err.requestId})` : ''}`);
+        throw err.withSentence(`The service did not accept this token (${err.serviceMessage || `HTTP ${err.status}`}); nothing was saved. Check that you copied all of it.`);
       }
       throw err;
     }

@@ -59,10 +59,7 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
     data = asRecord((await ctx.api().call('restore_backup', { projectId: siteId, backupId: backup.id }, { signal: ctx.signal })).envelope.data);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      throw new ApiError(
-        { status: 404, method: 'restore_backup', message: err.serviceMessage, requestId: err.requestId, data: err.data },
-        `Site ${siteId} has no backup ${backup.id}; \`sitebuilder backup list ${siteId}\` shows them.${err.requestId ? ` (request ${err.requestId})` : ''}`,
-      );
+      throw err.withSentence(`Site ${siteId} has no backup ${backup.id}; \`sitebuilder backup list ${siteId}\` shows them.`);
     }
     throw err;
   }

@@ -70,11 +70,6 @@ export function reportStarted(ctx: Context, projectId: string, jobId: string): v
 export function sendRefusal(err: ApiError, projectId: string): ApiError {
   const quota = err.status === 429 && err.data !== null && typeof err.data === 'object' && 'code' in err.data;
   if ((err.status !== 402 && !quota) || !err.serviceMessage) return err;
-  const rid = err.requestId ? ` (request ${err.requestId})` : '';
   const next = quota ? ` See the queue with: sitebuilder queue list ${shellQuote(projectId)}` : '';
-  const sentence = `${sanitizeInline(err.serviceMessage)}${next}${rid}`;
-  return new (err.constructor as typeof ApiError)(
-    { status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
-    sentence,
-  );
+  return err.withSentence(`${sanitizeInline(err.serviceMessage)}${next}`);
 }

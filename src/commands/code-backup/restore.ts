@@ -57,11 +57,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
     data = asRecord((await ctx.api().call('restore_code_backup', args, { signal: ctx.signal })).envelope.data);
   } catch (err) {
     if (err instanceof ApiError && err.status === 409 && /currently generating/i.test(err.serviceMessage)) {
-      const rid = err.requestId ? ` (request ${err.requestId})` : '';
-      throw new ApiError(
-        { status: 409, method: 'restore_code_backup', message: err.serviceMessage, requestId: err.requestId, data: err.data },
-        `${err.serviceMessage} Nothing was changed; pass --cancel-active-job to stop the run and restore.${rid}`,
-      );
+      throw err.withSentence(`${err.serviceMessage} Nothing was changed; pass --cancel-active-job to stop the run and restore.`);
     }
     throw err;
   }

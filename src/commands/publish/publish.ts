@@ -32,11 +32,7 @@ function printResult(ctx: Context, record: PublishRecord & { waited: boolean; id
 function publishRefusal(err: ApiError, siteId: string): ApiError {
   const active = (err.data as Record<string, unknown> | null)?.activePublish;
   if (err.status !== 409 || typeof active !== 'string') return err;
-  const rid = err.requestId ? ` (request ${err.requestId})` : '';
-  return new ApiError(
-    { status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
-    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`sitebuilder publish status ${siteId}\`, then publish again.${rid}`,
-  );
+  return err.withSentence(`A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`sitebuilder publish status ${siteId}\`, then publish again.`);
 }
 
 export async function runPublish(o: PublishOptions, ctx: Context): Promise<number> {

@@ -74,9 +74,8 @@ export const edit = defineCommand<EditOptions>({
       data = (await ctx.api().call('edit_queued_message', { projectId, queueItemId: opts.queueItemId, prompt, expectedVersion }, { signal: ctx.signal })).envelope.data;
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
-        throw new ApiError(
-          { status: 409, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
-          `${sanitizeInline(err.serviceMessage || 'The message changed since it was read.')} Nothing was overwritten; check it with \`sitebuilder queue list ${projectId}\` and edit again.${err.requestId ? ` (request ${err.requestId})` : ''}`,
+        throw err.withSentence(
+          `${sanitizeInline(err.serviceMessage || 'The message changed since it was read.')} Nothing was overwritten; check it with \`sitebuilder queue list ${projectId}\` and edit again.`,
         );
       }
       throw err;

@@ -33,7 +33,6 @@ async function readPrompt(opts: CreateOptions, ctx: Parameters<NonNullable<typeo
 /** The 403 and 402 refusals of create_site, each as a sentence that says what to do next. */
 export function createSiteRefusal(err: ApiError): ApiError {
   const data = asRecord(err.data);
-  const rid = err.requestId ? ` (request ${err.requestId})` : '';
   const reason = pickString(data, 'reason');
   let sentence: string | undefined;
   if (err.status === 403 && reason === 'site-limit-reached') {
@@ -46,11 +45,7 @@ export function createSiteRefusal(err: ApiError): ApiError {
   } else if (err.status === 402) {
     sentence = 'The workspace has no AI credits left; nothing was created and nothing was charged. Add credits, then try again.';
   }
-  if (!sentence) return err;
-  return new (err.constructor as typeof ApiError)(
-    { status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
-    `${sentence}${rid}`,
-  );
+  return sentence ? err.withSentence(sentence) : err;
 }
 
 export const create = defineCommand<CreateOptions>({

@@ -105,11 +105,9 @@ function explainActiveRestore(err: unknown, r: RestoreRequest): unknown {
   if (Object.keys(active).length === 0) return err;
   const id = idOf(active) || pickString(active, 'restoreId') || '';
   const status = pickString(active, 'status');
-  const rid = err.requestId ? ` (request ${err.requestId})` : '';
-  return new ApiError(
-    { status: err.status, method: err.method, message: err.serviceMessage, requestId: err.requestId, data: err.data },
+  return err.withSentence(
     `${sanitizeInline(err.serviceMessage)} Restore ${sanitizeInline(id)}${status ? ` is ${sanitizeInline(status)}` : ''}; ` +
-      `follow it with \`sitebuilder storage-restore status ${r.siteId} ${sanitizeInline(id)} --wait\`, then try again.${rid}`,
+      `follow it with \`sitebuilder storage-restore status ${r.siteId} ${sanitizeInline(id)} --wait\`, then try again.`,
   );
 }
 
