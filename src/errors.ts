@@ -77,6 +77,9 @@ export interface ApiErrorInit {
   headers?: Record<string, string | string[] | undefined>;
 }
 
+/** How every sentence about a call names its request: ` (request req_…)`, or nothing without an id. */
+export const requestNote = (requestId?: string): string => (requestId ? ` (request ${requestId})` : '');
+
 /** The service refused or failed. The message is one plain sentence naming what to do next, with the request id. */
 export class ApiError extends CliError {
   override readonly exitCode: number = ExitCode.failure;
@@ -108,7 +111,7 @@ export class ApiError extends CliError {
   withSentence(sentence: string): ApiError {
     const Kind = this.constructor as new (init: ApiErrorInit, sentence: string) => ApiError;
     const init = { status: this.status, method: this.method, message: this.serviceMessage, requestId: this.requestId, data: this.data, envelope: this.envelope, headers: this.headers };
-    return new Kind(init, `${sentence}${this.requestId ? ` (request ${this.requestId})` : ''}`);
+    return new Kind(init, `${sentence}${requestNote(this.requestId)}`);
   }
 }
 

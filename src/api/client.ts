@@ -4,7 +4,7 @@
 // X-RateLimit-* headers.
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
-import { UsageError, type ApiError } from '../errors.js';
+import { requestNote, UsageError, type ApiError } from '../errors.js';
 import { checkBaseUrl } from './base-url.js';
 import { networkFailure, refusalSentence, toApiError, type TokenOrigin } from './errors.js';
 import { methodInfo } from './method-index.js';
@@ -242,7 +242,6 @@ export class ApiClient {
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       const type = header(res.headers, 'content-type') ?? 'no content type';
-      const rid = requestId ? ` (request ${requestId})` : '';
       throw toApiError(
         {
           status: res.status,
@@ -250,7 +249,7 @@ export class ApiClient {
           message: '',
           requestId,
         },
-        `The service answered ${label} with something that is not JSON (HTTP ${res.status}, ${type}); check that the base URL points at the service and not at a proxy or web page.${rid}`,
+        `The service answered ${label} with something that is not JSON (HTTP ${res.status}, ${type}); check that the base URL points at the service and not at a proxy or web page.${requestNote(requestId)}`,
       );
     }
     const env = parsed as Envelope<T>;

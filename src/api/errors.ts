@@ -1,6 +1,6 @@
 // Turns a refusal of the service into one plain sentence that says what to do next, with the
 // request id, and into the typed error that carries its exit code.
-import { ApiError, AuthError, NetworkError, RateLimitError, type ApiErrorInit } from '../errors.js';
+import { ApiError, AuthError, NetworkError, RateLimitError, requestNote, type ApiErrorInit } from '../errors.js';
 
 export interface RefusalInfo extends ApiErrorInit {
   headers?: Record<string, string | string[] | undefined>;
@@ -62,8 +62,7 @@ function hintFor(info: RefusalInfo, origin: TokenOrigin): string {
 export function refusalSentence(info: RefusalInfo, origin: TokenOrigin = 'profile'): string {
   const what = withPeriod(info.message || `The service answered ${info.method} with HTTP ${info.status}`);
   const hint = hintFor(info, origin);
-  const rid = info.requestId ? ` (request ${info.requestId})` : '';
-  return `${what}${hint ? ` ${hint}` : ''}${rid}`;
+  return `${what}${hint ? ` ${hint}` : ''}${requestNote(info.requestId)}`;
 }
 
 export function toApiError(info: RefusalInfo, sentence = refusalSentence(info)): ApiError {

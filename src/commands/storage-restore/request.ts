@@ -3,7 +3,7 @@
 // PlanChangedError; "already running" names the active restore and how to follow it.
 import { LIMITS } from '../../api/limits.js';
 import type { Context } from '../../context.js';
-import { ApiError, ConfirmationNeededError, UsageError } from '../../errors.js';
+import { ApiError, ConfirmationNeededError, requestNote, UsageError } from '../../errors.js';
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { planIsEmpty, readPlan, type RestorePlan } from './plan-view.js';
@@ -91,9 +91,8 @@ export async function startRestore(ctx: Context, r: RestoreRequest, confirm: str
     return asRecord(d.restore ?? d);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const rid = err.requestId ? ` (request ${err.requestId})` : '';
     const changed = err.status === 409 ? planAnswer(err.data) : undefined;
-    if (changed) throw new PlanChangedError(`${sanitizeInline(err.serviceMessage)} Nothing was restored.${rid}`, changed);
+    if (changed) throw new PlanChangedError(`${sanitizeInline(err.serviceMessage)} Nothing was restored.${requestNote(err.requestId)}`, changed);
     throw explainActiveRestore(err, r);
   }
 }
