@@ -68,7 +68,7 @@ export function reportStarted(ctx: Context, projectId: string, jobId: string): v
  * Retry-After): say it once, with what to do next, instead of adding the generic hint.
  */
 export function sendRefusal(err: ApiError, projectId: string): ApiError {
-  const quota = err.status === 429 && err.data !== null && typeof err.data === 'object' && 'code' in err.data;
+  const quota = err.status === 429 && 'code' in asRecord(err.data);
   if ((err.status !== 402 && !quota) || !err.serviceMessage) return err;
   const next = quota ? ` See the queue with: sitebuilder queue list ${shellQuote(projectId)}` : '';
   return err.withSentence(`${sanitizeInline(err.serviceMessage)}${next}`);

@@ -3,6 +3,7 @@
 // errors, exit 8 on --timeout, and a retried publish_site carries the same Idempotency-Key.
 import type { Context } from '../../context.js';
 import { ApiError, CliError, PendingError, UsageError } from '../../errors.js';
+import { pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
@@ -30,7 +31,7 @@ function printResult(ctx: Context, record: PublishRecord & { waited: boolean; id
 
 /** A publish already running (409 with data.activePublish) says how to follow it. */
 function publishRefusal(err: ApiError, siteId: string): ApiError {
-  const active = (err.data as Record<string, unknown> | null)?.activePublish;
+  const active = pick(err.data, 'activePublish');
   if (err.status !== 409 || typeof active !== 'string') return err;
   return err.withSentence(`A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`sitebuilder publish status ${siteId}\`, then publish again.`);
 }
