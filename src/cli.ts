@@ -46,9 +46,9 @@ export async function helpTexts(): Promise<Record<string, string>> {
   return (await import('./program.js')).helpTexts();
 }
 
-/** Global options that take a value: their value is not the noun. */
 const GLOBAL_FLAG_LIST = [...GLOBAL_OPTIONS, { flags: VERSION_FLAGS, description: '' }].map(flagOf);
 const namesOf = (flags: Flag[]) => flags.flatMap((f) => [f.short, f.long].filter((n): n is string => n !== undefined));
+/** Global options that take a value: their value is not the noun. */
 const VALUE_OPTIONS = new Set(namesOf(GLOBAL_FLAG_LIST.filter((f) => f.takesValue)));
 /** The single letters among them: `-qp NAME` is `-q -p NAME`. */
 const VALUE_SHORTS = new Set(GLOBAL_FLAG_LIST.filter((f) => f.takesValue && f.short).map((f) => f.short![1]));
@@ -66,9 +66,9 @@ function commandWordIndexes(argv: string[]): { at: number[]; globalsFirst: boole
     const a = argv[i];
     if (a === '--') break;
     if (a.startsWith('-')) {
-      const flag = a.replace(/=.*/, '');
-      if (at.length === 0 && !GLOBAL_FLAGS.has(flag) && !/^-[a-zA-Z]{2,}$/.test(a)) globalsFirst = false;
-      if (VALUE_OPTIONS.has(a) || (/^-[a-zA-Z]{2,}$/.test(a) && VALUE_SHORTS.has(a[a.length - 1]))) i++;
+      const group = /^-[a-zA-Z]{2,}$/.test(a); // -qp
+      if (at.length === 0 && !group && !GLOBAL_FLAGS.has(a.replace(/=.*/, ''))) globalsFirst = false;
+      if (VALUE_OPTIONS.has(a) || (group && VALUE_SHORTS.has(a[a.length - 1]))) i++;
       continue;
     }
     at.push(i);
