@@ -83,7 +83,10 @@ export class Emulator {
   private initMissingSlices(seed: boolean): void {
     this.tokensChanged();
     for (const d of this.domains) {
-      if (!(d.name in this.state.domains)) this.state.domains[d.name] = d.init(this, { seed });
+      if (d.name in this.state.domains) continue;
+      const slice = d.init(this);
+      this.state.domains[d.name] = slice;
+      if (seed) d.seed?.(this, slice);
     }
   }
 

@@ -85,8 +85,10 @@ export interface JobStartInput {
 export interface Domain<S = unknown> {
   /** Key of its slice: emu.state.domains[name]. */
   name: string;
-  /** A fresh slice. With seed, demo data for the seeded sites (core data is seeded already). */
-  init(emu: Emulator, options: { seed: boolean }): S;
+  /** A fresh, empty slice. */
+  init(emu: Emulator): S;
+  /** Demo data for the seeded sites, once the slice is in place (core data is seeded already). */
+  seed?(emu: Emulator, slice: S): void;
   handlers?: Partial<Record<MethodName, Handler>>;
   /** After every slice exists (replace emu.jobs here, for example); runs again after a reset. */
   attach?(emu: Emulator): void;

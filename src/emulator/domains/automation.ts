@@ -130,12 +130,8 @@ function seed(emu: Emulator, slice: AutomationSlice): void {
 
 export const automationDomain = defineDomain<AutomationSlice>({
   name: AUTOMATION_DOMAIN,
-  init(emu, options) {
-    const slice: AutomationSlice = { crons: [], cronRuns: [], deliveries: [], hooks: [], hookCalls: [], hookWindows: {} };
-    emu.state.domains[AUTOMATION_DOMAIN] = slice;
-    if (options.seed) seed(emu, slice);
-    return slice;
-  },
+  init: (): AutomationSlice => ({ crons: [], cronRuns: [], deliveries: [], hooks: [], hookCalls: [], hookWindows: {} }),
+  seed,
   handlers: {
     run_site_cron: runSiteCron,
     list_site_cron_runs: listSiteCronRuns,

@@ -113,12 +113,8 @@ function seedHistory(emu: Emulator): void {
 
 export const chatDomain = defineDomain<ChatSlice>({
   name: CHAT_DOMAIN,
-  init(emu, { seed }) {
-    const slice: ChatSlice = { jobs: {}, sites: {} };
-    emu.state.domains[CHAT_DOMAIN] = slice;
-    if (seed) seedHistory(emu);
-    return slice;
-  },
+  init: (): ChatSlice => ({ jobs: {}, sites: {} }),
+  seed: seedHistory,
   handlers: {
     send_message: withChatCode(sendMessage),
     get_job: getJob,

@@ -146,11 +146,9 @@ const control: ControlRoute[] = [
 
 export const codeBackupsDomain = defineDomain<CodeBackupsSlice>({
   name: CODE_BACKUPS_DOMAIN,
-  init(emu, { seed }) {
-    const s: CodeBackupsSlice = { backups: {}, restoringUntil: {}, savingUntil: {}, restoreMs: 5_000 };
-    emu.state.domains[CODE_BACKUPS_DOMAIN] = s;
-    if (seed) for (const site of emu.state.core.sites) backfill(emu, site._id);
-    return s;
+  init: (): CodeBackupsSlice => ({ backups: {}, restoringUntil: {}, savingUntil: {}, restoreMs: 5_000 }),
+  seed(emu) {
+    for (const site of emu.state.core.sites) backfill(emu, site._id);
   },
   attach(emu) {
     onRunEnd(emu, CODE_BACKUPS_DOMAIN, recordAfterRun);

@@ -106,10 +106,7 @@ function seed(emu: Emulator, s: CollectionsSlice): void {
 
 export const collectionsDomain = defineDomain<CollectionsSlice>({
   name: NAME,
-  init(emu, options) {
-    const s: CollectionsSlice = { collections: [], secrets: [] };
-    if (options.seed) seed(emu, s);
-    return s;
-  },
+  init: (): CollectionsSlice => ({ collections: [], secrets: [] }),
+  seed,
   handlers: { list_rows: listRows, export_collection: exportCollection, set_secret: setSecret },
 });

@@ -98,11 +98,8 @@ function seed(emu: Emulator, s: EmailListsSlice): void {
 
 export const emailListsDomain = defineDomain<EmailListsSlice>({
   name: NAME,
-  init(emu, options) {
-    const s: EmailListsSlice = { sends: [], engagement: [], suppressions: [] };
-    if (options.seed) seed(emu, s);
-    return s;
-  },
+  init: (): EmailListsSlice => ({ sends: [], engagement: [], suppressions: [] }),
+  seed,
   handlers: {
     list_site_email_sends: listSends,
     list_site_email_engagement: listEngagement,

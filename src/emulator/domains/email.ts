@@ -183,11 +183,8 @@ function seedDomains(emu: Emulator): void {
 
 export const emailDomain = defineDomain<EmailSlice>({
   name: EMAIL_DOMAIN,
-  init(emu, { seed }) {
-    emu.state.domains[EMAIL_DOMAIN] = { domains: [], restarts: {} };
-    if (seed) seedDomains(emu);
-    return emailSlice(emu);
-  },
+  init: () => ({ domains: [], restarts: {} }),
+  seed: seedDomains,
   handlers: {
     get_site_email_settings: getSiteEmailSettings,
     restart_site_email_domain_verification: restartVerification,

@@ -105,10 +105,8 @@ function seedCreditActivity(emu: Emulator): void {
 
 export const listsDomain = defineDomain({
   name: 'lists',
-  init(emu, options) {
-    if (options.seed) seedCreditActivity(emu);
-    return {};
-  },
+  init: () => ({}),
+  seed: seedCreditActivity,
   handlers: {
     list_templates: listTemplates,
     list_workspace_members: listWorkspaceMembers,

@@ -100,10 +100,10 @@ function listDeployments(call: CallContext): HandlerResult {
 
 export const publishDomain = defineDomain<PublishSlice>({
   name: PUBLISH_DOMAIN,
-  init: (emu, { seed }) => {
-    const slice: PublishSlice = { deployments: {}, failNext: {}, durationMs: DEFAULT_PUBLISH_MS };
-    // Two seeded sites were published two days ago, so `publish status` has something to show.
-    for (const siteId of seed ? SEEDED_LIVE : []) {
+  init: (): PublishSlice => ({ deployments: {}, failNext: {}, durationMs: DEFAULT_PUBLISH_MS }),
+  // Two seeded sites were published two days ago, so `publish status` has something to show.
+  seed(emu, slice) {
+    for (const siteId of SEEDED_LIVE) {
       const site = emu.site(siteId);
       if (!site) continue;
       const startedAt = emu.clock.now() - 2 * 86_400_000;
@@ -111,7 +111,6 @@ export const publishDomain = defineDomain<PublishSlice>({
         { deploymentId: emu.newId('dep'), siteId, startedAt, durationMs: DEFAULT_PUBLISH_MS, failure: null, createdBy: site.createdBy, files: placeholderFiles(site) },
       ];
     }
-    return slice;
   },
   handlers: {
     publish_site: publishSite,

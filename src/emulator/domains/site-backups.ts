@@ -119,12 +119,8 @@ const control: ControlRoute[] = [
 
 export const siteBackupsDomain = defineDomain<SiteBackupsSlice>({
   name: SITE_BACKUPS_DOMAIN,
-  init(emu, { seed: withSeed }) {
-    const s: SiteBackupsSlice = { content: {}, backups: {} };
-    emu.state.domains[SITE_BACKUPS_DOMAIN] = s;
-    if (withSeed) seed(emu);
-    return s;
-  },
+  init: (): SiteBackupsSlice => ({ content: {}, backups: {} }),
+  seed,
   handlers: { list_backups: listBackups, restore_backup: restoreBackup },
   control,
 });

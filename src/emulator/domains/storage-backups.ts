@@ -218,12 +218,8 @@ function getStorageRestoreStatus(call: CallContext): HandlerResult {
 
 export const storageBackupsDomain = defineDomain({
   name: STORAGE_BACKUPS_DOMAIN,
-  init(emu, { seed }) {
-    const slice = emptyStorageBackups();
-    emu.state.domains[STORAGE_BACKUPS_DOMAIN] = slice;
-    if (seed) seedStorageBackups(emu);
-    return slice;
-  },
+  init: emptyStorageBackups,
+  seed: seedStorageBackups,
   attach(emu) {
     for (const r of Object.values(storageBackupsSlice(emu).restores)) if (r.appliedAt === null) scheduleRestore(emu, r);
   },
