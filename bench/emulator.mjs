@@ -17,7 +17,10 @@ const CONNECTIONS = arg('connections', 10);
 const WARMUP_MS = 1000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const child = spawn(process.execPath, ['bin/sitebuilder.js', 'emulator', '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, ['bin/sitebuilder.js', 'emulator', '--json'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const { baseUrl, tokens } = await new Promise((resolve, reject) => {
   let out = '';
   child.stdout.on('data', (c) => {
@@ -31,7 +34,11 @@ const base = new URL(baseUrl);
 // The budget is 240 calls a minute per token, so list_sites rotates through tokens minted
 // with the control API.
 async function control(path, body) {
-  const res = await fetch(`${baseUrl}/_emulator/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}/_emulator/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await res.json()).data;
 }
 
@@ -78,7 +85,8 @@ function measure(label, path, body, tokenFor) {
             done++;
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
           }
-          if (/\r\nconnection: *close/i.test(head)) return reject(new Error('the server closed a keep-alive connection'));
+          if (/\r\nconnection: *close/i.test(head))
+            return reject(new Error('the server closed a keep-alive connection'));
           next();
         }
       });
@@ -90,15 +98,25 @@ function measure(label, path, body, tokenFor) {
       counting = true;
       t0 = process.hrtime.bigint();
     }, WARMUP_MS);
-    setTimeout(() => {
-      counting = false;
-      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-      stop = true;
-      Promise.all(workers).then(
-        () => resolve({ label, rps: Math.round(done / seconds), requests: done, seconds: Number(seconds.toFixed(2)), statuses: Object.fromEntries(statuses) }),
-        reject,
-      );
-    }, WARMUP_MS + SECONDS * 1000);
+    setTimeout(
+      () => {
+        counting = false;
+        const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+        stop = true;
+        Promise.all(workers).then(
+          () =>
+            resolve({
+              label,
+              rps: Math.round(done / seconds),
+              requests: done,
+              seconds: Number(seconds.toFixed(2)),
+              statuses: Object.fromEntries(statuses),
+            }),
+          reject,
+        );
+      },
+      WARMUP_MS + SECONDS * 1000,
+    );
   });
 }
 
@@ -108,17 +126,23 @@ try {
   const tokenCount = Math.ceil(((WARMUP_MS / 1000 + SECONDS) * 15_000) / 200);
   const minted = [];
   for (let i = 0; i < tokenCount; i += 50) {
-    const batch = Array.from({ length: Math.min(50, tokenCount - i) }, (_, j) => control('tokens', { name: `bench-${i + j}`, scopes: ['sites:read'] }));
+    const batch = Array.from({ length: Math.min(50, tokenCount - i) }, (_, j) =>
+      control('tokens', { name: `bench-${i + j}`, scopes: ['sites:read'] }),
+    );
     minted.push(...(await Promise.all(batch)).map((t) => t.token));
   }
   const rotating = (n) => minted[Math.floor(n / 200) % minted.length];
   const results = [];
   results.push(await measure('list_sites', '/v1/list_sites', { workspaceId: 'ws_demo' }, rotating));
   results.push(await measure('unknown method', '/v1/no_such_method', {}, () => tokens[0].token));
-  console.log(`emulator on ${baseUrl}, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_MS} ms of warm-up (Node ${process.version})`);
+  console.log(
+    `emulator on ${baseUrl}, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_MS} ms of warm-up (Node ${process.version})`,
+  );
   for (const r of results) {
     const ok = r.rps >= 5000 ? 'meets' : 'MISSES';
-    console.log(`  ${r.label.padEnd(15)} ${String(r.rps).padStart(7)} req/s  (${r.requests} requests, statuses ${JSON.stringify(r.statuses)}) ${ok} the 5,000 req/s target`);
+    console.log(
+      `  ${r.label.padEnd(15)} ${String(r.rps).padStart(7)} req/s  (${r.requests} requests, statuses ${JSON.stringify(r.statuses)}) ${ok} the 5,000 req/s target`,
+    );
   }
 } finally {
   child.kill('SIGTERM');

@@ -11,7 +11,9 @@ import { createInterface } from 'node:readline';
 const bin = new URL('../bin/sitebuilder.js', import.meta.url).pathname;
 
 async function startEmulator() {
-  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const line = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', () => reject(new Error('the emulator exited early')));
@@ -21,7 +23,11 @@ async function startEmulator() {
 }
 
 async function control(baseUrl, path, body) {
-  const res = await fetch(`${baseUrl}/_emulator/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}/_emulator/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -30,7 +36,11 @@ async function control(baseUrl, path, body) {
 function listAll(env) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'site', 'list', '--workspace', 'ws_bench', '--all', '--json'], { env: { ...process.env, ...env } });
+    const child = spawn(
+      '/usr/bin/time',
+      ['-f', '%M', process.execPath, bin, 'site', 'list', '--workspace', 'ws_bench', '--all', '--json'],
+      { env: { ...process.env, ...env } },
+    );
     let bytes = 0;
     let elements = 0;
     child.stdout.on('data', (c) => {
@@ -41,7 +51,12 @@ function listAll(env) {
     child.stderr.on('data', (c) => (err += c));
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`exit ${code}: ${err}`));
-      resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, rssKiB: Number(err.trim().split('\n').pop()), bytes, sites: elements - 2 });
+      resolve({
+        ms: Number(process.hrtime.bigint() - t0) / 1e6,
+        rssKiB: Number(err.trim().split('\n').pop()),
+        bytes,
+        sites: elements - 2,
+      });
     });
   });
 }
@@ -51,16 +66,26 @@ if (!existsSync('/usr/bin/time')) {
   process.exit(2);
 }
 const emu = await startEmulator();
-const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: emu.token, SITEBUILDER_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sb-bench-')) };
+const env = {
+  SITEBUILDER_BASE_URL: emu.baseUrl,
+  SITEBUILDER_TOKEN: emu.token,
+  SITEBUILDER_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sb-bench-')),
+};
 try {
   await control(emu.baseUrl, 'workspaces', { _id: 'ws_bench', name: 'Bench', plan: 'paid', siteLimit: 100000 });
   console.log('sites'.padStart(7), 'time ms'.padStart(9), 'max RSS MiB'.padStart(12), 'JSON MiB'.padStart(9));
   let total = 0;
   for (const n of [1000, 10000]) {
-    for (let added = total; added < n; added += 1000) await control(emu.baseUrl, 'workspaces/ws_bench/sites', { count: 1000 });
+    for (let added = total; added < n; added += 1000)
+      await control(emu.baseUrl, 'workspaces/ws_bench/sites', { count: 1000 });
     total = n;
     const r = await listAll(env);
-    console.log(String(r.sites).padStart(7), r.ms.toFixed(0).padStart(9), (r.rssKiB / 1024).toFixed(1).padStart(12), (r.bytes / 1048576).toFixed(2).padStart(9));
+    console.log(
+      String(r.sites).padStart(7),
+      r.ms.toFixed(0).padStart(9),
+      (r.rssKiB / 1024).toFixed(1).padStart(12),
+      (r.bytes / 1048576).toFixed(2).padStart(9),
+    );
   }
 } finally {
   emu.child.kill('SIGTERM');

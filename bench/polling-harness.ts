@@ -11,7 +11,12 @@ const SITE = 'site_bakery';
 async function setup() {
   const clock = new FakeClock();
   const emu = await startEmulator({ port: 0, clock });
-  const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-bench', NO_COLOR: '1' };
+  const env = {
+    SITEBUILDER_BASE_URL: emu.baseUrl,
+    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+    SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-bench',
+    NO_COLOR: '1',
+  };
   const cli = async (argv: string[], onLine?: (line: string) => void) => {
     const io = createTestIO();
     io.stdinStream.end();
@@ -39,7 +44,13 @@ export async function idleRun(seconds = 60) {
     const t0 = clock.now();
     const r = await cli(['job', 'watch', SITE, jobId, '--timeout', `${seconds}s`, '--json']);
     const calls = emu.control.log({ method: 'get_job', since }).length;
-    return { seconds, calls, followedMs: clock.now() - t0, exitCode: r.code, state: (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { state: string }).state };
+    return {
+      seconds,
+      calls,
+      followedMs: clock.now() - t0,
+      exitCode: r.code,
+      state: (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { state: string }).state,
+    };
   } finally {
     await emu.close();
   }
@@ -55,7 +66,11 @@ export async function busyRun(prompt: string) {
       if (doc.event) printed.push({ at: clock.now(), sleep: clock.sleeps.at(-1) ?? 0 });
     });
     const end = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { jobId: string };
-    const job = (emu.emulator.slice('chat') as { jobs: Record<string, { startedAt: number; script: { events: Array<{ at: number }> } }> }).jobs[end.jobId];
+    const job = (
+      emu.emulator.slice('chat') as {
+        jobs: Record<string, { startedAt: number; script: { events: Array<{ at: number }> } }>;
+      }
+    ).jobs[end.jobId];
     const created = job.script.events.map((e) => job.startedAt + e.at);
     const delays = printed.map((p, i) => ({ delay: p.at - created[i], interval: p.sleep }));
     const sorted = delays.map((d) => d.delay).sort((a, b) => a - b);

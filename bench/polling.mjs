@@ -19,7 +19,9 @@ try {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   const { idleRun, busyRun } = await import(pathToFileURL(join(out, 'harness.js')).href);
@@ -30,9 +32,16 @@ try {
   const ok = idle.calls <= 20 && busy.withinOneInterval && long.withinOneInterval;
   if (process.argv.includes('--json')) console.log(JSON.stringify({ idle, busy, long, ok }));
   else {
-    console.log(`idle run, followed ${idle.seconds} emulated seconds: ${idle.calls} get_job calls (target ≤ 20)  ${idle.calls <= 20 ? 'ok' : 'OVER'}`);
-    for (const [name, b] of [['busy run', busy], ['long run', long]]) {
-      console.log(`${name}: ${b.events} events over ${(b.runMs / 1000).toFixed(1)} s in ${b.calls} calls; delay from creation to print: median ${b.medianDelayMs} ms, max ${b.maxDelayMs} ms; longest interval ${b.maxIntervalMs} ms; every event within the interval before its print: ${b.withinOneInterval ? 'yes' : 'NO'}`);
+    console.log(
+      `idle run, followed ${idle.seconds} emulated seconds: ${idle.calls} get_job calls (target ≤ 20)  ${idle.calls <= 20 ? 'ok' : 'OVER'}`,
+    );
+    for (const [name, b] of [
+      ['busy run', busy],
+      ['long run', long],
+    ]) {
+      console.log(
+        `${name}: ${b.events} events over ${(b.runMs / 1000).toFixed(1)} s in ${b.calls} calls; delay from creation to print: median ${b.medianDelayMs} ms, max ${b.maxDelayMs} ms; longest interval ${b.maxIntervalMs} ms; every event within the interval before its print: ${b.withinOneInterval ? 'yes' : 'NO'}`,
+      );
     }
   }
   process.exitCode = ok ? 0 : 1;

@@ -29,7 +29,10 @@ function fastAnswer() {
   try {
     text = isVersion
       ? `${require('../package.json').version}\n`
-      : require('node:fs').readFileSync(`${__dirname}/../dist/help/${require('./help-file.cjs').helpFileName(words.join(' '))}`, 'utf8');
+      : require('node:fs').readFileSync(
+          `${__dirname}/../dist/help/${require('./help-file.cjs').helpFileName(words.join(' '))}`,
+          'utf8',
+        );
   } catch {
     return false; // not a command: the CLI answers
   }
@@ -58,7 +61,10 @@ function loadCli() {
   if (process.env.SITEBUILDER_NO_CODE_CACHE !== '1') {
     try {
       const buildId = fs.readFileSync(path.join(dist, 'build-id'), 'utf8').trim();
-      cacheDir = path.join(process.env.SITEBUILDER_CODE_CACHE_DIR || path.join(dist, '.cache'), `${process.version}-${process.arch}-${buildId}`);
+      cacheDir = path.join(
+        process.env.SITEBUILDER_CODE_CACHE_DIR || path.join(dist, '.cache'),
+        `${process.version}-${process.arch}-${buildId}`,
+      );
     } catch {
       // a build without an id: no cache
     }
@@ -78,7 +84,10 @@ function loadCli() {
       // not cached yet
     }
     const source = fs.readFileSync(file, 'utf8');
-    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: file,
+      cachedData,
+    });
     if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, cacheFile });
     const dir = path.dirname(file);
     const requireFrom = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : require(id));
@@ -106,7 +115,11 @@ function loadCli() {
     if (!attempt(() => fs.mkdirSync(cacheDir, { recursive: true }))) return;
     for (const { script, cacheFile } of fresh) {
       const temp = `${cacheFile}.${process.pid}`;
-      if (!attempt(() => fs.writeFileSync(temp, script.createCachedData())) || !attempt(() => fs.renameSync(temp, cacheFile))) attempt(() => fs.rmSync(temp, { force: true }));
+      if (
+        !attempt(() => fs.writeFileSync(temp, script.createCachedData())) ||
+        !attempt(() => fs.renameSync(temp, cacheFile))
+      )
+        attempt(() => fs.rmSync(temp, { force: true }));
     }
     // Caches of earlier builds for this Node, in dist/.cache only (a directory of the user's
     // choosing may be shared by other installs).
@@ -115,7 +128,8 @@ function loadCli() {
       const prefix = `${process.version}-${process.arch}-`;
       attempt(() => {
         for (const other of fs.readdirSync(parent)) {
-          if (other !== path.basename(cacheDir) && other.startsWith(prefix)) fs.rmSync(path.join(parent, other), { recursive: true, force: true });
+          if (other !== path.basename(cacheDir) && other.startsWith(prefix))
+            fs.rmSync(path.join(parent, other), { recursive: true, force: true });
         }
       });
     }

@@ -70,4 +70,5 @@ writeFileSync(new URL('build-id', dist), `${hash.digest('hex').slice(0, 16)}\n`)
 // (dist/help/site.list.txt; _root.txt for the program), so that `--help` reads only its own.
 const { helpTexts } = createRequire(import.meta.url)('../dist/cli.js');
 mkdirSync(new URL('help/', dist));
-for (const [path, text] of Object.entries(await helpTexts())) writeFileSync(new URL(`help/${helpFileName(path)}`, dist), text);
+for (const [path, text] of Object.entries(await helpTexts()))
+  writeFileSync(new URL(`help/${helpFileName(path)}`, dist), text);

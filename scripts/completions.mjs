@@ -9,7 +9,10 @@ const root = new URL('..', import.meta.url);
 execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 mkdirSync(new URL('completions/', root), { recursive: true });
 for (const [shell, file] of Object.entries(FILES)) {
-  const script = execFileSync(process.execPath, ['bin/sitebuilder.js', 'completion', shell, '--generate'], { cwd: root, encoding: 'utf8' });
+  const script = execFileSync(process.execPath, ['bin/sitebuilder.js', 'completion', shell, '--generate'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   writeFileSync(new URL(`completions/${file}`, root), script);
   console.log(`completions/${file}`);
 }

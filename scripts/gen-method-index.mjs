@@ -21,7 +21,14 @@ for (const [name, m] of Object.entries(METHODS)) {
 const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-gen-'));
 const file = join(dir, 'gen.mjs');
 try {
-  await build({ stdin: { contents: entry, resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', outfile: file, logLevel: 'warning' });
+  await build({
+    stdin: { contents: entry, resolveDir: root, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: file,
+    logLevel: 'warning',
+  });
   const { index } = await import(pathToFileURL(file).href);
   writeFileSync(join(root, 'src/api/method-index.json'), `${JSON.stringify(index, null, 1)}\n`);
 } finally {

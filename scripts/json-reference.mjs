@@ -11,7 +11,11 @@ const dir = mkdtempSync(join(tmpdir(), 'sb-json-ref-'));
 const out = join(dir, 'tree.mjs');
 try {
   await build({
-    stdin: { contents: "export { jsonReferenceTable } from './src/commands/json-reference.ts';", resolveDir: root.pathname, loader: 'ts' },
+    stdin: {
+      contents: "export { jsonReferenceTable } from './src/commands/json-reference.ts';",
+      resolveDir: root.pathname,
+      loader: 'ts',
+    },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -58,7 +58,8 @@ function levelOf(options: readonly OptionDefinition[], subcommands: CommandDefin
     const flag = flagOf(def);
     // commander: --no-foo makes foo default to true, unless --foo came first.
     if (flag.negate) {
-      if (!flags.some((f) => f.long === `--${flag.long!.slice(5)}`)) values[flag.key] = def.default === undefined ? true : def.default;
+      if (!flags.some((f) => f.long === `--${flag.long!.slice(5)}`))
+        values[flag.key] = def.default === undefined ? true : def.default;
     } else if (def.default !== undefined) values[flag.key] = def.default;
     flags.push(flag);
   }
@@ -135,7 +136,12 @@ function parseOptions(level: Level, args: string[], digitShorts: boolean): { ope
         continue;
       }
     }
-    if (dest === operands && maybeOption(arg) && !(level.subcommands.length === 0 && negativeNumber(arg) && !digitShorts)) dest = unknown;
+    if (
+      dest === operands &&
+      maybeOption(arg) &&
+      !(level.subcommands.length === 0 && negativeNumber(arg) && !digitShorts)
+    )
+      dest = unknown;
     dest.push(arg);
   }
   return { operands, unknown };
@@ -145,7 +151,11 @@ function parseOptions(level: Level, args: string[], digitShorts: boolean): { ope
  * Reads argv for the given program options and the one noun it names. Undefined: let commander
  * answer (help, version, or a usage error).
  */
-export function parseArgv(argv: string[], programOptions: readonly OptionDefinition[], noun: CommandDefinition<any>): ParsedArgv | undefined {
+export function parseArgv(
+  argv: string[],
+  programOptions: readonly OptionDefinition[],
+  noun: CommandDefinition<any>,
+): ParsedArgv | undefined {
   try {
     return read(argv, programOptions, noun);
   } catch (err) {
@@ -168,7 +178,9 @@ function read(argv: string[], programOptions: readonly OptionDefinition[], noun:
     const parsed = parseOptions(level, unknown, digitShorts);
     operands = operands.concat(parsed.operands);
     unknown = parsed.unknown;
-    const next = operands.length ? level.subcommands.find((c) => c.name === operands[0] || (c.aliases ?? []).includes(operands[0])) : undefined;
+    const next = operands.length
+      ? level.subcommands.find((c) => c.name === operands[0] || (c.aliases ?? []).includes(operands[0]))
+      : undefined;
     if (next) {
       path.push(next);
       const child = levelOf(next.options ?? [], next.subcommands ?? []);

@@ -89,7 +89,12 @@ function helpAsFlag(argv: string[]): string[] {
   const { at, globalsFirst } = commandWordIndexes(argv);
   if (!globalsFirst || at.length < 2) return argv;
   const [first, second] = at;
-  const helpAt = argv[first] === 'help' && findNoun(argv[second]) ? first : findNoun(argv[first]) && argv[second] === 'help' ? second : undefined;
+  const helpAt =
+    argv[first] === 'help' && findNoun(argv[second])
+      ? first
+      : findNoun(argv[first]) && argv[second] === 'help'
+        ? second
+        : undefined;
   return helpAt === undefined ? argv : [...argv.slice(0, helpAt), ...argv.slice(helpAt + 1), '--help'];
 }
 
@@ -149,7 +154,11 @@ export async function main(args: string[], overrides: MainOverrides = {}): Promi
   }
 
   let exitCode: number = ExitCode.ok;
-  const execute = async (def: CommandDefinition, options: Record<string, unknown>, withGlobals: Record<string, unknown>) => {
+  const execute = async (
+    def: CommandDefinition,
+    options: Record<string, unknown>,
+    withGlobals: Record<string, unknown>,
+  ) => {
     const globals = globalsFrom(withGlobals, env);
     io.json = globals.json;
     io.quiet = globals.quiet;
@@ -195,7 +204,13 @@ function commanderCode(err: unknown): string | undefined {
   return err instanceof Error && typeof code === 'string' && code.startsWith('commander.') ? code : undefined;
 }
 
-function reportError(err: unknown, io: IO, wantsJson: boolean, env: Record<string, string | undefined>, argv: string[]): number {
+function reportError(
+  err: unknown,
+  io: IO,
+  wantsJson: boolean,
+  env: Record<string, string | undefined>,
+  argv: string[],
+): number {
   const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
   const code = commanderCode(err);
   if (code) {
@@ -204,7 +219,10 @@ function reportError(err: unknown, io: IO, wantsJson: boolean, env: Record<strin
       // `help`, asked for: 0. A noun given without a verb: its help went to stderr (not under
       // --json, where the error says what is missing); that is a usage error.
       if ((err as { exitCode?: number }).exitCode === 0) return ExitCode.ok;
-      if (wantsJson) io.errLine(JSON.stringify({ error: { type: 'UsageError', message: missingCommand(argv), exitCode: ExitCode.usage } }));
+      if (wantsJson)
+        io.errLine(
+          JSON.stringify({ error: { type: 'UsageError', message: missingCommand(argv), exitCode: ExitCode.usage } }),
+        );
       return ExitCode.usage;
     }
     const message = (err as Error).message.replace(/^error: /, '');
@@ -213,7 +231,8 @@ function reportError(err: unknown, io: IO, wantsJson: boolean, env: Record<strin
     return ExitCode.usage;
   }
   if (err instanceof DOMException && err.name === 'AbortError') err = new InterruptedError();
-  const known = err instanceof CliError || (err instanceof Error && typeof (err as { exitCode?: unknown }).exitCode === 'number');
+  const known =
+    err instanceof CliError || (err instanceof Error && typeof (err as { exitCode?: unknown }).exitCode === 'number');
   const e = err instanceof Error ? err : new Error(String(err));
   const exitCode = known ? (e as CliError).exitCode : ExitCode.failure;
   const message = known ? e.message : `Unexpected error: ${e.message}. Run again with --debug for details.`;

@@ -89,7 +89,9 @@ export function createContext(init: ContextInit): Context {
             `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`sitebuilder auth login --profile ${name}\`.`,
           );
         }
-        throw new NotLoggedInError(`No token for profile "${name}". Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`);
+        throw new NotLoggedInError(
+          `No token for profile "${name}". Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`,
+        );
       }
       client = ctx.apiWith(token);
       return client;
@@ -110,7 +112,9 @@ export function createContext(init: ContextInit): Context {
     site(arg) {
       const site = arg || init.env.SITEBUILDER_SITE || ctx.profile().site;
       if (!site) {
-        throw new UsageError('Name a site (sitebuilder site list shows them), or set a default with `sitebuilder site use <site>`.');
+        throw new UsageError(
+          'Name a site (sitebuilder site list shows them), or set a default with `sitebuilder site use <site>`.',
+        );
       }
       return site;
     },

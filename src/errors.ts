@@ -110,7 +110,15 @@ export class ApiError extends CliError {
   /** The same refusal (same kind, so the same exit code) told in another sentence; the request id is added. */
   withSentence(sentence: string): ApiError {
     const Kind = this.constructor as new (init: ApiErrorInit, sentence: string) => ApiError;
-    const init = { status: this.status, method: this.method, message: this.serviceMessage, requestId: this.requestId, data: this.data, envelope: this.envelope, headers: this.headers };
+    const init = {
+      status: this.status,
+      method: this.method,
+      message: this.serviceMessage,
+      requestId: this.requestId,
+      data: this.data,
+      envelope: this.envelope,
+      headers: this.headers,
+    };
     return new Kind(init, `${sentence}${requestNote(this.requestId)}`);
   }
 }

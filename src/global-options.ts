@@ -9,11 +9,20 @@ export const VERSION = typeof __SITEBUILDER_VERSION__ === 'string' ? __SITEBUILD
 export const VERSION_FLAGS = '-v, --version';
 
 export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
-  { flags: '--json', description: 'print one JSON document on stdout (NDJSON for followed runs); errors as JSON on stderr' },
+  {
+    flags: '--json',
+    description: 'print one JSON document on stdout (NDJSON for followed runs); errors as JSON on stderr',
+  },
   { flags: '-p, --profile <name>', description: 'use this saved profile' },
   { flags: '--base-url <url>', description: 'address of the service (or SITEBUILDER_BASE_URL)' },
-  { flags: '--token <token>', description: 'token for this call (discouraged: it lands in shell history; use auth login or SITEBUILDER_TOKEN)' },
-  { flags: '--debug', description: 'log each call (method, status, duration, request id, budget) on stderr; never the token' },
+  {
+    flags: '--token <token>',
+    description: 'token for this call (discouraged: it lands in shell history; use auth login or SITEBUILDER_TOKEN)',
+  },
+  {
+    flags: '--debug',
+    description: 'log each call (method, status, duration, request id, budget) on stderr; never the token',
+  },
   { flags: '--no-color', description: 'no colour' },
   { flags: '-y, --yes', description: 'answer yes to confirmations (for scripts)' },
   { flags: '-q, --quiet', description: 'print only data and errors' },

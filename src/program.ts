@@ -8,7 +8,11 @@ import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAG
 import type { IO } from './io/io.js';
 
 /** Runs a command: its definition, the options run() gets, and optsWithGlobals(). */
-export type Execute = (def: CommandDefinition, options: Record<string, unknown>, withGlobals: Record<string, unknown>) => Promise<void>;
+export type Execute = (
+  def: CommandDefinition,
+  options: Record<string, unknown>,
+  withGlobals: Record<string, unknown>,
+) => Promise<void>;
 
 type RunCommand = (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>;
 
@@ -57,10 +61,13 @@ function buildCommand(def: CommandDefinition, runWith: RunCommand): Command {
 /** The program over the given nouns (all of them for help and completion; one to run a command). */
 export function buildProgram(commands: CommandDefinition<any>[], execute: Execute = async () => {}): Command {
   const program = new Command('sitebuilder');
-  program.description('Build, change and publish sites with the AI site agent, from a terminal or a script.').version(VERSION, VERSION_FLAGS, 'print the version');
+  program
+    .description('Build, change and publish sites with the AI site agent, from a terminal or a script.')
+    .version(VERSION, VERSION_FLAGS, 'print the version');
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   program.showSuggestionAfterError(true).addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
-  const run: RunCommand = (def, cmd, positionals) => execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals());
+  const run: RunCommand = (def, cmd, positionals) =>
+    execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals());
   for (const def of commands) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
   return program;
 }
@@ -86,7 +93,13 @@ function commandOptions(def: CommandDefinition, cmd: Command, positionals: unkno
  * Runs argv through commander: help, --version, usage errors with suggestions, and every command
  * the quick reader (argv.ts) leaves to it. Errors are thrown for main() to report.
  */
-export async function runProgram(argv: string[], commands: CommandDefinition<any>[], execute: Execute, io: IO, wantsJson: boolean): Promise<void> {
+export async function runProgram(
+  argv: string[],
+  commands: CommandDefinition<any>[],
+  execute: Execute,
+  io: IO,
+  wantsJson: boolean,
+): Promise<void> {
   const program = buildProgram(commands, execute);
   // exitOverride and configureOutput are not inherited by commands added before them, so every
   // command gets them. Help is wrapped at 80 columns, as in the texts bin/ prints without the CLI.
@@ -114,15 +127,22 @@ export async function helpTexts(): Promise<Record<string, string>> {
   const texts: Record<string, string> = {};
   const visit = (cmd: Command, paths: string[]) => {
     let captured = '';
-    cmd.configureOutput({ writeOut: (s) => (captured += s), writeErr: (s) => (captured += s), getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
+    cmd.configureOutput({
+      writeOut: (s) => (captured += s),
+      writeErr: (s) => (captured += s),
+      getOutHelpWidth: () => 80,
+      getErrHelpWidth: () => 80,
+    });
     cmd.outputHelp();
     for (const p of paths) texts[p] = captured;
     for (const sub of cmd.commands) {
       const names = [sub.name(), ...sub.aliases()];
-      visit(sub, paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))));
+      visit(
+        sub,
+        paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))),
+      );
     }
   };
   visit(buildProgram(await loadCommands()), ['']);
   return texts;
 }
-

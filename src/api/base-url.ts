@@ -13,13 +13,19 @@ export function checkBaseUrl(baseUrl: string): URL {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UsageError(`The base URL ${JSON.stringify(baseUrl)} is not a valid address; use for example https://api.example.com.`);
+    throw new UsageError(
+      `The base URL ${JSON.stringify(baseUrl)} is not a valid address; use for example https://api.example.com.`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`The base URL must start with https:// (or http:// for a loopback address), not ${url.protocol}//.`);
+    throw new UsageError(
+      `The base URL must start with https:// (or http:// for a loopback address), not ${url.protocol}//.`,
+    );
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw new UsageError('The base URL must not carry credentials, a query or a fragment; the token goes in the Authorization header only.');
+    throw new UsageError(
+      'The base URL must not carry credentials, a query or a fragment; the token goes in the Authorization header only.',
+    );
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(

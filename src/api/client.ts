@@ -86,7 +86,8 @@ const num = (v: string | undefined): number | undefined => {
 export class ApiClient {
   readonly baseUrl: URL;
   budget: RateBudget;
-  private readonly opts: Required<Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'notice'>> & ClientOptions;
+  private readonly opts: Required<Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'notice'>> &
+    ClientOptions;
   private agent?: Agent;
   private requestModule?: typeof import('node:http');
 
@@ -108,7 +109,11 @@ export class ApiClient {
   }
 
   /** Calls a method of the service. Throws UsageError (nothing sent), ApiError or NetworkError. */
-  async call<T = unknown>(method: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallResult<T>> {
+  async call<T = unknown>(
+    method: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<CallResult<T>> {
     const spec = methodInfo(method);
     if (spec && !options.skipValidation) {
       const problem = checkArgsAgainstSchema(method, spec.schema, args);
@@ -123,7 +128,16 @@ export class ApiClient {
     const body = JSON.stringify(args);
     const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
     if (key !== undefined) headers['idempotency-key'] = key;
-    return this.withRetries<T>(method, 'POST', `/v1/${method}`, body, headers, Boolean(key) || !isWrite, options.signal, key);
+    return this.withRetries<T>(
+      method,
+      'POST',
+      `/v1/${method}`,
+      body,
+      headers,
+      Boolean(key) || !isWrite,
+      options.signal,
+      key,
+    );
   }
 
   /** One of the GET discovery addresses: /v1/token, /v1/tools, /v1/openapi.json. */
@@ -158,11 +172,16 @@ export class ApiClient {
         const code = (err as NodeJS.ErrnoException).code ?? '';
         // A refused connection sent nothing, so even a write without a key may be retried.
         const canRetry = retrySafe || code === 'ECONNREFUSED';
-        this.debug(`${verb} ${label} → network error ${code || (err as Error).message} after ${clock.now() - t0}ms (attempt ${attempt})`);
+        this.debug(
+          `${verb} ${label} → network error ${code || (err as Error).message} after ${clock.now() - t0}ms (attempt ${attempt})`,
+        );
         // A time-out already cost a whole timeoutMs: one more try, not three.
         const attemptsFor = code === 'ETIMEDOUT' ? Math.min(2, this.opts.maxAttempts) : this.opts.maxAttempts;
         if (canRetry && attempt < attemptsFor && clock.now() - started < this.opts.maxRetryTimeMs) {
-          if (code === 'ETIMEDOUT') this.opts.notice?.(`No answer from ${this.baseUrl.host} in ${Math.round(this.opts.timeoutMs / 1000)} s; trying ${label} once more.`);
+          if (code === 'ETIMEDOUT')
+            this.opts.notice?.(
+              `No answer from ${this.baseUrl.host} in ${Math.round(this.opts.timeoutMs / 1000)} s; trying ${label} once more.`,
+            );
           await clock.sleep(this.backoff(attempt), signal);
           continue;
         }
@@ -175,7 +194,14 @@ export class ApiClient {
       );
       const envelope = this.parse<T>(res, label, requestId);
       if (res.status < 400 && envelope.success !== false) {
-        return { envelope, status: res.status, headers: res.headers, requestId, attempts: attempt, idempotencyKey: key };
+        return {
+          envelope,
+          status: res.status,
+          headers: res.headers,
+          requestId,
+          attempts: attempt,
+          idempotencyKey: key,
+        };
       }
       const retryAfter = num(header(res.headers, 'retry-after'));
       const info = {
@@ -198,7 +224,8 @@ export class ApiClient {
           : attempt < this.opts.maxAttempts && elapsed + wait <= this.opts.maxRetryTimeMs;
         if (withinBudget) {
           if (isRate) rateWaited += wait;
-          if (isRate && wait >= 3000) this.opts.notice?.(`Rate limit reached; waiting ${Math.ceil(wait / 1000)} s before ${label}.`);
+          if (isRate && wait >= 3000)
+            this.opts.notice?.(`Rate limit reached; waiting ${Math.ceil(wait / 1000)} s before ${label}.`);
           this.debug(`retrying ${label} in ${wait}ms`);
           await clock.sleep(wait, signal);
           continue;
@@ -209,14 +236,22 @@ export class ApiClient {
   }
 
   /** How long to wait before retrying this answer, or undefined when it must not be retried. */
-  private retryDelay(status: number, envelope: Envelope, retryAfter: number | undefined, retrySafe: boolean, attempt: number, hasKey: boolean): number | undefined {
+  private retryDelay(
+    status: number,
+    envelope: Envelope,
+    retryAfter: number | undefined,
+    retrySafe: boolean,
+    attempt: number,
+    hasKey: boolean,
+  ): number | undefined {
     if (status === 429) {
       // A quota (queue caps) carries no Retry-After: waiting a few seconds would not help.
       if (retryAfter === undefined) return undefined;
       return Math.ceil(retryAfter * 1000) + Math.floor(this.opts.random() * 250);
     }
     if (status >= 500 && retrySafe) return this.backoff(attempt);
-    if (status === 409 && hasKey && /idempotency|in flight/i.test(String(envelope.message ?? ''))) return this.backoff(attempt);
+    if (status === 409 && hasKey && /idempotency|in flight/i.test(String(envelope.message ?? '')))
+      return this.backoff(attempt);
     return undefined;
   }
 
@@ -261,11 +296,19 @@ export class ApiClient {
     return env;
   }
 
-  private async send(verb: string, path: string, body: string | undefined, headers: Record<string, string>, signal?: AbortSignal): Promise<RawResponse> {
+  private async send(
+    verb: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<RawResponse> {
     if (!this.requestModule) {
       const https = this.baseUrl.protocol === 'https:';
       // `.default`: the module object itself, whether loaded natively or through the bundle.
-      this.requestModule = https ? ((await import('node:https')).default as unknown as typeof import('node:http')) : (await import('node:http')).default;
+      this.requestModule = https
+        ? ((await import('node:https')).default as unknown as typeof import('node:http'))
+        : (await import('node:http')).default;
       // One keep-alive connection per process: calls queue behind each other.
       this.agent = new this.requestModule.Agent({ keepAlive: true, maxSockets: 1 });
     }
@@ -293,7 +336,13 @@ export class ApiClient {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
           res.on('error', reject);
           res.on('aborted', () => reject(Object.assign(new Error('answer cut off'), { code: 'ECONNRESET' })));
         },

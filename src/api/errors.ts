@@ -22,14 +22,16 @@ const LOGIN_HINTS: Record<TokenOrigin, string> = {
 };
 
 /** The service's own sentence already says what to do: a generic hint would only blur it. */
-const SAYS_WHAT_TO_DO = /try again|wait |stop it|confirm again|upgrade|check the|run `|lists them|add credits|remove a site|!$/i;
+const SAYS_WHAT_TO_DO =
+  /try again|wait |stop it|confirm again|upgrade|check the|run `|lists them|add credits|remove a site|!$/i;
 
 /** A hint only where it is right for this refusal; none rather than a misleading one. */
 function hintFor(info: RefusalInfo, origin: TokenOrigin): string {
   const msg = info.message.trim();
   const low = msg.toLowerCase();
   if (info.status === 401) return LOGIN_HINTS[origin];
-  if (info.status === 429 && info.retryAfterSeconds !== undefined) return `Wait ${info.retryAfterSeconds} seconds and try again.`;
+  if (info.status === 429 && info.retryAfterSeconds !== undefined)
+    return `Wait ${info.retryAfterSeconds} seconds and try again.`;
   if (info.status === 409 && /idempotency/.test(low)) return 'Try again once the first call has finished.';
   if (info.status === 422 && /idempotency/.test(low)) return 'Use a new idempotency key for a different request.';
   if (SAYS_WHAT_TO_DO.test(msg)) return '';
@@ -39,13 +41,16 @@ function hintFor(info: RefusalInfo, origin: TokenOrigin): string {
     case 402:
       return 'Nothing ran and nothing was charged; add AI credits to the workspace, then try again.';
     case 403:
-      if (/scope/.test(low)) return 'Create a token with that scope in the dashboard under Tokens, then log in with it.';
+      if (/scope/.test(low))
+        return 'Create a token with that scope in the dashboard under Tokens, then log in with it.';
       if (/reach|narrow/.test(low)) return 'Use a token that reaches this workspace.';
       if (/permission|role/.test(low)) return 'Ask a workspace owner for the permission.';
       if (/plan/.test(low)) return 'Upgrade the workspace’s plan, then try again.';
       return '';
     case 404:
-      return /no tool|unknown method|\/v1\/tools/.test(low) ? 'Run `sitebuilder tools` to see the methods this token can use.' : 'Check the id.';
+      return /no tool|unknown method|\/v1\/tools/.test(low)
+        ? 'Run `sitebuilder tools` to see the methods this token can use.'
+        : 'Check the id.';
     case 405:
       return 'Methods are called with POST.';
     case 409:
@@ -72,7 +77,12 @@ export function toApiError(info: RefusalInfo, sentence = refusalSentence(info)):
 }
 
 /** A network failure after the allowed attempts, as one sentence that says what to check. */
-export function networkFailure(label: string, baseUrl: URL, err: NodeJS.ErrnoException, attempts: number): NetworkError {
+export function networkFailure(
+  label: string,
+  baseUrl: URL,
+  err: NodeJS.ErrnoException,
+  attempts: number,
+): NetworkError {
   const code = err.code ?? '';
   const where = baseUrl.origin;
   const what =

@@ -72,14 +72,24 @@ type Entry = Omit<MethodSpec, 'name' | 'argsShown' | 'write' | 'destructive'> & 
   argsShown?: boolean;
 };
 
-const read = (scope: Scope, summary: string, args: Record<string, z.ZodMiniType>, extra: Partial<Entry> = {}): Entry => ({
+const read = (
+  scope: Scope,
+  summary: string,
+  args: Record<string, z.ZodMiniType>,
+  extra: Partial<Entry> = {},
+): Entry => ({
   scope,
   summary,
   args: z.strictObject(args),
   write: false,
   ...extra,
 });
-const write = (scope: Scope, summary: string, args: Record<string, z.ZodMiniType>, extra: Partial<Entry> = {}): Entry => ({
+const write = (
+  scope: Scope,
+  summary: string,
+  args: Record<string, z.ZodMiniType>,
+  extra: Partial<Entry> = {},
+): Entry => ({
   scope,
   summary,
   args: z.strictObject(args),
@@ -135,7 +145,12 @@ const entries = {
     { projectId: id(), queueItemId: id() },
     { argsShown: false },
   ),
-  resume_queue: write('chat:write', 'Restart a queue stopped after a failed or stopped run.', { projectId: id() }, { argsShown: false }),
+  resume_queue: write(
+    'chat:write',
+    'Restart a queue stopped after a failed or stopped run.',
+    { projectId: id() },
+    { argsShown: false },
+  ),
   upload_storage_file: write(
     'data:write',
     'Upload a public file; answers its permanent address.',
@@ -164,7 +179,12 @@ const entries = {
 
   // Discovery
   list_workspaces: read('workspaces:read', 'Workspaces the token reaches.', {}),
-  list_sites: read('sites:read', 'Sites of a workspace.', { workspaceId: id(), offset: offset(), limit: limit() }, { listing: 'offset' }),
+  list_sites: read(
+    'sites:read',
+    'Sites of a workspace.',
+    { workspaceId: id(), offset: offset(), limit: limit() },
+    { listing: 'offset' },
+  ),
   list_templates: read(
     'sites:read',
     'Site templates.',
@@ -185,14 +205,24 @@ const entries = {
   ),
 
   // Backups and restores
-  list_backups: read('sites:read', 'Site backups (pages, components, settings).', { projectId: id() }, { argsShown: false }),
+  list_backups: read(
+    'sites:read',
+    'Site backups (pages, components, settings).',
+    { projectId: id() },
+    { argsShown: false },
+  ),
   restore_backup: write(
     'sites:write',
     'Replace every page, component and setting with a backup’s; takes a Pre-restore Backup first.',
     { projectId: id(), backupId: id() },
     { destructive: true },
   ),
-  list_code_backups: read('sites:read', 'Code backups of a site.', { projectId: id(), page: page() }, { listing: 'page', argsShown: false }),
+  list_code_backups: read(
+    'sites:read',
+    'Code backups of a site.',
+    { projectId: id(), page: page() },
+    { listing: 'page', argsShown: false },
+  ),
   restore_code_backup: write(
     'sites:delete',
     'Revert the site’s code to a backup; deletes the chat history and discards queued messages.',
@@ -208,7 +238,12 @@ const entries = {
   browse_storage_backup: read(
     'sites:read',
     'List the files and folders of a storage backup (one folder, or every file below it with recursive).',
-    { projectId: id(), backupId: id(), path: z.optional(z.string().check(z.maxLength(1024))), recursive: z.optional(z.boolean()) },
+    {
+      projectId: id(),
+      backupId: id(),
+      path: z.optional(z.string().check(z.maxLength(1024))),
+      recursive: z.optional(z.boolean()),
+    },
     { argsShown: false },
   ),
   read_storage_backup_file: read(
@@ -241,7 +276,9 @@ const entries = {
       projectId: id(),
       backupId: id(),
       mode: z.enum(['full', 'selected']),
-      paths: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(1024))).check(z.maxLength(SELECTED_PATHS_MAX))),
+      paths: z.optional(
+        z.array(z.string().check(z.minLength(1), z.maxLength(1024))).check(z.maxLength(SELECTED_PATHS_MAX)),
+      ),
       confirm: z.optional(z.string().check(z.minLength(1))),
     },
     { destructive: true, permission: 'deleteProjects' },
@@ -266,14 +303,24 @@ const entries = {
   ),
 
   // Email domains
-  get_site_email_settings: read('sites:read', 'Email settings of a site, with its email domains.', { projectId: id() }, { argsShown: false }),
+  get_site_email_settings: read(
+    'sites:read',
+    'Email settings of a site, with its email domains.',
+    { projectId: id() },
+    { argsShown: false },
+  ),
   restart_site_email_domain_verification: write(
     'config:write',
     'Set an email domain up again with the mail provider; the three DKIM records change.',
     { projectId: id(), domainId: id() },
     { destructive: true, permission: 'manageDomains' },
   ),
-  list_site_email_sends: read('sites:read', 'Emails sent by the site.', { projectId: id(), cursor: cursorArg(), limit: limit() }, { listing: 'nextCursor', argsShown: false }),
+  list_site_email_sends: read(
+    'sites:read',
+    'Emails sent by the site.',
+    { projectId: id(), cursor: cursorArg(), limit: limit() },
+    { listing: 'nextCursor', argsShown: false },
+  ),
   list_site_email_engagement: read(
     'sites:read',
     'Opens and clicks of the site’s emails.',
@@ -288,14 +335,24 @@ const entries = {
   ),
 
   // Named in passing: arguments and payloads not shown; these are the emulator's choices (README "Emulator").
-  run_site_cron: write('sites:write', 'Run a scheduled job of the site now.', { projectId: id(), cronId: id() }, { argsShown: false }),
+  run_site_cron: write(
+    'sites:write',
+    'Run a scheduled job of the site now.',
+    { projectId: id(), cronId: id() },
+    { argsShown: false },
+  ),
   list_site_cron_runs: read(
     'sites:read',
     'Runs of the site’s scheduled jobs, newest first.',
     { projectId: id(), cronId: optId(), cursor: cursorArg(), limit: limit() },
     { listing: 'nextCursor', argsShown: false },
   ),
-  trigger_deploy_hook: write('publish:write', 'Call a deploy hook: publishes the site (10 calls a minute per hook).', { projectId: id(), hookId: id() }, { argsShown: false }),
+  trigger_deploy_hook: write(
+    'publish:write',
+    'Call a deploy hook: publishes the site (10 calls a minute per hook).',
+    { projectId: id(), hookId: id() },
+    { argsShown: false },
+  ),
   list_deploy_hook_calls: read(
     'sites:read',
     'Calls of the site’s deploy hooks, newest first.',
@@ -323,12 +380,29 @@ const entries = {
   set_secret: write(
     'config:write',
     'Set an environment secret of the site (the value is never sent back).',
-    { projectId: id(), name: z.string().check(z.minLength(1), z.maxLength(128)), value: z.string().check(z.maxLength(65_536)) },
+    {
+      projectId: id(),
+      name: z.string().check(z.minLength(1), z.maxLength(128)),
+      value: z.string().check(z.maxLength(65_536)),
+    },
     { argsShown: false },
   ),
-  get_site_analytics: read('sites:read', 'Visits and page views of the site, by day.', analyticsArgs(), { analytics: true, argsShown: false }),
-  get_site_analytics_pages: read('sites:read', 'Top pages of the site.', { ...analyticsArgs(), limit: limit() }, { analytics: true, argsShown: false }),
-  get_site_analytics_referrers: read('sites:read', 'Top referrers of the site.', { ...analyticsArgs(), limit: limit() }, { analytics: true, argsShown: false }),
+  get_site_analytics: read('sites:read', 'Visits and page views of the site, by day.', analyticsArgs(), {
+    analytics: true,
+    argsShown: false,
+  }),
+  get_site_analytics_pages: read(
+    'sites:read',
+    'Top pages of the site.',
+    { ...analyticsArgs(), limit: limit() },
+    { analytics: true, argsShown: false },
+  ),
+  get_site_analytics_referrers: read(
+    'sites:read',
+    'Top referrers of the site.',
+    { ...analyticsArgs(), limit: limit() },
+    { analytics: true, argsShown: false },
+  ),
 } satisfies Record<string, Entry>;
 
 export type MethodName = keyof typeof entries;

@@ -15,7 +15,18 @@ export interface PaginateOptions {
   onPage?: (envelope: Envelope, pageIndex: number) => void;
 }
 
-const LIST_KEYS = ['items', 'results', 'rows', 'messages', 'sites', 'workspaces', 'backups', 'files', 'entries', 'records'];
+const LIST_KEYS = [
+  'items',
+  'results',
+  'rows',
+  'messages',
+  'sites',
+  'workspaces',
+  'backups',
+  'files',
+  'entries',
+  'records',
+];
 
 /** Finds the list in a page's data: the data itself, a well-known key, or the only array field. */
 export function itemsOf(data: unknown): unknown[] {
@@ -40,7 +51,12 @@ interface PageState {
 }
 
 /** Given a page and the arguments that fetched it, the arguments of the next page, or null at the end. */
-export function nextPageArgs(pattern: ListingPattern, args: Record<string, unknown>, env: Envelope, received: number): Record<string, unknown> | null {
+export function nextPageArgs(
+  pattern: ListingPattern,
+  args: Record<string, unknown>,
+  env: Envelope,
+  received: number,
+): Record<string, unknown> | null {
   if (received === 0) return null;
   switch (pattern) {
     case 'offset': {
@@ -85,7 +101,10 @@ export async function* paginate<T = unknown>(
 ): AsyncGenerator<T> {
   const pattern = options.pattern ?? methodInfo(method)?.listing ?? undefined;
   if (!pattern) throw new Error(`${method} is not a listing method`);
-  const state: PageState = { args: pattern === 'page' && args.page === undefined ? { ...args, page: 1 } : { ...args }, done: false };
+  const state: PageState = {
+    args: pattern === 'page' && args.page === undefined ? { ...args, page: 1 } : { ...args },
+    done: false,
+  };
   let yielded = 0;
   let pageIndex = 0;
   const seen = new Set<string>();
@@ -127,5 +146,8 @@ export async function listByPage(
   }
   const page = opts.page ?? 1;
   const { envelope } = await client.call(method, { ...args, page }, { signal: opts.signal });
-  return { items: itemsOf(envelope.data), more: nextPageArgs('page', { ...args, page }, envelope, itemsOf(envelope.data).length) !== null };
+  return {
+    items: itemsOf(envelope.data),
+    more: nextPageArgs('page', { ...args, page }, envelope, itemsOf(envelope.data).length) !== null,
+  };
 }

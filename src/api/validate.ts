@@ -19,15 +19,22 @@ export function checkBodyShape(body: unknown): ArgumentProblem | null {
     const { value, depth, path } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth > LIMITS.nestingMax) {
-      return { path, message: `The body is nested more than ${LIMITS.nestingMax} levels deep${path ? ` (at ${path})` : ''}.` };
+      return {
+        path,
+        message: `The body is nested more than ${LIMITS.nestingMax} levels deep${path ? ` (at ${path})` : ''}.`,
+      };
     }
     if (Array.isArray(value)) {
       if (value.length > LIMITS.listItemsMax) {
-        return { path, message: `The list ${path ? `\`${path}\` ` : ''}holds ${fmt(value.length)} items; at most ${fmt(LIMITS.listItemsMax)} are allowed.` };
+        return {
+          path,
+          message: `The list ${path ? `\`${path}\` ` : ''}holds ${fmt(value.length)} items; at most ${fmt(LIMITS.listItemsMax)} are allowed.`,
+        };
       }
       for (let i = 0; i < value.length; i++) stack.push({ value: value[i], depth: depth + 1, path: `${path}[${i}]` });
     } else {
-      for (const [k, v] of Object.entries(value)) stack.push({ value: v, depth: depth + 1, path: path ? `${path}.${k}` : k });
+      for (const [k, v] of Object.entries(value))
+        stack.push({ value: v, depth: depth + 1, path: path ? `${path}.${k}` : k });
     }
   }
   return null;
@@ -82,21 +89,27 @@ export const problems = {
     };
   },
   missing: (path: string): ArgumentProblem => ({ path, message: `The argument \`${path}\` is required.` }),
-  isNull: (path: string): ArgumentProblem => ({ path, message: `The argument \`${path}\` is required and cannot be null.` }),
+  isNull: (path: string): ArgumentProblem => ({
+    path,
+    message: `The argument \`${path}\` is required and cannot be null.`,
+  }),
   wrongType: (path: string, expected: string): ArgumentProblem => ({
     path,
     message: `The argument \`${path}\` must be ${TYPE_WORDS[expected] ?? expected}.`,
   }),
   tooSmall(path: string, origin: string, minimum: number): ArgumentProblem {
     const name = `\`${path}\``;
-    if (origin === 'string' && minimum === 1) return { path, message: `The argument ${name} is required and cannot be empty.` };
-    if (origin === 'string') return { path, message: `The argument ${name} must be at least ${fmt(minimum)} characters long.` };
+    if (origin === 'string' && minimum === 1)
+      return { path, message: `The argument ${name} is required and cannot be empty.` };
+    if (origin === 'string')
+      return { path, message: `The argument ${name} must be at least ${fmt(minimum)} characters long.` };
     if (origin === 'array') return { path, message: `The list ${name} must hold at least ${fmt(minimum)} items.` };
     return { path, message: `The argument ${name} must be at least ${fmt(minimum)}.` };
   },
   tooBig(path: string, origin: string, maximum: number): ArgumentProblem {
     const name = `\`${path}\``;
-    if (origin === 'string') return { path, message: `The argument ${name} is longer than ${fmt(maximum)} characters.` };
+    if (origin === 'string')
+      return { path, message: `The argument ${name} is longer than ${fmt(maximum)} characters.` };
     if (origin === 'array') return { path, message: `The list ${name} holds more than ${fmt(maximum)} items.` };
     return { path, message: `The argument ${name} must be at most ${fmt(maximum)}.` };
   },
@@ -121,7 +134,10 @@ function describe(issue: Issue, args: unknown, method: string): ArgumentProblem 
   const path = pathString(issue.path);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return problems.unknown(method, (issue.keys ?? []).map((k) => (path ? `${path}.${k}` : k)));
+      return problems.unknown(
+        method,
+        (issue.keys ?? []).map((k) => (path ? `${path}.${k}` : k)),
+      );
     case 'invalid_type': {
       const at = valueAt(args, issue.path);
       if (!at.present || at.value === undefined) return problems.missing(path);
@@ -170,7 +186,8 @@ export interface JsonSchema {
   maxItems?: number;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 function walk(schema: JsonSchema, value: unknown, path: string, method: string): ArgumentProblem | null {
@@ -180,9 +197,12 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
   switch (schema.type) {
     case 'string': {
       if (typeof value !== 'string') return problems.wrongType(path, 'string');
-      if (schema.minLength !== undefined && value.length < schema.minLength) return problems.tooSmall(path, 'string', schema.minLength);
-      if (schema.maxLength !== undefined && value.length > schema.maxLength) return problems.tooBig(path, 'string', schema.maxLength);
-      if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) return problems.badFormat(path, schema.pattern);
+      if (schema.minLength !== undefined && value.length < schema.minLength)
+        return problems.tooSmall(path, 'string', schema.minLength);
+      if (schema.maxLength !== undefined && value.length > schema.maxLength)
+        return problems.tooBig(path, 'string', schema.maxLength);
+      if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value))
+        return problems.badFormat(path, schema.pattern);
       return null;
     }
     case 'integer':
@@ -190,8 +210,10 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
       // As zod: text for a number is "must be a number"; a fraction for an integer "a whole number".
       if (typeof value !== 'number' || Number.isNaN(value)) return problems.wrongType(path, 'number');
       if (schema.type === 'integer' && !Number.isSafeInteger(value)) return problems.wrongType(path, 'int');
-      if (schema.minimum !== undefined && value < schema.minimum) return problems.tooSmall(path, 'number', schema.minimum);
-      if (schema.maximum !== undefined && value > schema.maximum) return problems.tooBig(path, 'number', schema.maximum);
+      if (schema.minimum !== undefined && value < schema.minimum)
+        return problems.tooSmall(path, 'number', schema.minimum);
+      if (schema.maximum !== undefined && value > schema.maximum)
+        return problems.tooBig(path, 'number', schema.maximum);
       return null;
     }
     case 'boolean':
@@ -204,8 +226,10 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
           if (p) return p;
         }
       }
-      if (schema.minItems !== undefined && value.length < schema.minItems) return problems.tooSmall(path, 'array', schema.minItems);
-      if (schema.maxItems !== undefined && value.length > schema.maxItems) return problems.tooBig(path, 'array', schema.maxItems);
+      if (schema.minItems !== undefined && value.length < schema.minItems)
+        return problems.tooSmall(path, 'array', schema.minItems);
+      if (schema.maxItems !== undefined && value.length > schema.maxItems)
+        return problems.tooBig(path, 'array', schema.maxItems);
       return null;
     }
     case 'object': {
@@ -215,7 +239,8 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
       for (const [key, sub] of Object.entries(props)) {
         const v = value[key];
         if (v === undefined) {
-          if (required.has(key)) return sub.enum ? problems.notAllowed(join(path, key), sub.enum) : problems.missing(join(path, key));
+          if (required.has(key))
+            return sub.enum ? problems.notAllowed(join(path, key), sub.enum) : problems.missing(join(path, key));
           continue;
         }
         const p = walk(sub, v, join(path, key), method);
@@ -223,7 +248,11 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
       }
       if (schema.additionalProperties === false) {
         const unknown = Object.keys(value).filter((k) => !Object.prototype.hasOwnProperty.call(props, k));
-        if (unknown.length) return problems.unknown(method, unknown.map((k) => join(path, k)));
+        if (unknown.length)
+          return problems.unknown(
+            method,
+            unknown.map((k) => join(path, k)),
+          );
       }
       return null;
     }

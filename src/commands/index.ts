@@ -10,7 +10,11 @@ export interface NounEntry {
   load(): Promise<CommandDefinition<any>>;
 }
 
-const noun = (name: string, aliases: readonly string[], load: () => Promise<CommandDefinition<any>>): NounEntry => ({ name, aliases, load });
+const noun = (name: string, aliases: readonly string[], load: () => Promise<CommandDefinition<any>>): NounEntry => ({
+  name,
+  aliases,
+  load,
+});
 
 export const NOUNS: readonly NounEntry[] = [
   noun('auth', [], async () => (await import('./auth/index.js')).auth),

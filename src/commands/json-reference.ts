@@ -25,5 +25,9 @@ export function jsonReferenceRows(defs: CommandDefinition<any>[], prefix = ''): 
 export async function jsonReferenceTable(): Promise<string> {
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = jsonReferenceRows(await loadCommands());
-  return ['| command | `--json` prints |', '| --- | --- |', ...rows.map((r) => `| \`${r.command}\` | ${cell(r.fields)} |`)].join('\n');
+  return [
+    '| command | `--json` prints |',
+    '| --- | --- |',
+    ...rows.map((r) => `| \`${r.command}\` | ${cell(r.fields)} |`),
+  ].join('\n');
 }

@@ -1,6 +1,15 @@
 // The fish script: one function prints the candidates (word<TAB>description) for the command
 // line so far; the data is generated from the command tree. Never starts node.
-import { flagWords, nodeFacts, pathKey, valueFlagNames, type CompletionFlag, type CompletionNode, type CompletionTree, type CompletionWord } from './tree.js';
+import {
+  flagWords,
+  nodeFacts,
+  pathKey,
+  valueFlagNames,
+  type CompletionFlag,
+  type CompletionNode,
+  type CompletionTree,
+  type CompletionWord,
+} from './tree.js';
 
 /** fish single quotes: only \\ and \' are escapes. */
 const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -36,7 +45,8 @@ export function renderFish(tree: CompletionTree): string {
       `    case ${q(key)}\n      set -g ${fn}_cmds ${lines(commands)}\n      set -g ${fn}_flags ${lines(flagWords(node.flags))}\n` +
         `      set -g ${fn}_vflags ${valueFlagNames(node.flags).map(q).join(' ')}\n      set -g ${fn}_npos ${node.positionals.length} ${variadic}`,
     );
-    for (const c of children) child.push(`    case ${c.words.map((w) => q(`${key}|${w}`)).join(' ')}\n      echo ${q(c.key)}`);
+    for (const c of children)
+      child.push(`    case ${c.words.map((w) => q(`${key}|${w}`)).join(' ')}\n      echo ${q(c.key)}`);
     values.push(...valueCases(key, node.flags));
     positionals.push(...positionalCases(node));
   }

@@ -20,14 +20,21 @@ export const COMPLETION_FILES: Record<Shell, string> = {
   fish: 'sitebuilder.fish',
 };
 
-export async function renderCompletion(shell: Shell, program: Command, commands: CommandDefinition<any>[]): Promise<string> {
+export async function renderCompletion(
+  shell: Shell,
+  program: Command,
+  commands: CommandDefinition<any>[],
+): Promise<string> {
   const tree = await completionTree(program, commands);
   return shell === 'bash' ? renderBash(tree) : shell === 'zsh' ? renderZsh(tree) : renderFish(tree);
 }
 
 /** The script for the command tree of this build (imported lazily: cli.ts imports the commands). */
 export async function generateCompletion(shell: Shell): Promise<string> {
-  const [{ buildProgram }, { loadCommands }] = await Promise.all([import('../program.js'), import('../commands/index.js')]);
+  const [{ buildProgram }, { loadCommands }] = await Promise.all([
+    import('../program.js'),
+    import('../commands/index.js'),
+  ]);
   const commands = await loadCommands();
   return renderCompletion(shell, buildProgram(commands), commands);
 }

@@ -67,7 +67,11 @@ async function positionalOf(arg: ArgumentDefinition): Promise<CompletionPosition
   const variadic = Boolean(arg.variadic);
   if (suggest === 'files') return { words: [], files: true, variadic };
   if (!suggest) return { words: [], files: /file/i.test(arg.name), variadic };
-  const words = suggest.map((s) => (typeof s === 'string' ? { value: s, description: '' } : { value: s.value, description: oneLine(s.description ?? '') }));
+  const words = suggest.map((s) =>
+    typeof s === 'string'
+      ? { value: s, description: '' }
+      : { value: s.value, description: oneLine(s.description ?? '') },
+  );
   return { words, files: false, variadic };
 }
 
@@ -91,7 +95,9 @@ async function nodeOf(cmd: Command, def: CommandDefinition<any> | undefined, pat
       description: 'show help for a command',
       children: [],
       flags: [],
-      positionals: [{ words: children.map((c) => ({ value: c.name, description: c.description })), files: false, variadic: false }],
+      positionals: [
+        { words: children.map((c) => ({ value: c.name, description: c.description })), files: false, variadic: false },
+      ],
     };
     children.push({ name: 'help', aliases: [], description: help.description, node: help });
   }
@@ -128,7 +134,8 @@ export const pathKey = (path: string[]) => path.join(' ');
 /** Every spelling of the flags; of those that take a value; each spelling with its flag's description. */
 export const flagNames = (flags: CompletionFlag[]) => flags.flatMap((f) => f.names);
 export const valueFlagNames = (flags: CompletionFlag[]) => flagNames(flags.filter((f) => f.takesValue));
-export const flagWords = (flags: CompletionFlag[]): CompletionWord[] => flags.flatMap((f) => f.names.map((value) => ({ value, description: f.description })));
+export const flagWords = (flags: CompletionFlag[]): CompletionWord[] =>
+  flags.flatMap((f) => f.names.map((value) => ({ value, description: f.description })));
 
 /** What every shell script states about a node, whatever its syntax. */
 export interface NodeFacts {
@@ -147,7 +154,9 @@ export function nodeFacts(tree: CompletionTree): NodeFacts[] {
   return allNodes(tree).map((node) => ({
     node,
     key: pathKey(node.path),
-    commands: node.children.flatMap((c) => [c.name, ...c.aliases].map((value) => ({ value, description: c.description }))),
+    commands: node.children.flatMap((c) =>
+      [c.name, ...c.aliases].map((value) => ({ value, description: c.description })),
+    ),
     variadic: node.positionals[node.positionals.length - 1]?.variadic ? 1 : 0,
     children: node.children.map((c) => ({ words: [c.name, ...c.aliases], key: pathKey(c.node.path) })),
   }));

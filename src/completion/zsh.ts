@@ -1,10 +1,20 @@
 // The zsh script: the same generated data as bash, with descriptions, offered through
 // _describe. Loaded from $fpath (`#compdef`) or sourced after compinit. Never starts node.
-import { flagWords, nodeFacts, pathKey, valueFlagNames, type CompletionFlag, type CompletionNode, type CompletionTree, type CompletionWord } from './tree.js';
+import {
+  flagWords,
+  nodeFacts,
+  pathKey,
+  valueFlagNames,
+  type CompletionFlag,
+  type CompletionNode,
+  type CompletionTree,
+  type CompletionWord,
+} from './tree.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** One `name:description` entry of a _describe array; a colon in the name is escaped. */
-const entry = (value: string, description: string) => q(description ? `${value.replace(/:/g, '\\:')}:${description}` : value.replace(/:/g, '\\:'));
+const entry = (value: string, description: string) =>
+  q(description ? `${value.replace(/:/g, '\\:')}:${description}` : value.replace(/:/g, '\\:'));
 const array = (items: CompletionWord[]) => `(${items.map((i) => entry(i.value, i.description)).join(' ')})`;
 const valueFlags = (flags: CompletionFlag[]) => q(` ${valueFlagNames(flags).join(' ')} `);
 
@@ -13,7 +23,9 @@ function valueBranches(key: string | undefined, flags: CompletionFlag[]): string
   for (const f of flags) {
     if (!f.takesValue || (!f.choices && !f.files)) continue;
     const pattern = f.names.map((n) => (key === undefined ? `*${q(`|${n}`)}` : q(`${key}|${n}`))).join('|');
-    const set = f.choices ? `sb_values=${array(f.choices.map((c) => ({ value: c, description: '' })))}` : 'sb_valfiles=1';
+    const set = f.choices
+      ? `sb_values=${array(f.choices.map((c) => ({ value: c, description: '' })))}`
+      : 'sb_valfiles=1';
     out.push(`    ${pattern}) ${set} ;;`);
   }
   return out;
@@ -38,7 +50,8 @@ export function renderZsh(tree: CompletionTree): string {
         `      sb_vflags=${valueFlags(node.flags)}; sb_npos=${node.positionals.length}; sb_variadic=${variadic} ;;`,
     );
     positionals.push(...positionalBranches(node));
-    for (const c of children) child.push(`    ${c.words.map((w) => q(`${key}|${w}`)).join('|')}) sb_next=${q(c.key)} ;;`);
+    for (const c of children)
+      child.push(`    ${c.words.map((w) => q(`${key}|${w}`)).join('|')}) sb_next=${q(c.key)} ;;`);
     values.push(...valueBranches(key, node.flags));
   }
   return `#compdef ${tree.program}

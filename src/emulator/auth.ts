@@ -20,9 +20,16 @@ export function authenticate(emu: Emulator, headers: IncomingHttpHeaders): { tok
   }
   const token = emu.tokenBySecret(match![1]);
   if (!token) return unauthorized('The access token is not valid.', 'invalid_token');
-  if (token.revoked) return unauthorized('The access token was revoked; create a new one in the dashboard under Tokens.', 'invalid_token');
+  if (token.revoked)
+    return unauthorized(
+      'The access token was revoked; create a new one in the dashboard under Tokens.',
+      'invalid_token',
+    );
   if (token.expiresAt !== null && token.expiresAt <= emu.clock.now()) {
-    return unauthorized(`The access token expired on ${emu.iso(token.expiresAt)}; create a new one in the dashboard under Tokens.`, 'invalid_token');
+    return unauthorized(
+      `The access token expired on ${emu.iso(token.expiresAt)}; create a new one in the dashboard under Tokens.`,
+      'invalid_token',
+    );
   }
   const user = emu.user(token.userId);
   if (!user) return unauthorized('The access token is not valid.', 'invalid_token');
@@ -44,8 +51,12 @@ export function refuseTokenInAddress(url: URL, rawUrl: string): void {
     if (SECRET_PARAM.test(name) || value.startsWith(TOKEN_PREFIX)) found = true;
   }
   if (found) {
-    refuse(400, 'An access token was found in the address; never put it there. Send it only in the Authorization header as `Bearer <token>`.', {
-      reason: 'token-in-address',
-    });
+    refuse(
+      400,
+      'An access token was found in the address; never put it there. Send it only in the Authorization header as `Bearer <token>`.',
+      {
+        reason: 'token-in-address',
+      },
+    );
   }
 }

@@ -35,7 +35,11 @@ export class RateBudgets {
     const now = this.clock.now();
     const w = tokenId === undefined ? undefined : this.current(tokenId, now);
     if (!w) return { limit: this.limit, remaining: this.limit, resetSeconds: this.seconds(MINUTE_MS) };
-    return { limit: this.limit, remaining: Math.max(0, this.limit - w.used), resetSeconds: this.seconds(w.start + MINUTE_MS - now) };
+    return {
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - w.used),
+      resetSeconds: this.seconds(w.start + MINUTE_MS - now),
+    };
   }
 
   /** Counts one call; false (nothing counted) when the minute's budget is spent. */

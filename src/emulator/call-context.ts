@@ -58,23 +58,34 @@ export function createCallContext(init: {
     requirePermission(workspace, permission) {
       if (emu.hasPermission(workspace, token.userId, permission)) return;
       const role = emu.memberRole(workspace, token.userId)?.role ?? 'none';
-      refuse(403, `Your role in ${workspace.name} (${role}) lacks the ${PERMISSION_WORDS[permission]} permission, which ${init.spec.name} needs.`, {
-        reason: 'missing-permission',
-        permission,
-      });
+      refuse(
+        403,
+        `Your role in ${workspace.name} (${role}) lacks the ${PERMISSION_WORDS[permission]} permission, which ${init.spec.name} needs.`,
+        {
+          reason: 'missing-permission',
+          permission,
+        },
+      );
     },
 
     requirePaidPlan(workspace, what) {
       if (workspace.plan === 'paid') return;
-      refuse(403, `${what} needs a paid plan; ${workspace.name} is on the Free plan.`, { reason: 'paid-plan-required', plan: workspace.plan });
+      refuse(403, `${what} needs a paid plan; ${workspace.name} is on the Free plan.`, {
+        reason: 'paid-plan-required',
+        plan: workspace.plan,
+      });
     },
 
     requireCredits(workspace) {
       if (workspace.credits > 0) return;
-      refuse(402, `${workspace.name} has no AI credits left; nothing ran and nothing was charged. Add credits, then try again.`, {
-        reason: 'no-credits',
-        credits: workspace.credits,
-      });
+      refuse(
+        402,
+        `${workspace.name} has no AI credits left; nothing ran and nothing was charged. Add credits, then try again.`,
+        {
+          reason: 'no-credits',
+          credits: workspace.credits,
+        },
+      );
     },
 
     chargeCredits(workspace, amount, note, site) {
@@ -112,10 +123,14 @@ export function checkReach(emu: Emulator, token: TokenRecord, ws: WorkspaceRecor
     });
   }
   if (!emu.hasPermission(ws, token.userId, 'apiAccess')) {
-    refuse(403, `Your role in ${ws.name} (${member!.role}) lacks the API access permission; ask a workspace owner for it.`, {
-      reason: 'no-api-access',
-      workspaceId: ws._id,
-      role: member!.role,
-    });
+    refuse(
+      403,
+      `Your role in ${ws.name} (${member!.role}) lacks the API access permission; ask a workspace owner for it.`,
+      {
+        reason: 'no-api-access',
+        workspaceId: ws._id,
+        role: member!.role,
+      },
+    );
   }
 }

@@ -33,12 +33,14 @@ export const CODE_HOSTING_REFUSALS = {
   'access-lost': {
     status: 422,
     code: 'repository_unavailable',
-    message: 'The service lost access to this site’s code repository, or the repository was deleted. Reconnect the repository in the editor, then try again!',
+    message:
+      'The service lost access to this site’s code repository, or the repository was deleted. Reconnect the repository in the editor, then try again!',
   },
   'own-account': {
     status: 403,
     code: 'own_account_requires_paid_plan',
-    message: 'This site’s code lives in the workspace’s own code-hosting account, which needs a paid plan. Upgrade the workspace, then try again!',
+    message:
+      'This site’s code lives in the workspace’s own code-hosting account, which needs a paid plan. Upgrade the workspace, then try again!',
   },
 } as const;
 

@@ -7,7 +7,16 @@ import type { Emulator } from './emulator.js';
 import { checkFaultSpec, type Fault, type FaultSpec } from './faults.js';
 import type { LogEntry } from './request-log.js';
 import { DEMO_USER_ID } from './seed.js';
-import { ROLE_PERMISSIONS, TOKEN_PREFIX, type Plan, type Role, type RolePermission, type SiteRecord, type TokenRecord, type WorkspaceRecord } from './state.js';
+import {
+  ROLE_PERMISSIONS,
+  TOKEN_PREFIX,
+  type Plan,
+  type Role,
+  type RolePermission,
+  type SiteRecord,
+  type TokenRecord,
+  type WorkspaceRecord,
+} from './state.js';
 
 export class ControlError extends Error {
   constructor(
@@ -94,7 +103,8 @@ export class Control {
 
   updateToken(ref: string, input: TokenInput): TokenRecord {
     const record = this.findToken(ref);
-    if (input.token !== undefined || input.userId !== undefined) bad('The secret and the user of a token cannot change.');
+    if (input.token !== undefined || input.userId !== undefined)
+      bad('The secret and the user of a token cannot change.');
     this.applyToken(record, input);
     return record;
   }
@@ -108,7 +118,10 @@ export class Control {
       record.scopes = [...new Set(input.scopes)];
     }
     if (input.workspaces !== undefined) {
-      if (input.workspaces !== null && (!Array.isArray(input.workspaces) || input.workspaces.some((w) => typeof w !== 'string'))) {
+      if (
+        input.workspaces !== null &&
+        (!Array.isArray(input.workspaces) || input.workspaces.some((w) => typeof w !== 'string'))
+      ) {
         bad('workspaces must be a list of workspace ids, or null for every workspace.');
       }
       record.workspaces = input.workspaces === null ? null : [...input.workspaces];
@@ -187,14 +200,21 @@ export class Control {
     return ws;
   }
 
-  setMember(workspaceId: string, input: { userId: string; role?: Role; permissions?: RolePermission[]; remove?: boolean }): WorkspaceRecord {
+  setMember(
+    workspaceId: string,
+    input: { userId: string; role?: Role; permissions?: RolePermission[]; remove?: boolean },
+  ): WorkspaceRecord {
     const ws = this.findWorkspace(workspaceId);
     if (!this.emu.user(input.userId)) throw new ControlError(404, `No user has the id "${input.userId}".`);
     ws.members = ws.members.filter((m) => m.userId !== input.userId);
     if (input.remove) return ws;
     const role = input.role ?? 'editor';
     if (!(role in ROLE_PERMISSIONS)) bad(`role must be one of: ${Object.keys(ROLE_PERMISSIONS).join(', ')}.`);
-    ws.members.push({ userId: input.userId, role, permissions: input.permissions ? [...input.permissions] : [...ROLE_PERMISSIONS[role]] });
+    ws.members.push({
+      userId: input.userId,
+      role,
+      permissions: input.permissions ? [...input.permissions] : [...ROLE_PERMISSIONS[role]],
+    });
     return ws;
   }
 
@@ -207,7 +227,13 @@ export class Control {
     for (let i = 0; i < n; i++) {
       const name = n === 1 && input.name ? input.name : `${input.name ?? 'Generated site'} ${i + 1}`;
       out.push(
-        this.emu.addSite({ workspaceId: ws._id, name, prompt: `${name}.`, importSource: null, createdBy: input.createdBy ?? DEMO_USER_ID }),
+        this.emu.addSite({
+          workspaceId: ws._id,
+          name,
+          prompt: `${name}.`,
+          importSource: null,
+          createdBy: input.createdBy ?? DEMO_USER_ID,
+        }),
       );
     }
     return out;
@@ -222,11 +248,13 @@ export class Control {
 
   setClock(input: { speed?: number; advanceMs?: number }): ClockView {
     if (input.speed !== undefined) {
-      if (typeof input.speed !== 'number' || !(input.speed > 0) || input.speed > 1_000_000) bad('speed must be a number above 0 (at most 1000000).');
+      if (typeof input.speed !== 'number' || !(input.speed > 0) || input.speed > 1_000_000)
+        bad('speed must be a number above 0 (at most 1000000).');
       this.emu.clock.setSpeed(input.speed);
     }
     if (input.advanceMs !== undefined) {
-      if (typeof input.advanceMs !== 'number' || !(input.advanceMs >= 0)) bad('advanceMs must be a number of 0 or more.');
+      if (typeof input.advanceMs !== 'number' || !(input.advanceMs >= 0))
+        bad('advanceMs must be a number of 0 or more.');
       this.emu.clock.advance(input.advanceMs);
     }
     return this.clock();

@@ -28,15 +28,30 @@ export const CORE_CONTROL_ROUTES: ControlRoute[] = [
       return { reset: true, seeded: body.seed !== false };
     },
   },
-  { verb: 'GET', path: 'tokens', run: ({ emu }) => c(emu).tokens().map((t) => tokenView(emu, t)) },
+  {
+    verb: 'GET',
+    path: 'tokens',
+    run: ({ emu }) =>
+      c(emu)
+        .tokens()
+        .map((t) => tokenView(emu, t)),
+  },
   { verb: 'POST', path: 'tokens', run: ({ emu, body }) => tokenView(emu, c(emu).createToken(body)) },
   { verb: 'GET', path: 'tokens/:ref', run: ({ emu, params }) => tokenView(emu, c(emu).findToken(params.ref)) },
-  { verb: 'POST', path: 'tokens/:ref', run: ({ emu, params, body }) => tokenView(emu, c(emu).updateToken(params.ref, body)) },
+  {
+    verb: 'POST',
+    path: 'tokens/:ref',
+    run: ({ emu, params, body }) => tokenView(emu, c(emu).updateToken(params.ref, body)),
+  },
   { verb: 'GET', path: 'workspaces', run: ({ emu }) => c(emu).workspaces() },
   { verb: 'POST', path: 'workspaces', run: ({ emu, body }) => c(emu).createWorkspace(body) },
   { verb: 'GET', path: 'workspaces/:id', run: ({ emu, params }) => c(emu).findWorkspace(params.id) },
   { verb: 'POST', path: 'workspaces/:id', run: ({ emu, params, body }) => c(emu).updateWorkspace(params.id, body) },
-  { verb: 'POST', path: 'workspaces/:id/members', run: ({ emu, params, body }) => c(emu).setMember(params.id, body as never) },
+  {
+    verb: 'POST',
+    path: 'workspaces/:id/members',
+    run: ({ emu, params, body }) => c(emu).setMember(params.id, body as never),
+  },
   {
     verb: 'POST',
     path: 'workspaces/:id/sites',
@@ -61,7 +76,10 @@ export const CORE_CONTROL_ROUTES: ControlRoute[] = [
     verb: 'GET',
     path: 'log',
     run: ({ emu, query }) =>
-      c(emu).log({ method: query.get('method') ?? undefined, since: query.has('since') ? Number(query.get('since')) : undefined }),
+      c(emu).log({
+        method: query.get('method') ?? undefined,
+        since: query.has('since') ? Number(query.get('since')) : undefined,
+      }),
   },
   {
     verb: 'DELETE',
@@ -91,7 +109,14 @@ export function controlRoutes(emu: Emulator): ControlRoute[] {
   return [...CORE_CONTROL_ROUTES, ...emu.domains.flatMap((d) => d.control ?? [])];
 }
 
-export async function handleControl(emu: Emulator, req: IncomingMessage, res: ServerResponse, url: URL, verb: string, bodyLimit: number): Promise<void> {
+export async function handleControl(
+  emu: Emulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  verb: string,
+  bodyLimit: number,
+): Promise<void> {
   const headers = { 'X-Request-Id': emu.newRequestId(), 'Cache-Control': 'no-store' };
   try {
     emu.clock.runDue();
@@ -123,7 +148,8 @@ export async function handleControl(emu: Emulator, req: IncomingMessage, res: Se
         } catch {
           throw new ControlError(400, 'The body is not valid JSON.');
         }
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ControlError(400, 'The body must be a JSON object.');
+        if (body === null || typeof body !== 'object' || Array.isArray(body))
+          throw new ControlError(400, 'The body must be a JSON object.');
       }
     } else {
       req.resume();

@@ -13,7 +13,11 @@ export const isDiscoveryPath = (path: string): boolean => (GET_ADDRESSES as read
 export function discovery(emu: Emulator, req: ApiRequest, trace: { token?: TokenRecord }): ApiAnswer {
   const path = req.url.pathname;
   if (path === '/v1/openapi.json') {
-    return { status: 200, body: envelope(200, 'OpenAPI 3.1 description of the service.', openApiDocument()), headers: {} };
+    return {
+      status: 200,
+      body: envelope(200, 'OpenAPI 3.1 description of the service.', openApiDocument()),
+      headers: {},
+    };
   }
   const { token, user } = authenticate(emu, req.headers);
   trace.token = token;
@@ -44,5 +48,9 @@ export function discovery(emu: Emulator, req: ApiRequest, trace: { token?: Token
       permission: m.permission ?? null,
       inputSchema: argumentSchema(m),
     }));
-  return { status: 200, body: envelope(200, `${tools.length} tools this token can use.`, tools, { count: tools.length }), headers: {} };
+  return {
+    status: 200,
+    body: envelope(200, `${tools.length} tools this token can use.`, tools, { count: tools.length }),
+    headers: {},
+  };
 }

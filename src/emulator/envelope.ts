@@ -12,8 +12,19 @@ export interface Envelope {
   [field: string]: unknown;
 }
 
-export function envelope(status: number, message: string, data: unknown, extra: { count?: number; fields?: Record<string, unknown> } = {}): Envelope {
-  const env: Envelope = { success: status < 400, message, data: data === undefined ? null : data, code: status, version: SERVICE_VERSION };
+export function envelope(
+  status: number,
+  message: string,
+  data: unknown,
+  extra: { count?: number; fields?: Record<string, unknown> } = {},
+): Envelope {
+  const env: Envelope = {
+    success: status < 400,
+    message,
+    data: data === undefined ? null : data,
+    code: status,
+    version: SERVICE_VERSION,
+  };
   if (extra.count !== undefined) env.count = extra.count;
   if (extra.fields) {
     for (const [k, v] of Object.entries(extra.fields)) if (!(k in env)) env[k] = v;

@@ -37,12 +37,18 @@ export function checkFaultSpec(spec: FaultSpec): string | null {
   if (spec.status !== undefined && !(Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599)) {
     return '`status` must be a whole number from 400 to 599.';
   }
-  if (spec.latencyMs !== undefined && !(typeof spec.latencyMs === 'number' && spec.latencyMs >= 0 && spec.latencyMs <= 600_000)) {
+  if (
+    spec.latencyMs !== undefined &&
+    !(typeof spec.latencyMs === 'number' && spec.latencyMs >= 0 && spec.latencyMs <= 600_000)
+  ) {
     return '`latencyMs` must be 0 to 600000.';
   }
-  if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times >= 1)) return '`times` must be a whole number of 1 or more.';
-  if (spec.when !== undefined && spec.when !== 'before' && spec.when !== 'after') return '`when` must be before or after.';
-  if (spec.status === undefined && !spec.latencyMs && !spec.drop) return 'Give at least one of `status`, `latencyMs`, `drop`.';
+  if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times >= 1))
+    return '`times` must be a whole number of 1 or more.';
+  if (spec.when !== undefined && spec.when !== 'before' && spec.when !== 'after')
+    return '`when` must be before or after.';
+  if (spec.status === undefined && !spec.latencyMs && !spec.drop)
+    return 'Give at least one of `status`, `latencyMs`, `drop`.';
   return null;
 }
 

@@ -6,7 +6,10 @@ import { EmulatorRefusal } from './refusal.js';
 /** Reads a body without ever holding more than the limit: 413 from Content-Length before reading, or as soon as the stream passes it. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const tooLarge = () =>
-    new EmulatorRefusal(413, `The body is larger than ${Math.round(limit / 1024 / 1024)} MB; send a smaller one.`, { reason: 'body-too-large', limit });
+    new EmulatorRefusal(413, `The body is larger than ${Math.round(limit / 1024 / 1024)} MB; send a smaller one.`, {
+      reason: 'body-too-large',
+      limit,
+    });
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
@@ -29,10 +32,20 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, drop = false): void {
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  drop = false,
+): void {
   const text = JSON.stringify(body);
   const bytes = Buffer.from(text, 'utf8');
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(bytes.length), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(bytes.length),
+    ...headers,
+  });
   if (!drop) {
     res.end(bytes);
     return;
@@ -40,4 +53,3 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
   // Half the answer, then the connection goes away: the client sees it cut off mid-answer.
   res.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => res.socket?.destroy());
 }
-

@@ -76,8 +76,17 @@ export function listTokens(emu: Emulator): DemoToken[] {
   const usable = (t: TokenRecord) => !t.revoked && (t.expiresAt === null || t.expiresAt > now);
   const tokens = emu.state.core.tokens;
   const full = tokens.find((t) => usable(t) && t.workspaces === null && ALL_SCOPES.every((s) => t.scopes.includes(s)));
-  const ordered = [...(full ? [full] : []), ...tokens.filter((t) => t !== full && usable(t)), ...tokens.filter((t) => !usable(t))];
-  return ordered.map((t) => ({ name: t.name, token: t.token, scopes: [...t.scopes], workspaces: emu.reachableWorkspaces(t).map((w) => w._id) }));
+  const ordered = [
+    ...(full ? [full] : []),
+    ...tokens.filter((t) => t !== full && usable(t)),
+    ...tokens.filter((t) => !usable(t)),
+  ];
+  return ordered.map((t) => ({
+    name: t.name,
+    token: t.token,
+    scopes: [...t.scopes],
+    workspaces: emu.reachableWorkspaces(t).map((w) => w._id),
+  }));
 }
 
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {

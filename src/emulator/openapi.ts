@@ -10,7 +10,10 @@ const schemaCache = new Map<string, Record<string, unknown>>();
 export function argumentSchema(spec: MethodSpec): Record<string, unknown> {
   let schema = schemaCache.get(spec.name);
   if (!schema) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(spec.args, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(spec.args, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
     schema = rest;
     schemaCache.set(spec.name, schema);
   }
@@ -18,10 +21,12 @@ export function argumentSchema(spec: MethodSpec): Record<string, unknown> {
 }
 
 const REFUSALS: Record<string, string> = {
-  '400': 'Body not a JSON object or invalid JSON; nesting over 64 levels; a list over 10,000 items; an unknown, missing, null or empty argument; a wrong type; a value over its bound or not allowed; a bad Idempotency-Key; a token in the address.',
+  '400':
+    'Body not a JSON object or invalid JSON; nesting over 64 levels; a list over 10,000 items; an unknown, missing, null or empty argument; a wrong type; a value over its bound or not allowed; a bad Idempotency-Key; a token in the address.',
   '401': 'No token, or a token that is invalid, revoked or expired. Carries WWW-Authenticate.',
   '402': 'The workspace has no AI credits; nothing ran, nothing was charged.',
-  '403': 'A missing scope; a workspace the token cannot reach; a role without API access; a plan or site limit (data.reason); a site locked over the site limit.',
+  '403':
+    'A missing scope; a workspace the token cannot reach; a role without API access; a plan or site limit (data.reason); a site locked over the site limit.',
   '404': 'No tool by that name (see GET /v1/tools), or an id that does not exist.',
   '405': 'A method address called with anything but POST.',
   '409': 'The same work is running: an Idempotency-Key call in flight, or the site is busy.',
@@ -41,7 +46,9 @@ export function openApiDocument(): Record<string, unknown> {
     'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
     'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
   };
-  const refusalRefs = Object.fromEntries(Object.keys(REFUSALS).map((code) => [code, { $ref: `#/components/responses/Refusal${code}` }]));
+  const refusalRefs = Object.fromEntries(
+    Object.keys(REFUSALS).map((code) => [code, { $ref: `#/components/responses/Refusal${code}` }]),
+  );
   const paths: Record<string, unknown> = {};
   for (const spec of Object.values(METHODS)) {
     const operation: Record<string, unknown> = {
@@ -72,7 +79,10 @@ export function openApiDocument(): Record<string, unknown> {
       get: {
         operationId: path.slice(4).replace(/\W/g, '_'),
         summary: getSummaries[path],
-        responses: { '200': { $ref: '#/components/responses/Success' }, '401': { $ref: '#/components/responses/Refusal401' } },
+        responses: {
+          '200': { $ref: '#/components/responses/Success' },
+          '401': { $ref: '#/components/responses/Refusal401' },
+        },
         ...(path === '/v1/openapi.json' ? { security: [] } : {}),
       },
     };
@@ -88,13 +98,16 @@ export function openApiDocument(): Record<string, unknown> {
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ACCESS_TOKEN>' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ACCESS_TOKEN>' },
+      },
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: '1 to 255 visible characters. A repeat answers the earlier result; another method or body → 422; a repeat in flight → 409.',
+          description:
+            '1 to 255 visible characters. A repeat answers the earlier result; another method or body → 422; a repeat in flight → 409.',
           schema: { type: 'string', minLength: 1, maxLength: LIMITS.idempotencyKeyMax, pattern: '^[\\x21-\\x7e]+$' },
         },
       },

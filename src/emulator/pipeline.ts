@@ -105,7 +105,8 @@ async function route(emu: Emulator, req: ApiRequest, requestId: string, trace: T
   refuseTokenInAddress(req.url, req.rawUrl);
   const name = req.url.pathname.slice('/v1/'.length);
   if (isDiscoveryPath(req.url.pathname)) {
-    if (req.verb !== 'GET' && req.verb !== 'HEAD') refuse(405, `${req.url.pathname} is read with GET.`, null, { Allow: 'GET' });
+    if (req.verb !== 'GET' && req.verb !== 'HEAD')
+      refuse(405, `${req.url.pathname} is read with GET.`, null, { Allow: 'GET' });
     return discovery(emu, req, trace);
   }
   const spec = getMethod(name);
@@ -116,7 +117,9 @@ async function route(emu: Emulator, req: ApiRequest, requestId: string, trace: T
   trace.token = token;
   if (!spec) {
     const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
-    refuse(404, `There is no tool named "${shown}". GET /v1/tools lists the tools this token can use.`, { reason: 'unknown-method' });
+    refuse(404, `There is no tool named "${shown}". GET /v1/tools lists the tools this token can use.`, {
+      reason: 'unknown-method',
+    });
   }
   trace.method = spec!.name;
   return callMethod(emu, req, spec!, token, user, requestId, trace);
@@ -154,9 +157,14 @@ async function callMethod(
 
   if (!emu.budgets.take(token._id)) {
     const { resetSeconds } = emu.budgets.view(token._id);
-    refuse(429, `Too many tool calls, wait ${resetSeconds} seconds.`, { reason: 'rate-limited', retryAfter: resetSeconds }, {
-      'Retry-After': String(resetSeconds),
-    });
+    refuse(
+      429,
+      `Too many tool calls, wait ${resetSeconds} seconds.`,
+      { reason: 'rate-limited', retryAfter: resetSeconds },
+      {
+        'Retry-After': String(resetSeconds),
+      },
+    );
   }
   trace.counted = true;
 
@@ -168,12 +176,18 @@ async function callMethod(
   if (keyValid) {
     const found = emu.idempotency.lookup(token._id, key!, spec.name, print);
     if (found.kind === 'mismatch') {
-      refuse(422, 'This Idempotency-Key was already used with a different method or body; send a new key for a new request.', {
-        reason: 'idempotency-key-reused',
-      });
+      refuse(
+        422,
+        'This Idempotency-Key was already used with a different method or body; send a new key for a new request.',
+        {
+          reason: 'idempotency-key-reused',
+        },
+      );
     }
     if (found.kind === 'inFlight') {
-      refuse(409, 'A request with this Idempotency-Key is still in flight; retry once it has finished.', { reason: 'idempotency-in-flight' });
+      refuse(409, 'A request with this Idempotency-Key is still in flight; retry once it has finished.', {
+        reason: 'idempotency-in-flight',
+      });
     }
     emu.idempotency.claim(token._id, key!, spec.name, print);
   }
@@ -210,7 +224,10 @@ async function runClaimed(
   trace: Trace,
 ): Promise<ApiAnswer> {
   if (!token.scopes.includes(spec.scope)) {
-    refuse(403, `This token lacks the scope ${spec.scope}, which ${spec.name} needs.`, { reason: 'missing-scope', scope: spec.scope });
+    refuse(403, `This token lacks the scope ${spec.scope}, which ${spec.name} needs.`, {
+      reason: 'missing-scope',
+      scope: spec.scope,
+    });
   }
   const problem = validateArgs(spec, args);
   if (problem) refuse(400, problem.message, { reason: 'invalid-argument', argument: problem.path || null });
@@ -226,7 +243,9 @@ async function runClaimed(
 
   const handler = emu.handlerFor(spec.name);
   if (!handler) {
-    refuse(501, `${spec.name} is not emulated yet; the emulator answers it once its domain lands.`, { reason: 'not-emulated' });
+    refuse(501, `${spec.name} is not emulated yet; the emulator answers it once its domain lands.`, {
+      reason: 'not-emulated',
+    });
   }
   const call = createCallContext({ emu, spec, args, token, user, requestId, idempotencyKey: key });
   const result: HandlerResult = await handler!(call);
@@ -251,10 +270,14 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   try {
     value = JSON.parse(raw.toString('utf8'));
   } catch {
-    refuse(400, 'The body is not valid JSON; send a JSON object holding the arguments ({} when there are none).', { reason: 'invalid-json' });
+    refuse(400, 'The body is not valid JSON; send a JSON object holding the arguments ({} when there are none).', {
+      reason: 'invalid-json',
+    });
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    refuse(400, 'The body must be a JSON object holding the arguments ({} when there are none).', { reason: 'body-not-object' });
+    refuse(400, 'The body must be a JSON object holding the arguments ({} when there are none).', {
+      reason: 'body-not-object',
+    });
   }
   return value as Record<string, unknown>;
 }

@@ -33,11 +33,19 @@ const FAIL_AT = 0.6;
 
 export const DEFAULT_PUBLISH_MS = 5_000;
 
-export function statusAt(d: Deployment, now: number): { running: boolean; status: PublishStatus; finishedAt: number | null } {
+export function statusAt(
+  d: Deployment,
+  now: number,
+): { running: boolean; status: PublishStatus; finishedAt: number | null } {
   const f = (now - d.startedAt) / d.durationMs;
-  if (d.failure !== null && f >= FAIL_AT) return { running: false, status: 'failed', finishedAt: d.startedAt + Math.round(d.durationMs * FAIL_AT) };
+  if (d.failure !== null && f >= FAIL_AT)
+    return { running: false, status: 'failed', finishedAt: d.startedAt + Math.round(d.durationMs * FAIL_AT) };
   if (f >= 1) return { running: false, status: 'ready', finishedAt: d.startedAt + d.durationMs };
-  return { running: true, status: f < QUEUED_UNTIL ? 'queued' : f < BUILDING_UNTIL ? 'building' : 'deploying', finishedAt: null };
+  return {
+    running: true,
+    status: f < QUEUED_UNTIL ? 'queued' : f < BUILDING_UNTIL ? 'building' : 'deploying',
+    finishedAt: null,
+  };
 }
 
 export interface LogLine {
@@ -51,10 +59,20 @@ function script(d: Deployment, url: string, who: string): Array<[number, LogLine
   const pages = d.files.filter((f) => f.contentType.startsWith('text/html'));
   const lines: Array<[number, LogLine['level'], string]> = [
     [0, 'info', `Publish ${d.deploymentId} requested by ${who}.`],
-    [QUEUED_UNTIL, 'info', `Building ${pages.length} page${pages.length === 1 ? '' : 's'} and ${d.files.length - pages.length} other file${d.files.length - pages.length === 1 ? '' : 's'}.`],
+    [
+      QUEUED_UNTIL,
+      'info',
+      `Building ${pages.length} page${pages.length === 1 ? '' : 's'} and ${d.files.length - pages.length} other file${d.files.length - pages.length === 1 ? '' : 's'}.`,
+    ],
   ];
   const step = (FAIL_AT - QUEUED_UNTIL - 0.05) / Math.max(1, d.files.length);
-  d.files.forEach((file, i) => lines.push([QUEUED_UNTIL + 0.01 + step * i, 'info', `Built /${file.path} (${Buffer.byteLength(file.body)} bytes).`]));
+  d.files.forEach((file, i) =>
+    lines.push([
+      QUEUED_UNTIL + 0.01 + step * i,
+      'info',
+      `Built /${file.path} (${Buffer.byteLength(file.body)} bytes).`,
+    ]),
+  );
   if (d.failure !== null) {
     lines.push([FAIL_AT, 'error', d.failure]);
     lines.push([FAIL_AT, 'error', 'Publish failed; the live site keeps its previous version.']);

@@ -15,7 +15,12 @@ export class EmulatorRefusal extends Error {
   }
 }
 
-export const refuse = (status: number, message: string, data: unknown = null, headers: Record<string, string> = {}): never => {
+export const refuse = (
+  status: number,
+  message: string,
+  data: unknown = null,
+  headers: Record<string, string> = {},
+): never => {
   throw new EmulatorRefusal(status, message, data, headers);
 };
 

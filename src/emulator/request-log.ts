@@ -40,7 +40,9 @@ export class RequestLog {
   }
 
   list(filter: { method?: string; since?: number } = {}): LogEntry[] {
-    return this.entries.filter((e) => (!filter.method || e.method === filter.method) && (!filter.since || e.seq > filter.since));
+    return this.entries.filter(
+      (e) => (!filter.method || e.method === filter.method) && (!filter.since || e.seq > filter.since),
+    );
   }
 
   clear(): void {

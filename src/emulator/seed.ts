@@ -2,7 +2,14 @@
 // demos and tests can name them. Every case of the spec's refusals has a workspace or a token.
 import { ALL_SCOPES, type Scope } from '../api/methods.js';
 import type { Emulator } from './emulator.js';
-import { ROLE_PERMISSIONS, type MemberRecord, type Plan, type Role, type TokenRecord, type WorkspaceRecord } from './state.js';
+import {
+  ROLE_PERMISSIONS,
+  type MemberRecord,
+  type Plan,
+  type Role,
+  type TokenRecord,
+  type WorkspaceRecord,
+} from './state.js';
 
 const DAY = 86_400_000;
 
@@ -20,7 +27,9 @@ export const SEED_WORKSPACES = {
 } as const;
 
 /** The demo tokens, full-scope first (the order `sitebuilder emulator` prints them in). */
-export const DEMO_TOKENS: Readonly<Record<'full' | 'narrow' | 'readonly' | 'teammate' | 'expired' | 'revoked', string>> = {
+export const DEMO_TOKENS: Readonly<
+  Record<'full' | 'narrow' | 'readonly' | 'teammate' | 'expired' | 'revoked', string>
+> = {
   full: 'sbt_demo_full_5f1c9a2e7b3d4086',
   narrow: 'sbt_demo_narrow_0b7e4d2a9c1f3865',
   readonly: 'sbt_demo_readonly_8e2d6b1f4a9c0735',
@@ -29,7 +38,11 @@ export const DEMO_TOKENS: Readonly<Record<'full' | 'narrow' | 'readonly' | 'team
   revoked: 'sbt_demo_revoked_2d8a5f3c9e1b7460',
 };
 
-const member = (userId: string, role: Role): MemberRecord => ({ userId, role, permissions: [...ROLE_PERMISSIONS[role]] });
+const member = (userId: string, role: Role): MemberRecord => ({
+  userId,
+  role,
+  permissions: [...ROLE_PERMISSIONS[role]],
+});
 
 export function seedCore(emu: Emulator): void {
   const now = emu.clock.now();
@@ -49,22 +62,63 @@ export function seedCore(emu: Emulator): void {
     members: MemberRecord[],
     extra: Partial<WorkspaceRecord> = {},
   ): WorkspaceRecord => {
-    const w: WorkspaceRecord = { _id, name, plan, siteLimit, credits, creditsSpent: 0, spendingLimit: null, members, createdAt: now - 90 * DAY, ...extra };
+    const w: WorkspaceRecord = {
+      _id,
+      name,
+      plan,
+      siteLimit,
+      credits,
+      creditsSpent: 0,
+      spendingLimit: null,
+      members,
+      createdAt: now - 90 * DAY,
+      ...extra,
+    };
     core.workspaces.push(w);
     return w;
   };
-  ws(SEED_WORKSPACES.demo, 'Demo Studio', 'paid', 25, 1000, [member(DEMO_USER_ID, 'owner'), member(TEAMMATE_USER_ID, 'editor')]);
+  ws(SEED_WORKSPACES.demo, 'Demo Studio', 'paid', 25, 1000, [
+    member(DEMO_USER_ID, 'owner'),
+    member(TEAMMATE_USER_ID, 'editor'),
+  ]);
   ws(SEED_WORKSPACES.free, 'Side Projects', 'free', 2, 50, [member(DEMO_USER_ID, 'owner')]);
-  ws(SEED_WORKSPACES.capped, 'Capped Agency', 'paid', 10, 300, [member(DEMO_USER_ID, 'admin')], { spendingLimit: 500, creditsSpent: 500 });
+  ws(SEED_WORKSPACES.capped, 'Capped Agency', 'paid', 10, 300, [member(DEMO_USER_ID, 'admin')], {
+    spendingLimit: 500,
+    creditsSpent: 500,
+  });
   ws(SEED_WORKSPACES.broke, 'Broke Co', 'paid', 10, 0, [member(DEMO_USER_ID, 'admin')]);
-  ws(SEED_WORKSPACES.client, 'Client Corp', 'paid', 10, 400, [member(OTHER_USER_ID, 'owner'), member(DEMO_USER_ID, 'viewer')]);
+  ws(SEED_WORKSPACES.client, 'Client Corp', 'paid', 10, 400, [
+    member(OTHER_USER_ID, 'owner'),
+    member(DEMO_USER_ID, 'viewer'),
+  ]);
   ws(SEED_WORKSPACES.private, 'Olivia’s Workspace', 'paid', 10, 400, [member(OTHER_USER_ID, 'owner')]);
 
   const site = (_id: string, workspaceId: string, name: string, prompt: string, daysAgo: number) =>
-    emu.addSite({ _id, workspaceId, name, prompt, importSource: null, createdBy: DEMO_USER_ID, createdAt: now - daysAgo * DAY }, { notify: false });
-  site('site_bakery', SEED_WORKSPACES.demo, 'Sunrise Bakery', 'A warm one-page site for a neighbourhood bakery with opening hours and a menu.', 30);
-  site('site_portfolio', SEED_WORKSPACES.demo, 'Ana Lima Portfolio', 'A photographer’s portfolio with a gallery, an about page and a contact form.', 21);
-  site('site_docs', SEED_WORKSPACES.demo, 'Acme Docs', 'Product documentation with a sidebar, search and a changelog.', 7);
+    emu.addSite(
+      { _id, workspaceId, name, prompt, importSource: null, createdBy: DEMO_USER_ID, createdAt: now - daysAgo * DAY },
+      { notify: false },
+    );
+  site(
+    'site_bakery',
+    SEED_WORKSPACES.demo,
+    'Sunrise Bakery',
+    'A warm one-page site for a neighbourhood bakery with opening hours and a menu.',
+    30,
+  );
+  site(
+    'site_portfolio',
+    SEED_WORKSPACES.demo,
+    'Ana Lima Portfolio',
+    'A photographer’s portfolio with a gallery, an about page and a contact form.',
+    21,
+  );
+  site(
+    'site_docs',
+    SEED_WORKSPACES.demo,
+    'Acme Docs',
+    'Product documentation with a sidebar, search and a changelog.',
+    7,
+  );
   site('site_blog', SEED_WORKSPACES.free, 'Weekend Blog', 'A simple personal blog.', 60);
   site('site_recipes', SEED_WORKSPACES.free, 'Family Recipes', 'A recipe collection grouped by season.', 45);
   site('site_capped', SEED_WORKSPACES.capped, 'Agency Landing', 'A landing page for a design agency.', 14);
@@ -72,7 +126,13 @@ export function seedCore(emu: Emulator): void {
   site('site_client', SEED_WORKSPACES.client, 'Client Intranet', 'An intranet home page.', 5);
   site('site_private', SEED_WORKSPACES.private, 'Olivia’s Garden', 'A garden diary.', 3);
 
-  const token = (name: string, secret: string, userId: string, scopes: readonly Scope[], extra: Partial<TokenRecord> = {}) => {
+  const token = (
+    name: string,
+    secret: string,
+    userId: string,
+    scopes: readonly Scope[],
+    extra: Partial<TokenRecord> = {},
+  ) => {
     core.tokens.push({
       _id: emu.newId('tok'),
       name,

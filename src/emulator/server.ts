@@ -69,9 +69,14 @@ async function handle(emu: Emulator, req: IncomingMessage, res: ServerResponse, 
   }
   finishUnread(req, res);
   const requestId = emu.newRequestId();
-  writeJson(res, 404, envelope(404, `Nothing is served at ${url.pathname}; methods live under /v1/ (GET /v1/tools lists them).`, null), {
-    'X-Request-Id': requestId,
-  });
+  writeJson(
+    res,
+    404,
+    envelope(404, `Nothing is served at ${url.pathname}; methods live under /v1/ (GET /v1/tools lists them).`, null),
+    {
+      'X-Request-Id': requestId,
+    },
+  );
 }
 
 export async function listen(server: Server, host: string, port: number): Promise<string> {

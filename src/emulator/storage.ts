@@ -39,12 +39,17 @@ function slice(emu: Emulator): StorageSlice {
 
 /** Every file of the site, sorted by path then visibility (public first). */
 export function listStorageFiles(emu: Emulator, siteId: string): StorageFile[] {
-  return Object.values(slice(emu).sites[siteId] ?? {}).sort(
-    (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.visibility === b.visibility ? 0 : a.visibility === 'public' ? -1 : 1),
+  return Object.values(slice(emu).sites[siteId] ?? {}).sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : a.visibility === b.visibility ? 0 : a.visibility === 'public' ? -1 : 1,
   );
 }
 
-export function getStorageFile(emu: Emulator, siteId: string, path: string, visibility: Visibility = 'public'): StorageFile | undefined {
+export function getStorageFile(
+  emu: Emulator,
+  siteId: string,
+  path: string,
+  visibility: Visibility = 'public',
+): StorageFile | undefined {
   return slice(emu).sites[siteId]?.[keyOf(visibility, path)];
 }
 
@@ -91,7 +96,14 @@ function serveStorage(req: IncomingMessage, res: ServerResponse, url: URL, emu: 
   let path: string;
   try {
     siteId = decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash));
-    path = slash < 0 ? '' : rest.slice(slash + 1).split('/').map(decodeURIComponent).join('/');
+    path =
+      slash < 0
+        ? ''
+        : rest
+            .slice(slash + 1)
+            .split('/')
+            .map(decodeURIComponent)
+            .join('/');
   } catch {
     siteId = '';
     path = '';

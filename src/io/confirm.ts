@@ -12,7 +12,10 @@ export interface ConfirmOptions {
   flag?: string;
 }
 
-export async function confirmDestructive(ctx: Context, { action, consequences, flag = '--yes' }: ConfirmOptions): Promise<void> {
+export async function confirmDestructive(
+  ctx: Context,
+  { action, consequences, flag = '--yes' }: ConfirmOptions,
+): Promise<void> {
   if (ctx.globals.yes) return;
   if (!ctx.prompter.canPrompt()) {
     throw new ConfirmationNeededError(

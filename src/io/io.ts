@@ -53,7 +53,11 @@ export class IO {
 
   readonly #streams: IOStreams;
 
-  constructor(streams: IOStreams, colorLevel: ColorLevel, tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean }) {
+  constructor(
+    streams: IOStreams,
+    colorLevel: ColorLevel,
+    tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean },
+  ) {
     this.#streams = streams;
     this.stdout = streams.stdout;
     this.stderr = streams.stderr;
@@ -131,7 +135,11 @@ export function systemIO(env: Record<string, string | undefined>, noColorFlag: b
     stdout: process.stdout,
     stderr: process.stderr,
   };
-  return new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), { stdin: isatty(0), stdout: stdoutIsTTY, stderr: Boolean(process.stderr.isTTY) });
+  return new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), {
+    stdin: isatty(0),
+    stdout: stdoutIsTTY,
+    stderr: Boolean(process.stderr.isTTY),
+  });
 }
 
 /** A buffered IO for tests: what was written is read back with stdoutText() / stderrText(). */
@@ -141,7 +149,16 @@ export interface TestIO extends IO {
   stdinStream: PassThrough;
 }
 
-export function createTestIO(opts: { tty?: boolean; stdinTTY?: boolean; stdoutTTY?: boolean; stderrTTY?: boolean; colorLevel?: ColorLevel; columns?: number } = {}): TestIO {
+export function createTestIO(
+  opts: {
+    tty?: boolean;
+    stdinTTY?: boolean;
+    stdoutTTY?: boolean;
+    stderrTTY?: boolean;
+    colorLevel?: ColorLevel;
+    columns?: number;
+  } = {},
+): TestIO {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();

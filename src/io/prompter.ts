@@ -38,12 +38,16 @@ export class EnquirerPrompter implements Prompter {
 
   require(what: string, flagHint: string): void {
     if (!this.canPrompt()) {
-      throw new ConfirmationNeededError(`${what} needs an answer and no prompt is possible here; ${flagHint}. Nothing was changed.`);
+      throw new ConfirmationNeededError(
+        `${what} needs an answer and no prompt is possible here; ${flagHint}. Nothing was changed.`,
+      );
     }
   }
 
   private async run<T>(options: Record<string, unknown>): Promise<T> {
-    const { default: enquirer } = (await import('enquirer')) as unknown as { default: { prompt: (o: unknown) => Promise<Record<string, T>> } };
+    const { default: enquirer } = (await import('enquirer')) as unknown as {
+      default: { prompt: (o: unknown) => Promise<Record<string, T>> };
+    };
     try {
       const answers = await enquirer.prompt({
         name: 'value',
@@ -55,7 +59,8 @@ export class EnquirerPrompter implements Prompter {
     } catch (err) {
       // enquirer rejects with an empty value when the user presses Ctrl-C or Esc.
       const { InterruptedError } = await import('../errors.js');
-      if (err === '' || err === undefined || (err instanceof Error && err.message === '')) throw new InterruptedError('Cancelled.');
+      if (err === '' || err === undefined || (err instanceof Error && err.message === ''))
+        throw new InterruptedError('Cancelled.');
       throw err;
     }
   }
@@ -81,7 +86,14 @@ export class EnquirerPrompter implements Prompter {
       seen.add(name);
       return { name, message: c.label, hint: c.hint };
     });
-    const picked = await this.run<string>({ type: 'select', message, choices: names, result(this: unknown, name: string) { return name; } });
+    const picked = await this.run<string>({
+      type: 'select',
+      message,
+      choices: names,
+      result(this: unknown, name: string) {
+        return name;
+      },
+    });
     return choices[names.findIndex((n) => n.name === picked)].value;
   }
 

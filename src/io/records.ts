@@ -37,7 +37,13 @@ export function humanTime(value: unknown, now: number, tty: boolean): string {
   if (Number.isNaN(diff)) return iso;
   const abs = Math.abs(diff);
   const [n, unit] =
-    abs < 60 ? [abs, 'second'] : abs < 3600 ? [Math.floor(abs / 60), 'minute'] : abs < 86400 ? [Math.floor(abs / 3600), 'hour'] : [Math.floor(abs / 86400), 'day'];
+    abs < 60
+      ? [abs, 'second']
+      : abs < 3600
+        ? [Math.floor(abs / 60), 'minute']
+        : abs < 86400
+          ? [Math.floor(abs / 3600), 'hour']
+          : [Math.floor(abs / 86400), 'day'];
   const text = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return diff >= 0 ? `${text} ago` : `in ${text}`;
 }

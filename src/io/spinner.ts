@@ -25,7 +25,13 @@ export async function startSpinner(io: IO, clock: Clock, text: string): Promise<
   const started = clock.now();
   let label = text;
   const render = () => `${label} ${formatElapsed(clock.now() - started)}`;
-  const spinner = ora({ text: render(), stream: io.stderr as NodeJS.WriteStream, color: io.color ? 'cyan' : false, isEnabled: true, discardStdin: false });
+  const spinner = ora({
+    text: render(),
+    stream: io.stderr as NodeJS.WriteStream,
+    color: io.color ? 'cyan' : false,
+    isEnabled: true,
+    discardStdin: false,
+  });
   spinner.start();
   const timer = setInterval(() => {
     spinner.text = render();

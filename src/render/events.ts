@@ -85,7 +85,9 @@ export function questionOf(data: unknown): Question | undefined {
   const question = str(pick(call.input, 'question', 'prompt', 'text')) ?? '';
   const raw = pick(call.input, 'options', 'choices', 'suggestions');
   const options = Array.isArray(raw)
-    ? raw.map((o) => str(o) ?? str(pick(o, 'label', 'text', 'value', 'title')) ?? JSON.stringify(o)).filter((o) => o !== '')
+    ? raw
+        .map((o) => str(o) ?? str(pick(o, 'label', 'text', 'value', 'title')) ?? JSON.stringify(o))
+        .filter((o) => o !== '')
     : [];
   return { question, options: options.slice(0, 4) };
 }

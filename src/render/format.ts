@@ -66,7 +66,10 @@ export function formatPlain(line: TranscriptLine): string[] {
     case 'result':
       return [`result\t${line.failed ? 'failed' : 'ok'}\t${tabless(line.summary)}`];
     case 'question':
-      return [`question\t${tabless(line.question.question)}`, ...line.question.options.map((o, i) => `option\t${i + 1}\t${tabless(o)}`)];
+      return [
+        `question\t${tabless(line.question.question)}`,
+        ...line.question.options.map((o, i) => `option\t${i + 1}\t${tabless(o)}`),
+      ];
     case 'plan':
       return ['plan\twaiting for approval'];
     case 'error':

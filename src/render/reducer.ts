@@ -50,7 +50,20 @@ export interface JobAnswer {
 }
 
 export function initialRunState(jobId?: string): RunState {
-  return { jobId, state: 'unknown', cursor: 0, text: '', todos: [], files: [], steps: 0, planRequested: false, creditsUsed: 0, errors: [], eventCount: 0, resets: 0 };
+  return {
+    jobId,
+    state: 'unknown',
+    cursor: 0,
+    text: '',
+    todos: [],
+    files: [],
+    steps: 0,
+    planRequested: false,
+    creditsUsed: 0,
+    errors: [],
+    eventCount: 0,
+    resets: 0,
+  };
 }
 
 export function isEnded(state: string): boolean {
@@ -120,7 +133,8 @@ export function applyAnswer(prev: RunState, answer: JobAnswer): AppliedAnswer {
   const events = Array.isArray(answer.events) ? answer.events.map(asEvent) : [];
   for (const ev of events) s = reduceEvent(s, ev);
   const stateName = typeof answer.state === 'string' && answer.state ? answer.state : s.state;
-  const cursor = typeof answer.cursor === 'number' && Number.isFinite(answer.cursor) ? answer.cursor : s.cursor + events.length;
+  const cursor =
+    typeof answer.cursor === 'number' && Number.isFinite(answer.cursor) ? answer.cursor : s.cursor + events.length;
   const charged = typeof answer.creditsCharged === 'number' ? answer.creditsCharged : s.creditsCharged;
   s = { ...s, state: stateName, cursor, creditsCharged: charged };
   if (answer.error !== undefined && answer.error !== null) s.error = answer.error;

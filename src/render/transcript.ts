@@ -3,7 +3,20 @@
 // something else is printed, or at the end), never redrawn. After a reset the service replays
 // the run: lines already printed are not printed twice; from the first difference on, the new
 // lines print after a note.
-import { fileOf, questionOf, summarize, textOf, todosOf, toolCallOf, errorMessageOf, type FileOp, type JobEvent, type Question, type Todo, type TodoStatus } from './events.js';
+import {
+  fileOf,
+  questionOf,
+  summarize,
+  textOf,
+  todosOf,
+  toolCallOf,
+  errorMessageOf,
+  type FileOp,
+  type JobEvent,
+  type Question,
+  type Todo,
+  type TodoStatus,
+} from './events.js';
 import { sanitizeInline } from '../io/sanitize.js';
 import { asRecord, pick } from '../io/records.js';
 
@@ -88,19 +101,31 @@ export class Transcriber {
         this.flush(out);
         const q = questionOf(data);
         if (q) {
-          this.push(out, { kind: 'question', question: { question: clean(q.question), options: q.options.map(clean) } });
+          this.push(out, {
+            kind: 'question',
+            question: { question: clean(q.question), options: q.options.map(clean) },
+          });
           return out;
         }
         const call = toolCallOf(data);
         const target = pick(call.input, 'path', 'file', 'query', 'url', 'command', 'name');
-        this.push(out, { kind: 'step', name: clean(call.name), summary: clean(summarize(target ?? (Object.keys(call.input).length ? call.input : ''), 80)) });
+        this.push(out, {
+          kind: 'step',
+          name: clean(call.name),
+          summary: clean(summarize(target ?? (Object.keys(call.input).length ? call.input : ''), 80)),
+        });
         return out;
       }
       case 'tool_result': {
         this.flush(out);
         const r = asRecord(data);
-        const failed = r.ok === false || r.success === false || r.isError === true || (r.error !== undefined && r.error !== null);
-        this.push(out, { kind: 'result', failed, summary: clean(summarize(failed ? (pick(r, 'error', 'message') ?? data) : data, 80)) });
+        const failed =
+          r.ok === false || r.success === false || r.isError === true || (r.error !== undefined && r.error !== null);
+        this.push(out, {
+          kind: 'result',
+          failed,
+          summary: clean(summarize(failed ? (pick(r, 'error', 'message') ?? data) : data, 80)),
+        });
         return out;
       }
       case 'plan_approval_requested':
@@ -112,7 +137,10 @@ export class Transcriber {
         return out;
       case 'error':
         this.flush(out);
-        this.push(out, { kind: 'error', message: clean(errorMessageOf(data) ?? summarize(data)) || 'The run reported an error.' });
+        this.push(out, {
+          kind: 'error',
+          message: clean(errorMessageOf(data) ?? summarize(data)) || 'The run reported an error.',
+        });
         return out;
       default:
         this.flush(out);

@@ -105,7 +105,8 @@ export class TextRunView implements RunView {
     if (state !== this.lastState) {
       const first = this.lastState === 'unknown';
       this.lastState = state;
-      if (this.mode === 'plain' && !first && !opts.quiet && (state === 'stalled' || state === 'running')) this.io.outLine(`state\t${state}`);
+      if (this.mode === 'plain' && !first && !opts.quiet && (state === 'stalled' || state === 'running'))
+        this.io.outLine(`state\t${state}`);
       this.spinner?.update(stateLabel(state));
     }
   }
@@ -114,11 +115,16 @@ export class TextRunView implements RunView {
     const texts = this.kept.filter((l) => l.kind === 'text' && l.text.trim() !== '');
     const files = state.files.length;
     const done = state.todos.filter((t) => t.status === 'done').length;
-    const parts = [`${texts.length} line${texts.length === 1 ? '' : 's'} of text`, `${files} file change${files === 1 ? '' : 's'}`];
+    const parts = [
+      `${texts.length} line${texts.length === 1 ? '' : 's'} of text`,
+      `${files} file change${files === 1 ? '' : 's'}`,
+    ];
     if (state.todos.length) parts.push(`${done}/${state.todos.length} tasks done`);
     const summary = `Attached to run ${this.jobId} (${state.state}); so far: ${parts.join(', ')}.`;
     const lastText = texts.slice(-3);
-    const todos: TranscriptLine[] = state.todos.length ? [{ kind: 'todos', todos: state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) })) }] : [];
+    const todos: TranscriptLine[] = state.todos.length
+      ? [{ kind: 'todos', todos: state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) })) }]
+      : [];
     const tail = this.kept.filter((l) => l.kind === 'question' || l.kind === 'plan' || l.kind === 'error');
     this.kept = [];
     if (this.mode === 'plain') {
@@ -143,7 +149,11 @@ export class TextRunView implements RunView {
     const credits = creditsOfRun(s);
     this.printHeader();
     if (this.mode === 'plain') {
-      const fields = [`end`, end.outcome === 'detached' || end.outcome === 'timeout' ? end.outcome : s.state, `exit=${end.exitCode}`];
+      const fields = [
+        `end`,
+        end.outcome === 'detached' || end.outcome === 'timeout' ? end.outcome : s.state,
+        `exit=${end.exitCode}`,
+      ];
       if (credits !== undefined) fields.push(`credits=${credits}`);
       this.io.outLine(fields.join('\t'));
       return;

@@ -14,7 +14,10 @@ describe('askQuestion', () => {
         return choices[1].value;
       },
     };
-    const next = await askQuestion({ prompter } as unknown as Context, { question: 'Which \u001b]52;c;aGk=\u0007one?', options: ['plain', 'red \u001b[31mbold'] });
+    const next = await askQuestion({ prompter } as unknown as Context, {
+      question: 'Which \u001b]52;c;aGk=\u0007one?',
+      options: ['plain', 'red \u001b[31mbold'],
+    });
     expect(shown).toEqual(['Which one?', 'plain', 'red bold', 'Other (type an answer)']);
     expect(next).toEqual({ prompt: 'red \u001b[31mbold', mode: 'build' });
   });

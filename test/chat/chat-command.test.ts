@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => emu.control.reset());
 
-const chat = (args: string[], o: Partial<Parameters<typeof runCli>[1]> = {}) => runCli(['chat', SITE, ...args], { env, clock, ...o });
+const chat = (args: string[], o: Partial<Parameters<typeof runCli>[1]> = {}) =>
+  runCli(['chat', SITE, ...args], { env, clock, ...o });
 const calls = (method: string) => emu.control.log({ method });
 
 describe('one-shot chat', () => {
@@ -104,7 +105,11 @@ describe('questions and plans', () => {
     emu.control.reset();
     const json = await chat(['make it nicer', '--json']);
     expect(json.code).toBe(10);
-    expect(ndjson(json.stdout).at(-1).pending).toMatchObject({ kind: 'question', question: 'What kind of site should this be?', options: expect.arrayContaining(['A blog']) });
+    expect(ndjson(json.stdout).at(-1).pending).toMatchObject({
+      kind: 'question',
+      question: 'What kind of site should this be?',
+      options: expect.arrayContaining(['A blog']),
+    });
 
     const choose = await chat(['--choose', '3', '--job', ndjson(json.stdout).at(-1).jobId]);
     expect(choose.code).toBe(0);
@@ -130,7 +135,10 @@ describe('questions and plans', () => {
     expect(r.code).toBe(0);
     expect(r.prompts).toEqual(['What kind of site should this be?', 'Your answer']);
     expect(r.stdout).not.toContain('What kind of site');
-    expect(calls('send_message').map((e) => (e.args as any).prompt)).toEqual(['make it pop', 'A site for our bakery with a menu']);
+    expect(calls('send_message').map((e) => (e.args as any).prompt)).toEqual([
+      'make it pop',
+      'A site for our bakery with a menu',
+    ]);
   });
 
   it('a plan exits 11 without a prompt; --revise gets a revised plan; --approve builds it', async () => {
@@ -152,12 +160,18 @@ describe('questions and plans', () => {
   });
 
   it('a plan is approved interactively; Decide later exits 11', async () => {
-    const approve = await chat(['--plan', 'Add a team page with our bakers'], { tty: true, prompter: new ScriptedPrompter(['Approve and build']) });
+    const approve = await chat(['--plan', 'Add a team page with our bakers'], {
+      tty: true,
+      prompter: new ScriptedPrompter(['Approve and build']),
+    });
     expect(approve.code).toBe(0);
     expect(approve.stdout).toContain('+ team.html');
     expect(approve.stdout).toContain('Plan ready');
     expect(calls('send_message').map((e) => (e.args as any).mode ?? 'build')).toEqual(['plan', 'build']);
-    const later = await chat(['--plan', 'Add an events page'], { tty: true, prompter: new ScriptedPrompter(['Decide later']) });
+    const later = await chat(['--plan', 'Add an events page'], {
+      tty: true,
+      prompter: new ScriptedPrompter(['Decide later']),
+    });
     expect(later.code).toBe(11);
   });
 });
@@ -167,9 +181,15 @@ describe('replies check what waits; a new message does not answer a waiting ques
 
   it('--approve, --revise, --answer and --choose with nothing waiting send nothing and exit 2', async () => {
     for (const [args, says] of [
-      [['--approve'], /No plan waits for approval on site_bakery \(its latest run, job_\d+, succeeded\); --approve sent nothing\. To ask for a plan: sitebuilder chat site_bakery --plan/],
+      [
+        ['--approve'],
+        /No plan waits for approval on site_bakery \(its latest run, job_\d+, succeeded\); --approve sent nothing\. To ask for a plan: sitebuilder chat site_bakery --plan/,
+      ],
       [['--revise', 'also add prices'], /No plan waits for approval .*--revise sent nothing/],
-      [['--answer', 'A blog'], /No question waits for an answer on site_bakery .*--answer sent nothing\. To send it as a new message: sitebuilder chat site_bakery/],
+      [
+        ['--answer', 'A blog'],
+        /No question waits for an answer on site_bakery .*--answer sent nothing\. To send it as a new message: sitebuilder chat site_bakery/,
+      ],
       [['--choose', '1'], /No question waits for an answer .*--choose sent nothing\. To send it as a new message/],
     ] as const) {
       const r = await chat([...args]);
@@ -199,8 +219,12 @@ describe('replies check what waits; a new message does not answer a waiting ques
     const r = await chat(['Add a gallery page']);
     expect(r.code).toBe(10);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/A question from run job_\d+ waits on site_bakery, and the agent would take this message as its answer\. Nothing was sent\./);
-    expect(r.stderr).toContain('Answer with sitebuilder chat site_bakery --choose N or sitebuilder chat site_bakery --answer');
+    expect(r.stderr).toMatch(
+      /A question from run job_\d+ waits on site_bakery, and the agent would take this message as its answer\. Nothing was sent\./,
+    );
+    expect(r.stderr).toContain(
+      'Answer with sitebuilder chat site_bakery --choose N or sitebuilder chat site_bakery --answer',
+    );
     expect(r.stderr).toContain('--yes');
     const json = await chat(['Add a gallery page', '--json']);
     expect(json.code).toBe(10);
@@ -244,7 +268,10 @@ describe('replies check what waits; a new message does not answer a waiting ques
 describe('Ctrl-C, queueing and the other commands', () => {
   it('the first Ctrl-C cancels the run (exit 130); a second detaches with the re-attach command', async () => {
     const interrupts = new Interrupts();
-    const cancelled = await chat(['Add every page you can think of #long'], { interrupts, clock: new InterruptingClock(interrupts, [3], clock.now()) });
+    const cancelled = await chat(['Add every page you can think of #long'], {
+      interrupts,
+      clock: new InterruptingClock(interrupts, [3], clock.now()),
+    });
     expect(cancelled.code).toBe(130);
     expect(calls('cancel_job')).toHaveLength(1);
     expect(cancelled.stdout).toMatch(/^end\tcancelled\texit=130\tcredits=\d+$/m);
@@ -254,10 +281,18 @@ describe('Ctrl-C, queueing and the other commands', () => {
     // The service does not stop the run at once (here: cancel_job refused once), so the second press detaches.
     emu.control.addFault({ method: 'cancel_job', status: 422, message: 'The run could not be stopped yet.' });
     const i2 = new Interrupts();
-    const detached = await chat(['Add every page you can think of #long', '--json'], { interrupts: i2, clock: new InterruptingClock(i2, [2, 3], clock.now()) });
+    const detached = await chat(['Add every page you can think of #long', '--json'], {
+      interrupts: i2,
+      clock: new InterruptingClock(i2, [2, 3], clock.now()),
+    });
     expect(detached.code).toBe(130);
     const end = ndjson(detached.stdout).at(-1);
-    expect(end).toMatchObject({ type: 'end', outcome: 'detached', exitCode: 130, reattach: expect.stringMatching(/^sitebuilder job watch site_bakery job_/) });
+    expect(end).toMatchObject({
+      type: 'end',
+      outcome: 'detached',
+      exitCode: 130,
+      reattach: expect.stringMatching(/^sitebuilder job watch site_bakery job_/),
+    });
     clock.advance(120_000);
   });
 
@@ -271,10 +306,15 @@ describe('Ctrl-C, queueing and the other commands', () => {
       return take(method);
     });
     try {
-      const r = await chat(['Add every page you can think of #long'], { interrupts, clock: new InterruptingClock(interrupts, [2], clock.now()) });
+      const r = await chat(['Add every page you can think of #long'], {
+        interrupts,
+        clock: new InterruptingClock(interrupts, [2], clock.now()),
+      });
       expect(r.code).toBe(130);
       expect(r.stdout).toMatch(/^end\tdetached\texit=130$/m);
-      expect(r.stderr).toMatch(/Detached before the cancel was confirmed.*Re-attach with: sitebuilder job watch site_bakery job_\d+/);
+      expect(r.stderr).toMatch(
+        /Detached before the cancel was confirmed.*Re-attach with: sitebuilder job watch site_bakery job_\d+/,
+      );
     } finally {
       spy.mockRestore();
       clock.advance(120_000);
@@ -315,7 +355,14 @@ describe('Ctrl-C, queueing and the other commands', () => {
 
   it('a conversation: a message sent while the agent is busy is queued once; /queue, /cancel, /plan; an empty line leaves', async () => {
     await chat(['Add every page you can think of #long', '--no-follow']);
-    const prompter = new ScriptedPrompter(['Then make the header bigger please', '/queue', '/cancel', '/plan', '/nope', '']);
+    const prompter = new ScriptedPrompter([
+      'Then make the header bigger please',
+      '/queue',
+      '/cancel',
+      '/plan',
+      '/nope',
+      '',
+    ]);
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
     expect(r.prompts).toEqual(['You', 'You', 'You', 'You', 'You (plan mode)', 'You (plan mode)']);
@@ -333,7 +380,9 @@ describe('Ctrl-C, queueing and the other commands', () => {
     for (let i = 0; i < 8; i++) expect((await chat([`Queued change number ${i}`, '--no-follow'])).code).toBe(0);
     const ninth = await chat(['One change too many']);
     expect(ninth.code).toBe(7);
-    expect(ninth.stderr).toMatch(/8 messages waiting.*See the queue with: sitebuilder queue list site_bakery \(request req_/);
+    expect(ninth.stderr).toMatch(
+      /8 messages waiting.*See the queue with: sitebuilder queue list site_bakery \(request req_/,
+    );
     const broke = await runCli(['chat', 'site_shop', 'Add an about page and a contact page'], { env, clock });
     expect(broke.code).toBe(1);
     expect(broke.stderr.match(/nothing ran/gi)).toHaveLength(1);
@@ -357,7 +406,10 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(JSON.parse(rm.stdout)).toMatchObject({ waiting: 1 });
     const json = JSON.parse((await runCli(['queue', 'list', SITE, '--json'], { env, clock })).stdout);
     expect(json.items.map((i: any) => i.queueItemId)).toEqual([ids[1]]);
-    const noScope = await runCli(['queue', 'remove', SITE, ids[1]], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly }, clock });
+    const noScope = await runCli(['queue', 'remove', SITE, ids[1]], {
+      env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly },
+      clock,
+    });
     expect(noScope.code).toBe(4);
   });
 
@@ -393,12 +445,19 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect((await runCli(['job', 'cancel', SITE], { env, clock })).code).toBe(0);
     const r = await chat([], { tty: true, prompter: new ScriptedPrompter(['/queue', '']) });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('No message waits in the queue; it stopped after a failed or cancelled run, with nothing to resume.');
+    expect(r.stderr).toContain(
+      'No message waits in the queue; it stopped after a failed or cancelled run, with nothing to resume.',
+    );
     expect(r.stderr).not.toContain('queue resume');
   });
 
   it('polls slower while the minute’s budget runs low, and never runs into a 429', async () => {
-    const spend = () => fetch(`${emu.baseUrl}/v1/list_workspaces`, { method: 'POST', headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' }, body: '{}' });
+    const spend = () =>
+      fetch(`${emu.baseUrl}/v1/list_workspaces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
     for (let i = 0; i < 226; i++) await spend();
     const before = clock.sleeps.length;
     const r = await chat(['Add an about page and a contact page', '--json']);
@@ -417,7 +476,12 @@ describe('Ctrl-C, queueing and the other commands', () => {
   });
 
   it('refuses bad input before sending anything', async () => {
-    for (const args of [['hello', '--answer', 'x'], ['--approve', '--revise', 'x'], ['--job', 'j'], ['--answer', '  ']]) {
+    for (const args of [
+      ['hello', '--answer', 'x'],
+      ['--approve', '--revise', 'x'],
+      ['--job', 'j'],
+      ['--answer', '  '],
+    ]) {
       const r = await chat(args);
       expect(r.code, args.join(' ')).toBe(2);
     }
@@ -430,14 +494,27 @@ describe('Ctrl-C, queueing and the other commands', () => {
 
 describe('site create follows the first build', () => {
   it('prints the site id, then the run, with chat’s exit codes; --json is one stream', async () => {
-    const r = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A portfolio for a ceramic artist with a gallery and contact page'], { env, clock });
+    const r = await runCli(
+      [
+        'site',
+        'create',
+        '--workspace',
+        'ws_demo',
+        '--prompt',
+        'A portfolio for a ceramic artist with a gallery and contact page',
+      ],
+      { env, clock },
+    );
     expect(r.code).toBe(0);
     // Piped, the first line is tagged like the rest.
     expect(r.stdout.split('\n')[0]).toMatch(/^site\tsite_\d+\tws_demo$/);
     expect(r.stdout.split('\n')[1]).toMatch(/^job\tsite_\d+\tjob_\d+$/);
     expect(r.stdout).toContain('file\t+\tgallery.html');
     expect(r.stdout).toMatch(/^end\tsucceeded\texit=0/m);
-    const json = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A blog about sourdough with an about page', '--json'], { env, clock });
+    const json = await runCli(
+      ['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A blog about sourdough with an about page', '--json'],
+      { env, clock },
+    );
     const lines = ndjson(json.stdout);
     expect(lines[0]).toMatchObject({ type: 'site', jobId: expect.stringMatching(/^job_/), workspaceId: 'ws_demo' });
     expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);

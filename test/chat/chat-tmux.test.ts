@@ -34,7 +34,17 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     emu = await startEmulator({ port: 0, speed: 20 });
     const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-tmux-')), 'config');
     const env = `SITEBUILDER_BASE_URL=${emu.baseUrl} SITEBUILDER_TOKEN=${DEMO_TOKENS.full} SITEBUILDER_CONFIG_DIR=${config}`;
-    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', `env -u CI -u NO_COLOR ${env} PS1='$ ' bash --norc --noprofile`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '120',
+      '-y',
+      '40',
+      `env -u CI -u NO_COLOR ${env} PS1='$ ' bash --norc --noprofile`,
+    );
     keys(`node ${bin} chat site_bakery; echo EXIT=$?`, 'Enter');
   });
   afterAll(async () => {

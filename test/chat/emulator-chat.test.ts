@@ -48,13 +48,23 @@ describe('send_message and get_job', () => {
     expect(a.status).toBe(200);
     expect(a.body.data).toMatchObject({ queued: false, jobId: expect.stringMatching(/^job_/) });
     const first = await job(a.body.data.jobId);
-    expect(first).toMatchObject({ state: 'running', cursor: 0, events: [], creditsCharged: null, reset: false, error: null });
+    expect(first).toMatchObject({
+      state: 'running',
+      cursor: 0,
+      events: [],
+      creditsCharged: null,
+      reset: false,
+      error: null,
+    });
     const { events, last } = await runToEnd(a.body.data.jobId);
     const kinds = new Set(events.map((e) => e.event));
-    for (const k of ['text', 'todos', 'tool_call', 'tool_result', 'file_changed', 'credits_used']) expect(kinds).toContain(k);
+    for (const k of ['text', 'todos', 'tool_call', 'tool_result', 'file_changed', 'credits_used'])
+      expect(kinds).toContain(k);
     expect(last.creditsCharged).toBeGreaterThan(0);
     expect(h.emu.emulator.workspace('ws_demo')!.credits).toBe(before - last.creditsCharged);
-    const files = (await h.control('GET', `sites/${SITE}/files`)).body.data?.files ?? (await h.control('GET', `sites/${SITE}/files`)).body.files;
+    const files =
+      (await h.control('GET', `sites/${SITE}/files`)).body.data?.files ??
+      (await h.control('GET', `sites/${SITE}/files`)).body.files;
     expect(files['about.html']).toContain('<h2>About</h2>');
     expect(files['styles.css']).toContain('#2e86de');
     // The cursor pages: nothing new after the end.
@@ -67,7 +77,12 @@ describe('send_message and get_job', () => {
     const { events, last } = await runToEnd(a.body.data.jobId);
     expect(last.state).toBe('succeeded');
     expect(events.at(-2).event).toBe('plan_approval_requested');
-    expect(events.filter((e) => e.event === 'text').map((e) => e.data.text).join('')).toContain('Here is my plan');
+    expect(
+      events
+        .filter((e) => e.event === 'text')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toContain('Here is my plan');
     expect(events.some((e) => e.event === 'file_changed')).toBe(false);
     expect(JSON.stringify(h.emu.emulator.slice<any>('chat').sites[SITE].files)).toBe(filesBefore);
     // Revise: another plan message, answered at once (never queued) with a revised plan.
@@ -99,7 +114,10 @@ describe('send_message and get_job', () => {
     expect(last.state).toBe('failed');
     expect(states.has('running')).toBe(true);
     expect(events.some((e) => e.event === 'error')).toBe(true);
-    expect(last.error).toMatchObject({ code: 'agent_build_failed', message: expect.stringContaining('could not finish') });
+    expect(last.error).toMatchObject({
+      code: 'agent_build_failed',
+      message: expect.stringContaining('could not finish'),
+    });
   });
 
   it('#stall reads stalled for a while, then goes on', async () => {
@@ -142,7 +160,12 @@ describe('cancel_job', () => {
     expect(queued.body.data).toMatchObject({ queued: true, queuePosition: 1, queueResumable: false });
     const c = await h.call('cancel_job', { projectId: SITE, jobId: a.body.data.jobId, clearSession: true });
     expect(c.status).toBe(200);
-    expect(c.body.data).toMatchObject({ cancelled: true, state: 'cancelled', sessionCleared: true, queueStopped: true });
+    expect(c.body.data).toMatchObject({
+      cancelled: true,
+      state: 'cancelled',
+      sessionCleared: true,
+      queueStopped: true,
+    });
     const d = await job(a.body.data.jobId);
     expect(d.state).toBe('cancelled');
     expect(d.events.some((e: any) => e.event === 'file_changed')).toBe(true);
@@ -171,7 +194,11 @@ describe('the queue', () => {
     expect(ninth.body.data.code).toBe('queue_person_limit');
     expect(ninth.headers['retry-after']).toBeUndefined();
     for (let i = 0; i < 8; i++) await send(`Teammate message ${i}`, {}, DEMO_TOKENS.teammate);
-    await h.emu.control.createToken({ name: 'third', userId: 'usr_olivia', scopes: ['chat:write', 'chat:read'] } as never);
+    await h.emu.control.createToken({
+      name: 'third',
+      userId: 'usr_olivia',
+      scopes: ['chat:write', 'chat:read'],
+    } as never);
     const list = await h.call('list_queued_messages', { projectId: SITE });
     expect(list.body.data.items).toHaveLength(16);
     expect(list.body.count).toBe(16);
@@ -190,22 +217,46 @@ describe('the queue', () => {
     const a = await send('Add an about page and a contact page');
     const q1 = (await send('First queued message here')).body.data;
     const q2 = (await send('Second queued message here')).body.data;
-    const stale = await h.call('edit_queued_message', { projectId: SITE, queueItemId: q1.queueItemId, prompt: 'Rewritten first message', expectedVersion: 0 });
+    const stale = await h.call('edit_queued_message', {
+      projectId: SITE,
+      queueItemId: q1.queueItemId,
+      prompt: 'Rewritten first message',
+      expectedVersion: 0,
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.data.QueueVersion).toBe(1);
-    const ok = await h.call('edit_queued_message', { projectId: SITE, queueItemId: q1.queueItemId, prompt: 'Rewritten first message', expectedVersion: 1 });
+    const ok = await h.call('edit_queued_message', {
+      projectId: SITE,
+      queueItemId: q1.queueItemId,
+      prompt: 'Rewritten first message',
+      expectedVersion: 1,
+    });
     expect(ok.body.data).toMatchObject({ QueueVersion: 2, prompt: 'Rewritten first message' });
-    const notMine = await h.call('edit_queued_message', { projectId: SITE, queueItemId: q1.queueItemId, prompt: 'x', expectedVersion: 2 }, { token: DEMO_TOKENS.teammate });
+    const notMine = await h.call(
+      'edit_queued_message',
+      { projectId: SITE, queueItemId: q1.queueItemId, prompt: 'x', expectedVersion: 2 },
+      { token: DEMO_TOKENS.teammate },
+    );
     expect(notMine.status).toBe(403);
     const moved = await h.call('reorder_queued_message', { projectId: SITE, queueItemId: q2.queueItemId, position: 1 });
     expect(moved.body.data.items.map((i: any) => i.queueItemId)).toEqual([q2.queueItemId, q1.queueItemId]);
-    const ro = await h.call('remove_queued_message', { projectId: SITE, queueItemId: q1.queueItemId }, { token: DEMO_TOKENS.readonly });
+    const ro = await h.call(
+      'remove_queued_message',
+      { projectId: SITE, queueItemId: q1.queueItemId },
+      { token: DEMO_TOKENS.readonly },
+    );
     expect(ro.status).toBe(403);
     expect(ro.body.message).toContain('sites:delete');
     await runToEnd(a.body.data.jobId);
     clock.advance(600_000);
-    const msgs = (await h.call('list_messages', { projectId: SITE, limit: 100 })).body.data.items.filter((m: any) => m.role === 'user').map((m: any) => m.text);
-    expect(msgs.slice(0, 3)).toEqual(['Rewritten first message', 'Second queued message here', 'Add an about page and a contact page']);
+    const msgs = (await h.call('list_messages', { projectId: SITE, limit: 100 })).body.data.items
+      .filter((m: any) => m.role === 'user')
+      .map((m: any) => m.text);
+    expect(msgs.slice(0, 3)).toEqual([
+      'Rewritten first message',
+      'Second queued message here',
+      'Add an about page and a contact page',
+    ]);
   });
 });
 
@@ -241,19 +292,27 @@ describe('list_messages and credits', () => {
     expect(a.status).toBe(409);
     expect(a.body.data.code).toBe('code_moving');
     expect(h.emu.emulator.slice<any>('chat').sites[SITE].activeJobId).toBeNull();
-    const locked = await h.call('send_message', { projectId: 'site_client', prompt: 'Add an about page and a contact page' });
+    const locked = await h.call('send_message', {
+      projectId: 'site_client',
+      prompt: 'Add an about page and a contact page',
+    });
     expect(locked.status).toBe(403);
     expect(typeof locked.body.data.code).toBe('string');
   });
 
   it('create_site runs the agent for its first build', async () => {
-    const c = await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'A portfolio for a ceramic artist with a gallery and contact page' });
+    const c = await h.call('create_site', {
+      workspaceId: 'ws_demo',
+      prompt: 'A portfolio for a ceramic artist with a gallery and contact page',
+    });
     const site = c.body.data.site._id;
     const d = await h.call('get_job', { projectId: site, jobId: c.body.data.jobId, cursor: 0 });
     expect(d.body.data.state).toBe('running');
     clock.advance(120_000);
     const e = await h.call('get_job', { projectId: site, jobId: c.body.data.jobId, cursor: 0 });
     expect(e.body.data.state).toBe('succeeded');
-    expect(e.body.data.events.filter((x: any) => x.event === 'file_changed').map((x: any) => x.data.path)).toContain('gallery.html');
+    expect(e.body.data.events.filter((x: any) => x.event === 'file_changed').map((x: any) => x.data.path)).toContain(
+      'gallery.html',
+    );
   });
 });

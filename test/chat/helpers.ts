@@ -90,7 +90,12 @@ export async function runCli(argv: string[], o: ChatRunOptions): Promise<ChatRun
     signal: new AbortController().signal,
     interrupts: o.interrupts,
   });
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText(), prompts: prompter instanceof ScriptedPrompter ? prompter.asked : [] };
+  return {
+    code,
+    stdout: io.stdoutText(),
+    stderr: io.stderrText(),
+    prompts: prompter instanceof ScriptedPrompter ? prompter.asked : [],
+  };
 }
 
 export function ndjson(text: string): any[] {

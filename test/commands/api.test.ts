@@ -21,7 +21,8 @@ beforeAll(async () => {
 beforeEach(() => emu.control.reset());
 afterAll(() => emu.close());
 
-const api = (args: string[], opts: { stdin?: string; tty?: boolean } = {}) => run(['api', ...args], { env, clock, ...opts });
+const api = (args: string[], opts: { stdin?: string; tty?: boolean } = {}) =>
+  run(['api', ...args], { env, clock, ...opts });
 const sent = (method: string) => emu.emulator.log.list({ method });
 
 describe('api <method>', () => {
@@ -37,9 +38,23 @@ describe('api <method>', () => {
   it('reads @file, nests keys, merges fields over --input, and reads --input - from stdin', async () => {
     writeFileSync(join(dir, 'brief.txt'), 'A site for a dog groomer.\n');
     writeFileSync(join(dir, 'body.json'), JSON.stringify({ workspaceId: 'ws_free', prompt: 'replaced' }));
-    const res = await api(['create_site', '--input', join(dir, 'body.json'), '-f', 'workspaceId=ws_demo', '-F', `prompt=@${join(dir, 'brief.txt')}`, '-f', 'importSource[SourceUrl]=https://groomer.example/']);
+    const res = await api([
+      'create_site',
+      '--input',
+      join(dir, 'body.json'),
+      '-f',
+      'workspaceId=ws_demo',
+      '-F',
+      `prompt=@${join(dir, 'brief.txt')}`,
+      '-f',
+      'importSource[SourceUrl]=https://groomer.example/',
+    ]);
     expect(res.code).toBe(0);
-    expect(sent('create_site')[0].args).toEqual({ workspaceId: 'ws_demo', prompt: 'A site for a dog groomer.\n', importSource: { SourceUrl: 'https://groomer.example/' } });
+    expect(sent('create_site')[0].args).toEqual({
+      workspaceId: 'ws_demo',
+      prompt: 'A site for a dog groomer.\n',
+      importSource: { SourceUrl: 'https://groomer.example/' },
+    });
     const piped = await api(['list_sites', '--input', '-'], { stdin: '{"workspaceId":"ws_free"}' });
     expect(JSON.parse(piped.stdout).count).toBe(2);
   });
@@ -49,7 +64,12 @@ describe('api <method>', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/Not sent: The argument `limit` must be a (whole )?number/);
     expect(res.stdout).toBe('');
-    for (const bad of [['list_sites', '-f', 'novalue'], ['list_sites', '-F', 'x={oops'], ['list_sites', '--input', join(dir, 'missing.json')], ['list_sites', '-H', 'no colon']]) {
+    for (const bad of [
+      ['list_sites', '-f', 'novalue'],
+      ['list_sites', '-F', 'x={oops'],
+      ['list_sites', '--input', join(dir, 'missing.json')],
+      ['list_sites', '-H', 'no colon'],
+    ]) {
       expect((await api(bad)).code, bad.join(' ')).toBe(2);
     }
     expect(sent('list_sites')).toHaveLength(0);
@@ -64,21 +84,45 @@ describe('api <method>', () => {
   });
 
   it('prints the envelope of a refusal on stdout and the reason on stderr, with its exit code', async () => {
-    const res = await api(['restart_site_email_domain_verification', '-f', 'projectId=site_docs', '-f', 'domainId=edom_docs']);
+    const res = await api([
+      'restart_site_email_domain_verification',
+      '-f',
+      'projectId=site_docs',
+      '-f',
+      'domainId=edom_docs',
+    ]);
     expect(res.code).toBe(1);
-    expect(JSON.parse(res.stdout).message).toBe('The mail provider is still verifying this domain, so there is nothing to restart!');
+    expect(JSON.parse(res.stdout).message).toBe(
+      'The mail provider is still verifying this domain, so there is nothing to restart!',
+    );
     expect(res.stderr).toContain('still verifying this domain');
-    const scope = await run(['api', 'set_secret', '-f', 'projectId=site_bakery', '-f', 'name=A', '-f', 'value=b'], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly }, clock });
+    const scope = await run(['api', 'set_secret', '-f', 'projectId=site_bakery', '-f', 'name=A', '-f', 'value=b'], {
+      env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly },
+      clock,
+    });
     expect(scope.code).toBe(4);
   });
 
   it('sends -H Idempotency-Key and reuses it; a repeat is answered from the first result', async () => {
-    const args = ['set_secret', '-f', 'projectId=site_bakery', '-f', 'name=API_KEY', '-f', 'value=v1', '-H', 'Idempotency-Key: secret-1'];
+    const args = [
+      'set_secret',
+      '-f',
+      'projectId=site_bakery',
+      '-f',
+      'name=API_KEY',
+      '-f',
+      'value=v1',
+      '-H',
+      'Idempotency-Key: secret-1',
+    ];
     const first = JSON.parse((await api(args)).stdout);
     const again = JSON.parse((await api(args)).stdout);
     expect(again).toEqual(first);
     const log = sent('set_secret');
-    expect(log.map((e) => [e.idempotencyKey, e.replayed])).toEqual([['secret-1', false], ['secret-1', true]]);
+    expect(log.map((e) => [e.idempotencyKey, e.replayed])).toEqual([
+      ['secret-1', false],
+      ['secret-1', true],
+    ]);
     expect((await api(['set_secret', '-H', 'Authorization: Bearer x'])).code).toBe(2);
   });
 
@@ -98,14 +142,22 @@ describe('api <method>', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^list_sites\tsites:read\tread, pages: offset\t/m);
     const json = JSON.parse((await api(['--json'])).stdout);
-    expect(json.find((m: { name: string }) => m.name === 'restart_site_email_domain_verification')).toMatchObject({ destructive: true, permission: 'manageDomains' });
+    expect(json.find((m: { name: string }) => m.name === 'restart_site_email_domain_verification')).toMatchObject({
+      destructive: true,
+      permission: 'manageDomains',
+    });
   });
 });
 
 describe('api --paginate', () => {
   it('follows each of the six listing patterns to the end', async () => {
     for (let i = 0; i < 75; i++) {
-      putStorageFile(emu.emulator, 'site_bakery', { path: `f/${String(i).padStart(2, '0')}.txt`, visibility: 'public', contentType: 'text/plain', contentBase64: 'eA==' });
+      putStorageFile(emu.emulator, 'site_bakery', {
+        path: `f/${String(i).padStart(2, '0')}.txt`,
+        visibility: 'public',
+        contentType: 'text/plain',
+        contentBase64: 'eA==',
+      });
     }
     const cases: Array<[string[], number, number]> = [
       [['list_sites', '-f', 'workspaceId=ws_demo', '-F', 'limit=1'], 3, 3], // offset and count
@@ -144,7 +196,9 @@ describe('tools and openapi', () => {
     const full = await run(['tools'], { env, clock });
     expect(full.code).toBe(0);
     expect(full.stdout).toMatch(/^restart_site_email_domain_verification\tconfig:write\tdestructive\t/m);
-    const readonly = JSON.parse((await run(['tools', '--json'], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly }, clock })).stdout);
+    const readonly = JSON.parse(
+      (await run(['tools', '--json'], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly }, clock })).stdout,
+    );
     const names = readonly.map((t: { name: string }) => t.name);
     expect(names).toContain('list_sites');
     expect(names).not.toContain('set_secret');

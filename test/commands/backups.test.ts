@@ -25,9 +25,25 @@ beforeEach(() => {
 afterAll(() => emu.close());
 
 const control = async (verb: string, path: string, body?: unknown) =>
-  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
+  (
+    (await (
+      await fetch(`${emu.baseUrl}/_emulator/${path}`, {
+        method: verb,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).json()) as any
+  ).data;
 const api = async (method: string, args: Record<string, unknown>) =>
-  ((await (await fetch(`${emu.baseUrl}/v1/${method}`, { method: 'POST', body: JSON.stringify(args), headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' } })).json()) as any).data;
+  (
+    (await (
+      await fetch(`${emu.baseUrl}/v1/${method}`, {
+        method: 'POST',
+        body: JSON.stringify(args),
+        headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' },
+      })
+    ).json()) as any
+  ).data;
 const calls = (method: string) => emu.control.log({ method });
 const cli = (argv: string[], opts: Parameters<typeof run>[1] = {}) => run(argv, { env, clock, ...opts });
 /** Everything a restore could change on the site, read through the control API. */
@@ -60,7 +76,8 @@ describe('without a terminal and without --yes, nothing changes (exit 5)', () =>
       expect(res.stderr).toMatch(/--yes|--confirm/);
       expect(res.stderr).toMatch(/Nothing was (changed|restored)/);
     }
-    for (const method of ['restore_backup', 'restore_code_backup', 'clear_storage_backups']) expect(calls(method)).toHaveLength(0);
+    for (const method of ['restore_backup', 'restore_code_backup', 'clear_storage_backups'])
+      expect(calls(method)).toHaveLength(0);
     expect(calls('restore_storage_backup').every((c) => (c.args as any).confirm === undefined)).toBe(true);
     emu.control.clearLog();
     expect(await siteState()).toEqual(before);
@@ -79,9 +96,18 @@ describe('backup', () => {
   it('lists backups: tab-separated when piped, JSON with --json', async () => {
     const piped = await cli(['backup', 'list', SITE]);
     expect(piped.code).toBe(0);
-    const rows = piped.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toEqual([expect.any(String), expect.stringMatching(/^BK-/), 'daily', 'Daily backup', expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
+    expect(rows[0]).toEqual([
+      expect.any(String),
+      expect.stringMatching(/^BK-/),
+      'daily',
+      'Daily backup',
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    ]);
     const json = JSON.parse((await cli(['backup', 'list', SITE, '--json'])).stdout);
     expect(json[1]).toMatchObject({ label: 'Before the menu redesign', type: 'manual' });
   });
@@ -91,7 +117,9 @@ describe('backup', () => {
     const res = await cli(['backup', 'restore', SITE, older.BackupId, '--yes']);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(`Restored backup ${older.BackupId} on site ${SITE}.\n`);
-    expect(res.stderr).toMatch(/Pre-restore Backup was taken first: undo with `sitebuilder backup restore site_bakery [0-9a-f]+`/);
+    expect(res.stderr).toMatch(
+      /Pre-restore Backup was taken first: undo with `sitebuilder backup restore site_bakery [0-9a-f]+`/,
+    );
     expect(res.stderr).toContain('sitebuilder publish site_bakery');
     expect((await control('GET', `sites/${SITE}/content`)).pages).toHaveLength(2);
   });
@@ -100,7 +128,9 @@ describe('backup', () => {
     const prompter = new ScriptedPrompter([{ select: 'Before the menu redesign' }, { confirm: true }]);
     const res = await cli(['backup', 'restore', SITE], { tty: true, prompter });
     expect(res.code).toBe(0);
-    expect(res.stderr).toMatch(/Restore site backup [0-9a-f]+ “Before the menu redesign” from \d{4}-\d\d-\d\d \d\d:\d\d UTC on site site_bakery:/);
+    expect(res.stderr).toMatch(
+      /Restore site backup [0-9a-f]+ “Before the menu redesign” from \d{4}-\d\d-\d\d \d\d:\d\d UTC on site site_bakery:/,
+    );
     expect(res.stderr).toContain('every page, component and setting of the site is replaced');
     expect(res.stderr).toContain('stored files, database rows, environment variables, source files');
     expect(prompter.asked).toEqual(['Which backup?', 'Go ahead?']);
@@ -109,7 +139,9 @@ describe('backup', () => {
   it('an unknown backup is a clear error', async () => {
     const res = await cli(['backup', 'restore', SITE, 'nope', '--yes']);
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/^error: Site site_bakery has no backup nope; `sitebuilder backup list site_bakery` shows them\. \(request req_/);
+    expect(res.stderr).toMatch(
+      /^error: Site site_bakery has no backup nope; `sitebuilder backup list site_bakery` shows them\. \(request req_/,
+    );
   });
 });
 
@@ -130,7 +162,9 @@ describe('code-backup', () => {
     const before = await siteState();
     const res = await cli(['code-backup', 'restore', SITE, codeBackupId], { tty: true, prompter });
     expect(res.code).toBe(130);
-    expect(res.stderr).toContain('the whole chat history of this site is deleted, for everyone in the project; this cannot be undone');
+    expect(res.stderr).toContain(
+      'the whole chat history of this site is deleted, for everyone in the project; this cannot be undone',
+    );
     expect(res.stderr).toContain('messages waiting in the queue are discarded unsent');
     expect(res.stderr).toContain('no backup is taken first');
     expect(await siteState()).toEqual(before);
@@ -141,10 +175,17 @@ describe('code-backup', () => {
     await api('send_message', { projectId: SITE, prompt: 'Add a gallery #long' });
     const refused = await cli(['code-backup', 'restore', SITE, codeBackupId, '--yes']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/AI is currently generating\. Stop it before restoring this code backup! Nothing was changed; pass --cancel-active-job/);
+    expect(refused.stderr).toMatch(
+      /AI is currently generating\. Stop it before restoring this code backup! Nothing was changed; pass --cancel-active-job/,
+    );
     const ok = await cli(['code-backup', 'restore', SITE, codeBackupId, '--yes', '--cancel-active-job', '--json']);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ siteId: SITE, codeBackupId, restored: true, cancelledJobId: expect.stringMatching(/^job_/) });
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      siteId: SITE,
+      codeBackupId,
+      restored: true,
+      cancelledJobId: expect.stringMatching(/^job_/),
+    });
   });
 });
 
@@ -177,7 +218,9 @@ describe('storage-backup', () => {
     const res = await cli(['storage-backup', 'clear', SITE, '--backup', first.backupId, '--yes', '--json']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ siteId: SITE, deleted: 1, backupIds: [first.backupId] });
-    expect((await control('GET', `sites/${SITE}/storage-backups`)).map((b: any) => b.backupId)).not.toContain(first.backupId);
+    expect((await control('GET', `sites/${SITE}/storage-backups`)).map((b: any) => b.backupId)).not.toContain(
+      first.backupId,
+    );
   });
 
   it('on a terminal, clearing all asks, naming how many', async () => {

@@ -16,7 +16,8 @@ beforeAll(async () => {
 beforeEach(() => emu.control.reset());
 afterAll(() => emu.close());
 
-const email = (args: string[], opts: { tty?: boolean; prompter?: Prompter } = {}) => run(['email', ...args], { env, clock, ...opts });
+const email = (args: string[], opts: { tty?: boolean; prompter?: Prompter } = {}) =>
+  run(['email', ...args], { env, clock, ...opts });
 const restarts = () => emu.emulator.log.list({ method: 'restart_site_email_domain_verification' });
 
 /** Answers the one confirmation with a fixed answer, and records the question. */
@@ -31,17 +32,26 @@ class ConfirmPrompter implements Prompter {
     this.asked.push(message);
     return this.answer;
   }
-  select = async <T,>(_m: string, choices: Choice<T>[]) => choices[0].value;
-  multiselect = async <T,>() => [] as T[];
+  select = async <T>(_m: string, choices: Choice<T>[]) => choices[0].value;
+  multiselect = async <T>() => [] as T[];
 }
 
 describe('email domains', () => {
   it('prints one tab-separated row per DNS record when piped', async () => {
     const res = await email(['domains', 'site_bakery']);
     expect(res.code).toBe(0);
-    const rows = res.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(8);
-    expect(rows[0].slice(0, 5)).toEqual(['edom_bakery_mail', 'mail.sunrisebakery.example', 'success', 'DKIM 1', 'CNAME']);
+    expect(rows[0].slice(0, 5)).toEqual([
+      'edom_bakery_mail',
+      'mail.sunrisebakery.example',
+      'success',
+      'DKIM 1',
+      'CNAME',
+    ]);
     expect(rows[3].slice(3, 5)).toEqual(['Ownership', 'TXT']);
     expect(rows[4][2]).toBe('failed');
     expect(res.stdout).not.toMatch(/\u001b|\r/);
@@ -65,13 +75,17 @@ describe('email domains', () => {
     const wide = await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns: 120 });
     expect(widest(wide.stdout)).toBeLessThanOrEqual(120);
     expect(wide.stdout).not.toContain('…');
-    expect(wide.stdout).toMatch(/^Ownership +TXT +_sitebuilder\.mail\.sunrisebakery\.example +sitebuilder-domain-verification=[0-9a-f]{24}$/m);
+    expect(wide.stdout).toMatch(
+      /^Ownership +TXT +_sitebuilder\.mail\.sunrisebakery\.example +sitebuilder-domain-verification=[0-9a-f]{24}$/m,
+    );
 
     const narrow = await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns: 90 });
     const table = lines(narrow.stdout).filter((l) => /^(RECORD|DKIM|Ownership) /.test(l));
     expect(table).toHaveLength(10);
     expect(Math.max(...table.map((l) => l.length))).toBeLessThanOrEqual(90);
-    expect(narrow.stdout).toMatch(/^DKIM 1 +CNAME +sb1k1\._domainkey\.mail\.sunrisebakery\.example +sb1k1\.[0-9a-f]+\.dki…$/m);
+    expect(narrow.stdout).toMatch(
+      /^DKIM 1 +CNAME +sb1k1\._domainkey\.mail\.sunrisebakery\.example +sb1k1\.[0-9a-f]+\.dki…$/m,
+    );
     expect(narrow.stderr).toContain('Long values are cut to fit the terminal');
 
     const piped = await email(['domains', 'site_bakery']);
@@ -82,8 +96,15 @@ describe('email domains', () => {
   it('prints one JSON document with --json', async () => {
     const doc = JSON.parse((await email(['domains', 'site_portfolio', '--json'])).stdout);
     expect(doc.projectId).toBe('site_portfolio');
-    expect(doc.domains.map((d: { domainId: string }) => d.domainId)).toEqual(['edom_portfolio', 'edom_portfolio_shared']);
-    expect(doc.domains[0]).toMatchObject({ dkimStatus: 'not_started', canRestart: true, statusText: expect.stringContaining('not started') });
+    expect(doc.domains.map((d: { domainId: string }) => d.domainId)).toEqual([
+      'edom_portfolio',
+      'edom_portfolio_shared',
+    ]);
+    expect(doc.domains[0]).toMatchObject({
+      dkimStatus: 'not_started',
+      canRestart: true,
+      statusText: expect.stringContaining('not started'),
+    });
   });
 
   it('says so when a site has none', async () => {
@@ -105,7 +126,10 @@ describe('email restart', () => {
   it('with --yes prints the new records and marks which changed', async () => {
     const res = await email(['restart', 'site_bakery', 'edom_bakery_news', '--yes']);
     expect(res.code).toBe(0);
-    const rows = res.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((r) => [r[0], r[4]])).toEqual([
       ['DKIM 1', 'changed'],
       ['DKIM 2', 'changed'],
@@ -140,13 +164,18 @@ describe('email restart', () => {
   it('passes on the refusals of the service in its words, with their exit codes', async () => {
     const verifying = await email(['restart', 'site_docs', 'edom_docs', '--yes']);
     expect(verifying.code).toBe(1);
-    expect(verifying.stderr).toContain('The mail provider is still verifying this domain, so there is nothing to restart!');
+    expect(verifying.stderr).toContain(
+      'The mail provider is still verifying this domain, so there is nothing to restart!',
+    );
     const paused = await email(['restart', 'site_blog', 'edom_blog', '--yes']);
     expect(paused.code).toBe(4);
     expect(paused.stderr).toContain('Email domains are paused until the workspace is on a paid plan again!');
     const missing = await email(['restart']);
     expect(missing.code).toBe(2);
-    const onDefault = await run(['email', 'restart', 'edom_nope', '--yes'], { env: { ...env, SITEBUILDER_SITE: 'site_bakery' }, clock });
+    const onDefault = await run(['email', 'restart', 'edom_nope', '--yes'], {
+      env: { ...env, SITEBUILDER_SITE: 'site_bakery' },
+      clock,
+    });
     expect(onDefault.stderr).toContain('Site site_bakery has no email domain edom_nope');
     const unknown = await email(['restart', 'site_bakery', 'edom_nope', '--yes']);
     expect(unknown.code).toBe(1);
@@ -155,9 +184,14 @@ describe('email restart', () => {
   });
 
   it('exits 7 when the workspace used its 10 restarts of the hour, saying how long to wait', async () => {
-    emu.emulator.slice<{ restarts: Record<string, number[]> }>('email').restarts.ws_demo = Array.from({ length: 10 }, () => clock.now() - 45 * 60_000);
+    emu.emulator.slice<{ restarts: Record<string, number[]> }>('email').restarts.ws_demo = Array.from(
+      { length: 10 },
+      () => clock.now() - 45 * 60_000,
+    );
     const res = await email(['restart', 'site_bakery', 'edom_bakery_news', '--yes']);
     expect(res.code).toBe(7);
-    expect(res.stderr).toContain('This workspace has restarted email domain verification too many times this hour. Try again in 15 minutes.');
+    expect(res.stderr).toContain(
+      'This workspace has restarted email domain verification too many times this hour. Try again in 15 minutes.',
+    );
   });
 });

@@ -18,7 +18,10 @@ afterAll(() => emu.close());
 describe('auth', () => {
   it('logs in with --with-token after checking the token, storing it 0600', async () => {
     const configDir = tempConfigDir();
-    const login = await run(['auth', 'login', '--with-token', '--base-url', emu.baseUrl], { stdin: `${DEMO_TOKENS.full}\n`, configDir });
+    const login = await run(['auth', 'login', '--with-token', '--base-url', emu.baseUrl], {
+      stdin: `${DEMO_TOKENS.full}\n`,
+      configDir,
+    });
     expect(login.stderr).toContain('Logged in to');
     expect(login.code).toBe(0);
     expect(login.stdout).toBe('');
@@ -28,7 +31,13 @@ describe('auth', () => {
     const status = await run(['auth', 'status', '--json'], { configDir });
     expect(status.code).toBe(0);
     const doc = JSON.parse(status.stdout);
-    expect(doc).toMatchObject({ profile: 'default', baseUrl: emu.baseUrl, source: 'profile', valid: true, name: 'demo-full' });
+    expect(doc).toMatchObject({
+      profile: 'default',
+      baseUrl: emu.baseUrl,
+      source: 'profile',
+      valid: true,
+      name: 'demo-full',
+    });
     expect(doc.token).toMatch(/^sbt_demo_\*\*\*\*/);
     expect(status.stdout).not.toContain(DEMO_TOKENS.full);
     expect(doc.scopes).toContain('chat:write');
@@ -49,7 +58,10 @@ describe('auth', () => {
 
   it('refuses a token the service does not accept and saves nothing', async () => {
     const configDir = tempConfigDir();
-    const res = await run(['auth', 'login', '--with-token', '--base-url', emu.baseUrl], { stdin: DEMO_TOKENS.revoked, configDir });
+    const res = await run(['auth', 'login', '--with-token', '--base-url', emu.baseUrl], {
+      stdin: DEMO_TOKENS.revoked,
+      configDir,
+    });
     expect(res.code).toBe(4);
     expect(res.stderr).toMatch(/did not accept this token .*nothing was saved/);
     expect(res.stderr).not.toContain(DEMO_TOKENS.revoked);
@@ -96,7 +108,10 @@ describe('workspace and site', () => {
   it('lists workspaces as tab-separated rows when piped, and as JSON', async () => {
     const plain = await run(['workspace', 'list'], { env });
     expect(plain.code).toBe(0);
-    const rows = plain.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = plain.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((r) => r[0])).toContain('ws_demo');
     expect(plain.stdout).not.toMatch(/\u001b|\r/);
     const json = await run(['workspace', 'list', '--json'], { env });
@@ -122,7 +137,19 @@ describe('workspace and site', () => {
   });
 
   it('creates a site and prints its id and job', async () => {
-    const res = await run(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A tea room in Kyoto with a menu', '--json', '--no-follow'], { env });
+    const res = await run(
+      [
+        'site',
+        'create',
+        '--workspace',
+        'ws_demo',
+        '--prompt',
+        'A tea room in Kyoto with a menu',
+        '--json',
+        '--no-follow',
+      ],
+      { env },
+    );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const doc = JSON.parse(res.stdout);
@@ -184,9 +211,23 @@ describe('workspace and site', () => {
   });
 
   it('keeps every key of auth status --json, whatever the outcome', async () => {
-    const keys = ['profile', 'baseUrl', 'source', 'token', 'valid', 'name', 'scopes', 'workspaces', 'expiresAt', 'rateLimit', 'error'];
+    const keys = [
+      'profile',
+      'baseUrl',
+      'source',
+      'token',
+      'valid',
+      'name',
+      'scopes',
+      'workspaces',
+      'expiresAt',
+      'rateLimit',
+      'error',
+    ];
     const good = JSON.parse((await run(['auth', 'status', '--json'], { env })).stdout);
-    const bad = JSON.parse((await run(['auth', 'status', '--json'], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.revoked } })).stdout);
+    const bad = JSON.parse(
+      (await run(['auth', 'status', '--json'], { env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.revoked } })).stdout,
+    );
     expect(Object.keys(good).sort()).toEqual([...keys].sort());
     expect(Object.keys(bad).sort()).toEqual([...keys].sort());
     expect(bad.valid).toBe(false);

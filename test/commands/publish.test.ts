@@ -28,7 +28,15 @@ afterAll(() => emu.close());
 const cli = (argv: string[], opts: Parameters<typeof run>[1] = {}) => run(argv, { env, clock, ...opts });
 const calls = (method?: string) => emu.control.log(method ? { method } : {});
 const control = async (verb: string, path: string, body?: unknown) =>
-  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
+  (
+    (await (
+      await fetch(`${emu.baseUrl}/_emulator/${path}`, {
+        method: verb,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).json()) as any
+  ).data;
 const deployments = async (site = SITE) => {
   const res = await fetch(`${emu.baseUrl}/v1/list_deployments`, {
     method: 'POST',
@@ -37,7 +45,21 @@ const deployments = async (site = SITE) => {
   });
   return ((await res.json()) as any).count as number;
 };
-const PUBLISH_KEYS = ['siteId', 'running', 'status', 'url', 'deploymentId', 'startedAt', 'finishedAt', 'error', 'files', 'createdBy', 'live', 'waited', 'idempotencyKey'];
+const PUBLISH_KEYS = [
+  'siteId',
+  'running',
+  'status',
+  'url',
+  'deploymentId',
+  'startedAt',
+  'finishedAt',
+  'error',
+  'files',
+  'createdBy',
+  'live',
+  'waited',
+  'idempotencyKey',
+];
 
 describe('publish', () => {
   it('waits until live and prints one JSON document with a pinned shape', async () => {
@@ -46,7 +68,15 @@ describe('publish', () => {
     expect(res.stderr).toBe('');
     const doc = JSON.parse(res.stdout);
     expect(Object.keys(doc)).toEqual(PUBLISH_KEYS);
-    expect(doc).toMatchObject({ siteId: SITE, running: false, status: 'ready', url: `${emu.baseUrl}/sites/${SITE}/`, error: null, waited: true, live: true });
+    expect(doc).toMatchObject({
+      siteId: SITE,
+      running: false,
+      status: 'ready',
+      url: `${emu.baseUrl}/sites/${SITE}/`,
+      error: null,
+      waited: true,
+      live: true,
+    });
     expect(doc.deploymentId).toMatch(/^dep_/);
     expect(doc.idempotencyKey).toBe(calls('publish_site')[0].idempotencyKey);
     // Polled every few seconds, never in a tight loop.
@@ -112,7 +142,9 @@ describe('publish', () => {
     };
     const res = await cli(['publish', SITE], { clock: interrupting, signal: controller.signal });
     expect(res.code).toBe(130);
-    expect(res.stderr).toBe('error: Stopped waiting; the publish of site_portfolio goes on. Check it with `sitebuilder publish status site_portfolio`.\n');
+    expect(res.stderr).toBe(
+      'error: Stopped waiting; the publish of site_portfolio goes on. Check it with `sitebuilder publish status site_portfolio`.\n',
+    );
     expect(await deployments()).toBe(1);
   });
 
@@ -136,7 +168,9 @@ describe('publish', () => {
     const plain = await cli(['publish', 'site_docs', '--timeout', '5s']);
     expect(plain.code).toBe(8);
     expect(plain.stdout).toBe('');
-    expect(plain.stderr).toMatch(/^error: The publish of site_docs is still running after 5s \(--timeout\); it goes on\. Check it with `sitebuilder publish status site_docs`\.\n$/);
+    expect(plain.stderr).toMatch(
+      /^error: The publish of site_docs is still running after 5s \(--timeout\); it goes on\. Check it with `sitebuilder publish status site_docs`\.\n$/,
+    );
   });
 
   it('waits out a 429 with Retry-After, then succeeds', async () => {
@@ -172,7 +206,9 @@ describe('publish', () => {
     await cli(['publish', SITE, '--no-wait']);
     const res = await cli(['publish', SITE]);
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/^error: A publish of site_portfolio is already running \(dep_\d+\); follow it with `sitebuilder publish status site_portfolio`, then publish again\. \(request req_\w+\)\n$/);
+    expect(res.stderr).toMatch(
+      /^error: A publish of site_portfolio is already running \(dep_\d+\); follow it with `sitebuilder publish status site_portfolio`, then publish again\. \(request req_\w+\)\n$/,
+    );
   });
 
   it('needs a site', async () => {
@@ -185,7 +221,16 @@ describe('publish', () => {
 describe('publish status and publish logs', () => {
   it('publish status --json has a pinned shape', async () => {
     const never = JSON.parse((await cli(['publish', 'status', SITE, '--json'])).stdout);
-    expect(never).toEqual({ siteId: SITE, running: false, status: 'unpublished', url: null, deploymentId: null, startedAt: null, finishedAt: null, error: null });
+    expect(never).toEqual({
+      siteId: SITE,
+      running: false,
+      status: 'unpublished',
+      url: null,
+      deploymentId: null,
+      startedAt: null,
+      finishedAt: null,
+      error: null,
+    });
     await cli(['publish', SITE]);
     const live = JSON.parse((await cli(['publish', 'status', SITE, '--json'])).stdout);
     expect(Object.keys(live)).toEqual(PUBLISH_KEYS.slice(0, -2));
@@ -229,7 +274,10 @@ describe('upload', () => {
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const urls = res.stdout.trim().split('\n');
-    expect(urls).toEqual([`${emu.baseUrl}/storage/${SITE}/brand/logo.svg`, `${emu.baseUrl}/storage/${SITE}/brand/notes.txt`]);
+    expect(urls).toEqual([
+      `${emu.baseUrl}/storage/${SITE}/brand/logo.svg`,
+      `${emu.baseUrl}/storage/${SITE}/brand/notes.txt`,
+    ]);
     const served = await fetch(urls[0]);
     expect(served.headers.get('content-type')).toBe('image/svg+xml');
     expect(await served.text()).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>');

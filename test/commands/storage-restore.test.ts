@@ -27,8 +27,17 @@ beforeEach(async () => {
 afterAll(() => emu.close());
 
 const control = async (verb: string, path: string, body?: unknown) =>
-  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
-const storage = async () => (await control('GET', `sites/${SITE}/storage-files`)).map((f: any) => `${f.visibility}:${f.path}:${f.size}`);
+  (
+    (await (
+      await fetch(`${emu.baseUrl}/_emulator/${path}`, {
+        method: verb,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).json()) as any
+  ).data;
+const storage = async () =>
+  (await control('GET', `sites/${SITE}/storage-files`)).map((f: any) => `${f.visibility}:${f.path}:${f.size}`);
 const calls = (method: string) => emu.control.log({ method });
 const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 const cli = async (argv: string[], opts: Parameters<typeof run>[1] = {}) => {
@@ -42,18 +51,31 @@ describe('storage-restore plan', () => {
     const res = await cli(['storage-restore', 'plan', SITE, '--backup', weekly, '--mode', 'full', '--json']);
     expect(res.code).toBe(0);
     const doc = JSON.parse(res.stdout);
-    expect(doc).toMatchObject({ projectId: SITE, backupId: weekly, mode: 'full', started: false, plan: { filesAdded: 2, filesRemoved: 4, safetyBackup: true } });
+    expect(doc).toMatchObject({
+      projectId: SITE,
+      backupId: weekly,
+      mode: 'full',
+      started: false,
+      plan: { filesAdded: 2, filesRemoved: 4, safetyBackup: true },
+    });
     expect(doc.confirm).toMatch(/^rc_/);
     expect(calls('restore_storage_backup').map((c) => (c.args as any).confirm)).toEqual([undefined]);
     expect(await storage()).toEqual(before);
   });
 
   it('its `request` is the body of the start: `jq .request plan.json | sitebuilder api restore_storage_backup --input - -f confirm=…`', async () => {
-    const doc = JSON.parse((await cli(['storage-restore', 'plan', SITE, '-b', weekly, '--path', 'images/', '--json'])).stdout);
+    const doc = JSON.parse(
+      (await cli(['storage-restore', 'plan', SITE, '-b', weekly, '--path', 'images/', '--json'])).stdout,
+    );
     expect(doc.request).toEqual({ projectId: SITE, backupId: weekly, mode: 'selected', paths: ['images/'] });
-    const res = await cli(['api', 'restore_storage_backup', '--input', '-', '-f', `confirm=${doc.confirm}`], { stdin: JSON.stringify(doc.request) });
+    const res = await cli(['api', 'restore_storage_backup', '--input', '-', '-f', `confirm=${doc.confirm}`], {
+      stdin: JSON.stringify(doc.request),
+    });
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout).data).toMatchObject({ started: true, restore: { status: 'running', mode: 'selected', paths: ['images/'] } });
+    expect(JSON.parse(res.stdout).data).toMatchObject({
+      started: true,
+      restore: { status: 'running', mode: 'selected', paths: ['images/'] },
+    });
   });
 
   it('piped, names each file removed, replaced and skipped on a row of its own', async () => {
@@ -91,16 +113,23 @@ describe('storage-restore plan', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/Files removed\s*│\s*4/);
     expect(res.stdout).toContain('docs/price list: 2025.pdf');
-    expect(res.stdout).toContain('DELETED: 4 files (6.3 KB), files that are not in the backup: cms/uploads/cake-of-the-week.jpg (public)');
+    expect(res.stdout).toContain(
+      'DELETED: 4 files (6.3 KB), files that are not in the backup: cms/uploads/cake-of-the-week.jpg (public)',
+    );
     expect(res.stdout).toContain('1 file already the same, left as it is');
-    expect(res.stderr).toMatch(/sitebuilder storage-restore site_bakery --backup sbk_\d+ --mode full --confirm rc_[0-9a-f]+/);
+    expect(res.stderr).toMatch(
+      /sitebuilder storage-restore site_bakery --backup sbk_\d+ --mode full --confirm rc_[0-9a-f]+/,
+    );
   });
 
   it('checks flags before sending anything', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['--mode', 'full', '--path', 'images/'], /--path is only for --mode selected/],
       [['--mode', 'selected'], /needs at least one --path/],
-      [['--mode', 'selected', ...Array.from({ length: 201 }, (_, i) => ['--path', `f${i}`]).flat()], /at most 200 paths/],
+      [
+        ['--mode', 'selected', ...Array.from({ length: 201 }, (_, i) => ['--path', `f${i}`]).flat()],
+        /at most 200 paths/,
+      ],
       [['--mode', 'everything'], /Allowed choices are full, selected/],
     ];
     for (const [flags, message] of cases) {
@@ -119,16 +148,30 @@ describe('storage-restore without a terminal', () => {
     expect(res.code).toBe(5);
     const doc = JSON.parse(res.stdout);
     expect(doc.confirm).toMatch(/^rc_/);
-    expect(JSON.parse(res.stderr).error.message).toMatch(/needs confirmation .*--confirm rc_[0-9a-f]+ .*Nothing was restored/);
+    expect(JSON.parse(res.stderr).error.message).toMatch(
+      /needs confirmation .*--confirm rc_[0-9a-f]+ .*Nothing was restored/,
+    );
     expect(await storage()).toEqual(before);
     expect(calls('restore_storage_backup')).toHaveLength(1);
     expect((await control('GET', `sites/${SITE}/storage-backups`)).length).toBe(4);
   });
 
   it('plan → storage changed → 409 exits 5 with the new plan → the new confirm starts and --wait follows it', async () => {
-    const planned = JSON.parse((await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full', '--json'])).stdout);
+    const planned = JSON.parse(
+      (await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full', '--json'])).stdout,
+    );
     await control('POST', `sites/${SITE}/storage-files`, { path: 'images/late.png', size: 50 });
-    const refused = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full', '--confirm', planned.confirm, '--json']);
+    const refused = await cli([
+      'storage-restore',
+      SITE,
+      '-b',
+      weekly,
+      '-m',
+      'full',
+      '--confirm',
+      planned.confirm,
+      '--json',
+    ]);
     expect(refused.code).toBe(5);
     const fresh = JSON.parse(refused.stdout);
     expect(fresh.plan.filesRemoved).toBe(5);
@@ -138,10 +181,24 @@ describe('storage-restore without a terminal', () => {
     );
     expect(await storage()).toContain('public:images/late.png:50');
 
-    const done = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full', '--confirm', fresh.confirm, '--wait', '--json']);
+    const done = await cli([
+      'storage-restore',
+      SITE,
+      '-b',
+      weekly,
+      '-m',
+      'full',
+      '--confirm',
+      fresh.confirm,
+      '--wait',
+      '--json',
+    ]);
     expect(done.code).toBe(0);
     const doc = JSON.parse(done.stdout);
-    expect(doc).toMatchObject({ started: true, restore: { status: 'completed', backupId: weekly, safetyBackupId: expect.stringMatching(/^sbk_/) } });
+    expect(doc).toMatchObject({
+      started: true,
+      restore: { status: 'completed', backupId: weekly, safetyBackupId: expect.stringMatching(/^sbk_/) },
+    });
     expect(await storage()).not.toContain('public:images/late.png:50');
     expect(await storage()).toContain('public:images/old-banner.png:900');
     const polls = calls('get_storage_restore_status');
@@ -160,7 +217,11 @@ describe('storage-restore without a terminal', () => {
     expect(now).toContain('public:cms/uploads/cake-of-the-week.jpg:2200');
     const sent = calls('restore_storage_backup').map((c) => c.args as any);
     expect(sent).toHaveLength(2);
-    expect(sent[1]).toMatchObject({ mode: 'selected', paths: ['images/'], confirm: sent[0].confirm ?? expect.any(String) });
+    expect(sent[1]).toMatchObject({
+      mode: 'selected',
+      paths: ['images/'],
+      confirm: sent[0].confirm ?? expect.any(String),
+    });
   });
 
   it('a second restore is refused naming the running one and how to follow it; status reads it', async () => {
@@ -204,16 +265,24 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
       { select: '..' },
       { select: '[ ] docs/ (whole folder)' },
       { select: /^Done: restore the 2 ticked paths/ },
-      { confirm: true, then: () => control('POST', `sites/${SITE}/storage-files`, { path: 'docs/menu.pdf', visibility: 'private', size: 10 }) },
+      {
+        confirm: true,
+        then: () =>
+          control('POST', `sites/${SITE}/storage-files`, { path: 'docs/menu.pdf', visibility: 'private', size: 10 }),
+      },
       { confirm: true },
     ]);
     const res = await cli(['storage-restore', SITE], { tty: true, prompter });
     expect(res.stderr).not.toMatch(/error/);
     expect(res.code).toBe(0);
     expect(prompter.remaining).toBe(0);
-    expect(res.stderr).toMatch(/Not offered, as they cannot be restored: sbk_\d+ \(older format\), sbk_\d+ \(failed\)|Not offered.*failed.*older format/);
+    expect(res.stderr).toMatch(
+      /Not offered, as they cannot be restored: sbk_\d+ \(older format\), sbk_\d+ \(failed\)|Not offered.*failed.*older format/,
+    );
     expect(res.stderr).toMatch(/Files replaced\s*│\s*2/);
-    expect(res.stderr).toMatch(/DELETED: 1 file \(2\.9 KB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/);
+    expect(res.stderr).toMatch(
+      /DELETED: 1 file \(2\.9 KB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/,
+    );
     expect(res.stderr).toContain('Plan you saw');
     expect(res.stderr).toContain('New plan');
     expect(res.stderr).toMatch(/\* Bytes removed\s*│\s*2\.9 KB\s*│\s*10 B/);

@@ -1,7 +1,16 @@
 // The built binary as a user runs it: spawned processes against an emulator on port 0, and
 // the masked token prompt of `auth login` in a real terminal under tmux.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,12 +27,18 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 /** Runs the binary without blocking: the emulator answers from this same process. */
-function sb(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function sb(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', SITEBUILDER_CONFIG_DIR: tempConfigDir(), ...env }, encoding: 'utf8' },
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', SITEBUILDER_CONFIG_DIR: tempConfigDir(), ...env },
+        encoding: 'utf8',
+      },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin?.end();
@@ -33,7 +48,9 @@ function sb(args: string[], env: Record<string, string> = {}): Promise<{ code: n
 describe('the built binary', () => {
   it('prints its version and help, with the exit codes', async () => {
     const version = await sb(['--version']);
-    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+    expect(version.stdout.trim()).toBe(
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
+    );
     const help = await sb(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit codes:');
@@ -60,14 +77,20 @@ describe('the built binary', () => {
   });
 
   it('refuses to send the token over plain http to another host, sending nothing', async () => {
-    const res = await sb(['workspace', 'list'], { SITEBUILDER_BASE_URL: 'http://example.invalid', SITEBUILDER_TOKEN: DEMO_TOKENS.full });
+    const res = await sb(['workspace', 'list'], {
+      SITEBUILDER_BASE_URL: 'http://example.invalid',
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+    });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('Refusing to send the token over plain http://');
     expect(res.stderr).not.toContain(DEMO_TOKENS.full);
   });
 
   it('never shows the token in --debug logs', async () => {
-    const res = await sb(['workspace', 'list', '--debug'], { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full });
+    const res = await sb(['workspace', 'list', '--debug'], {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+    });
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/\[debug\] POST list_workspaces → 200 in \d+ms request=\S+ remaining=\d+/);
     expect(res.stderr + res.stdout).not.toContain(DEMO_TOKENS.full);
@@ -88,7 +111,11 @@ describe('start-up: what an API command loads', () => {
       fs.readFileSync = function (file, ...rest) { read.push(String(file)); return readFileSync.call(this, file, ...rest); };
       process.on('exit', () => fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ read, files: Object.keys(require.cache), builtins: process.moduleLoadList })));`,
     );
-    const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, NODE_OPTIONS: `--require ${hook}` };
+    const env = {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      NODE_OPTIONS: `--require ${hook}`,
+    };
     const res = await sb(['site', 'list', '--limit', '2'], env);
     expect(res.code, res.stderr).toBe(0);
     const loaded = JSON.parse(readFileSync(report, 'utf8')) as { read: string[]; files: string[]; builtins: string[] };
@@ -100,7 +127,8 @@ describe('start-up: what an API command loads', () => {
     expect(loaded.files.filter((f) => f.includes('node_modules'))).toEqual([]);
     const code = files.map((f) => readFileSync(f, 'utf8')).join('\n');
     // Markers of the heavy modules, found only in their own chunks.
-    for (const marker of ['commander.unknownOption', 'ZodError', 'ajv', 'var Enquirer =', 'dots12']) expect(code, marker).not.toContain(marker);
+    for (const marker of ['commander.unknownOption', 'ZodError', 'ajv', 'var Enquirer =', 'dots12'])
+      expect(code, marker).not.toContain(marker);
     expect(Buffer.byteLength(code)).toBeLessThan(200_000);
     // Strict, as the ES modules they came from.
     for (const f of files) expect(readFileSync(f, 'utf8').startsWith("'use strict';"), f).toBe(true);
@@ -108,11 +136,16 @@ describe('start-up: what an API command loads', () => {
 });
 
 describe('start-up: the code cache', () => {
-  const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).flatMap((v) => readdirSync(join(dir, v)).map((f) => join(dir, v, f))) : []);
+  const cacheFiles = (dir: string) =>
+    existsSync(dir) ? readdirSync(dir).flatMap((v) => readdirSync(join(dir, v)).map((f) => join(dir, v, f))) : [];
 
   it('keeps compiled chunks per build and uses them on the next run; a damaged entry is replaced, SITEBUILDER_NO_CODE_CACHE=1 writes none', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-code-cache-'));
-    const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, SITEBUILDER_CODE_CACHE_DIR: dir };
+    const env = {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      SITEBUILDER_CODE_CACHE_DIR: dir,
+    };
     const buildId = readFileSync(join(BIN, '..', '..', 'dist', 'build-id'), 'utf8').trim();
     // A directory of the user's choosing may be shared: what else is in it stays.
     const other = join(dir, `${process.version}-${process.arch}-0123456789abcdef`);
@@ -139,7 +172,11 @@ describe('start-up: the code cache', () => {
     expect(readFileSync(cli, 'utf8')).not.toBe('not a code cache');
 
     const off = mkdtempSync(join(tmpdir(), 'sitebuilder-code-cache-off-'));
-    const none = await sb(['site', 'list', '--limit', '3'], { ...env, SITEBUILDER_CODE_CACHE_DIR: off, SITEBUILDER_NO_CODE_CACHE: '1' });
+    const none = await sb(['site', 'list', '--limit', '3'], {
+      ...env,
+      SITEBUILDER_CODE_CACHE_DIR: off,
+      SITEBUILDER_NO_CODE_CACHE: '1',
+    });
     expect(none.stdout).toBe(first.stdout);
     expect(cacheFiles(off)).toEqual([]);
   });
@@ -147,7 +184,11 @@ describe('start-up: the code cache', () => {
   it('keeps it in dist/.cache by default, where the cache of an earlier build is removed', async () => {
     // A copy of the built package, so that its dist/.cache is this test's own.
     const root = mkdtempSync(join(tmpdir(), 'sitebuilder-copy-'));
-    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(BIN, '..', '..', part), join(root, part), { recursive: true, filter: (src) => !src.includes(`${join('dist', '.cache')}`) });
+    for (const part of ['bin', 'dist', 'package.json'])
+      cpSync(join(BIN, '..', '..', part), join(root, part), {
+        recursive: true,
+        filter: (src) => !src.includes(`${join('dist', '.cache')}`),
+      });
     const cache = join(root, 'dist', '.cache');
     const earlier = join(cache, `${process.version}-${process.arch}-0123456789abcdef`);
     mkdirSync(earlier, { recursive: true });
@@ -156,7 +197,16 @@ describe('start-up: the code cache', () => {
       execFile(
         process.execPath,
         [join(root, 'bin', 'sitebuilder.js'), 'workspace', 'list'],
-        { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', SITEBUILDER_CONFIG_DIR: tempConfigDir(), SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full }, encoding: 'utf8' },
+        {
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: '/nonexistent',
+            SITEBUILDER_CONFIG_DIR: tempConfigDir(),
+            SITEBUILDER_BASE_URL: emu.baseUrl,
+            SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+          },
+          encoding: 'utf8',
+        },
         (err, stdout) => resolve({ code: err ? 1 : 0, stdout }),
       );
     });
@@ -169,8 +219,16 @@ describe('start-up: the code cache', () => {
 
 describe('sitebuilder emulator -- command', () => {
   it('puts this sitebuilder on the command’s PATH and passes its exit code through', async () => {
-    const res = await sb(['emulator', '--', 'sh', '-c', 'sitebuilder workspace list >/dev/null && sitebuilder --version && exit 3']);
-    expect(res.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+    const res = await sb([
+      'emulator',
+      '--',
+      'sh',
+      '-c',
+      'sitebuilder workspace list >/dev/null && sitebuilder --version && exit 3',
+    ]);
+    expect(res.stdout.trim()).toBe(
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
+    );
     expect(res.code).toBe(3);
   });
 });

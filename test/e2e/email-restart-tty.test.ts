@@ -36,7 +36,9 @@ describe.skipIf(!hasTmux)('email restart in a terminal', () => {
   it('asks first, then prints the new records and marks which changed', async () => {
     const t = start(['email', 'restart', 'site_bakery', 'edom_bakery_news']);
     const asked = await t.waitForPrompt(/Go ahead\?/);
-    expect(asked).toContain('Restart the email domain verification of news.sunrisebakery.example (edom_bakery_news) on site site_bakery:');
+    expect(asked).toContain(
+      'Restart the email domain verification of news.sunrisebakery.example (edom_bakery_news) on site site_bakery:',
+    );
     expect(asked).toContain('the ownership record stays as it is');
     expect(restarts()).toHaveLength(0);
     t.send('y');

@@ -26,7 +26,13 @@ function sh(argv: string[], env: Record<string, string> = {}, stdin = ''): Promi
   return new Promise((done, fail) => {
     const child = spawn(argv[0], argv.slice(1), {
       cwd: ROOT,
-      env: { ...base, PATH: `${shimDir}:${process.env.PATH}`, SITEBUILDER_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1', ...env },
+      env: {
+        ...base,
+        PATH: `${shimDir}:${process.env.PATH}`,
+        SITEBUILDER_CONFIG_DIR: join(tmp, 'config'),
+        NO_COLOR: '1',
+        ...env,
+      },
     });
     let stdout = '';
     let stderr = '';
@@ -58,7 +64,15 @@ describe.skipIf(!hasJq).concurrent('examples/publish.sh', () => {
   });
 
   it('stops with exit 10 and the answering command when the agent asks a question; nothing is published', async () => {
-    const res = await sh(['sitebuilder', 'emulator', '--speed', '60', '--', './examples/publish.sh', 'Add a page #ask']);
+    const res = await sh([
+      'sitebuilder',
+      'emulator',
+      '--speed',
+      '60',
+      '--',
+      './examples/publish.sh',
+      'Add a page #ask',
+    ]);
     expect(res.code).toBe(10);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('The agent asks: ');
@@ -79,7 +93,11 @@ describe.concurrent('against an emulator started by the test', () => {
   it('creates a site in a workspace without sites, waits for its first build, sends the change and publishes it; the address serves the new page', async () => {
     const emu = await fresh();
     const ws = emu.control.createWorkspace({ name: 'Empty Studio', plan: 'paid' } as never);
-    const res = await sh(['./examples/publish.sh'], { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, SITEBUILDER_WORKSPACE: ws._id });
+    const res = await sh(['./examples/publish.sh'], {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      SITEBUILDER_WORKSPACE: ws._id,
+    });
     expect(res.stderr).toMatch(/Created site site_\w+\n/);
     expect(res.code).toBe(0);
     const url = res.stdout.trim();
@@ -87,7 +105,10 @@ describe.concurrent('against an emulator started by the test', () => {
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect((await page.text()).toLowerCase()).toContain('opening hours');
-    const methods = emu.control.log().map((e) => e.method).filter((m) => m && !['get_job', 'get_publish_status'].includes(m));
+    const methods = emu.control
+      .log()
+      .map((e) => e.method)
+      .filter((m) => m && !['get_job', 'get_publish_status'].includes(m));
     // chat reads the site's latest run first (list_messages, get_job): a message must not answer a waiting question unseen.
     expect(methods).toEqual(['list_sites', 'create_site', 'list_messages', 'send_message', 'publish_site']);
   });
@@ -105,7 +126,9 @@ describe.concurrent('against an emulator started by the test', () => {
     const res = await sh(['sitebuilder', 'backup', 'restore', 'site_bakery', backupId], env, 'y\n');
     expect(res.code).toBe(5);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/needs confirmation and no prompt is possible here; pass --yes to confirm\. Nothing was changed\./);
+    expect(res.stderr).toMatch(
+      /needs confirmation and no prompt is possible here; pass --yes to confirm\. Nothing was changed\./,
+    );
     expect(emu.control.log({ method: 'restore_backup' })).toHaveLength(0);
   });
 });

@@ -22,7 +22,15 @@ afterAll(async () => {
 });
 
 const control = async (verb: string, path: string, body?: unknown) =>
-  ((await (await fetch(`${emu.baseUrl}/_emulator/${path}`, { method: verb, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } })).json()) as any).data;
+  (
+    (await (
+      await fetch(`${emu.baseUrl}/_emulator/${path}`, {
+        method: verb,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).json()) as any
+  ).data;
 
 describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
   it('picks, browses, ticks, shows the plan, handles a 409 by showing both plans, and follows to completed', async () => {
@@ -55,10 +63,16 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
     expect(plan).toMatch(/Files replaced\s+│ 2/);
     expect(plan).toMatch(/Files removed\s+│ 1/);
     expect(plan).toContain('docs/price list: 2025.pdf');
-    expect(plan).toContain('DELETED: 1 file (2.9 KB), the other public or private copy of restored files: docs/menu.pdf (private)');
+    expect(plan).toContain(
+      'DELETED: 1 file (2.9 KB), the other public or private copy of restored files: docs/menu.pdf (private)',
+    );
 
     // Someone changes the storage before the confirmation: the start is refused with a new plan.
-    await control('POST', 'sites/site_bakery/storage-files', { path: 'docs/menu.pdf', visibility: 'private', size: 10 });
+    await control('POST', 'sites/site_bakery/storage-files', {
+      path: 'docs/menu.pdf',
+      visibility: 'private',
+      size: 10,
+    });
     t.send('y');
     const again = await t.waitForPrompt(/Start the restore with the new plan\?/);
     expect(again).toContain('The storage changed since this plan was made');
@@ -70,7 +84,9 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
     expect(done).toMatch(/status\s+completed/);
     expect(done).toMatch(/✓ Storage restore srs_\d+ completed/);
 
-    const files = (await control('GET', 'sites/site_bakery/storage-files')).map((f: any) => `${f.visibility}:${f.path}:${f.size}`);
+    const files = (await control('GET', 'sites/site_bakery/storage-files')).map(
+      (f: any) => `${f.visibility}:${f.path}:${f.size}`,
+    );
     expect(files).toContain('public:images/hero.jpg:4000');
     expect(files).toContain('public:docs/menu.pdf:2800');
     expect(files.filter((f: string) => f.startsWith('private:docs/menu.pdf'))).toEqual([]);

@@ -40,7 +40,11 @@ describe('site backups', () => {
 
     const res = await h.call('restore_backup', { projectId: SITE, backupId: older.BackupId });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ restored: true, published: false, preRestoreBackup: { type: 'automatic', label: 'Pre-restore Backup', pages: 3 } });
+    expect(res.body.data).toMatchObject({
+      restored: true,
+      published: false,
+      preRestoreBackup: { type: 'automatic', label: 'Pre-restore Backup', pages: 3 },
+    });
     const content = await data('GET', `sites/${SITE}/content`);
     expect(content.pages.map((p: any) => p.title)).toEqual(['Home', 'Menu']);
     expect(content.settings.theme).toBe('classic');
@@ -53,8 +57,16 @@ describe('site backups', () => {
     // The Pre-restore Backup undoes it, named by its _id this time.
     expect((await h.call('restore_backup', { projectId: SITE, backupId: after[0]._id })).status).toBe(200);
     expect((await data('GET', `sites/${SITE}/content`)).pages).toHaveLength(3);
-    expectRefusal(await h.call('restore_backup', { projectId: SITE, backupId: 'nope' }), 404, /No backup has the id "nope"/);
-    expectRefusal(await h.call('restore_backup', { projectId: SITE, backupId: after[0]._id }, { token: DEMO_TOKENS.readonly }), 403, /sites:write/);
+    expectRefusal(
+      await h.call('restore_backup', { projectId: SITE, backupId: 'nope' }),
+      404,
+      /No backup has the id "nope"/,
+    );
+    expectRefusal(
+      await h.call('restore_backup', { projectId: SITE, backupId: after[0]._id }, { token: DEMO_TOKENS.readonly }),
+      403,
+      /sites:write/,
+    );
   });
 });
 
@@ -85,7 +97,13 @@ describe('code backups', () => {
 
     const res = await h.call('restore_code_backup', { projectId: SITE, codeBackupId, cancelActiveJob: true });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ restored: true, cancelledJobId: expect.stringMatching(/^job_/), queuedMessagesDiscarded: 1, backupTaken: false, published: false });
+    expect(res.body.data).toMatchObject({
+      restored: true,
+      cancelledJobId: expect.stringMatching(/^job_/),
+      queuedMessagesDiscarded: 1,
+      backupTaken: false,
+      published: false,
+    });
     expect(res.body.data.messagesDeleted).toBeGreaterThan(1);
     const job = await h.call('get_job', { projectId: SITE, jobId: res.body.data.cancelledJobId });
     expect(job.body.data.state).toBe('cancelled');
@@ -102,19 +120,35 @@ describe('code backups', () => {
   it('refuses a second restore while one is going on, and while the latest changes are still being saved', async () => {
     const [{ codeBackupId }] = (await h.call('list_code_backups', { projectId: SITE })).body.data.items;
     expect((await h.call('restore_code_backup', { projectId: SITE, codeBackupId })).status).toBe(200);
-    expectRefusal(await h.call('restore_code_backup', { projectId: SITE, codeBackupId }), 409, 'Another code backup is already being restored for this site!');
+    expectRefusal(
+      await h.call('restore_code_backup', { projectId: SITE, codeBackupId }),
+      409,
+      'Another code backup is already being restored for this site!',
+    );
     clock.advance(6_000);
     await h.control('POST', `sites/${SITE}/code-saving`, { seconds: 45 });
-    expectRefusal(await h.call('restore_code_backup', { projectId: SITE, codeBackupId }), 409, 'Your latest changes are still being saved. Try restoring again in a moment!');
+    expectRefusal(
+      await h.call('restore_code_backup', { projectId: SITE, codeBackupId }),
+      409,
+      'Your latest changes are still being saved. Try restoring again in a moment!',
+    );
     clock.advance(20_000);
     // 25 s of saving left: the service waits for it instead of refusing.
     expect((await h.call('restore_code_backup', { projectId: SITE, codeBackupId })).status).toBe(200);
   });
 
   it('refuses unknown ids and tokens without sites:delete', async () => {
-    expectRefusal(await h.call('restore_code_backup', { projectId: SITE, codeBackupId: 'cbk_999999' }), 404, /No code backup/);
+    expectRefusal(
+      await h.call('restore_code_backup', { projectId: SITE, codeBackupId: 'cbk_999999' }),
+      404,
+      /No code backup/,
+    );
     const [{ codeBackupId }] = (await h.call('list_code_backups', { projectId: SITE })).body.data.items;
-    expectRefusal(await h.call('restore_code_backup', { projectId: SITE, codeBackupId }, { token: DEMO_TOKENS.readonly }), 403, /sites:delete/);
+    expectRefusal(
+      await h.call('restore_code_backup', { projectId: SITE, codeBackupId }, { token: DEMO_TOKENS.readonly }),
+      403,
+      /sites:delete/,
+    );
   });
 });
 

@@ -42,7 +42,10 @@ describe('sitebuilder emulator', () => {
     expect(doc.tokens[0].name).toBe('demo-full');
     expect(doc.tokens[0].scopes).toHaveLength(10);
     expect(doc.tokens.some((t: { workspaces: string[] }) => t.workspaces.length === 1)).toBe(true);
-    const created = await send(doc.baseUrl, '/v1/create_site', { token: doc.tokens[0].token, body: { workspaceId: 'ws_demo', prompt: 'Kept in the state file' } });
+    const created = await send(doc.baseUrl, '/v1/create_site', {
+      token: doc.tokens[0].token,
+      body: { workspaceId: 'ws_demo', prompt: 'Kept in the state file' },
+    });
     expect(created.status).toBe(200);
     run.stop();
     expect(await run.done).toBe(0);
@@ -54,7 +57,10 @@ describe('sitebuilder emulator', () => {
     // Loaded again at the next start.
     const again = startInProcess(['emulator', '--json', '--state', stateFile]);
     const second = JSON.parse(await untilLine(() => again.io.stdoutText()));
-    const sites = await send(second.baseUrl, '/v1/list_sites', { token: second.tokens[0].token, body: { workspaceId: 'ws_demo' } });
+    const sites = await send(second.baseUrl, '/v1/list_sites', {
+      token: second.tokens[0].token,
+      body: { workspaceId: 'ws_demo' },
+    });
     expect(sites.body.data.map((s: { name: string }) => s.name)).toContain('Kept in the state file');
     again.stop();
     expect(await again.done).toBe(0);
@@ -68,7 +74,8 @@ describe('sitebuilder emulator', () => {
     expect(await run.done).toBe(0);
     const out = run.io.stdoutText();
     expect(out).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+/);
-    for (const name of ['demo-full', 'demo-narrow', 'demo-readonly', 'demo-expired', 'demo-revoked']) expect(out).toContain(name);
+    for (const name of ['demo-full', 'demo-narrow', 'demo-readonly', 'demo-expired', 'demo-revoked'])
+      expect(out).toContain(name);
     expect(out).toMatch(/demo-revoked .*revoked/);
     // The token column and the column after it start at the same place on every row.
     const rows = out.split('\n').filter((l) => l.startsWith('  demo-'));
@@ -87,14 +94,22 @@ describe('sitebuilder emulator', () => {
         .then((b) => process.exit(b.count === 4 && base.startsWith('http://127.0.0.1:') ? 7 : 1), () => process.exit(2));
     `;
     const io = createTestIO();
-    const code = await main(['emulator', '--', process.execPath, '-e', script], { io, env: { ...process.env, SITEBUILDER_CONFIG_DIR: join(tmp(), 'c') }, signal: new AbortController().signal });
+    const code = await main(['emulator', '--', process.execPath, '-e', script], {
+      io,
+      env: { ...process.env, SITEBUILDER_CONFIG_DIR: join(tmp(), 'c') },
+      signal: new AbortController().signal,
+    });
     expect(code).toBe(7);
     expect(io.stdoutText()).toBe('');
   });
 
   it('a command that cannot be found is a usage error', async () => {
     const io = createTestIO();
-    const code = await main(['emulator', '--', 'sitebuilder-no-such-command-xyz'], { io, env: { PATH: '/nonexistent' }, signal: new AbortController().signal });
+    const code = await main(['emulator', '--', 'sitebuilder-no-such-command-xyz'], {
+      io,
+      env: { PATH: '/nonexistent' },
+      signal: new AbortController().signal,
+    });
     expect(code).toBe(2);
     expect(io.stderrText()).toMatch(/Command not found/);
   });
@@ -105,7 +120,11 @@ describe('sitebuilder emulator', () => {
     const code = await main(['emulator', '--host', '192.0.2.1'], { io, env: {}, signal: new AbortController().signal });
     expect(io.stderrText()).toMatch(/warning: binding to 192\.0\.2\.1 exposes/);
     expect(code).toBe(2);
-    for (const argv of [['emulator', '--port', '70000'], ['emulator', '--speed', '0'], ['emulator', '--speed', 'fast']]) {
+    for (const argv of [
+      ['emulator', '--port', '70000'],
+      ['emulator', '--speed', '0'],
+      ['emulator', '--speed', 'fast'],
+    ]) {
       const bad = createTestIO();
       expect(await main(argv, { io: bad, env: {}, signal: new AbortController().signal })).toBe(2);
     }
@@ -135,7 +154,11 @@ describe('sitebuilder emulator', () => {
 describe('npm start (the demo)', () => {
   it('runs an in-process emulator and a short tour through main()', async () => {
     const io = createTestIO();
-    const code = await main(['demo'], { io, env: { SITEBUILDER_CONFIG_DIR: join(tmp(), 'c') }, signal: new AbortController().signal });
+    const code = await main(['demo'], {
+      io,
+      env: { SITEBUILDER_CONFIG_DIR: join(tmp(), 'c') },
+      signal: new AbortController().signal,
+    });
     expect(code).toBe(0);
     expect(io.stderrText()).toMatch(/\$ sitebuilder workspace list/);
     expect(io.stdoutText()).toContain('ws_demo');

@@ -15,11 +15,17 @@ afterAll(() => h.close());
 describe('control API', () => {
   it('lists its routes', async () => {
     const res = await h.control('GET', '');
-    expect(res.body.data.routes).toEqual(expect.arrayContaining(['POST /_emulator/tokens', 'POST /_emulator/faults', 'GET /_emulator/log']));
+    expect(res.body.data.routes).toEqual(
+      expect.arrayContaining(['POST /_emulator/tokens', 'POST /_emulator/faults', 'GET /_emulator/log']),
+    );
   });
 
   it('creates tokens with scopes, workspaces, expiry and revoked, and changes them later', async () => {
-    const created = await h.control('POST', 'tokens', { name: 'ci', scopes: ['workspaces:read'], workspaces: ['ws_free'] });
+    const created = await h.control('POST', 'tokens', {
+      name: 'ci',
+      scopes: ['workspaces:read'],
+      workspaces: ['ws_free'],
+    });
     expect(created.status).toBe(200);
     const token = created.body.data.token as string;
     expect(token).toMatch(/^sbt_/);
@@ -47,7 +53,9 @@ describe('control API', () => {
     const ws = (await h.control('GET', 'workspaces/ws_demo')).body.data;
     expect(ws).toMatchObject({ plan: 'free', siteLimit: 3, credits: 5 });
     await h.control('POST', 'workspaces/ws_demo/members', { userId: 'usr_dana', role: 'viewer' });
-    expect((await h.call('list_sites', { workspaceId: 'ws_demo' })).body.data).toMatchObject({ reason: 'no-api-access' });
+    expect((await h.call('list_sites', { workspaceId: 'ws_demo' })).body.data).toMatchObject({
+      reason: 'no-api-access',
+    });
     expect((await h.control('POST', 'workspaces/ws_demo', { plan: 'gold' })).status).toBe(400);
     expect((await h.control('POST', 'workspaces/ws_nope', { credits: 1 })).status).toBe(404);
   });
@@ -100,7 +108,9 @@ describe('control API', () => {
 
   it('drops the connection in the middle of the answer, after the write', async () => {
     await h.control('POST', 'faults', { method: 'create_site', drop: true });
-    await expect(h.call('create_site', { workspaceId: 'ws_demo', prompt: 'Dropped' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    await expect(h.call('create_site', { workspaceId: 'ws_demo', prompt: 'Dropped' })).rejects.toMatchObject({
+      code: 'ECONNRESET',
+    });
     expect(h.emu.state.core.sites.some((s) => s.name === 'Dropped')).toBe(true);
     expect((await h.call('list_workspaces')).status).toBe(200);
   });
@@ -113,7 +123,11 @@ describe('control API', () => {
   });
 
   it('the request log has time, method, idempotency key and status of each call', async () => {
-    await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'Logged' }, { headers: { 'idempotency-key': 'log-key' } });
+    await h.call(
+      'create_site',
+      { workspaceId: 'ws_demo', prompt: 'Logged' },
+      { headers: { 'idempotency-key': 'log-key' } },
+    );
     await h.call('list_sites', {});
     await h.get('/v1/token');
     const log = (await h.control('GET', 'log')).body.data;

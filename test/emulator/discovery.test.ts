@@ -26,7 +26,12 @@ describe('GET /v1/token', () => {
   });
 
   it('shows an expiry, and needs a usable token', async () => {
-    const t = h.emu.control.createToken({ name: 'expiring', expiresInSeconds: 3600, scopes: ['sites:read'], workspaces: ['ws_free'] });
+    const t = h.emu.control.createToken({
+      name: 'expiring',
+      expiresInSeconds: 3600,
+      scopes: ['sites:read'],
+      workspaces: ['ws_free'],
+    });
     const res = await h.get('/v1/token', { token: t.token });
     expect(Date.parse(res.body.data.expiresAt)).toBeGreaterThan(Date.now());
     expect(res.body.data.workspaces).toEqual([{ _id: 'ws_free', name: 'Side Projects' }]);
@@ -48,7 +53,8 @@ describe('GET /v1/tools', () => {
     const names: string[] = readonly.body.data.map((t: { name: string }) => t.name);
     expect(names).toContain('list_sites');
     expect(names).not.toContain('create_site');
-    for (const n of names) expect(['workspaces:read', 'sites:read', 'chat:read']).toContain(METHODS[n as keyof typeof METHODS].scope);
+    for (const n of names)
+      expect(['workspaces:read', 'sites:read', 'chat:read']).toContain(METHODS[n as keyof typeof METHODS].scope);
   });
 });
 

@@ -20,7 +20,12 @@ export interface SendOptions {
 
 export function send(baseUrl: string, path: string, options: SendOptions = {}): Promise<RawAnswer> {
   const url = new URL(path, baseUrl);
-  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (body !== undefined) {
@@ -28,22 +33,26 @@ export function send(baseUrl: string, path: string, options: SendOptions = {}): 
     headers['content-length'] ??= String(Buffer.byteLength(body));
   }
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.verb ?? (body === undefined ? 'GET' : 'POST'), headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
-      });
-      res.on('error', reject);
-      res.on('aborted', () => reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
-    });
+    const req = request(
+      url,
+      { method: options.verb ?? (body === undefined ? 'GET' : 'POST'), headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+        });
+        res.on('error', reject);
+        res.on('aborted', () => reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -63,9 +72,11 @@ export async function harness(options: StartEmulatorOptions = {}): Promise<Harne
   const emu = await startEmulator(options);
   return {
     emu,
-    call: (method, args = {}, o = {}) => send(emu.baseUrl, `/v1/${method}`, { token: emu.token, ...o, body: o.body ?? args, verb: o.verb ?? 'POST' }),
+    call: (method, args = {}, o = {}) =>
+      send(emu.baseUrl, `/v1/${method}`, { token: emu.token, ...o, body: o.body ?? args, verb: o.verb ?? 'POST' }),
     get: (path, o = {}) => send(emu.baseUrl, path, { token: emu.token, ...o }),
-    control: (verb, path, body) => send(emu.baseUrl, `/_emulator/${path}`, { verb, body: body ?? (verb === 'POST' ? {} : undefined), token: null }),
+    control: (verb, path, body) =>
+      send(emu.baseUrl, `/_emulator/${path}`, { verb, body: body ?? (verb === 'POST' ? {} : undefined), token: null }),
     close: () => emu.close(),
   };
 }

@@ -31,7 +31,12 @@ async function collect(method: string, args: Record<string, unknown>) {
 describe('listing patterns', () => {
   it('pages every listing method with the pattern the spec gives it', async () => {
     for (let i = 0; i < 120; i++) {
-      putStorageFile(h.emu.emulator, 'site_docs', { path: `img/p${String(i).padStart(3, '0')}.png`, visibility: 'public', contentType: 'image/png', contentBase64: 'AA==' });
+      putStorageFile(h.emu.emulator, 'site_docs', {
+        path: `img/p${String(i).padStart(3, '0')}.png`,
+        visibility: 'public',
+        contentType: 'image/png',
+        contentBase64: 'AA==',
+      });
     }
     const cases: Array<[string, Record<string, unknown>, number, number]> = [
       ['list_rows', { projectId: 'site_bakery', collectionId: 'col_orders' }, 130, 3], // offset and count
@@ -43,7 +48,12 @@ describe('listing patterns', () => {
       ['list_deploy_hook_calls', { projectId: 'site_bakery' }, 25, 2],
       ['list_webhook_deliveries', { projectId: 'site_bakery' }, 30, 2],
       ['list_site_email_sends', { projectId: 'site_bakery' }, 45, 3],
-      ['list_site_email_suppressions', { projectId: 'site_bakery', limit: 5 }, expect.any(Number) as never, expect.any(Number) as never],
+      [
+        'list_site_email_suppressions',
+        { projectId: 'site_bakery', limit: 5 },
+        expect.any(Number) as never,
+        expect.any(Number) as never,
+      ],
       ['list_storage_files', { projectId: 'site_docs', prefix: 'img/' }, 120, 3], // token
       ['list_database_backups', { projectId: 'site_bakery' }, 30, 3], // page numbers
     ];
@@ -62,7 +72,11 @@ describe('listing patterns', () => {
     expect(runs.map((r) => r.startedAt)).toEqual([...runs.map((r) => r.startedAt)].sort().reverse());
     const cursor = first.body.data.nextCursor;
     expect(typeof cursor).toBe('string');
-    const moved = await h.call('list_site_cron_runs', { projectId: 'site_bakery', cronId: 'cron_bakery_stock', cursor });
+    const moved = await h.call('list_site_cron_runs', {
+      projectId: 'site_bakery',
+      cronId: 'cron_bakery_stock',
+      cursor,
+    });
     expect(moved.status).toBe(400);
     expect(moved.body.message).toContain('keep the other arguments the same');
     expect((await h.call('list_site_cron_runs', { projectId: 'site_bakery', cursor: 'garbage' })).status).toBe(400);
@@ -81,18 +95,31 @@ describe('deploy hooks', () => {
     // The publish started by the first call is still running: the next calls are refused with 422, and still counted.
     const second = await send(h.emu.baseUrl, '/hooks/deploy/hook_bakery_cms', { verb: 'POST', body: {} });
     expect(second.status).toBe(422);
-    expect(second.body.message).toMatch(/^The deploy hook "CMS publish" was called, but the publish was refused: This site is already being published/);
-    for (let i = 0; i < 8; i++) await h.call('trigger_deploy_hook', { projectId: 'site_bakery', hookId: 'hook_bakery_cms' }, key());
+    expect(second.body.message).toMatch(
+      /^The deploy hook "CMS publish" was called, but the publish was refused: This site is already being published/,
+    );
+    for (let i = 0; i < 8; i++)
+      await h.call('trigger_deploy_hook', { projectId: 'site_bakery', hookId: 'hook_bakery_cms' }, key());
     clock.advance(15_000);
     const limited = await h.call('trigger_deploy_hook', { projectId: 'site_bakery', hookId: 'hook_bakery_cms' }, key());
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBeUndefined();
-    expect(limited.body.message).toBe('The deploy hook "CMS publish" was called 10 times in the last minute, the most it takes. Try again in 45 seconds.');
+    expect(limited.body.message).toBe(
+      'The deploy hook "CMS publish" was called 10 times in the last minute, the most it takes. Try again in 45 seconds.',
+    );
     // Another hook has its own minute.
-    expect((await h.call('trigger_deploy_hook', { projectId: 'site_docs', hookId: 'hook_docs_ci' }, key())).status).toBe(200);
+    expect(
+      (await h.call('trigger_deploy_hook', { projectId: 'site_docs', hookId: 'hook_docs_ci' }, key())).status,
+    ).toBe(200);
     clock.advance(45_000);
-    expect((await h.call('trigger_deploy_hook', { projectId: 'site_bakery', hookId: 'hook_bakery_cms' }, key())).status).toBe(200);
-    const calls = await h.call('list_deploy_hook_calls', { projectId: 'site_bakery', hookId: 'hook_bakery_cms', limit: 2 });
+    expect(
+      (await h.call('trigger_deploy_hook', { projectId: 'site_bakery', hookId: 'hook_bakery_cms' }, key())).status,
+    ).toBe(200);
+    const calls = await h.call('list_deploy_hook_calls', {
+      projectId: 'site_bakery',
+      hookId: 'hook_bakery_cms',
+      limit: 2,
+    });
     expect(calls.body.data.items[0]).toMatchObject({ via: 'api', outcome: 'publishing' });
   });
 
@@ -101,7 +128,9 @@ describe('deploy hooks', () => {
     const res = await h.call('trigger_deploy_hook', { projectId: 'site_docs', hookId: 'hook_docs_ci' }, key());
     expect(res.status).toBe(422);
     expect(res.body.data.publish.status).toBeGreaterThanOrEqual(400);
-    expect((await h.call('trigger_deploy_hook', { projectId: 'site_docs', hookId: 'hook_nope' }, key())).status).toBe(404);
+    expect((await h.call('trigger_deploy_hook', { projectId: 'site_docs', hookId: 'hook_nope' }, key())).status).toBe(
+      404,
+    );
   });
 });
 
@@ -109,22 +138,42 @@ describe('analytics', () => {
   it('answers the last 7 days by default, stable for a site and a day', async () => {
     const a = await h.call('get_site_analytics', { projectId: 'site_bakery' });
     expect(a.body.data.days).toHaveLength(7);
-    expect(a.body.data.totals.visits).toBe(a.body.data.days.reduce((n: number, d: { visits: number }) => n + d.visits, 0));
-    const b = await h.call('get_site_analytics', { projectId: 'site_bakery', from: a.body.data.from, to: a.body.data.to });
+    expect(a.body.data.totals.visits).toBe(
+      a.body.data.days.reduce((n: number, d: { visits: number }) => n + d.visits, 0),
+    );
+    const b = await h.call('get_site_analytics', {
+      projectId: 'site_bakery',
+      from: a.body.data.from,
+      to: a.body.data.to,
+    });
     expect(b.body.data).toEqual(a.body.data);
-    expect((await h.call('get_site_analytics_pages', { projectId: 'site_bakery', limit: 3 })).body.data.items).toHaveLength(3);
+    expect(
+      (await h.call('get_site_analytics_pages', { projectId: 'site_bakery', limit: 3 })).body.data.items,
+    ).toHaveLength(3);
     expect((await h.call('get_site_analytics', { projectId: 'site_bakery', from: '2026-02-30' })).status).toBe(400);
-    expect((await h.call('get_site_analytics', { projectId: 'site_bakery', from: '2020-01-01', to: '2026-01-01' })).status).toBe(400);
+    expect(
+      (await h.call('get_site_analytics', { projectId: 'site_bakery', from: '2020-01-01', to: '2026-01-01' })).status,
+    ).toBe(400);
   });
 
   it('allows 1,200 lookups an hour per site, shared by every token, then refuses with how long to wait', async () => {
     const lookups = h.emu.emulator.slice<{ lookups: Record<string, number[]> }>('analytics').lookups;
     lookups.site_bakery = Array.from({ length: 1_198 }, () => clock.now() - 30 * 60_000);
     expect((await h.call('get_site_analytics_referrers', { projectId: 'site_bakery' })).status).toBe(200);
-    expect((await h.call('get_site_analytics_pages', { projectId: 'site_bakery' }, { token: 'sbt_demo_narrow_0b7e4d2a9c1f3865' })).status).toBe(200);
+    expect(
+      (
+        await h.call(
+          'get_site_analytics_pages',
+          { projectId: 'site_bakery' },
+          { token: 'sbt_demo_narrow_0b7e4d2a9c1f3865' },
+        )
+      ).status,
+    ).toBe(200);
     const refused = await h.call('get_site_analytics', { projectId: 'site_bakery' });
     expect(refused.status).toBe(429);
-    expect(refused.body.message).toBe('This site used its 1,200 analytics lookups of the hour (shared by every token and AI client). Try again in 30 minutes.');
+    expect(refused.body.message).toBe(
+      'This site used its 1,200 analytics lookups of the hour (shared by every token and AI client). Try again in 30 minutes.',
+    );
     expect((await h.call('get_site_analytics', { projectId: 'site_docs' })).status).toBe(200);
   });
 });
@@ -137,22 +186,39 @@ describe('scheduled jobs, collections, secrets', () => {
     expect(busy.status).toBe(409);
     expect(busy.body.message).toContain('already running');
     clock.advance(5_000);
-    const latest = await h.call('list_site_cron_runs', { projectId: 'site_bakery', cronId: 'cron_bakery_digest', limit: 1 });
+    const latest = await h.call('list_site_cron_runs', {
+      projectId: 'site_bakery',
+      cronId: 'cron_bakery_digest',
+      limit: 1,
+    });
     expect(latest.body.data.items[0]).toMatchObject({ runId: run.body.data.runId, status: 'succeeded' });
-    expect((await h.call('run_site_cron', { projectId: 'site_bakery', cronId: 'cron_bakery_digest' }, key())).status).toBe(200);
+    expect(
+      (await h.call('run_site_cron', { projectId: 'site_bakery', cronId: 'cron_bakery_digest' }, key())).status,
+    ).toBe(200);
   });
 
   it('exports a collection as JSON or CSV, and never sends a secret back', async () => {
     const json = await h.call('export_collection', { projectId: 'site_bakery', collectionId: 'col_menu' });
     expect(json.body.data).toMatchObject({ format: 'json', rowCount: 64 });
     expect(json.body.data.rows).toHaveLength(64);
-    const csv = await h.call('export_collection', { projectId: 'site_bakery', collectionId: 'col_orders', format: 'csv' });
+    const csv = await h.call('export_collection', {
+      projectId: 'site_bakery',
+      collectionId: 'col_orders',
+      format: 'csv',
+    });
     expect(csv.body.data.content.split('\r\n')[0]).toBe('_id,customer,total,pickupAt,note');
     expect(csv.body.data.content).toContain('"Please slice, ""thin"", thanks"');
-    const set = await h.call('set_secret', { projectId: 'site_bakery', name: 'STRIPE_KEY', value: 'sk_live_abc' }, key());
+    const set = await h.call(
+      'set_secret',
+      { projectId: 'site_bakery', name: 'STRIPE_KEY', value: 'sk_live_abc' },
+      key(),
+    );
     expect(set.body.data).toMatchObject({ name: 'STRIPE_KEY', created: true });
     expect(set.text).not.toContain('sk_live_abc');
-    expect((await h.call('set_secret', { projectId: 'site_bakery', name: 'STRIPE_KEY', value: 'x' }, key())).body.data.created).toBe(false);
+    expect(
+      (await h.call('set_secret', { projectId: 'site_bakery', name: 'STRIPE_KEY', value: 'x' }, key())).body.data
+        .created,
+    ).toBe(false);
     const bad = await h.call('set_secret', { projectId: 'site_bakery', name: 'stripe key', value: 'x' }, key());
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('upper-case');

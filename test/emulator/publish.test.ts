@@ -30,7 +30,13 @@ describe('publish_site and get_publish_status', () => {
     expect(await status()).toMatchObject({ running: true, status: 'deploying' });
     clock.advance(1_000);
     const done = await status();
-    expect(done).toMatchObject({ running: false, status: 'ready', deploymentId: res.body.data.deploymentId, live: true, error: null });
+    expect(done).toMatchObject({
+      running: false,
+      status: 'ready',
+      deploymentId: res.body.data.deploymentId,
+      live: true,
+      error: null,
+    });
     expect(done.finishedAt).toBe(new Date(Date.parse(done.startedAt) + 5_000).toISOString());
   });
 
@@ -47,11 +53,17 @@ describe('publish_site and get_publish_status', () => {
   it('fails when the control API says so, keeping the previous version live', async () => {
     await h.call('publish_site', { projectId: SITE });
     clock.advance(5_000);
-    const ctl = await h.control('POST', `sites/${SITE}/publish-failure`, { message: 'Page /menu could not be rendered.' });
+    const ctl = await h.control('POST', `sites/${SITE}/publish-failure`, {
+      message: 'Page /menu could not be rendered.',
+    });
     expect(ctl.status).toBe(200);
     const failing = await h.call('publish_site', { projectId: SITE });
     clock.advance(5_000);
-    expect(await status()).toMatchObject({ running: false, status: 'failed', error: { message: 'Page /menu could not be rendered.' } });
+    expect(await status()).toMatchObject({
+      running: false,
+      status: 'failed',
+      error: { message: 'Page /menu could not be rendered.' },
+    });
     const deployments = await h.call('list_deployments', { projectId: SITE });
     expect(deployments.body.count).toBe(2);
     expect(deployments.body.data.map((d: any) => [d.status, d.live])).toEqual([
@@ -83,7 +95,10 @@ describe('get_publish_logs and list_deployments', () => {
     await h.call('publish_site', { projectId: SITE });
     const early = await h.call('get_publish_logs', { projectId: SITE });
     expect(early.body.count).toBe(1);
-    expect(early.body.data.items[0]).toMatchObject({ level: 'info', message: expect.stringMatching(/^Publish dep_\d+ requested by Dana Demo\.$/) });
+    expect(early.body.data.items[0]).toMatchObject({
+      level: 'info',
+      message: expect.stringMatching(/^Publish dep_\d+ requested by Dana Demo\.$/),
+    });
     clock.advance(5_000);
     const all = await h.call('get_publish_logs', { projectId: SITE });
     const total = all.body.count;
@@ -128,7 +143,11 @@ describe('the published site', () => {
 describe('upload_storage_file', () => {
   it('stores a public file and serves it at its permanent address', async () => {
     const content = Buffer.from('PNG-ish bytes \u0000\u0001');
-    const res = await h.call('upload_storage_file', { projectId: SITE, fileName: 'images/team photo.png', contentBase64: content.toString('base64') });
+    const res = await h.call('upload_storage_file', {
+      projectId: SITE,
+      fileName: 'images/team photo.png',
+      contentBase64: content.toString('base64'),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       url: `${h.emu.baseUrl}/storage/${SITE}/images/team%20photo.png`,
@@ -148,7 +167,11 @@ describe('upload_storage_file', () => {
       const res = await h.call('upload_storage_file', { projectId: SITE, fileName, contentBase64: 'aGk=' });
       expect(res.status, fileName).toBe(400);
     }
-    const bad = await h.call('upload_storage_file', { projectId: SITE, fileName: 'a.txt', contentBase64: 'not base64!' });
+    const bad = await h.call('upload_storage_file', {
+      projectId: SITE,
+      fileName: 'a.txt',
+      contentBase64: 'not base64!',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/base64/);
   });
@@ -181,7 +204,10 @@ describe('code-hosting refusals', () => {
     const backupId = items((await h.call('list_backups', { projectId: SITE })).body)[0]._id;
     const codeBackupId = items((await h.call('list_code_backups', { projectId: SITE })).body)[0].codeBackupId;
     const calls: Array<[string, Record<string, unknown>]> = [
-      ['send_message', { projectId: SITE, prompt: 'Add a gallery page with twelve photos from the last wedding shoot.' }],
+      [
+        'send_message',
+        { projectId: SITE, prompt: 'Add a gallery page with twelve photos from the last wedding shoot.' },
+      ],
       ['restore_backup', { projectId: SITE, backupId }],
       ['restore_code_backup', { projectId: SITE, codeBackupId }],
     ];

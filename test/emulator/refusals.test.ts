@@ -22,7 +22,8 @@ function expectRefusal(res: RawAnswer, status: number, message?: RegExp): void {
 describe('400', () => {
   it('refuses invalid JSON and bodies that are not objects', async () => {
     expectRefusal(await h.call('list_workspaces', undefined, { body: '{"a":' }), 400, /not valid JSON/);
-    for (const body of ['[]', '"text"', '42', 'null']) expectRefusal(await h.call('list_workspaces', undefined, { body }), 400, /JSON object/);
+    for (const body of ['[]', '"text"', '42', 'null'])
+      expectRefusal(await h.call('list_workspaces', undefined, { body }), 400, /JSON object/);
     expectRefusal(await h.call('list_workspaces', undefined, { body: '' }), 400);
   });
 
@@ -32,7 +33,11 @@ describe('400', () => {
     expectRefusal(await h.call('list_workspaces', { deep }), 400, /nested more than 64/);
     let veryDeep = '"x"';
     for (let i = 0; i < 100_000; i++) veryDeep = `[${veryDeep}]`;
-    expectRefusal(await h.call('list_workspaces', undefined, { body: `{"a":${veryDeep}}` }), 400, /nested more than 64/);
+    expectRefusal(
+      await h.call('list_workspaces', undefined, { body: `{"a":${veryDeep}}` }),
+      400,
+      /nested more than 64/,
+    );
     expectRefusal(await h.call('list_workspaces', { list: new Array(10_001).fill(1) }), 400, /10,001 items.*10,000/);
   });
 
@@ -42,27 +47,55 @@ describe('400', () => {
 
   it('refuses a required argument missing, null or empty', async () => {
     expectRefusal(await h.call('list_sites', {}), 400, /`workspaceId` is required/);
-    expectRefusal(await h.call('list_sites', { workspaceId: null }), 400, /`workspaceId` is required and cannot be null/);
-    expectRefusal(await h.call('list_sites', { workspaceId: '' }), 400, /`workspaceId` is required and cannot be empty/);
+    expectRefusal(
+      await h.call('list_sites', { workspaceId: null }),
+      400,
+      /`workspaceId` is required and cannot be null/,
+    );
+    expectRefusal(
+      await h.call('list_sites', { workspaceId: '' }),
+      400,
+      /`workspaceId` is required and cannot be empty/,
+    );
   });
 
   it('refuses a wrong type: a number for text, a fraction for an integer', async () => {
     expectRefusal(await h.call('list_sites', { workspaceId: 42 }), 400, /`workspaceId` must be text/);
-    expectRefusal(await h.call('list_sites', { workspaceId: 'ws_demo', offset: 1.5 }), 400, /`offset` must be a whole number/);
+    expectRefusal(
+      await h.call('list_sites', { workspaceId: 'ws_demo', offset: 1.5 }),
+      400,
+      /`offset` must be a whole number/,
+    );
   });
 
   it('refuses text or a list over the method’s bound', async () => {
-    expectRefusal(await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'x'.repeat(500_001) }), 400, /`prompt` is longer than 500,000/);
+    expectRefusal(
+      await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'x'.repeat(500_001) }),
+      400,
+      /`prompt` is longer than 500,000/,
+    );
     const paths = Array.from({ length: 201 }, (_, i) => `f${i}`);
-    expectRefusal(await h.call('restore_storage_backup', { projectId: 'site_bakery', backupId: 'b', mode: 'selected', paths }), 400, /`paths` holds more than 200/);
+    expectRefusal(
+      await h.call('restore_storage_backup', { projectId: 'site_bakery', backupId: 'b', mode: 'selected', paths }),
+      400,
+      /`paths` holds more than 200/,
+    );
   });
 
   it('refuses a value not allowed, listing the allowed values', async () => {
-    expectRefusal(await h.call('send_message', { projectId: 'site_bakery', prompt: 'hi', mode: 'fast' }), 400, /build, plan/);
+    expectRefusal(
+      await h.call('send_message', { projectId: 'site_bakery', prompt: 'hi', mode: 'fast' }),
+      400,
+      /build, plan/,
+    );
   });
 
   it('refuses a nested mismatch, giving the path', async () => {
-    expectRefusal(await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'p', importSource: { SourceUrl: 7 } }), 400, /`importSource.SourceUrl`/);
+    expectRefusal(
+      await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'p', importSource: { SourceUrl: 7 } }),
+      400,
+      /`importSource.SourceUrl`/,
+    );
   });
 
   it('refuses an Idempotency-Key that is not 1 to 255 visible characters', async () => {
@@ -71,14 +104,29 @@ describe('400', () => {
       // Node refuses to send a few of these bytes in a header at all; the ones it sends are refused.
       if (res) expectRefusal(res, 400, /Idempotency-Key/);
     }
-    expectRefusal(await h.call('list_workspaces', {}, { headers: { 'idempotency-key': 'k'.repeat(256) } }), 400, /1 to 255 visible/);
+    expectRefusal(
+      await h.call('list_workspaces', {}, { headers: { 'idempotency-key': 'k'.repeat(256) } }),
+      400,
+      /1 to 255 visible/,
+    );
     expectRefusal(await h.call('list_workspaces', {}, { headers: { 'idempotency-key': '' } }), 400, /1 to 255 visible/);
   });
 
   it('refuses an access token in the address, even a valid one', async () => {
-    expectRefusal(await send(h.emu.baseUrl, `/v1/list_workspaces?access_token=${DEMO_TOKENS.full}`, { verb: 'POST', body: {} }), 400, /token.*address/);
+    expectRefusal(
+      await send(h.emu.baseUrl, `/v1/list_workspaces?access_token=${DEMO_TOKENS.full}`, { verb: 'POST', body: {} }),
+      400,
+      /token.*address/,
+    );
     expectRefusal(await send(h.emu.baseUrl, '/v1/tools?token=abc', { token: DEMO_TOKENS.full }), 400, /address/);
-    expectRefusal(await send(h.emu.baseUrl, `/v1/list_workspaces?x=${DEMO_TOKENS.full}`, { verb: 'POST', body: {}, token: DEMO_TOKENS.full }), 400);
+    expectRefusal(
+      await send(h.emu.baseUrl, `/v1/list_workspaces?x=${DEMO_TOKENS.full}`, {
+        verb: 'POST',
+        body: {},
+        token: DEMO_TOKENS.full,
+      }),
+      400,
+    );
   });
 });
 
@@ -87,7 +135,11 @@ describe('401', () => {
     const res = await h.call('list_workspaces', {}, { token: null });
     expectRefusal(res, 401, /access token is required.*Bearer/);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
-    const basic = await h.call('list_workspaces', {}, { token: null, headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    const basic = await h.call(
+      'list_workspaces',
+      {},
+      { token: null, headers: { authorization: 'Basic dXNlcjpwYXNz' } },
+    );
     expectRefusal(basic, 401, /Bearer/);
   });
 
@@ -122,7 +174,11 @@ describe('402', () => {
 
 describe('403', () => {
   it('a missing scope, named', async () => {
-    const res = await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'A site' }, { token: DEMO_TOKENS.readonly });
+    const res = await h.call(
+      'create_site',
+      { workspaceId: 'ws_demo', prompt: 'A site' },
+      { token: DEMO_TOKENS.readonly },
+    );
     expectRefusal(res, 403, /sites:create/);
     expect(res.body.data).toMatchObject({ scope: 'sites:create' });
   });
@@ -211,7 +267,11 @@ describe('413', () => {
       const req = request(`${h.emu.baseUrl}/v1/list_workspaces`, {
         method: 'POST',
         agent: false,
-        headers: { authorization: `Bearer ${h.emu.token}`, 'content-type': 'application/json', 'content-length': String(151 * 1024 * 1024) },
+        headers: {
+          authorization: `Bearer ${h.emu.token}`,
+          'content-type': 'application/json',
+          'content-length': String(151 * 1024 * 1024),
+        },
       });
       req.on('response', (r) => {
         const chunks: Buffer[] = [];
@@ -235,7 +295,11 @@ describe('413', () => {
         const req = request(`${small.emu.baseUrl}/v1/list_workspaces`, {
           method: 'POST',
           agent: false,
-          headers: { authorization: `Bearer ${small.emu.token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+          headers: {
+            authorization: `Bearer ${small.emu.token}`,
+            'content-type': 'application/json',
+            'transfer-encoding': 'chunked',
+          },
         });
         req.on('response', (r) => {
           const chunks: Buffer[] = [];

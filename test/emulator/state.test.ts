@@ -21,7 +21,14 @@ describe('seeded data', () => {
     const demo = core.workspaces.find((w) => w._id === 'ws_demo')!;
     expect(demo.members).toContainEqual({ userId: 'usr_sam', role: 'editor', permissions: ['apiAccess'] });
     expect(core.sites.filter((s) => s.workspaceId === 'ws_demo')).toHaveLength(3);
-    expect(core.tokens.map((t) => t.name)).toEqual(['demo-full', 'demo-narrow', 'demo-readonly', 'demo-teammate', 'demo-expired', 'demo-revoked']);
+    expect(core.tokens.map((t) => t.name)).toEqual([
+      'demo-full',
+      'demo-narrow',
+      'demo-readonly',
+      'demo-teammate',
+      'demo-expired',
+      'demo-revoked',
+    ]);
     expect(h.emu.tokens[0]).toMatchObject({ name: 'demo-full', token: DEMO_TOKENS.full });
   });
 });
@@ -30,7 +37,14 @@ describe('list_workspaces', () => {
   it('lists the workspaces the token reaches, each with _id', async () => {
     const res = await h.call('list_workspaces', {});
     expect(res.body.data.map((w: { _id: string }) => w._id)).toEqual(['ws_demo', 'ws_free', 'ws_capped', 'ws_broke']);
-    expect(res.body.data[0]).toMatchObject({ _id: 'ws_demo', plan: 'paid', role: 'owner', siteLimit: 25, sitesCount: 3, credits: 1000 });
+    expect(res.body.data[0]).toMatchObject({
+      _id: 'ws_demo',
+      plan: 'paid',
+      role: 'owner',
+      siteLimit: 25,
+      sitesCount: 3,
+      credits: 1000,
+    });
     const narrow = await h.call('list_workspaces', {}, { token: DEMO_TOKENS.narrow });
     expect(narrow.body.data.map((w: { _id: string }) => w._id)).toEqual(['ws_demo']);
   });
@@ -74,8 +88,15 @@ describe('create_site', () => {
   });
 
   it('with importSource, names the site after the page it rebuilds', async () => {
-    const res = await h.call('create_site', { workspaceId: 'ws_demo', prompt: 'Same, but brighter', importSource: { SourceUrl: 'https://www.example.com/about' } });
-    expect(res.body.data.site).toMatchObject({ name: 'example.com', importSource: { SourceUrl: 'https://www.example.com/about' } });
+    const res = await h.call('create_site', {
+      workspaceId: 'ws_demo',
+      prompt: 'Same, but brighter',
+      importSource: { SourceUrl: 'https://www.example.com/about' },
+    });
+    expect(res.body.data.site).toMatchObject({
+      name: 'example.com',
+      importSource: { SourceUrl: 'https://www.example.com/about' },
+    });
   });
 
   it('refuses past the site limit, then works again once the limit is raised', async () => {

@@ -34,6 +34,12 @@ export async function run(argv: string[], opts: RunOptions = {}): Promise<RunRes
   if (opts.stdin !== undefined) io.stdinStream.end(opts.stdin);
   else io.stdinStream.end();
   const env = { SITEBUILDER_CONFIG_DIR: opts.configDir ?? tempConfigDir(), ...opts.env };
-  const code = await main(argv, { io, env, clock: opts.clock ?? new FakeClock(), prompter: opts.prompter, signal: opts.signal ?? new AbortController().signal });
+  const code = await main(argv, {
+    io,
+    env,
+    clock: opts.clock ?? new FakeClock(),
+    prompter: opts.prompter,
+    signal: opts.signal ?? new AbortController().signal,
+  });
   return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }

@@ -39,7 +39,12 @@ export async function startScriptServer(script: ScriptedAnswer[] = []): Promise<
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const answer = state.script.shift() ?? { body: envelope(null) };
       if (answer.hang) return;
       if (answer.drop) {

@@ -21,7 +21,8 @@ export class ScriptedPrompter implements Prompter {
   private next(kind: string, message: string): Step {
     this.asked.push(message);
     const step = this.steps.shift();
-    if (!step || !(kind in step)) throw new Error(`Unexpected ${kind} prompt: ${message} (next step: ${JSON.stringify(step)})`);
+    if (!step || !(kind in step))
+      throw new Error(`Unexpected ${kind} prompt: ${message} (next step: ${JSON.stringify(step)})`);
     return step;
   }
 
@@ -41,8 +42,11 @@ export class ScriptedPrompter implements Prompter {
 
   async select<T>(message: string, choices: Choice<T>[]): Promise<T> {
     const step = this.next('select', message) as { select: RegExp | string; then?: () => unknown };
-    const found = choices.find((c) => (typeof step.select === 'string' ? c.label.includes(step.select) : step.select.test(c.label)));
-    if (!found) throw new Error(`No choice matches ${step.select} in "${message}": ${choices.map((c) => c.label).join(' | ')}`);
+    const found = choices.find((c) =>
+      typeof step.select === 'string' ? c.label.includes(step.select) : step.select.test(c.label),
+    );
+    if (!found)
+      throw new Error(`No choice matches ${step.select} in "${message}": ${choices.map((c) => c.label).join(' | ')}`);
     await step.then?.();
     return found.value;
   }

@@ -13,7 +13,10 @@ export const hasShell = (name: string) => spawnSync('sh', ['-c', `command -v ${n
 
 /** Splits like readline: on blanks, and '=' is a word of its own. */
 function readlineWords(line: string): string[] {
-  const words = line.split(/\s+/).filter(Boolean).flatMap((w) => w.split(/(=)/).filter(Boolean));
+  const words = line
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((w) => w.split(/(=)/).filter(Boolean));
   if (/\s$/.test(line) || line.endsWith('=')) words.push('');
   return words;
 }
@@ -43,7 +46,10 @@ export function zshComplete(lines: string[]): string[][] {
 }
 
 export function fishComplete(lines: string[]): string[][] {
-  const script = [`source ${join(COMPLETIONS, 'sitebuilder.fish')}`, ...lines.map((l) => `complete -C '${l.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'; echo --done--`)].join('\n');
+  const script = [
+    `source ${join(COMPLETIONS, 'sitebuilder.fish')}`,
+    ...lines.map((l) => `complete -C '${l.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'; echo --done--`),
+  ].join('\n');
   const text = execFileSync('fish', ['--no-config', '-c', script], { encoding: 'utf8' });
   return sections(text).map((words) => words.map((w) => w.split('\t')[0]));
 }

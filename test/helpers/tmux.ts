@@ -15,7 +15,17 @@ export class TmuxSession {
     // A person at a terminal: CI (set when the suite runs in CI, and inherited by the tmux
     // server) would turn every prompt off.
     const line = `env -u CI ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
-    execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line]);
+    execFileSync('tmux', [
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(size.cols),
+      '-y',
+      String(size.rows),
+      line,
+    ]);
   }
 
   send(...keys: string[]): void {

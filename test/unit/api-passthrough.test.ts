@@ -30,7 +30,20 @@ describe('-f and -F fields', () => {
       ],
       noFiles,
     );
-    expect(body).toEqual({ n: 42, x: -1500, yes: true, no: false, none: null, obj: { a: [1, 2] }, list: [1, 'b'], file: '<brief.txt>', text: '42', word: 'hello', eq: 'a=b', zero: '007' });
+    expect(body).toEqual({
+      n: 42,
+      x: -1500,
+      yes: true,
+      no: false,
+      none: null,
+      obj: { a: [1, 2] },
+      list: [1, 'b'],
+      file: '<brief.txt>',
+      text: '42',
+      word: 'hello',
+      eq: 'a=b',
+      zero: '007',
+    });
   });
 
   it('nests keys like gh: name[sub]=, name[]= appends', async () => {
@@ -44,7 +57,12 @@ describe('-f and -F fields', () => {
       ],
       noFiles,
     );
-    expect(body).toEqual({ keep: 1, importSource: { SourceUrl: 'https://x.example' }, paths: ['a/', 'b.txt'], deep: { a: { b: 1 } } });
+    expect(body).toEqual({
+      keep: 1,
+      importSource: { SourceUrl: 'https://x.example' },
+      paths: ['a/', 'b.txt'],
+      deep: { a: { b: 1 } },
+    });
     expect(parseKey('a[b][]', '-f')).toEqual(['a', 'b', '']);
   });
 
@@ -53,12 +71,22 @@ describe('-f and -F fields', () => {
       await expect(applyFields({}, [{ raw, typed: false }], noFiles), raw).rejects.toBeInstanceOf(UsageError);
     }
     await expect(typedValue('{nope', 'k', noFiles)).rejects.toThrow(/not valid JSON/);
-    await expect(applyFields({}, [{ raw: 'a=1', typed: false }, { raw: 'a[b]=2', typed: false }], noFiles)).rejects.toThrow(/conflicts/);
+    await expect(
+      applyFields(
+        {},
+        [
+          { raw: 'a=1', typed: false },
+          { raw: 'a[b]=2', typed: false },
+        ],
+        noFiles,
+      ),
+    ).rejects.toThrow(/conflicts/);
   });
 });
 
 describe('the listing pattern of a page', () => {
-  const env = (data: unknown, extra: Record<string, unknown> = {}) => ({ success: true, message: '', code: 200, data, ...extra }) as Envelope;
+  const env = (data: unknown, extra: Record<string, unknown> = {}) =>
+    ({ success: true, message: '', code: 200, data, ...extra }) as Envelope;
   it('is read from the paging fields', () => {
     expect(detectPattern(env({ items: [], nextCursor: null }))).toBe('nextCursor');
     expect(detectPattern(env({ items: [], nextToken: 't' }))).toBe('token');
@@ -72,9 +100,19 @@ describe('the listing pattern of a page', () => {
 
 describe('email domain records', () => {
   it('reads the known fields and the obvious alternatives', () => {
-    const ours = { domainId: 'd1', dkimRecords: [{ type: 'CNAME', host: 'a', value: 'b' }], ownershipRecord: { type: 'TXT', host: 'o', value: 'v' } };
+    const ours = {
+      domainId: 'd1',
+      dkimRecords: [{ type: 'CNAME', host: 'a', value: 'b' }],
+      ownershipRecord: { type: 'TXT', host: 'o', value: 'v' },
+    };
     expect(dnsRecordsOf(ours).map((r) => r.label)).toEqual(['DKIM 1', 'Ownership']);
-    const theirs = { id: 'd2', records: { dkim: [{ recordType: 'CNAME', name: 'x', data: 'y' }], ownership: { recordType: 'TXT', name: 'n', content: 'c' } } };
+    const theirs = {
+      id: 'd2',
+      records: {
+        dkim: [{ recordType: 'CNAME', name: 'x', data: 'y' }],
+        ownership: { recordType: 'TXT', name: 'n', content: 'c' },
+      },
+    };
     expect(dnsRecordsOf(theirs)).toEqual([
       { label: 'DKIM 1', kind: 'dkim', type: 'CNAME', host: 'x', value: 'y' },
       { label: 'Ownership', kind: 'ownership', type: 'TXT', host: 'n', value: 'c' },
@@ -96,7 +134,12 @@ describe('email domain records', () => {
 
   it('marks the records whose host or value changed', () => {
     const rec = (label: string, value: string) => ({ label, kind: 'dkim' as const, type: 'CNAME', host: 'h', value });
-    expect(markChanges([rec('DKIM 1', 'a'), rec('Ownership', 'o')], [rec('DKIM 1', 'b'), rec('Ownership', 'o')]).map((r) => [r.changed, r.previousValue])).toEqual([
+    expect(
+      markChanges([rec('DKIM 1', 'a'), rec('Ownership', 'o')], [rec('DKIM 1', 'b'), rec('Ownership', 'o')]).map((r) => [
+        r.changed,
+        r.previousValue,
+      ]),
+    ).toEqual([
       [true, 'a'],
       [false, null],
     ]);

@@ -11,7 +11,9 @@ import { loadCommands } from '../../src/commands/index.js';
 import { GLOBAL_OPTIONS } from '../../src/global-options.js';
 import { buildProgram } from '../../src/program.js';
 
-type Outcome = { def: CommandDefinition<any>; options: Record<string, unknown>; withGlobals: Record<string, unknown> } | 'not run';
+type Outcome =
+  | { def: CommandDefinition<any>; options: Record<string, unknown>; withGlobals: Record<string, unknown> }
+  | 'not run';
 
 async function viaCommander(argv: string[], noun: CommandDefinition<any>): Promise<Outcome> {
   let outcome: Outcome = 'not run';
@@ -34,7 +36,9 @@ async function viaCommander(argv: string[], noun: CommandDefinition<any>): Promi
 
 function viaReader(argv: string[], noun: CommandDefinition<any>): Outcome {
   const parsed: ParsedArgv | undefined = parseArgv(argv, GLOBAL_OPTIONS, noun);
-  return parsed ? { def: parsed.path[parsed.path.length - 1], options: parsed.options, withGlobals: parsed.withGlobals } : 'not run';
+  return parsed
+    ? { def: parsed.path[parsed.path.length - 1], options: parsed.options, withGlobals: parsed.withGlobals }
+    : 'not run';
 }
 
 /**
@@ -47,7 +51,10 @@ function ranked<T>(value: T): T {
   const sorted = [...new Set(orders)].sort((a, b) => a - b);
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'order' && typeof x === 'number' ? sorted.indexOf(x) : walk(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [k, k === 'order' && typeof x === 'number' ? sorted.indexOf(x) : walk(x)]),
+      );
     return v;
   };
   return walk(value) as T;
@@ -56,7 +63,8 @@ function ranked<T>(value: T): T {
 async function expectSame(argv: string[], noun: CommandDefinition<any>): Promise<Outcome> {
   const want = await viaCommander(argv, noun);
   const got = viaReader(argv, noun);
-  const show = (o: Outcome) => (o === 'not run' ? o : ranked({ command: o.def.name, options: o.options, withGlobals: o.withGlobals }));
+  const show = (o: Outcome) =>
+    o === 'not run' ? o : ranked({ command: o.def.name, options: o.options, withGlobals: o.withGlobals });
   expect(show(got), `sitebuilder ${argv.join(' ')}`).toStrictEqual(show(want));
   if (want !== 'not run' && got !== 'not run') expect(got.def).toBe(want.def);
   return want;
@@ -114,7 +122,12 @@ function random(seed: number) {
 function shape(path: CommandDefinition<any>[]) {
   const def = path[path.length - 1];
   const args = def.args ?? [];
-  return { def, args, words: path.map((d) => d.name), required: args.filter((a) => a.required).map((_, i) => `arg${i}`) };
+  return {
+    def,
+    args,
+    words: path.map((d) => d.name),
+    required: args.filter((a) => a.required).map((_, i) => `arg${i}`),
+  };
 }
 
 let NOUNS: CommandDefinition<any>[];
@@ -140,7 +153,14 @@ describe('the quick argument reader', () => {
         ];
         for (const o of options) {
           const f = flagOf(o);
-          const spellings = f.value === undefined ? [[f.long], ...(f.short ? [[f.short]] : [])] : [[f.long, f.value], [`${f.long}=${f.value}`], ...(f.short ? [[f.short, f.value], [`${f.short}${f.value}`]] : [])];
+          const spellings =
+            f.value === undefined
+              ? [[f.long], ...(f.short ? [[f.short]] : [])]
+              : [
+                  [f.long, f.value],
+                  [`${f.long}=${f.value}`],
+                  ...(f.short ? [[f.short, f.value], [`${f.short}${f.value}`]] : []),
+                ];
           for (const s of spellings) {
             lines.push([...words, ...s, ...required]);
             lines.push([...words, ...required, ...s]);
@@ -151,12 +171,12 @@ describe('the quick argument reader', () => {
         // Short flags group within one level (commander reads a group at the level that knows its first flag).
         for (const level of [def.options ?? [], GLOBAL_OPTIONS]) {
           const shorts = level.map(flagOf).filter((f) => f.short && f.value === undefined);
-          if (shorts.length > 1) lines.push([...words, `-${shorts.map((f) => f.short!.slice(1)).join('')}`, ...required]);
+          if (shorts.length > 1)
+            lines.push([...words, `-${shorts.map((f) => f.short!.slice(1)).join('')}`, ...required]);
         }
         for (const line of lines) {
           total++;
           if ((await expectSame(line, noun)) !== 'not run') ran++;
-
         }
       }
     }
@@ -198,14 +218,21 @@ describe('the quick argument reader', () => {
       name: 'thing',
       summary: 'a made-up noun',
       args: [{ name: 'first', description: '' }],
-      options: [{ flags: '--debug', description: 'the same name as a global option', default: false }, { flags: '-n, --count <n>', description: '', default: 1, parse: (v) => Number(v) }],
+      options: [
+        { flags: '--debug', description: 'the same name as a global option', default: false },
+        { flags: '-n, --count <n>', description: '', default: 1, parse: (v) => Number(v) },
+      ],
       run,
       subcommands: [
         {
           name: 'sub',
           summary: 'a verb',
           args: [{ name: 'files', description: '', variadic: true }],
-          options: [{ flags: '--debug', description: '' }, { flags: '--no-wait', description: '' }, { flags: '--wait', description: '' }],
+          options: [
+            { flags: '--debug', description: '' },
+            { flags: '--no-wait', description: '' },
+            { flags: '--wait', description: '' },
+          ],
           run,
         },
       ],
@@ -234,7 +261,22 @@ describe('the quick argument reader', () => {
     let total = 0;
     for (const noun of NOUNS) {
       const paths = runnable(noun);
-      const pool = new Set<string>(['--', '-h', '--help', '-v', '--bogus', '-5', '-yq', '-qz', 'a', 'b', 'help', '', '=', '--json=1']);
+      const pool = new Set<string>([
+        '--',
+        '-h',
+        '--help',
+        '-v',
+        '--bogus',
+        '-5',
+        '-yq',
+        '-qz',
+        'a',
+        'b',
+        'help',
+        '',
+        '=',
+        '--json=1',
+      ]);
       for (const path of paths) {
         for (const d of path) pool.add(d.name);
         for (const o of [...path.flatMap((d) => d.options ?? []), ...GLOBAL_OPTIONS]) {

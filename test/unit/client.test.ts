@@ -11,7 +11,14 @@ const TOKEN = 'sb_test_0123456789abcdef';
 const debugLines: string[] = [];
 
 function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
-  return new ApiClient({ baseUrl: server.baseUrl, token: TOKEN, clock, random: () => 0.5, debug: (l) => debugLines.push(l), ...extra });
+  return new ApiClient({
+    baseUrl: server.baseUrl,
+    token: TOKEN,
+    clock,
+    random: () => 0.5,
+    debug: (l) => debugLines.push(l),
+    ...extra,
+  });
 }
 
 beforeEach(async () => {
@@ -39,7 +46,7 @@ describe('ApiClient', () => {
     expect(debugLines[0]).toMatch(/POST list_workspaces → 200 in \d+ms request=req_1 remaining=239/);
   });
 
-  it('ends a call that hangs when its signal aborts (Ctrl-C), with the signal\'s reason and no retry', async () => {
+  it("ends a call that hangs when its signal aborts (Ctrl-C), with the signal's reason and no retry", async () => {
     server.script = [{ hang: true }, { body: envelope([]) }];
     const c = client();
     const controller = new AbortController();
@@ -79,7 +86,11 @@ describe('ApiClient', () => {
 
   it('waits out Retry-After on a 429, then succeeds', async () => {
     server.script = [
-      { status: 429, headers: { 'retry-after': '7' }, body: envelope(null, 429, 'too many tool calls, wait 7 seconds') },
+      {
+        status: 429,
+        headers: { 'retry-after': '7' },
+        body: envelope(null, 429, 'too many tool calls, wait 7 seconds'),
+      },
       { body: envelope([]) },
     ];
     const c = client();
@@ -91,7 +102,13 @@ describe('ApiClient', () => {
   });
 
   it('gives up on a 429 whose wait passes the cap, with exit 7', async () => {
-    server.script = [{ status: 429, headers: { 'retry-after': '600' }, body: envelope(null, 429, 'too many tool calls, wait 600 seconds') }];
+    server.script = [
+      {
+        status: 429,
+        headers: { 'retry-after': '600' },
+        body: envelope(null, 429, 'too many tool calls, wait 600 seconds'),
+      },
+    ];
     const c = client({ maxRateLimitWaitMs: 60_000 });
     const err = await c.call('list_workspaces', {}).catch((e) => e);
     c.close();
@@ -114,7 +131,10 @@ describe('ApiClient', () => {
     server.script = [
       { status: 409, body: envelope(null, 409, 'A request with this Idempotency-Key is still in flight') },
       { body: envelope({ ok: 1 }) },
-      { status: 409, body: envelope(null, 409, 'AI is currently generating. Stop it before restoring this code backup!') },
+      {
+        status: 409,
+        body: envelope(null, 409, 'AI is currently generating. Stop it before restoring this code backup!'),
+      },
     ];
     const c = client();
     await c.call('publish_site', { projectId: 's' });
@@ -128,13 +148,21 @@ describe('ApiClient', () => {
   });
 
   it('maps 401 to AuthError with a hint to log in', async () => {
-    server.script = [{ status: 401, headers: { 'www-authenticate': 'Bearer' }, body: envelope(null, 401, 'The access token is invalid') }];
+    server.script = [
+      {
+        status: 401,
+        headers: { 'www-authenticate': 'Bearer' },
+        body: envelope(null, 401, 'The access token is invalid'),
+      },
+    ];
     const c = client();
     const err = await c.call('list_workspaces', {}).catch((e) => e);
     c.close();
     expect(err).toBeInstanceOf(AuthError);
     expect(err.exitCode).toBe(4);
-    expect(err.message).toBe('The access token is invalid. Run `sitebuilder auth login` with a valid token. (request req_1)');
+    expect(err.message).toBe(
+      'The access token is invalid. Run `sitebuilder auth login` with a valid token. (request req_1)',
+    );
   });
 
   it('names SITEBUILDER_TOKEN in the 401 hint when the token came from it', async () => {
@@ -147,8 +175,14 @@ describe('ApiClient', () => {
 
   it('adds no generic hint to a refusal that already says what to do', async () => {
     server.script = [
-      { status: 409, body: envelope(null, 409, 'AI is currently generating. Stop it before restoring this code backup!') },
-      { status: 403, body: envelope(null, 403, 'Email domains are paused until the workspace is on a paid plan again!') },
+      {
+        status: 409,
+        body: envelope(null, 409, 'AI is currently generating. Stop it before restoring this code backup!'),
+      },
+      {
+        status: 403,
+        body: envelope(null, 403, 'Email domains are paused until the workspace is on a paid plan again!'),
+      },
       { status: 403, body: envelope(null, 403, 'This token cannot reach workspace ws_private') },
     ];
     const c = client();
@@ -158,7 +192,9 @@ describe('ApiClient', () => {
     c.close();
     expect(a.message).toBe('AI is currently generating. Stop it before restoring this code backup! (request req_1)');
     expect(b.message).toBe('Email domains are paused until the workspace is on a paid plan again! (request req_2)');
-    expect(d.message).toBe('This token cannot reach workspace ws_private. Use a token that reaches this workspace. (request req_3)');
+    expect(d.message).toBe(
+      'This token cannot reach workspace ws_private. Use a token that reaches this workspace. (request req_3)',
+    );
   });
 
   it('tries a timed-out read only once more, and says so', async () => {
@@ -170,7 +206,9 @@ describe('ApiClient', () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toContain('after 2 attempts');
     expect(server.requests).toHaveLength(2);
-    expect(notices).toEqual([expect.stringMatching(/^No answer from 127\.0\.0\.1:\d+ in 0 s; trying list_workspaces once more\.$/)]);
+    expect(notices).toEqual([
+      expect.stringMatching(/^No answer from 127\.0\.0\.1:\d+ in 0 s; trying list_workspaces once more\.$/),
+    ]);
   });
 
   it('reports a non-JSON answer clearly', async () => {
@@ -220,12 +258,15 @@ describe('ApiClient', () => {
 
 describe('base URL rules', () => {
   it('refuses plain http to a non-loopback host before sending anything', () => {
-    expect(() => new ApiClient({ baseUrl: 'http://example.com', token: TOKEN, clock: new FakeClock() })).toThrow(UsageError);
+    expect(() => new ApiClient({ baseUrl: 'http://example.com', token: TOKEN, clock: new FakeClock() })).toThrow(
+      UsageError,
+    );
     expect(() => checkBaseUrl('http://10.0.0.5:8080')).toThrow(/plain http/);
   });
   it('allows https anywhere and http on loopback', () => {
     expect(checkBaseUrl('https://api.example.com').host).toBe('api.example.com');
-    for (const h of ['127.0.0.1', 'localhost', '[::1]', '127.1.2.3']) expect(() => checkBaseUrl(`http://${h}:9/`)).not.toThrow();
+    for (const h of ['127.0.0.1', 'localhost', '[::1]', '127.1.2.3'])
+      expect(() => checkBaseUrl(`http://${h}:9/`)).not.toThrow();
     expect(isLoopbackHost('127.0.0.1.evil.com')).toBe(false);
   });
   it('refuses credentials or a query in the address', () => {

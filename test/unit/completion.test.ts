@@ -26,7 +26,10 @@ describe('completions/', () => {
       const file = join(COMPLETIONS, COMPLETION_FILES[shell]);
       const committed = existsSync(file) ? readFileSync(file, 'utf8') : '(missing)';
       const fresh = await renderCompletion(shell, buildProgram(COMMANDS), COMMANDS);
-      expect(committed === fresh, `completions/${COMPLETION_FILES[shell]} is out of date: run \`npm run completions\``).toBe(true);
+      expect(
+        committed === fresh,
+        `completions/${COMPLETION_FILES[shell]} is out of date: run \`npm run completions\``,
+      ).toBe(true);
     });
   }
 
@@ -45,7 +48,9 @@ describe('completions/', () => {
 describe('the completion tree', () => {
   it('offers every method of the registry after `api`', () => {
     expect(expectedCompletions(tree, ['api'], '')).toEqual([...METHOD_NAMES].sort());
-    expect(expectedCompletions(tree, ['api'], 'list_')).toEqual(METHOD_NAMES.filter((n) => n.startsWith('list_')).sort());
+    expect(expectedCompletions(tree, ['api'], 'list_')).toEqual(
+      METHOD_NAMES.filter((n) => n.startsWith('list_')).sort(),
+    );
   });
 
   it('knows commands, aliases, flags and enumerated values', () => {
@@ -53,13 +58,28 @@ describe('the completion tree', () => {
     expect(expectedCompletions(tree, ['email'], '')).toEqual(expect.arrayContaining(['domains', 'restart', 'help']));
     expect(expectedCompletions(tree, ['api', 'list_sites'], '--pa')).toEqual(['--paginate', '--pattern']);
     const api = tree.root.children.find((c) => c.name === 'api')!.node;
-    expect(api.flags.find((f) => f.names.includes('--pattern'))?.choices).toEqual(['offset', 'offsetHasMore', 'nextCursor', 'token', 'page', 'backwards']);
+    expect(api.flags.find((f) => f.names.includes('--pattern'))?.choices).toEqual([
+      'offset',
+      'offsetHasMore',
+      'nextCursor',
+      'token',
+      'page',
+      'backwards',
+    ]);
     expect(api.flags.find((f) => f.names.includes('--input'))?.files).toBe(true);
-    expect(tree.globalFlags.flatMap((f) => f.names)).toEqual(expect.arrayContaining(['--json', '--profile', '-y', '--yes']));
+    expect(tree.globalFlags.flatMap((f) => f.names)).toEqual(
+      expect.arrayContaining(['--json', '--profile', '-y', '--yes']),
+    );
   });
 });
 
-const LINES = ['sitebuilder st', 'sitebuilder api list_', 'sitebuilder --json api list_sites --pattern ', 'sitebuilder api list_sites -F offset=1 --pa', 'sitebuilder completion '];
+const LINES = [
+  'sitebuilder st',
+  'sitebuilder api list_',
+  'sitebuilder --json api list_sites --pattern ',
+  'sitebuilder api list_sites -F offset=1 --pa',
+  'sitebuilder completion ',
+];
 const expected = () => [
   expectedCompletions(tree, [], 'st'),
   METHOD_NAMES.filter((n) => n.startsWith('list_')).sort(),
@@ -88,6 +108,9 @@ describe('in real shells', () => {
   });
 
   it.skipIf(!hasShell('fish'))('fish', () => {
-    expect(fishComplete([...LINES, 'sitebuilder api list_sites --pattern=of'])).toEqual([...expected(), ['--pattern=offset', '--pattern=offsetHasMore']]);
+    expect(fishComplete([...LINES, 'sitebuilder api list_sites --pattern=of'])).toEqual([
+      ...expected(),
+      ['--pattern=offset', '--pattern=offsetHasMore'],
+    ]);
   });
 });

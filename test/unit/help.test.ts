@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { helpTexts } from '../../src/cli.js';
 import { run } from '../helpers/run.js';
 
-const { helpFileName } = createRequire(import.meta.url)('../../bin/help-file.cjs') as { helpFileName: (path: string) => string };
+const { helpFileName } = createRequire(import.meta.url)('../../bin/help-file.cjs') as {
+  helpFileName: (path: string) => string;
+};
 
 describe('help', async () => {
   const texts = await helpTexts();
@@ -54,7 +56,9 @@ describe('help', async () => {
     expect([json.code, json.stdout]).toEqual([2, '']);
     expect(JSON.parse(json.stderr).error.message).toBe('There is no command "bogus"; `sitebuilder --help` lists them.');
     const bare = await run(['--json']);
-    expect(JSON.parse(bare.stderr).error.message).toBe('`sitebuilder` needs a command; `sitebuilder --help` lists them.');
+    expect(JSON.parse(bare.stderr).error.message).toBe(
+      '`sitebuilder` needs a command; `sitebuilder --help` lists them.',
+    );
   });
 
   it('finds the noun after a group of short global flags ending in one that takes a value (-qp NAME)', async () => {
@@ -70,13 +74,20 @@ describe('help', async () => {
     const json = await run(['--json', 'site']);
     expect(json.code).toBe(2);
     expect(json.stdout).toBe('');
-    expect(JSON.parse(json.stderr)).toEqual({ error: { type: 'UsageError', message: '`sitebuilder site` needs a command; `sitebuilder site --help` lists them.', exitCode: 2 } });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: {
+        type: 'UsageError',
+        message: '`sitebuilder site` needs a command; `sitebuilder site --help` lists them.',
+        exitCode: 2,
+      },
+    });
   });
 
   it('is what the build wrote to dist/help/, a file for each command and alias', () => {
     const dir = new URL('../../dist/help/', import.meta.url);
     expect(readdirSync(dir).sort()).toEqual(Object.keys(texts).map(helpFileName).sort());
-    for (const [path, text] of Object.entries(texts)) expect(readFileSync(new URL(helpFileName(path), dir), 'utf8'), path).toBe(text);
+    for (const [path, text] of Object.entries(texts))
+      expect(readFileSync(new URL(helpFileName(path), dir), 'utf8'), path).toBe(text);
   });
 
   it('shows examples and the global options in a verb’s help', () => {

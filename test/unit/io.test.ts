@@ -5,7 +5,8 @@ import { maskToken } from '../../src/io/records.js';
 import { sanitize } from '../../src/io/sanitize.js';
 
 describe('colour policy', () => {
-  const tty = (env: Record<string, string>, noColorFlag = false, stdoutIsTTY = true) => decideColorLevel({ env, stdoutIsTTY, noColorFlag });
+  const tty = (env: Record<string, string>, noColorFlag = false, stdoutIsTTY = true) =>
+    decideColorLevel({ env, stdoutIsTTY, noColorFlag });
   it('is on for a terminal and off when piped', () => {
     expect(tty({ TERM: 'xterm' })).toBe(1);
     expect(tty({ TERM: 'xterm-256color' })).toBe(2);

@@ -6,7 +6,10 @@ import { jsonReferenceRows } from '../../src/commands/json-reference.js';
 import { loadCommands } from '../../src/commands/index.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('<!-- json-reference:start -->'), readme.indexOf('<!-- json-reference:end -->'));
+const section = readme.slice(
+  readme.indexOf('<!-- json-reference:start -->'),
+  readme.indexOf('<!-- json-reference:end -->'),
+);
 
 describe('JSON reference', () => {
   let rows: ReturnType<typeof jsonReferenceRows> = [];
@@ -15,7 +18,9 @@ describe('JSON reference', () => {
   });
 
   it('covers the whole command tree', () => {
-    expect(rows.map((r) => r.command)).toEqual(expect.arrayContaining(['publish', 'publish status', 'publish logs', 'upload']));
+    expect(rows.map((r) => r.command)).toEqual(
+      expect.arrayContaining(['publish', 'publish status', 'publish logs', 'upload']),
+    );
     expect(rows.length).toBeGreaterThan(20);
   });
 

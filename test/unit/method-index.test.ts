@@ -28,7 +28,20 @@ function variants(schema: JsonSchema): unknown[] {
   const base = sample(schema) as Record<string, unknown>;
   const out: unknown[] = [base, {}, { ...base, surprise: 1 }, { surprise: 1, other: 2 }, [], 'text', null];
   for (const [k, s] of Object.entries(schema.properties ?? {})) {
-    const wrong = [null, '', 3, 1.5, -1, true, 'x', [], {}, ['a', 2], 'y'.repeat((s.maxLength ?? 5) + 1), new Array((s.maxItems ?? 1) + 1).fill('p')];
+    const wrong = [
+      null,
+      '',
+      3,
+      1.5,
+      -1,
+      true,
+      'x',
+      [],
+      {},
+      ['a', 2],
+      'y'.repeat((s.maxLength ?? 5) + 1),
+      new Array((s.maxItems ?? 1) + 1).fill('p'),
+    ];
     for (const w of wrong) out.push({ ...base, [k]: w });
     const { [k]: _gone, ...without } = base;
     out.push(without, { ...without, surprise: 1 });

@@ -25,16 +25,35 @@ describe('method registry against the spec', () => {
   it('marks the destructive methods', () => {
     const destructive = METHOD_NAMES.filter((n) => METHODS[n].destructive).sort();
     expect(destructive).toEqual(
-      expect.arrayContaining(['restore_backup', 'restore_code_backup', 'restore_storage_backup', 'restart_site_email_domain_verification']),
+      expect.arrayContaining([
+        'restore_backup',
+        'restore_code_backup',
+        'restore_storage_backup',
+        'restart_site_email_domain_verification',
+      ]),
     );
     expect(m('list_sites').destructive).toBe(false);
   });
 
   it('uses the listing pattern of each list method', () => {
     const patterns: Record<string, string[]> = {
-      offset: ['list_sites', 'list_templates', 'list_deployments', 'list_rows', 'list_workspace_members', 'get_publish_logs'],
+      offset: [
+        'list_sites',
+        'list_templates',
+        'list_deployments',
+        'list_rows',
+        'list_workspace_members',
+        'get_publish_logs',
+      ],
       offsetHasMore: ['list_workspace_credit_activity'],
-      nextCursor: ['list_deploy_hook_calls', 'list_site_cron_runs', 'list_webhook_deliveries', 'list_site_email_sends', 'list_site_email_engagement', 'list_site_email_suppressions'],
+      nextCursor: [
+        'list_deploy_hook_calls',
+        'list_site_cron_runs',
+        'list_webhook_deliveries',
+        'list_site_email_sends',
+        'list_site_email_engagement',
+        'list_site_email_suppressions',
+      ],
       token: ['list_storage_files'],
       page: ['list_code_backups', 'list_storage_backups', 'list_database_backups'],
       backwards: ['list_messages'],
@@ -46,12 +65,40 @@ describe('method registry against the spec', () => {
 
   it('holds every method the spec names', () => {
     const named = [
-      'create_site', 'send_message', 'get_job', 'cancel_job', 'list_messages', 'list_queued_messages', 'edit_queued_message',
-      'reorder_queued_message', 'remove_queued_message', 'resume_queue', 'upload_storage_file', 'publish_site', 'get_publish_status',
-      'list_workspaces', 'list_sites', 'restore_backup', 'restore_code_backup', 'restore_storage_backup', 'get_storage_restore_status',
-      'restart_site_email_domain_verification', 'run_site_cron', 'trigger_deploy_hook', 'export_collection', 'set_secret',
-      'read_storage_backup_file', 'create_storage_backup', 'clear_storage_backups', 'get_site_email_settings', 'list_backups',
-      'list_code_backups', 'list_storage_backups', 'browse_storage_backup', 'list_database_backups', 'list_storage_files',
+      'create_site',
+      'send_message',
+      'get_job',
+      'cancel_job',
+      'list_messages',
+      'list_queued_messages',
+      'edit_queued_message',
+      'reorder_queued_message',
+      'remove_queued_message',
+      'resume_queue',
+      'upload_storage_file',
+      'publish_site',
+      'get_publish_status',
+      'list_workspaces',
+      'list_sites',
+      'restore_backup',
+      'restore_code_backup',
+      'restore_storage_backup',
+      'get_storage_restore_status',
+      'restart_site_email_domain_verification',
+      'run_site_cron',
+      'trigger_deploy_hook',
+      'export_collection',
+      'set_secret',
+      'read_storage_backup_file',
+      'create_storage_backup',
+      'clear_storage_backups',
+      'get_site_email_settings',
+      'list_backups',
+      'list_code_backups',
+      'list_storage_backups',
+      'browse_storage_backup',
+      'list_database_backups',
+      'list_storage_files',
     ];
     for (const name of named) expect(getMethod(name), name).toBeDefined();
     expect(getMethod('no_such_method')).toBeUndefined();
@@ -63,8 +110,12 @@ describe('method registry against the spec', () => {
     expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'full' })).toBeNull();
     expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'some' })?.message).toContain('full, selected');
     const paths = Array.from({ length: 201 }, (_, i) => `f${i}`);
-    expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'selected', paths })?.message).toContain('more than 200 items');
-    expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'selected', paths: paths.slice(0, 200) })).toBeNull();
+    expect(validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'selected', paths })?.message).toContain(
+      'more than 200 items',
+    );
+    expect(
+      validateArgs(spec, { projectId: 'p', backupId: 'b', mode: 'selected', paths: paths.slice(0, 200) }),
+    ).toBeNull();
   });
 
   it('bounds prompts at 500,000 characters', () => {
@@ -72,7 +123,9 @@ describe('method registry against the spec', () => {
     expect(validateArgs(spec, { projectId: 'p', prompt: 'x'.repeat(LIMITS.promptMax) })).toBeNull();
     const problem = validateArgs(spec, { projectId: 'p', prompt: 'x'.repeat(LIMITS.promptMax + 1) });
     expect(problem).toEqual({ path: 'prompt', message: 'The argument `prompt` is longer than 500,000 characters.' });
-    expect(validateArgs(m('create_site'), { workspaceId: 'w', prompt: 'x'.repeat(LIMITS.promptMax + 1) })?.path).toBe('prompt');
+    expect(validateArgs(m('create_site'), { workspaceId: 'w', prompt: 'x'.repeat(LIMITS.promptMax + 1) })?.path).toBe(
+      'prompt',
+    );
   });
 });
 
@@ -90,7 +143,9 @@ describe('argument validation messages', () => {
   });
 
   it('refuses a fraction for an integer', () => {
-    expect(validateArgs(m('get_job'), { projectId: 'p', jobId: 'j', cursor: 1.5 })?.message).toBe('The argument `cursor` must be a whole number.');
+    expect(validateArgs(m('get_job'), { projectId: 'p', jobId: 'j', cursor: 1.5 })?.message).toBe(
+      'The argument `cursor` must be a whole number.',
+    );
   });
 
   it('gives the path of a nested mismatch', () => {
@@ -120,7 +175,9 @@ describe('argument validation messages', () => {
   });
 
   it('marks the methods whose arguments the spec does not show', () => {
-    for (const name of ['export_collection', 'run_site_cron', 'list_messages', 'upload_storage_file'] as const) expect(m(name).argsShown, name).toBe(false);
-    for (const name of ['send_message', 'restore_storage_backup', 'create_site'] as const) expect(m(name).argsShown, name).toBe(true);
+    for (const name of ['export_collection', 'run_site_cron', 'list_messages', 'upload_storage_file'] as const)
+      expect(m(name).argsShown, name).toBe(false);
+    for (const name of ['send_message', 'restore_storage_backup', 'create_site'] as const)
+      expect(m(name).argsShown, name).toBe(true);
   });
 });

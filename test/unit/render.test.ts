@@ -9,16 +9,31 @@ const ev = (event: string, data: unknown) => ({ event, data });
 const EVENTS = [
   ev('text', { text: 'Hello, I will build ' }),
   ev('text', { text: 'a bakery site.\nFirst ' }),
-  ev('todos', { items: [{ id: 't1', title: 'Layout', status: 'in_progress' }, { id: 't2', title: 'Styles', status: 'pending' }] }),
+  ev('todos', {
+    items: [
+      { id: 't1', title: 'Layout', status: 'in_progress' },
+      { id: 't2', title: 'Styles', status: 'pending' },
+    ],
+  }),
   ev('tool_call', { id: 'c1', name: 'write_file', input: { path: 'index.html' } }),
   ev('tool_result', { id: 'c1', ok: true, summary: 'wrote 1.2 kB' }),
   ev('file_changed', { path: 'index.html', action: 'created' }),
   ev('text', { text: 'the layout.\n' }),
-  ev('todos', { items: [{ id: 't1', title: 'Layout', status: 'done' }, { id: 't2', title: 'Styles', status: 'in_progress' }] }),
+  ev('todos', {
+    items: [
+      { id: 't1', title: 'Layout', status: 'done' },
+      { id: 't2', title: 'Styles', status: 'in_progress' },
+    ],
+  }),
   ev('file_changed', { path: 'styles.css', action: 'modified' }),
   ev('file_deleted', { path: 'old.html' }),
   ev('mystery_kind', { foo: 1 }),
-  ev('todos', { items: [{ id: 't1', title: 'Layout', status: 'done' }, { id: 't2', title: 'Styles', status: 'done' }] }),
+  ev('todos', {
+    items: [
+      { id: 't1', title: 'Layout', status: 'done' },
+      { id: 't2', title: 'Styles', status: 'done' },
+    ],
+  }),
   ev('credits_used', { credits: 3 }),
   ev('text', { text: 'All done' }),
 ];
@@ -54,7 +69,12 @@ function transcript(chunks: number[], opts: { resetAfter?: number } = {}): strin
 
 describe('reducer', () => {
   it('derives text, todos, files, credits and the outcome', () => {
-    const { state } = applyAnswer(initialRunState('j'), { state: 'succeeded', events: EVENTS, cursor: EVENTS.length, creditsCharged: 3 });
+    const { state } = applyAnswer(initialRunState('j'), {
+      state: 'succeeded',
+      events: EVENTS,
+      cursor: EVENTS.length,
+      creditsCharged: 3,
+    });
     expect(state.text).toBe('Hello, I will build a bakery site.\nFirst the layout.\nAll done');
     expect(state.todos.map((t) => t.status)).toEqual(['done', 'done']);
     expect(state.files).toEqual([
@@ -80,17 +100,32 @@ describe('reducer', () => {
   it('recognizes an ask_user question and a plan', () => {
     const q = applyAnswer(initialRunState(), {
       state: 'succeeded',
-      events: [ev('tool_call', { name: 'ask_user', input: { question: 'Which?', options: ['a', 'b', 'c', 'd', 'e'] } })],
+      events: [
+        ev('tool_call', { name: 'ask_user', input: { question: 'Which?', options: ['a', 'b', 'c', 'd', 'e'] } }),
+      ],
     }).state;
     expect(outcomeOf(q)).toBe('question');
     expect(q.question).toEqual({ question: 'Which?', options: ['a', 'b', 'c', 'd'] });
-    const p = applyAnswer(initialRunState(), { state: 'succeeded', events: [ev('text', { text: 'Plan: x' }), ev('plan_approval_requested', {})] }).state;
+    const p = applyAnswer(initialRunState(), {
+      state: 'succeeded',
+      events: [ev('text', { text: 'Plan: x' }), ev('plan_approval_requested', {})],
+    }).state;
     expect(outcomeOf(p)).toBe('plan');
-    expect(applyAnswer(initialRunState(), { state: 'failed', events: [ev('error', { message: 'boom' })] }).state.errors).toEqual(['boom']);
+    expect(
+      applyAnswer(initialRunState(), { state: 'failed', events: [ev('error', { message: 'boom' })] }).state.errors,
+    ).toEqual(['boom']);
   });
 
   it('never crashes on odd shapes', () => {
-    const odd = [null, 3, 'x', { kind: 'text', content: 'via content' }, { event: 'text' }, { event: 'file_changed', data: 'a.txt' }, { event: 'todos', data: ['one', 'two'] }];
+    const odd = [
+      null,
+      3,
+      'x',
+      { kind: 'text', content: 'via content' },
+      { event: 'text' },
+      { event: 'file_changed', data: 'a.txt' },
+      { event: 'todos', data: ['one', 'two'] },
+    ];
     const { state } = applyAnswer(initialRunState(), { state: 'running', events: odd, cursor: 'nope' });
     expect(state.text).toBe('via content');
     expect(state.files).toEqual([{ path: 'a.txt', op: 'changed' }]);
@@ -103,7 +138,12 @@ describe('reducer', () => {
 describe('transcript', () => {
   it('prints the same transcript whatever the chunking', () => {
     const whole = transcript([EVENTS.length]);
-    for (const chunks of [[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [2, 5, 7], [3, 0, 0, 11], [13, 1]]) {
+    for (const chunks of [
+      [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+      [2, 5, 7],
+      [3, 0, 0, 11],
+      [13, 1],
+    ]) {
       expect(transcript(chunks)).toBe(whole);
     }
     expect(whole).toMatchInlineSnapshot(`
@@ -144,13 +184,19 @@ describe('transcript', () => {
     };
     feed({ state: 'running', events: [ev('text', { text: 'one\ntwo\n' })], cursor: 1 });
     feed({ state: 'running', events: [ev('text', { text: 'one\nTWO\n' })], cursor: 2, reset: true });
-    expect(io.stdoutText()).toBe('text\tone\ntext\ttwo\nnote\tThe agent replaced its earlier output; what follows is new.\ntext\tTWO\n');
+    expect(io.stdoutText()).toBe(
+      'text\tone\ntext\ttwo\nnote\tThe agent replaced its earlier output; what follows is new.\ntext\tTWO\n',
+    );
   });
 
   it('strips terminal control sequences from agent text, even split across pieces', () => {
     const io = createTestIO({ tty: true });
     const view = createRunView(io, new FakeClock(), 'pretty');
-    const events = [ev('text', { text: 'safe \u001b]52;c;aGVsbG8=\u0007text \u001b[' }), ev('text', { text: '2Jend\r\n' }), ev('file_changed', { path: '\u001b[31mevil.html' })];
+    const events = [
+      ev('text', { text: 'safe \u001b]52;c;aGVsbG8=\u0007text \u001b[' }),
+      ev('text', { text: '2Jend\r\n' }),
+      ev('file_changed', { path: '\u001b[31mevil.html' }),
+    ];
     const applied = applyAnswer(initialRunState(), { state: 'running', events });
     view.answer(applied, events);
     const out = io.stdoutText();
@@ -182,7 +228,9 @@ describe('transcript', () => {
       return io.stdoutText();
     };
     const whole = run([5]);
-    expect(whole).toBe('› write_file a.html\n  ✗ Disk full.\n› write_file b.html\n✗ The agent could not finish: template broken.\n✗ Failed in 4s\n');
+    expect(whole).toBe(
+      '› write_file a.html\n  ✗ Disk full.\n› write_file b.html\n✗ The agent could not finish: template broken.\n✗ Failed in 4s\n',
+    );
     expect(run([4, 1])).toBe(whole);
     expect(run([1, 1, 1, 1, 1])).toBe(whole);
   });
@@ -196,10 +244,21 @@ describe('transcript', () => {
     const applied = applyAnswer(initialRunState('job_1'), { state: 'succeeded', events, creditsCharged: 2 });
     view.answer(applied, events);
     view.end({ state: applied.state, outcome: 'succeeded', exitCode: 0, elapsedMs: 5 });
-    const lines = io.stdoutText().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = io
+      .stdoutText()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toEqual({ type: 'start', projectId: 'site_1', jobId: 'job_1' });
     expect(lines.slice(1, 5)).toEqual(events);
     expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);
-    expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0, creditsCharged: 2, error: null, pending: null });
+    expect(lines.at(-1)).toMatchObject({
+      type: 'end',
+      state: 'succeeded',
+      exitCode: 0,
+      creditsCharged: 2,
+      error: null,
+      pending: null,
+    });
   });
 });

@@ -27,7 +27,8 @@ describe('start-up module graph', () => {
       const out = stack.pop()!;
       if (seen.has(out)) continue;
       seen.add(out);
-      for (const imp of outputs[out].imports) if (imp.kind === 'import-statement' && outputs[imp.path]) stack.push(imp.path);
+      for (const imp of outputs[out].imports)
+        if (imp.kind === 'import-statement' && outputs[imp.path]) stack.push(imp.path);
     }
     const inputs = [...seen].flatMap((o) => Object.keys(outputs[o].inputs));
     expect(inputs.filter((i) => HEAVY.test(i))).toEqual([]);

@@ -7,7 +7,14 @@ import type { FieldInput } from './fields.js';
 
 // The six listing patterns of the spec (the body builder, the pager and the method list load
 // only when the command runs: start-up stays light).
-const LISTING_PATTERNS: readonly ListingPattern[] = ['offset', 'offsetHasMore', 'nextCursor', 'token', 'page', 'backwards'];
+const LISTING_PATTERNS: readonly ListingPattern[] = [
+  'offset',
+  'offsetHasMore',
+  'nextCursor',
+  'token',
+  'page',
+  'backwards',
+];
 
 interface ApiOptions {
   method?: string;
@@ -23,7 +30,10 @@ interface ApiOptions {
 
 // -f and -F are two options but one sequence: `name[]=` items keep the order they were typed in.
 let fieldOrder = 0;
-const collect = (typed: boolean) => (value: string, previous: unknown) => [...((previous as FieldInput[]) ?? []), { raw: value, typed, order: fieldOrder++ }];
+const collect = (typed: boolean) => (value: string, previous: unknown) => [
+  ...((previous as FieldInput[]) ?? []),
+  { raw: value, typed, order: fieldOrder++ },
+];
 
 /** -H 'Name: value' → headers; an Idempotency-Key goes to the client, which checks it and reuses it on retries. */
 function parseHeaders(lines: string[]): { headers: Record<string, string>; idempotencyKey?: string } {
@@ -31,9 +41,15 @@ function parseHeaders(lines: string[]): { headers: Record<string, string>; idemp
   let idempotencyKey: string | undefined;
   for (const line of lines) {
     const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*(.*)$/.exec(line);
-    if (!m) throw new UsageError(`-H takes 'Name: value', as in -H 'Idempotency-Key: deploy-42', not ${JSON.stringify(line)}.`);
+    if (!m)
+      throw new UsageError(
+        `-H takes 'Name: value', as in -H 'Idempotency-Key: deploy-42', not ${JSON.stringify(line)}.`,
+      );
     const name = m[1].toLowerCase();
-    if (name === 'authorization') throw new UsageError('The token is sent for you; use `sitebuilder auth login` or SITEBUILDER_TOKEN instead of an Authorization header.');
+    if (name === 'authorization')
+      throw new UsageError(
+        'The token is sent for you; use `sitebuilder auth login` or SITEBUILDER_TOKEN instead of an Authorization header.',
+      );
     if (name === 'idempotency-key') idempotencyKey = m[2];
     else headers[name] = m[2];
   }
@@ -42,11 +58,18 @@ function parseHeaders(lines: string[]): { headers: Record<string, string>; idemp
 
 function headerLines(status: number, headers: IncomingHttpHeaders | Record<string, unknown> | undefined): string {
   const lines = [`HTTP ${status}`];
-  for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) lines.push(`${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`);
+  for (const [k, v] of Object.entries(headers ?? {}))
+    if (v !== undefined) lines.push(`${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`);
   return `${lines.join('\n')}\n\n`;
 }
 
-function printAnswer(ctx: Context, opts: ApiOptions, status: number, headers: IncomingHttpHeaders | undefined, envelope: unknown): void {
+function printAnswer(
+  ctx: Context,
+  opts: ApiOptions,
+  status: number,
+  headers: IncomingHttpHeaders | undefined,
+  envelope: unknown,
+): void {
   if (!opts.include) return ctx.io.printJson(envelope);
   if (ctx.globals.json) return ctx.io.printJson({ status, headers: headers ?? {}, body: envelope });
   ctx.io.out(headerLines(status, headers));
@@ -69,14 +92,33 @@ export const call = defineCommand<ApiOptions>({
     },
   ],
   options: [
-    { flags: '-f, --raw-field <key=value>', description: 'add a text argument (repeatable; name[sub]= and name[]= nest)', parse: collect(false) },
-    { flags: '-F, --field <key=value>', description: 'add a typed argument: numbers, true, false, null, JSON, @file or @- for its text', parse: collect(true) },
-    { flags: '--input <file>', description: 'the whole body, a JSON object, from a file or - (standard input); fields are set on it' },
-    { flags: '-H, --header <header>', description: "add a header, e.g. 'Idempotency-Key: deploy-42' (repeatable)", parse: (v, p) => [...((p as string[]) ?? []), v] },
+    {
+      flags: '-f, --raw-field <key=value>',
+      description: 'add a text argument (repeatable; name[sub]= and name[]= nest)',
+      parse: collect(false),
+    },
+    {
+      flags: '-F, --field <key=value>',
+      description: 'add a typed argument: numbers, true, false, null, JSON, @file or @- for its text',
+      parse: collect(true),
+    },
+    {
+      flags: '--input <file>',
+      description: 'the whole body, a JSON object, from a file or - (standard input); fields are set on it',
+    },
+    {
+      flags: '-H, --header <header>',
+      description: "add a header, e.g. 'Idempotency-Key: deploy-42' (repeatable)",
+      parse: (v, p) => [...((p as string[]) ?? []), v],
+    },
     { flags: '-i, --include', description: 'also print the HTTP status and the response headers' },
     { flags: '--paginate', description: 'follow every page and print all items as one JSON array' },
     { flags: '--jsonl', description: 'with --paginate: one item a line (NDJSON), streamed' },
-    { flags: '--pattern <pattern>', description: 'with --paginate: the listing pattern of a method the CLI does not know', choices: LISTING_PATTERNS },
+    {
+      flags: '--pattern <pattern>',
+      description: 'with --paginate: the listing pattern of a method the CLI does not know',
+      choices: LISTING_PATTERNS,
+    },
   ],
   examples: [
     'sitebuilder api list_workspaces',
@@ -87,15 +129,19 @@ export const call = defineCommand<ApiOptions>({
     'jq .request plan.json | sitebuilder api restore_storage_backup --input - -f confirm="$(jq -r .confirm plan.json)" --include',
     'sitebuilder api',
   ],
-  jsonFields: 'the envelope as the service sent it (success, message, data, code, version, count…); with --include {status, headers, body}; with --paginate a JSON array of the items',
+  jsonFields:
+    'the envelope as the service sent it (success, message, data, code, version, count…); with --include {status, headers, body}; with --paginate a JSON array of the items',
   async run(opts, ctx) {
     if (!opts.method) return (await import('./methods-list.js')).printMethodList(ctx);
     if (!/^[A-Za-z0-9_.-]+$/.test(opts.method)) {
-      throw new UsageError(`${JSON.stringify(opts.method)} is not a method name; names are lowercase with underscores, like list_sites.`);
+      throw new UsageError(
+        `${JSON.stringify(opts.method)} is not a method name; names are lowercase with underscores, like list_sites.`,
+      );
     }
     if (opts.jsonl && !opts.paginate) throw new UsageError('--jsonl goes with --paginate.');
     if (opts.pattern && !opts.paginate) throw new UsageError('--pattern goes with --paginate.');
-    if (opts.include && opts.paginate) throw new UsageError('--include shows one answer; it does not go with --paginate.');
+    if (opts.include && opts.paginate)
+      throw new UsageError('--include shows one answer; it does not go with --paginate.');
     const { headers, idempotencyKey } = parseHeaders(opts.header ?? []);
     const { applyFields, readInputBody, textReader } = await import('./fields.js');
     const readText = textReader(ctx.io.stdin);
@@ -107,15 +153,26 @@ export const call = defineCommand<ApiOptions>({
       const { methodInfo } = await import('../../api/method-index.js');
       const pattern = opts.pattern ?? methodInfo(opts.method)?.listing ?? undefined;
       const { printAllPages } = await import('./pages.js');
-      const result = await printAllPages({ client, io: ctx.io, method: opts.method, args: body, pattern, jsonl: Boolean(opts.jsonl), headers, signal: ctx.signal });
-      if (!result.pattern && result.pages === 1) ctx.io.info(`${opts.method} answered one page without paging fields; pass --pattern if it pages.`);
+      const result = await printAllPages({
+        client,
+        io: ctx.io,
+        method: opts.method,
+        args: body,
+        pattern,
+        jsonl: Boolean(opts.jsonl),
+        headers,
+        signal: ctx.signal,
+      });
+      if (!result.pattern && result.pages === 1)
+        ctx.io.info(`${opts.method} answered one page without paging fields; pass --pattern if it pages.`);
       return;
     }
     try {
       const res = await ctx.api().call(opts.method, body, { idempotencyKey, headers, signal: ctx.signal });
       printAnswer(ctx, opts, res.status, res.headers, res.envelope);
     } catch (err) {
-      if (err instanceof ApiError && err.envelope) printAnswer(ctx, opts, err.status, err.headers as IncomingHttpHeaders, err.envelope);
+      if (err instanceof ApiError && err.envelope)
+        printAnswer(ctx, opts, err.status, err.headers as IncomingHttpHeaders, err.envelope);
       throw err;
     }
   },

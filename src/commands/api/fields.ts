@@ -19,10 +19,16 @@ const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 /** `name`, `name[sub]`, `name[]`, `name[sub][]` → ['name', 'sub', ''] ('' appends to a list). */
 export function parseKey(key: string, flag: string): string[] {
   const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
-  if (!m) throw new UsageError(`${flag} takes key=value with a key like name, name[sub] or name[]; ${JSON.stringify(key)} is not one.`);
+  if (!m)
+    throw new UsageError(
+      `${flag} takes key=value with a key like name, name[sub] or name[]; ${JSON.stringify(key)} is not one.`,
+    );
   const rest = [...m[2].matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]);
   rest.slice(0, -1).forEach((part) => {
-    if (part === '') throw new UsageError(`${flag}: [] may only end a key, as in name[]; ${JSON.stringify(key)} has it in the middle.`);
+    if (part === '')
+      throw new UsageError(
+        `${flag}: [] may only end a key, as in name[]; ${JSON.stringify(key)} has it in the middle.`,
+      );
   });
   return [m[1], ...rest];
 }
@@ -38,7 +44,9 @@ export async function typedValue(value: string, key: string, readText: ReadText)
     try {
       return JSON.parse(value);
     } catch (err) {
-      throw new UsageError(`-F ${key}: ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)} is not valid JSON (${(err as Error).message}); use -f for plain text.`);
+      throw new UsageError(
+        `-F ${key}: ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)} is not valid JSON (${(err as Error).message}); use -f for plain text.`,
+      );
     }
   }
   return value;
@@ -64,7 +72,12 @@ function setPath(body: Record<string, unknown>, path: string[], value: unknown, 
     }
     const wantList = path[i + 1] === '';
     const existing = cur[part];
-    if (existing === undefined || existing === null || typeof existing !== 'object' || Array.isArray(existing) !== wantList) {
+    if (
+      existing === undefined ||
+      existing === null ||
+      typeof existing !== 'object' ||
+      Array.isArray(existing) !== wantList
+    ) {
       if (existing !== undefined) throw new UsageError(`The field ${key} conflicts with an earlier value of ${part}.`);
       cur[part] = wantList ? [] : {};
     }
@@ -73,7 +86,11 @@ function setPath(body: Record<string, unknown>, path: string[], value: unknown, 
 }
 
 /** Sets each field on the body (mutated and returned). */
-export async function applyFields(body: Record<string, unknown>, fields: FieldInput[], readText: ReadText): Promise<Record<string, unknown>> {
+export async function applyFields(
+  body: Record<string, unknown>,
+  fields: FieldInput[],
+  readText: ReadText,
+): Promise<Record<string, unknown>> {
   for (const { raw, typed } of fields) {
     const flag = typed ? '-F' : '-f';
     const eq = raw.indexOf('=');
@@ -93,7 +110,9 @@ export async function readInputBody(source: string, readText: ReadText): Promise
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`--input ${source === '-' ? '(standard input)' : source} is not valid JSON: ${(err as Error).message}.`);
+    throw new UsageError(
+      `--input ${source === '-' ? '(standard input)' : source} is not valid JSON: ${(err as Error).message}.`,
+    );
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new UsageError(`--input must hold one JSON object with the arguments, as in {"projectId": "…"}.`);
@@ -117,7 +136,9 @@ export function textReader(stdin: NodeJS.ReadableStream): ReadText {
       return await readFile(source, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(`Cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message}.`);
+      throw new UsageError(
+        `Cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message}.`,
+      );
     }
   };
 }

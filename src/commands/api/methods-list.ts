@@ -24,10 +24,18 @@ export async function printMethodList(ctx: Context): Promise<void> {
     [
       { header: 'METHOD', value: (m) => m.name },
       { header: 'SCOPE', value: (m) => m.scope },
-      { header: 'KIND', value: (m) => [m.destructive ? 'destructive' : m.write ? 'write' : 'read', m.listing ? `pages: ${m.listing}` : ''].filter(Boolean).join(', ') },
+      {
+        header: 'KIND',
+        value: (m) =>
+          [m.destructive ? 'destructive' : m.write ? 'write' : 'read', m.listing ? `pages: ${m.listing}` : '']
+            .filter(Boolean)
+            .join(', '),
+      },
       { header: 'SUMMARY', value: (m) => m.summary },
     ],
     rows,
   );
-  ctx.io.info('Call one with `sitebuilder api <method> -f key=value`; `sitebuilder tools` lists the methods your token can use.');
+  ctx.io.info(
+    'Call one with `sitebuilder api <method> -f key=value`; `sitebuilder tools` lists the methods your token can use.',
+  );
 }

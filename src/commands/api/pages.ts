@@ -35,7 +35,9 @@ export interface PageLoopOptions {
 }
 
 /** Prints every item of every page; returns the number of pages fetched. */
-export async function printAllPages(o: PageLoopOptions): Promise<{ pages: number; items: number; pattern?: ListingPattern }> {
+export async function printAllPages(
+  o: PageLoopOptions,
+): Promise<{ pages: number; items: number; pattern?: ListingPattern }> {
   let pattern = o.pattern;
   let args = pattern === 'page' && o.args.page === undefined ? { ...o.args, page: 1 } : { ...o.args };
   const seen = new Set<string>([JSON.stringify(args)]);
@@ -48,7 +50,9 @@ export async function printAllPages(o: PageLoopOptions): Promise<{ pages: number
       pages++;
       const list = itemsOf(envelope.data);
       for (const item of list) {
-        await o.io.write(o.jsonl ? `${JSON.stringify(item)}\n` : `${items === 0 ? '\n' : ',\n'}${JSON.stringify(item)}`);
+        await o.io.write(
+          o.jsonl ? `${JSON.stringify(item)}\n` : `${items === 0 ? '\n' : ',\n'}${JSON.stringify(item)}`,
+        );
         items++;
       }
       pattern ??= detectPattern(envelope);

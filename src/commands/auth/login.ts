@@ -22,7 +22,9 @@ export const login = defineCommand<LoginOptions>({
   jsonFields: '{ profile, baseUrl, name, scopes, workspaces, expiresAt }',
   async run(opts, ctx) {
     if (ctx.env.SITEBUILDER_TOKEN) {
-      throw new UsageError('SITEBUILDER_TOKEN is set and would win over a saved token; unset it first, then run `sitebuilder auth login` again.');
+      throw new UsageError(
+        'SITEBUILDER_TOKEN is set and would win over a saved token; unset it first, then run `sitebuilder auth login` again.',
+      );
     }
     let token: string;
     if (opts.withToken) {
@@ -40,14 +42,23 @@ export const login = defineCommand<LoginOptions>({
       info = readTokenInfo((await client.get('/v1/token', ctx.signal)).envelope.data);
     } catch (err) {
       if (err instanceof AuthError) {
-        throw err.withSentence(`The service did not accept this token (${err.serviceMessage || `HTTP ${err.status}`}); nothing was saved. Check that you copied all of it.`);
+        throw err.withSentence(
+          `The service did not accept this token (${err.serviceMessage || `HTTP ${err.status}`}); nothing was saved. Check that you copied all of it.`,
+        );
       }
       throw err;
     }
     const profile = ctx.profileName();
     await ctx.config.updateProfile(profile, (p) => ({ ...p, token, baseUrl }));
     if (ctx.globals.json) {
-      ctx.io.printJson({ profile, baseUrl, name: info.name ?? null, scopes: info.scopes, workspaces: info.workspaces, expiresAt: info.expiresAt ?? null });
+      ctx.io.printJson({
+        profile,
+        baseUrl,
+        name: info.name ?? null,
+        scopes: info.scopes,
+        workspaces: info.workspaces,
+        expiresAt: info.expiresAt ?? null,
+      });
       return;
     }
     const who = info.name ? ` as ${sanitizeInline(info.name)}` : '';

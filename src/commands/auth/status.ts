@@ -10,25 +10,45 @@ const SOURCES = { flag: '--token flag', env: 'SITEBUILDER_TOKEN', profile: 'save
 export const status = defineCommand({
   name: 'status',
   summary: 'Show which token is in force and what it can do',
-  description: 'Show where the token comes from (flag, environment or profile), the masked token, its name, scopes, workspaces, expiry and the calls left this minute. Exits 4 when there is no usable token. Reading the token costs no budget.',
+  description:
+    'Show where the token comes from (flag, environment or profile), the masked token, its name, scopes, workspaces, expiry and the calls left this minute. Exits 4 when there is no usable token. Reading the token costs no budget.',
   examples: ['sitebuilder auth status', 'sitebuilder auth status --json | jq .scopes'],
-  jsonFields: '{ profile, baseUrl, source, token (masked), valid, name, scopes, workspaces, expiresAt, rateLimit: { limit, remaining, reset }, error }',
+  jsonFields:
+    '{ profile, baseUrl, source, token (masked), valid, name, scopes, workspaces, expiresAt, rateLimit: { limit, remaining, reset }, error }',
   async run(_opts, ctx) {
     const profile = ctx.profileName();
     const baseUrl = ctx.baseUrl();
     const { token, source } = ctx.token();
     const base = { profile, baseUrl, source, token: token ? maskToken(token) : null };
     // Every key is always there (null when unknown), whatever the outcome.
-    const empty = { valid: false, name: null, scopes: [], workspaces: [], expiresAt: null, rateLimit: null, error: null };
+    const empty = {
+      valid: false,
+      name: null,
+      scopes: [],
+      workspaces: [],
+      expiresAt: null,
+      rateLimit: null,
+      error: null,
+    };
     if (!token) {
       if (ctx.globals.json) ctx.io.printJson({ ...base, ...empty, error: 'no token' });
-      else ctx.io.errLine(`Not logged in (profile ${profile}). Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`);
+      else
+        ctx.io.errLine(`Not logged in (profile ${profile}). Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`);
       return ExitCode.auth;
     }
     try {
       const info = readTokenInfo((await ctx.apiWith(token).get('/v1/token', ctx.signal)).envelope.data);
       if (ctx.globals.json) {
-        ctx.io.printJson({ ...base, ...empty, valid: true, name: info.name ?? null, scopes: info.scopes, workspaces: info.workspaces, expiresAt: info.expiresAt ?? null, rateLimit: info.rateLimit ?? null });
+        ctx.io.printJson({
+          ...base,
+          ...empty,
+          valid: true,
+          name: info.name ?? null,
+          scopes: info.scopes,
+          workspaces: info.workspaces,
+          expiresAt: info.expiresAt ?? null,
+          rateLimit: info.rateLimit ?? null,
+        });
         return;
       }
       const rl = info.rateLimit;

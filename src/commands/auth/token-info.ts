@@ -15,7 +15,9 @@ export interface TokenInfo {
 
 function strings(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  return value.map((v) => (typeof v === 'string' ? v : (pickString(v, '_id', 'id', 'workspaceId') ?? JSON.stringify(v))));
+  return value.map((v) =>
+    typeof v === 'string' ? v : (pickString(v, '_id', 'id', 'workspaceId') ?? JSON.stringify(v)),
+  );
 }
 
 export function readTokenInfo(data: unknown): TokenInfo {
@@ -28,7 +30,8 @@ export function readTokenInfo(data: unknown): TokenInfo {
     scopes: strings(pick(d, 'scopes', 'scope')),
     workspaces: strings(pick(d, 'workspaces', 'workspaceIds', 'reachableWorkspaces')),
     expiresAt: expiry === undefined ? undefined : String(expiry),
-    neverExpires: expiry === undefined && ['expiresAt', 'expires_at', 'expiry', 'expires'].some((k) => k in d && d[k] === null),
+    neverExpires:
+      expiry === undefined && ['expiresAt', 'expires_at', 'expiry', 'expires'].some((k) => k in d && d[k] === null),
     rateLimit: Object.keys(rl).length
       ? { limit: num(rl.limit), remaining: num(rl.remaining), reset: num(pick(rl, 'reset', 'resetSeconds')) }
       : undefined,

@@ -8,7 +8,8 @@ export const token = defineCommand({
   jsonFields: '{ token, source }',
   async run(_opts, ctx) {
     const { token, source } = ctx.token();
-    if (!token) throw new NotLoggedInError(`No token for profile "${ctx.profileName()}". Run \`sitebuilder auth login\`.`);
+    if (!token)
+      throw new NotLoggedInError(`No token for profile "${ctx.profileName()}". Run \`sitebuilder auth login\`.`);
     if (ctx.globals.json) ctx.io.printJson({ token, source });
     else ctx.io.outLine(token);
   },

@@ -23,15 +23,21 @@ function describe(b: unknown): string {
 }
 
 /** With a prompt the backup is looked up (to name its date), or picked when none was given. */
-async function resolveBackup(ctx: Context, siteId: string, given: string | undefined): Promise<{ id: string; text: string }> {
-  if (given !== undefined && given.trim() === '') throw new UsageError('The backup id is empty; `sitebuilder backup list` shows the ids.');
+async function resolveBackup(
+  ctx: Context,
+  siteId: string,
+  given: string | undefined,
+): Promise<{ id: string; text: string }> {
+  if (given !== undefined && given.trim() === '')
+    throw new UsageError('The backup id is empty; `sitebuilder backup list` shows the ids.');
   if (given && (ctx.globals.yes || !ctx.prompter.canPrompt())) return { id: given, text: given };
   if (!given) ctx.prompter.require('Choosing a backup', `name it: sitebuilder backup restore ${siteId} <backupId>`);
   const { envelope } = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
   const items = itemsOf(envelope.data);
   if (given) {
     const found = items.find((b) => matches(b, given));
-    if (!found) throw new UsageError(`Site ${siteId} has no backup ${given}; \`sitebuilder backup list ${siteId}\` shows them.`);
+    if (!found)
+      throw new UsageError(`Site ${siteId} has no backup ${given}; \`sitebuilder backup list ${siteId}\` shows them.`);
     return { id: given, text: describe(found) };
   }
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
@@ -56,10 +62,15 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
   });
   let data: Record<string, unknown>;
   try {
-    data = asRecord((await ctx.api().call('restore_backup', { projectId: siteId, backupId: backup.id }, { signal: ctx.signal })).envelope.data);
+    data = asRecord(
+      (await ctx.api().call('restore_backup', { projectId: siteId, backupId: backup.id }, { signal: ctx.signal }))
+        .envelope.data,
+    );
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      throw err.withSentence(`Site ${siteId} has no backup ${backup.id}; \`sitebuilder backup list ${siteId}\` shows them.`);
+      throw err.withSentence(
+        `Site ${siteId} has no backup ${backup.id}; \`sitebuilder backup list ${siteId}\` shows them.`,
+      );
     }
     throw err;
   }
@@ -70,7 +81,10 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
   const pre = asRecord(data.preRestoreBackup);
   const preId = idOf(pre) || pickString(data, 'preRestoreBackupId');
   ctx.io.outLine(`Restored backup ${sanitizeInline(backup.id)} on site ${siteId}.`);
-  if (preId) ctx.io.info(`A Pre-restore Backup was taken first: undo with \`sitebuilder backup restore ${siteId} ${sanitizeInline(preId)}\`.`);
+  if (preId)
+    ctx.io.info(
+      `A Pre-restore Backup was taken first: undo with \`sitebuilder backup restore ${siteId} ${sanitizeInline(preId)}\`.`,
+    );
   ctx.io.info(`The live site is unchanged until you run \`sitebuilder publish ${siteId}\`.`);
   return 0;
 }
@@ -88,7 +102,11 @@ export const restore = defineCommand<BackupRestoreOptions>({
     { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
     { name: 'backupId', description: 'the _id or BackupId from `backup list`' },
   ],
-  examples: ['sitebuilder backup restore s_123', 'sitebuilder backup restore s_123 bk_42 --yes', 'sitebuilder backup restore s_123 bk_42 --yes --json'],
+  examples: [
+    'sitebuilder backup restore s_123',
+    'sitebuilder backup restore s_123 bk_42 --yes',
+    'sitebuilder backup restore s_123 bk_42 --yes --json',
+  ],
   jsonFields: '{ siteId, backupId, … } plus the fields of the service’s answer (the emulator adds preRestoreBackup)',
   run: runBackupRestore,
 });

@@ -31,11 +31,18 @@ async function orLater<T>(p: Promise<T>): Promise<T | undefined> {
 
 export async function askQuestion(ctx: Context, q: Question): Promise<NextMessage | undefined> {
   // The labels are printed, so they are sanitized; the answer sent is the option as the service gave it.
-  const choices = [...q.options.map((o) => ({ label: sanitizeInline(o), value: o as string | typeof OTHER })), { label: 'Other (type an answer)', value: OTHER as string | typeof OTHER }];
+  const choices = [
+    ...q.options.map((o) => ({ label: sanitizeInline(o), value: o as string | typeof OTHER })),
+    { label: 'Other (type an answer)', value: OTHER as string | typeof OTHER },
+  ];
   const picked = await orLater(ctx.prompter.select(sanitizeInline(q.question) || 'The agent asks a question', choices));
   if (picked === undefined) return undefined;
   if (picked !== OTHER) return { prompt: picked, mode: 'build' };
-  const text = await orLater(ctx.prompter.input('Your answer', { validate: (v) => (v.trim() ? true : 'Type an answer, or press Esc to answer later.') }));
+  const text = await orLater(
+    ctx.prompter.input('Your answer', {
+      validate: (v) => (v.trim() ? true : 'Type an answer, or press Esc to answer later.'),
+    }),
+  );
   return text?.trim() ? { prompt: text.trim(), mode: 'build' } : undefined;
 }
 
@@ -49,14 +56,19 @@ export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
   );
   if (picked === 'approve') return { prompt: APPROVE_TEXT, mode: 'build' };
   if (picked !== 'revise') return undefined;
-  const text = await orLater(ctx.prompter.input('What should change in the plan?', { validate: (v) => (v.trim() ? true : 'Say what should change, or press Esc to decide later.') }));
+  const text = await orLater(
+    ctx.prompter.input('What should change in the plan?', {
+      validate: (v) => (v.trim() ? true : 'Say what should change, or press Esc to decide later.'),
+    }),
+  );
   return text?.trim() ? { prompt: text.trim(), mode: 'plan' } : undefined;
 }
 
 /** --choose N: the Nth suggested answer of the question that waits (checked on the site's latest run). */
 export async function chosenAnswer(ctx: Context, projectId: string, n: number, jobId?: string): Promise<string> {
   const q = (await requireQuestion(ctx, projectId, '--choose', jobId)) ?? (await questionOfRun(ctx, projectId, jobId));
-  if (q.options.length === 0) throw new UsageError('This question has no suggested answers; answer with --answer TEXT. Nothing was sent.');
+  if (q.options.length === 0)
+    throw new UsageError('This question has no suggested answers; answer with --answer TEXT. Nothing was sent.');
   if (n > q.options.length) {
     const list = q.options.map((o, i) => `${i + 1}. ${o}`).join('; ');
     throw new UsageError(`--choose takes 1 to ${q.options.length} for this question (${list}); nothing was sent.`);
@@ -66,8 +78,13 @@ export async function chosenAnswer(ctx: Context, projectId: string, n: number, j
 
 /** When the history names no run, the question is read from the run --job names. */
 async function questionOfRun(ctx: Context, projectId: string, jobId: string | undefined): Promise<Question> {
-  if (!jobId) throw new UsageError('Could not find the run that asked the question; pass --job JOB (printed with the question). Nothing was sent.');
-  const { envelope } = await ctx.api().call<JobAnswer>('get_job', { projectId, jobId, cursor: 0 }, { signal: ctx.signal });
+  if (!jobId)
+    throw new UsageError(
+      'Could not find the run that asked the question; pass --job JOB (printed with the question). Nothing was sent.',
+    );
+  const { envelope } = await ctx
+    .api()
+    .call<JobAnswer>('get_job', { projectId, jobId, cursor: 0 }, { signal: ctx.signal });
   const q = applyAnswer(initialRunState(jobId), (envelope.data ?? {}) as JobAnswer).state.question;
   if (!q) throw new UsageError(`Run ${sanitizeInline(jobId)} did not end with a question; --choose sent nothing.`);
   return q;

@@ -33,12 +33,20 @@ When the agent asks a question or writes a plan, a terminal offers a choice; a s
     { flags: '--plan', description: 'plan mode: the agent writes a plan and changes no file until you approve it' },
     { flags: '-F, --message-file <file>', description: 'read the message from a file (- for standard input)' },
     { flags: '--answer <text>', description: 'answer the question the agent asked' },
-    { flags: '--choose <n>', description: 'answer with the agent’s suggested answer number N', parse: parsePositiveInt('--choose') },
+    {
+      flags: '--choose <n>',
+      description: 'answer with the agent’s suggested answer number N',
+      parse: parsePositiveInt('--choose'),
+    },
     { flags: '--job <jobId>', description: 'the run that asked (for --choose; default: the site’s latest run)' },
     { flags: '--approve', description: 'approve the plan the agent wrote, and build it' },
     { flags: '--revise <text>', description: 'ask for a revised plan' },
     { flags: '--no-follow', description: 'send and exit: print the job id, or the queue position' },
-    { flags: '--timeout <duration>', description: 'stop following after this long (exit 8; the run goes on), e.g. 90s, 5m', parse: parseDuration('--timeout') },
+    {
+      flags: '--timeout <duration>',
+      description: 'stop following after this long (exit 8; the run goes on), e.g. 90s, 5m',
+      parse: parseDuration('--timeout'),
+    },
     { flags: '--idempotency-key <key>', description: 'key for send_message, so a retried script never sends twice' },
   ],
   examples: [

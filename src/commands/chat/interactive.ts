@@ -12,7 +12,8 @@ import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import { runTurn } from './turn.js';
 import { latestRun } from './waiting.js';
 
-const HELP = 'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /cancel stops the run · /exit or an empty line leaves.';
+const HELP =
+  'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /cancel stops the run · /exit or an empty line leaves.';
 
 async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
   try {
@@ -20,7 +21,8 @@ async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
     ctx.io.errLine(sanitizeInline(envelope.message || 'Cancelled.'));
   } catch (err) {
     // 409: nothing runs. Say so and stay in the loop.
-    if (err instanceof ApiError && err.status === 409) ctx.io.errLine(sanitizeInline(err.serviceMessage || 'Nothing is running.'));
+    if (err instanceof ApiError && err.status === 409)
+      ctx.io.errLine(sanitizeInline(err.serviceMessage || 'Nothing is running.'));
     else throw err;
   }
 }
@@ -33,11 +35,18 @@ async function replyToWaiting(ctx: Context, projectId: string): Promise<NextMess
   ctx.io.errLine(`The agent's ${what} from run ${sanitizeInline(run.jobId)} still waits:`);
   if (run.plan) ctx.io.outLine(sanitize(run.plan));
   const next = run.question ? await askQuestion(ctx, run.question) : await askPlan(ctx);
-  if (!next) ctx.io.errLine(`The ${what} still waits: your next message is taken as ${run.question ? 'its answer' : 'the reply to it'}.`);
+  if (!next)
+    ctx.io.errLine(
+      `The ${what} still waits: your next message is taken as ${run.question ? 'its answer' : 'the reply to it'}.`,
+    );
   return next;
 }
 
-export async function interactiveChat(ctx: Context, projectId: string, opts: { plan: boolean; timeoutMs?: number }): Promise<number> {
+export async function interactiveChat(
+  ctx: Context,
+  projectId: string,
+  opts: { plan: boolean; timeoutMs?: number },
+): Promise<number> {
   const c = style(ctx.io);
   let plan = opts.plan;
   ctx.io.errLine(c.bold(`Chatting with the agent of ${sanitizeInline(projectId)}.`) + ` ${c.dim(HELP)}`);
@@ -64,7 +73,11 @@ export async function interactiveChat(ctx: Context, projectId: string, opts: { p
     if (line === '' || line === '/exit' || line === '/quit') return ExitCode.ok;
     if (line === '/plan') {
       plan = !plan;
-      ctx.io.errLine(plan ? 'Plan mode: the agent writes a plan and changes nothing until you approve it.' : 'Build mode: the agent changes the site.');
+      ctx.io.errLine(
+        plan
+          ? 'Plan mode: the agent writes a plan and changes nothing until you approve it.'
+          : 'Build mode: the agent changes the site.',
+      );
       continue;
     }
     if (line === '/queue') {

@@ -13,34 +13,53 @@ import { confirmReplyByMessage, requirePlan, requireQuestion } from './waiting.j
 /** With a default site, `chat "add a page"` is a message, not a site id. */
 function siteAndMessage(opts: ChatOptions, ctx: Context): { site: string; message?: string } {
   const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
-  if (opts.site !== undefined && opts.message === undefined && hasDefault && /\s/.test(opts.site)) return { site: ctx.site(undefined), message: opts.site };
+  if (opts.site !== undefined && opts.message === undefined && hasDefault && /\s/.test(opts.site))
+    return { site: ctx.site(undefined), message: opts.site };
   return { site: ctx.site(opts.site), message: opts.message };
 }
 
 async function messageOf(opts: ChatOptions, given: string | undefined, ctx: Context): Promise<string | undefined> {
   if (opts.messageFile === undefined) return given;
-  if (given !== undefined) throw new UsageError('Give the message either as an argument or with --message-file, not both.');
+  if (given !== undefined)
+    throw new UsageError('Give the message either as an argument or with --message-file, not both.');
   if (opts.messageFile === '-') return readStream(ctx.io.stdin);
   try {
     return await readFile(opts.messageFile, 'utf8');
   } catch (err) {
-    throw new UsageError(`Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`);
+    throw new UsageError(
+      `Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
+    );
   }
 }
 
 export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> {
   const { site, message: given } = siteAndMessage(opts, ctx);
   const message = await messageOf(opts, given, ctx);
-  const replies = [message !== undefined, opts.answer !== undefined, opts.choose !== undefined, Boolean(opts.approve), opts.revise !== undefined].filter(Boolean).length;
+  const replies = [
+    message !== undefined,
+    opts.answer !== undefined,
+    opts.choose !== undefined,
+    Boolean(opts.approve),
+    opts.revise !== undefined,
+  ].filter(Boolean).length;
   if (replies > 1) throw new UsageError('Give one of: a message, --answer, --choose, --approve or --revise.');
-  if (opts.job !== undefined && opts.choose === undefined) throw new UsageError('--job goes with --choose (it names the run whose question you answer).');
-  if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve)) throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
-  for (const [flag, v] of [['message', message], ['--answer', opts.answer], ['--revise', opts.revise]] as const) {
-    if (v !== undefined && !v.trim()) throw new UsageError(`The ${flag} is empty; say what the agent should do. Nothing was sent.`);
+  if (opts.job !== undefined && opts.choose === undefined)
+    throw new UsageError('--job goes with --choose (it names the run whose question you answer).');
+  if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve))
+    throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
+  for (const [flag, v] of [
+    ['message', message],
+    ['--answer', opts.answer],
+    ['--revise', opts.revise],
+  ] as const) {
+    if (v !== undefined && !v.trim())
+      throw new UsageError(`The ${flag} is empty; say what the agent should do. Nothing was sent.`);
   }
   if (replies === 0) {
     if (!ctx.prompter.canPrompt()) {
-      throw new UsageError(`A conversation needs a terminal; here, pass the message: sitebuilder chat ${site} "…" (or --answer, --choose, --approve, --revise).`);
+      throw new UsageError(
+        `A conversation needs a terminal; here, pass the message: sitebuilder chat ${site} "…" (or --answer, --choose, --approve, --revise).`,
+      );
     }
     return interactiveChat(ctx, site, { plan: Boolean(opts.plan), timeoutMs: opts.timeout });
   }
@@ -59,6 +78,13 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
     [prompt, mode] = opts.approve ? [APPROVE_TEXT, 'build'] : [opts.revise!, 'plan'];
     await requirePlan(ctx, site, opts.approve ? '--approve' : '--revise');
   }
-  const r = await runTurn(ctx, { projectId: site, prompt, mode, follow: opts.follow !== false, timeoutMs: opts.timeout, idempotencyKey: opts.idempotencyKey });
+  const r = await runTurn(ctx, {
+    projectId: site,
+    prompt,
+    mode,
+    follow: opts.follow !== false,
+    timeoutMs: opts.timeout,
+    idempotencyKey: opts.idempotencyKey,
+  });
   return r.exitCode;
 }

@@ -12,9 +12,21 @@ export type Mode = 'build' | 'plan';
 
 export type SendAnswer =
   | { queued: false; jobId: string; data: Record<string, unknown> }
-  | { queued: true; queueItemId: string; queuePosition: number | null; queueResumable: boolean; data: Record<string, unknown> };
+  | {
+      queued: true;
+      queueItemId: string;
+      queuePosition: number | null;
+      queueResumable: boolean;
+      data: Record<string, unknown>;
+    };
 
-export async function sendMessage(ctx: Context, projectId: string, prompt: string, mode: Mode, idempotencyKey?: string): Promise<SendAnswer> {
+export async function sendMessage(
+  ctx: Context,
+  projectId: string,
+  prompt: string,
+  mode: Mode,
+  idempotencyKey?: string,
+): Promise<SendAnswer> {
   const args: Record<string, unknown> = { projectId, prompt };
   if (mode === 'plan') args.mode = 'plan';
   let envelope;
@@ -40,9 +52,20 @@ export async function sendMessage(ctx: Context, projectId: string, prompt: strin
 }
 
 /** Tells where a queued message waits. In a stream (--json, followed) it is an NDJSON line. */
-export function reportQueued(ctx: Context, projectId: string, a: Extract<SendAnswer, { queued: true }>, opts: { stream: boolean }): void {
+export function reportQueued(
+  ctx: Context,
+  projectId: string,
+  a: Extract<SendAnswer, { queued: true }>,
+  opts: { stream: boolean },
+): void {
   const { io } = ctx;
-  const doc = { projectId, queued: true, queueItemId: a.queueItemId, queuePosition: a.queuePosition, queueResumable: a.queueResumable };
+  const doc = {
+    projectId,
+    queued: true,
+    queueItemId: a.queueItemId,
+    queuePosition: a.queuePosition,
+    queueResumable: a.queueResumable,
+  };
   if (io.json) {
     if (opts.stream) io.printJsonLine({ type: 'queued', ...doc });
     else io.printJson(doc);
@@ -50,9 +73,13 @@ export function reportQueued(ctx: Context, projectId: string, a: Extract<SendAns
   }
   const pos = a.queuePosition ?? '?';
   if (!io.stdoutIsTTY) io.outLine(`queued\t${pos}\t${sanitizeInline(a.queueItemId)}`);
-  else io.outLine(`${style(io).cyan('⧗')} The agent is busy: your message waits in the queue at position ${pos} (${sanitizeInline(a.queueItemId)}). It runs on its own; do not send it again.`);
+  else
+    io.outLine(
+      `${style(io).cyan('⧗')} The agent is busy: your message waits in the queue at position ${pos} (${sanitizeInline(a.queueItemId)}). It runs on its own; do not send it again.`,
+    );
   const site = shellQuote(projectId);
-  if (a.queueResumable) io.info(`The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${site}`);
+  if (a.queueResumable)
+    io.info(`The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${site}`);
   else io.info(`See the queue with: sitebuilder queue list ${site}`);
 }
 

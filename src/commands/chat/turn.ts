@@ -36,7 +36,19 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
     key = undefined;
     if (sent.queued) {
       reportQueued(ctx, o.projectId, sent, { stream: o.follow });
-      if (o.follow && ctx.io.json) ctx.io.printJsonLine({ type: 'end', projectId: o.projectId, jobId: null, state: 'queued', outcome: 'queued', exitCode: ExitCode.pending, creditsCharged: null, error: null, pending: null, reattach: null });
+      if (o.follow && ctx.io.json)
+        ctx.io.printJsonLine({
+          type: 'end',
+          projectId: o.projectId,
+          jobId: null,
+          state: 'queued',
+          outcome: 'queued',
+          exitCode: ExitCode.pending,
+          creditsCharged: null,
+          error: null,
+          pending: null,
+          reattach: null,
+        });
       return { exitCode: o.follow ? ExitCode.pending : ExitCode.ok };
     }
     if (!o.follow) {
@@ -53,7 +65,12 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
  * plan and a prompt is possible, returns the answer as `next` (the caller sends it); otherwise
  * prints the commands that answer.
  */
-export async function followToEnd(ctx: Context, projectId: string, jobId: string, timeoutMs?: number): Promise<{ result: TurnResult; next?: NextMessage }> {
+export async function followToEnd(
+  ctx: Context,
+  projectId: string,
+  jobId: string,
+  timeoutMs?: number,
+): Promise<{ result: TurnResult; next?: NextMessage }> {
   const view = createRunView(ctx.io, ctx.clock);
   const r = await followJob(ctx, { projectId, jobId, view, timeoutMs, onInterrupt: 'cancel' });
   const pending = pendingOf(r.state, projectId, jobId);
@@ -64,7 +81,10 @@ export async function followToEnd(ctx: Context, projectId: string, jobId: string
   if (reattach) ctx.io.info(`${reattachLead(r)}. Re-attach with: ${reattach}`);
   if (!pending) return { result };
   if (ctx.prompter.canPrompt()) {
-    const next = pending.kind === 'question' ? await askQuestion(ctx, { question: pending.question, options: pending.options }) : await askPlan(ctx);
+    const next =
+      pending.kind === 'question'
+        ? await askQuestion(ctx, { question: pending.question, options: pending.options })
+        : await askPlan(ctx);
     if (next) return { result, next };
   }
   printPendingHint(ctx, pending);
@@ -73,7 +93,9 @@ export async function followToEnd(ctx: Context, projectId: string, jobId: string
 
 function reattachLead(r: FollowResult): string {
   if (r.outcome === 'timeout') return 'Stopped following; the run goes on';
-  return r.cancelSent ? 'Detached before the cancel was confirmed; the run may still be going on' : 'Detached; the run goes on';
+  return r.cancelSent
+    ? 'Detached before the cancel was confirmed; the run may still be going on'
+    : 'Detached; the run goes on';
 }
 
 function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): void {

@@ -38,7 +38,9 @@ async function latestJobId(ctx: Context, projectId: string): Promise<string | un
 export async function latestRun(ctx: Context, projectId: string): Promise<LatestRun | undefined> {
   const jobId = await latestJobId(ctx, projectId);
   if (!jobId) return undefined;
-  const { envelope } = await ctx.api().call<JobAnswer>('get_job', { projectId, jobId, cursor: 0 }, { signal: ctx.signal });
+  const { envelope } = await ctx
+    .api()
+    .call<JobAnswer>('get_job', { projectId, jobId, cursor: 0 }, { signal: ctx.signal });
   const state = applyAnswer(initialRunState(jobId), (envelope.data ?? {}) as JobAnswer).state;
   const outcome = outcomeOf(state);
   if (outcome === 'question') return { jobId, outcome, question: state.question };
@@ -46,7 +48,13 @@ export async function latestRun(ctx: Context, projectId: string): Promise<Latest
   return { jobId, outcome: outcome === 'ongoing' ? state.state : outcome };
 }
 
-const ENDED: Record<string, string> = { succeeded: 'succeeded', failed: 'failed', cancelled: 'was cancelled', question: 'ended with a question', plan: 'ended with a plan' };
+const ENDED: Record<string, string> = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'was cancelled',
+  question: 'ended with a question',
+  plan: 'ended with a plan',
+};
 
 function howItIs(run: LatestRun): string {
   return `its latest run, ${sanitizeInline(run.jobId)}, ${ENDED[run.outcome] ?? `is ${sanitizeInline(run.outcome)}`}`;
@@ -62,14 +70,24 @@ function answeredWith(site: string, run: LatestRun): string {
 }
 
 /** --answer / --choose: a question must wait (on the run named, when --job names one). Returns it. */
-export async function requireQuestion(ctx: Context, site: string, flag: string, jobId?: string): Promise<Question | undefined> {
+export async function requireQuestion(
+  ctx: Context,
+  site: string,
+  flag: string,
+  jobId?: string,
+): Promise<Question | undefined> {
   const run = await latestRun(ctx, site);
   if (!run) return undefined;
   if (jobId !== undefined && jobId !== run.jobId) {
-    throw new UsageError(`Run ${sanitizeInline(jobId)} is not the latest run of ${site} (${sanitizeInline(run.jobId)} is), so its question no longer waits; ${flag} sent nothing.`);
+    throw new UsageError(
+      `Run ${sanitizeInline(jobId)} is not the latest run of ${site} (${sanitizeInline(run.jobId)} is), so its question no longer waits; ${flag} sent nothing.`,
+    );
   }
   if (run.question) return run.question;
-  const instead = run.plan !== undefined ? ` ${answeredWith(site, run)}.` : ` To send it as a new message: ${chatCommand(site, shellQuote('…'))}`;
+  const instead =
+    run.plan !== undefined
+      ? ` ${answeredWith(site, run)}.`
+      : ` To send it as a new message: ${chatCommand(site, shellQuote('…'))}`;
   throw new UsageError(`No question waits for an answer on ${site} (${howItIs(run)}); ${flag} sent nothing.${instead}`);
 }
 
@@ -77,7 +95,9 @@ export async function requireQuestion(ctx: Context, site: string, flag: string, 
 export async function requirePlan(ctx: Context, site: string, flag: string): Promise<void> {
   const run = await latestRun(ctx, site);
   if (!run || run.plan !== undefined) return;
-  const instead = run.question ? ` ${answeredWith(site, run)}.` : ` To ask for a plan: ${chatCommand(site, '--plan', shellQuote('…'))}`;
+  const instead = run.question
+    ? ` ${answeredWith(site, run)}.`
+    : ` To ask for a plan: ${chatCommand(site, '--plan', shellQuote('…'))}`;
   throw new UsageError(`No plan waits for approval on ${site} (${howItIs(run)}); ${flag} sent nothing.${instead}`);
 }
 
@@ -89,7 +109,11 @@ export async function confirmReplyByMessage(ctx: Context, site: string, mode: Mo
   const run = await latestRun(ctx, site);
   if (!run || (!run.question && run.plan === undefined)) return;
   const what = run.question ? 'A question' : 'A plan';
-  const taken = run.question ? 'its answer' : mode === 'plan' ? 'a revision of it' : 'its approval, and build it with your words added';
+  const taken = run.question
+    ? 'its answer'
+    : mode === 'plan'
+      ? 'a revision of it'
+      : 'its approval, and build it with your words added';
   const sentence = `${what} from run ${sanitizeInline(run.jobId)} waits on ${site}, and the agent would take this message as ${taken}.`;
   if (ctx.globals.yes) {
     ctx.io.info(`${sentence} Sending it so (--yes).`);
@@ -101,5 +125,8 @@ export async function confirmReplyByMessage(ctx: Context, site: string, mode: Mo
     if (await ctx.prompter.confirm('Send your message as the reply?', false)) return;
     throw new Refusal(`Nothing was sent; the ${run.question ? 'question' : 'plan'} still waits.`, { jobId: run.jobId });
   }
-  throw new Refusal(`${sentence} Nothing was sent. ${answeredWith(site, run)}; or add --yes to send this message as the reply.`, { jobId: run.jobId });
+  throw new Refusal(
+    `${sentence} Nothing was sent. ${answeredWith(site, run)}; or add --yes to send this message as the reply.`,
+    { jobId: run.jobId },
+  );
 }

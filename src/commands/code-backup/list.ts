@@ -25,13 +25,21 @@ export const list = defineCommand<CodeBackupListOptions>({
     { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },
     { flags: '--all', description: 'every page' },
   ],
-  examples: ['sitebuilder code-backup list s_123', 'sitebuilder code-backup list s_123 --all --json | jq -r ".[].codeBackupId"'],
+  examples: [
+    'sitebuilder code-backup list s_123',
+    'sitebuilder code-backup list s_123 --all --json | jq -r ".[].codeBackupId"',
+  ],
   jsonFields: 'an array of code backup records as the service sends them (codeBackupId, createdAt, label, files, …)',
   async run(opts, ctx) {
     if (opts.all && opts.page !== undefined) throw new UsageError('Use either --all or --page, not both.');
     const siteId = ctx.site(opts.site);
     const client = ctx.api();
-    const { items, more } = await listByPage(client, 'list_code_backups', { projectId: siteId }, { page: opts.page, all: opts.all, signal: ctx.signal });
+    const { items, more } = await listByPage(
+      client,
+      'list_code_backups',
+      { projectId: siteId },
+      { page: opts.page, all: opts.all, signal: ctx.signal },
+    );
     if (ctx.globals.json) return ctx.io.printJson(items);
     const tty = ctx.io.stdoutIsTTY;
     printTable(

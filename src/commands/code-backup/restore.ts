@@ -27,7 +27,9 @@ export const CODE_RESTORE_CONSEQUENCES = [
 
 async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   ctx.prompter.require('Choosing a code backup', `name it: sitebuilder code-backup restore ${siteId} <codeBackupId>`);
-  const { envelope } = await ctx.api().call('list_code_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
+  const { envelope } = await ctx
+    .api()
+    .call('list_code_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
   const items = itemsOf(envelope.data);
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no code backups.`);
   return ctx.prompter.select(
@@ -48,7 +50,9 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   const id = opts.codeBackupId ?? (await pickCodeBackup(ctx, siteId));
   await confirmDestructive(ctx, {
     action: `Restore code backup ${sanitizeInline(id)} on site ${siteId}`,
-    consequences: opts.cancelActiveJob ? ['a running generation is stopped', ...CODE_RESTORE_CONSEQUENCES] : CODE_RESTORE_CONSEQUENCES,
+    consequences: opts.cancelActiveJob
+      ? ['a running generation is stopped', ...CODE_RESTORE_CONSEQUENCES]
+      : CODE_RESTORE_CONSEQUENCES,
   });
   const args: Record<string, unknown> = { projectId: siteId, codeBackupId: id };
   if (opts.cancelActiveJob) args.cancelActiveJob = true;
@@ -57,7 +61,9 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
     data = asRecord((await ctx.api().call('restore_code_backup', args, { signal: ctx.signal })).envelope.data);
   } catch (err) {
     if (err instanceof ApiError && err.status === 409 && /currently generating/i.test(err.serviceMessage)) {
-      throw err.withSentence(`${err.serviceMessage} Nothing was changed; pass --cancel-active-job to stop the run and restore.`);
+      throw err.withSentence(
+        `${err.serviceMessage} Nothing was changed; pass --cancel-active-job to stop the run and restore.`,
+      );
     }
     throw err;
   }

@@ -16,7 +16,13 @@ export const completion = defineCommand<CompletionOptions>({
   description:
     'Print a completion script for bash, zsh or fish, generated from the command tree: commands, subcommands, aliases, flags, the values of enumerated flags, and the method names after `api`. The script answers without starting sitebuilder, so completing is instant.',
   args: [{ name: 'shell', description: 'bash, zsh or fish', required: true, suggest: SHELLS }],
-  options: [{ flags: '--generate', description: 'render from the command tree instead of printing the shipped script (npm run completions)', hidden: true }],
+  options: [
+    {
+      flags: '--generate',
+      description: 'render from the command tree instead of printing the shipped script (npm run completions)',
+      hidden: true,
+    },
+  ],
   examples: [
     'sitebuilder completion bash > ~/.local/share/bash-completion/completions/sitebuilder',
     'sitebuilder completion zsh > "${fpath[1]}/_sitebuilder"',

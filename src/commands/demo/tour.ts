@@ -14,7 +14,12 @@ export async function runDemo(ctx: Context): Promise<number> {
   const running = await startEmulator({ speed: 1 });
   try {
     const { main } = await import('../../cli.js');
-    const env = { ...ctx.env, SITEBUILDER_BASE_URL: running.baseUrl, SITEBUILDER_TOKEN: running.token, SITEBUILDER_SITE: 'site_bakery' };
+    const env = {
+      ...ctx.env,
+      SITEBUILDER_BASE_URL: running.baseUrl,
+      SITEBUILDER_TOKEN: running.token,
+      SITEBUILDER_SITE: 'site_bakery',
+    };
     io.errLine(`An emulator of the service is running in this process on ${running.baseUrl}, with demo data.`);
     for (const step of TOUR) {
       io.errLine('');
@@ -27,11 +32,24 @@ export async function runDemo(ctx: Context): Promise<number> {
       }
     }
     // The heart of it: a conversation with the agent of a demo site (one message when no prompt is possible).
-    const chat = ctx.prompter.canPrompt() ? ['chat', 'site_bakery'] : ['chat', 'site_bakery', 'Add an about page with our story and a contact page'];
+    const chat = ctx.prompter.canPrompt()
+      ? ['chat', 'site_bakery']
+      : ['chat', 'site_bakery', 'Add an about page with our story and a contact page'];
     io.errLine('');
-    io.errLine(ctx.prompter.canPrompt() ? 'Now talk to the agent of Sunrise Bakery (an empty line leaves; try a short message, /plan, or #ask #fail #stall #long):' : 'A message to the agent of Sunrise Bakery, followed live:');
+    io.errLine(
+      ctx.prompter.canPrompt()
+        ? 'Now talk to the agent of Sunrise Bakery (an empty line leaves; try a short message, /plan, or #ask #fail #stall #long):'
+        : 'A message to the agent of Sunrise Bakery, followed live:',
+    );
     io.errLine(`$ sitebuilder ${chat.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}`);
-    const chatCode = await main(chat, { io, env, clock: ctx.clock, prompter: ctx.prompter, signal: ctx.signal, interrupts: ctx.interrupts });
+    const chatCode = await main(chat, {
+      io,
+      env,
+      clock: ctx.clock,
+      prompter: ctx.prompter,
+      signal: ctx.signal,
+      interrupts: ctx.interrupts,
+    });
     if (chatCode !== 0) io.errLine(`(exited with ${chatCode})`);
     io.errLine('');
     io.errLine('Next:');

@@ -4,7 +4,15 @@ import { printTable } from '../../io/print.js';
 import { pick, pickString } from '../../io/records.js';
 
 function kind(tool: unknown): string {
-  const words = [pick(tool, 'destructive') === true ? 'destructive' : pick(tool, 'write') === true ? 'write' : pick(tool, 'write') === false ? 'read' : ''];
+  const words = [
+    pick(tool, 'destructive') === true
+      ? 'destructive'
+      : pick(tool, 'write') === true
+        ? 'write'
+        : pick(tool, 'write') === false
+          ? 'read'
+          : '',
+  ];
   const listing = pickString(tool, 'listing');
   if (listing) words.push(`pages: ${listing}`);
   return words.filter(Boolean).join(', ');
@@ -16,7 +24,8 @@ export const tools = defineCommand({
   description:
     'Print what GET /v1/tools answers: the methods (tools) the token in force can use, with their scope. Does not spend rate budget. `sitebuilder api` without a method lists every method the CLI knows.',
   examples: ['sitebuilder tools', 'sitebuilder tools --json | jq -r ".[].name"', 'sitebuilder tools | cut -f1'],
-  jsonFields: 'the list of tools as the service sends it (each with name, description, scope, write, destructive, listing, inputSchema…)',
+  jsonFields:
+    'the list of tools as the service sends it (each with name, description, scope, write, destructive, listing, inputSchema…)',
   async run(_opts, ctx) {
     const { envelope } = await ctx.api().get('/v1/tools', ctx.signal);
     const list = itemsOf(envelope.data);

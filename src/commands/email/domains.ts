@@ -16,8 +16,13 @@ export const domains = defineCommand<DomainsOptions>({
   description:
     'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). On a terminal, values too long for its width are cut with …; piped, one tab-separated row per record with whole values: domainId, domain, dkimStatus, record, type, host, value.',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
-  examples: ['sitebuilder email domains site_1', 'sitebuilder email domains site_1 --json | jq ".domains[].dkimStatus"', "sitebuilder email domains site_1 | awk -F'\\t' '$4 ~ /DKIM/'"],
-  jsonFields: '{projectId, domains: [the domain records as sent (domainId, dkimStatus, canRestart, DKIM and ownership records…) plus statusText]}',
+  examples: [
+    'sitebuilder email domains site_1',
+    'sitebuilder email domains site_1 --json | jq ".domains[].dkimStatus"',
+    "sitebuilder email domains site_1 | awk -F'\\t' '$4 ~ /DKIM/'",
+  ],
+  jsonFields:
+    '{projectId, domains: [the domain records as sent (domainId, dkimStatus, canRestart, DKIM and ownership records…) plus statusText]}',
   async run(opts, ctx) {
     const site = ctx.site(opts.site);
     const { envelope } = await ctx.api().call('get_site_email_settings', { projectId: site }, { signal: ctx.signal });
@@ -34,7 +39,11 @@ export const domains = defineCommand<DomainsOptions>({
     if (!io.stdoutIsTTY) {
       for (const d of list) {
         for (const r of dnsRecordsOf(d)) {
-          io.outLine([domainIdOf(d), domainNameOf(d), d.dkimStatus, r.label, r.type, r.host, r.value].map((v) => cellText(v).replace(/\t/g, ' ')).join('\t'));
+          io.outLine(
+            [domainIdOf(d), domainNameOf(d), d.dkimStatus, r.label, r.type, r.host, r.value]
+              .map((v) => cellText(v).replace(/\t/g, ' '))
+              .join('\t'),
+          );
         }
       }
       return;
@@ -50,6 +59,9 @@ export const domains = defineCommand<DomainsOptions>({
       if (next) io.outLine(`  Next:   ${next}`);
       shortened = printRecordsTable(io, dnsRecordsOf(d)) || shortened;
     });
-    if (shortened) io.info(`Long values are cut to fit the terminal (…); \`sitebuilder email domains ${site} | cat\` or --json prints them whole.`);
+    if (shortened)
+      io.info(
+        `Long values are cut to fit the terminal (…); \`sitebuilder email domains ${site} | cat\` or --json prints them whole.`,
+      );
   },
 });

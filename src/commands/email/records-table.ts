@@ -16,7 +16,12 @@ interface ExtraColumn<R> {
 
 /** Prints the records; answers whether a value was cut to fit. */
 export function printRecordsTable<R extends DnsRecord>(io: IO, records: R[], extra: ExtraColumn<R>[] = []): boolean {
-  const columns: ExtraColumn<R>[] = [{ header: 'RECORD', value: (r) => r.label }, { header: 'TYPE', value: (r) => r.type }, { header: 'HOST', value: (r) => r.host }, ...extra];
+  const columns: ExtraColumn<R>[] = [
+    { header: 'RECORD', value: (r) => r.label },
+    { header: 'TYPE', value: (r) => r.type },
+    { header: 'HOST', value: (r) => r.host },
+    ...extra,
+  ];
   const widths = columns.map((c) => Math.max(c.header.length, ...records.map((r) => cellText(c.value(r)).length)));
   const room = Math.max(io.columns - widths.reduce((sum, w) => sum + w + GAP.length, 0), MIN_VALUE_WIDTH);
   let cut = false;
@@ -26,7 +31,20 @@ export function printRecordsTable<R extends DnsRecord>(io: IO, records: R[], ext
     return `${value.slice(0, room - 1)}…`;
   };
   const line = (cells: string[], value: string) => [...cells.map((c, i) => c.padEnd(widths[i])), value].join(GAP);
-  io.outLine(style(io).bold(line(columns.map((c) => c.header), 'VALUE')));
-  for (const r of records) io.outLine(line(columns.map((c) => cellText(c.value(r))), fit(cellText(r.value))));
+  io.outLine(
+    style(io).bold(
+      line(
+        columns.map((c) => c.header),
+        'VALUE',
+      ),
+    ),
+  );
+  for (const r of records)
+    io.outLine(
+      line(
+        columns.map((c) => cellText(c.value(r))),
+        fit(cellText(r.value)),
+      ),
+    );
   return cut;
 }

@@ -58,7 +58,10 @@ export function statusOf(domain: unknown, site: string): { words: string; next?:
   const words = STATUS_WORDS[status] ?? `status ${status}`;
   const canRestart = pick(domain, 'canRestart') === true;
   if ((status === 'failed' || status === 'not_started') && canRestart) {
-    return { words, next: `check the records at your DNS host, or restart: sitebuilder email restart ${site} ${domainIdOf(domain)}` };
+    return {
+      words,
+      next: `check the records at your DNS host, or restart: sitebuilder email restart ${site} ${domainIdOf(domain)}`,
+    };
   }
   if (status === 'not_started') return { words, next: 'set the records below at your DNS host' };
   return { words };

@@ -33,19 +33,30 @@ export const restart = defineCommand<RestartOptions>({
     { name: 'domain-id', description: 'the domainId, from `sitebuilder email domains <site>`' },
   ],
   usage: '[options] [site] <domain-id>',
-  examples: ['sitebuilder email restart site_1 edom_2', 'sitebuilder email restart edom_2   # on the default site', 'sitebuilder email restart site_1 edom_2 --yes --json'],
-  jsonFields: '{projectId, domainId, domain, dkimStatus, records: [{label, kind, type, host, value, changed, previousValue}], answer: the data sent back}',
+  examples: [
+    'sitebuilder email restart site_1 edom_2',
+    'sitebuilder email restart edom_2   # on the default site',
+    'sitebuilder email restart site_1 edom_2 --yes --json',
+  ],
+  jsonFields:
+    '{projectId, domainId, domain, dkimStatus, records: [{label, kind, type, host, value, changed, previousValue}], answer: the data sent back}',
   async run(opts, ctx) {
     // One argument is the domainId, on the default site (`site use`, SITEBUILDER_SITE).
     const single = opts.domainId === undefined;
     const domainId = (single ? opts.site : opts.domainId) ?? '';
-    if (!domainId.trim()) throw new UsageError('Name the domainId to restart, as in `sitebuilder email restart site_1 edom_2` (`email domains <site>` lists them).');
+    if (!domainId.trim())
+      throw new UsageError(
+        'Name the domainId to restart, as in `sitebuilder email restart site_1 edom_2` (`email domains <site>` lists them).',
+      );
     const site = ctx.site(single ? undefined : opts.site);
     const client = ctx.api();
     const before = await client.call('get_site_email_settings', { projectId: site }, { signal: ctx.signal });
     const current = emailDomainsOf(before.envelope.data).find((d) => domainIdOf(d) === domainId);
     if (!current) {
-      throw new CliError(`Site ${site} has no email domain ${domainId}; \`sitebuilder email domains ${site}\` lists them.`, { projectId: site, domainId });
+      throw new CliError(
+        `Site ${site} has no email domain ${domainId}; \`sitebuilder email domains ${site}\` lists them.`,
+        { projectId: site, domainId },
+      );
     }
     const name = sanitizeInline(domainNameOf(current) || domainId);
     await confirmDestructive(ctx, {
@@ -56,7 +67,11 @@ export const restart = defineCommand<RestartOptions>({
         'counts toward the workspace’s 10 restarts an hour',
       ],
     });
-    const { envelope } = await client.call('restart_site_email_domain_verification', { projectId: site, domainId }, { signal: ctx.signal });
+    const { envelope } = await client.call(
+      'restart_site_email_domain_verification',
+      { projectId: site, domainId },
+      { signal: ctx.signal },
+    );
     const data = asRecord(envelope.data);
     let after: unknown = dnsRecordsOf(data).length ? data : pick(data, 'domain', 'emailDomain');
     if (!after || dnsRecordsOf(after).length === 0) {
@@ -67,16 +82,32 @@ export const restart = defineCommand<RestartOptions>({
     const records = markChanges(dnsRecordsOf(current), dnsRecordsOf(after));
     const { io } = ctx;
     if (ctx.globals.json) {
-      io.printJson({ projectId: site, domainId, domain: domainNameOf(after) || domainNameOf(current), dkimStatus: pick(after, 'dkimStatus') ?? null, records, answer: envelope.data });
+      io.printJson({
+        projectId: site,
+        domainId,
+        domain: domainNameOf(after) || domainNameOf(current),
+        dkimStatus: pick(after, 'dkimStatus') ?? null,
+        records,
+        answer: envelope.data,
+      });
       return;
     }
     const changed = records.filter((r) => r.changed).length;
-    io.info(`Verification of ${name} restarted. ${changed} record${changed === 1 ? '' : 's'} changed: replace ${changed === 1 ? 'it' : 'them'} at your DNS host.`);
+    io.info(
+      `Verification of ${name} restarted. ${changed} record${changed === 1 ? '' : 's'} changed: replace ${changed === 1 ? 'it' : 'them'} at your DNS host.`,
+    );
     if (!io.stdoutIsTTY) {
-      for (const r of records) io.outLine([r.label, r.type, r.host, r.value, r.changed ? 'changed' : 'unchanged'].map((v) => cellText(v).replace(/\t/g, ' ')).join('\t'));
+      for (const r of records)
+        io.outLine(
+          [r.label, r.type, r.host, r.value, r.changed ? 'changed' : 'unchanged']
+            .map((v) => cellText(v).replace(/\t/g, ' '))
+            .join('\t'),
+        );
       return;
     }
-    const cut = printRecordsTable<MarkedRecord>(io, records, [{ header: 'CHANGED', value: (r) => (r.changed ? 'yes' : 'no') }]);
+    const cut = printRecordsTable<MarkedRecord>(io, records, [
+      { header: 'CHANGED', value: (r) => (r.changed ? 'yes' : 'no') },
+    ]);
     if (cut) io.info(`Long values are cut to fit the terminal (…); --json prints them whole.`);
   },
 });

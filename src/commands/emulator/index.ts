@@ -13,13 +13,15 @@ export interface EmulatorOptions {
 
 function parsePort(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > 65_535) throw new UsageError(`--port takes a port number from 0 to 65535, not ${JSON.stringify(value)}.`);
+  if (!/^\d+$/.test(value.trim()) || n > 65_535)
+    throw new UsageError(`--port takes a port number from 0 to 65535, not ${JSON.stringify(value)}.`);
   return n;
 }
 
 function parseSpeed(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 1_000_000) throw new UsageError(`--speed takes a number above 0 (2 runs twice as fast), not ${JSON.stringify(value)}.`);
+  if (!Number.isFinite(n) || n <= 0 || n > 1_000_000)
+    throw new UsageError(`--speed takes a number above 0 (2 runs twice as fast), not ${JSON.stringify(value)}.`);
   return n;
 }
 
@@ -30,10 +32,22 @@ export const emulator = defineCommand<EmulatorOptions>({
     'Run a stateful local emulator of the whole service on 127.0.0.1. It prints its base URL and demo tokens (a full-scope one first, then narrowed ones for trying refusals). With `-- command args…` it starts, runs the command with SITEBUILDER_BASE_URL and SITEBUILDER_TOKEN set, stops, and exits with the command’s exit code. The control API (tokens, credits, clock, faults, request log) lives under /_emulator/; see README "Emulator".',
   args: [{ name: 'command', description: 'a command to run against the emulator (after --)', variadic: true }],
   options: [
-    { flags: '--host <host>', description: 'address to bind (anything but loopback exposes the demo tokens)', default: '127.0.0.1' },
+    {
+      flags: '--host <host>',
+      description: 'address to bind (anything but loopback exposes the demo tokens)',
+      default: '127.0.0.1',
+    },
     { flags: '--port <port>', description: 'port (0 picks a free one and prints it)', default: 0, parse: parsePort },
-    { flags: '--state <file>', description: 'load the state from FILE at start (when it exists) and save it there on exit' },
-    { flags: '--speed <n>', description: 'emulated time runs n times faster (runs, publishes, the budget minute)', default: 1, parse: parseSpeed },
+    {
+      flags: '--state <file>',
+      description: 'load the state from FILE at start (when it exists) and save it there on exit',
+    },
+    {
+      flags: '--speed <n>',
+      description: 'emulated time runs n times faster (runs, publishes, the budget minute)',
+      default: 1,
+      parse: parseSpeed,
+    },
   ],
   examples: [
     'sitebuilder emulator',

@@ -13,20 +13,27 @@ import type { EmulatorOptions } from './index.js';
 export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promise<number> {
   const { io } = ctx;
   if (!isLoopbackHost(opts.host)) {
-    io.errLine(`warning: binding to ${opts.host} exposes the emulator, its control API and its demo tokens to other machines.`);
+    io.errLine(
+      `warning: binding to ${opts.host} exposes the emulator, its control API and its demo tokens to other machines.`,
+    );
   }
   let running: RunningEmulator;
   try {
     running = await startEmulator({ host: opts.host, port: opts.port, speed: opts.speed, stateFile: opts.state });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is in use; pick another with --port (0 picks a free one).`);
-    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UsageError(`Cannot bind to ${opts.host}: no such local address.`);
+    if (e.code === 'EADDRINUSE')
+      throw new UsageError(
+        `Port ${opts.port} on ${opts.host} is in use; pick another with --port (0 picks a free one).`,
+      );
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+      throw new UsageError(`Cannot bind to ${opts.host}: no such local address.`);
     if (opts.state && !e.code) throw new UsageError(`Cannot load --state: ${e.message}`);
     throw err;
   }
   const emu = running.emulator;
-  emu.errorListener = (err, requestId) => io.errLine(`emulator: request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}`);
+  emu.errorListener = (err, requestId) =>
+    io.errLine(`emulator: request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}`);
   if (ctx.globals.debug) emu.log.listener = (e) => io.errLine(formatLogLine(e));
 
   const stop = async () => {
@@ -69,9 +76,15 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
   const tokenWidth = Math.max(...tokens.map((t) => t.token.length));
   for (const t of tokens) {
     const r = records.get(t.token);
-    const status = r?.revoked ? 'revoked' : r?.expiresAt !== null && r !== undefined && r.expiresAt <= now ? 'expired' : undefined;
+    const status = r?.revoked
+      ? 'revoked'
+      : r?.expiresAt !== null && r !== undefined && r.expiresAt <= now
+        ? 'expired'
+        : undefined;
     const scopes = t.scopes.length >= 10 ? 'all scopes' : t.scopes.join(' ');
-    const where = status ? `(${status}: refused with 401)` : `${scopes}; workspaces ${t.workspaces.join(' ') || 'none'}`;
+    const where = status
+      ? `(${status}: refused with 401)`
+      : `${scopes}; workspaces ${t.workspaces.join(' ') || 'none'}`;
     io.outLine(`  ${t.name.padEnd(width)}  ${t.token.padEnd(tokenWidth)}  ${where}`);
   }
   io.info('');
@@ -83,7 +96,11 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
 
 function formatLogLine(e: LogEntry): string {
   const what = e.method ?? `${e.verb} ${e.path}`;
-  const extra = [e.idempotencyKey ? `key=${e.idempotencyKey}` : '', e.replayed ? 'replayed' : '', e.fault ? `fault#${e.fault.id}` : '']
+  const extra = [
+    e.idempotencyKey ? `key=${e.idempotencyKey}` : '',
+    e.replayed ? 'replayed' : '',
+    e.fault ? `fault#${e.fault.id}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   return `[emulator] ${e.time} ${e.requestId} ${what} → ${e.status}${e.token ? ` token=${e.token}` : ''}${extra ? ` ${extra}` : ''}`;
@@ -106,7 +123,11 @@ function waitForStop(signal: AbortSignal): Promise<void> {
 
 /** Runs the command against the emulator; its exit code becomes ours. Ctrl-C and SIGTERM reach it first. */
 function runCommand(command: string[], running: RunningEmulator, ctx: Context): Promise<number> {
-  const env = { ...ctx.env, SITEBUILDER_BASE_URL: running.baseUrl, SITEBUILDER_TOKEN: running.token } as NodeJS.ProcessEnv;
+  const env = {
+    ...ctx.env,
+    SITEBUILDER_BASE_URL: running.baseUrl,
+    SITEBUILDER_TOKEN: running.token,
+  } as NodeJS.ProcessEnv;
   const shimDir = sitebuilderShim();
   if (shimDir) env.PATH = `${shimDir}${delimiter}${env.PATH ?? ''}`;
   ctx.io.info(`Emulator on ${running.baseUrl}; running: ${command.join(' ')}`);
@@ -118,7 +139,8 @@ function runCommand(command: string[], running: RunningEmulator, ctx: Context): 
     child.on('error', (err: NodeJS.ErrnoException) => {
       process.off('SIGTERM', forward);
       if (err.code === 'ENOENT') reject(new UsageError(`Command not found: ${command[0]}.`));
-      else if (err.code === 'EACCES') reject(new UsageError(`Cannot run ${command[0]}: permission denied (is it executable?).`));
+      else if (err.code === 'EACCES')
+        reject(new UsageError(`Cannot run ${command[0]}: permission denied (is it executable?).`));
       else reject(err);
     });
     child.on('exit', (code, sig) => {
@@ -143,7 +165,10 @@ function sitebuilderShim(): string | undefined {
   if (!/^sitebuilder(\.js)?$/.test(basename(bin))) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-path-'));
   const shim = join(dir, 'sitebuilder');
-  writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath.replace(/'/g, `'\\''`)}' '${bin.replace(/'/g, `'\\''`)}' "$@"\n`);
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nexec '${process.execPath.replace(/'/g, `'\\''`)}' '${bin.replace(/'/g, `'\\''`)}' "$@"\n`,
+  );
   chmodSync(shim, 0o755);
   return dir;
 }

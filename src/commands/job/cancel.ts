@@ -33,7 +33,9 @@ export const cancel = defineCommand<CancelOptions>({
     const waiting = pick(envelope.data, 'waiting');
     if (typeof waiting === 'number' && waiting > 0) {
       const one = waiting === 1;
-      ctx.io.info(`${waiting} message${one ? ' waits' : 's wait'} in the stopped queue; let ${one ? 'it' : 'them'} run with: sitebuilder queue resume ${projectId}`);
+      ctx.io.info(
+        `${waiting} message${one ? ' waits' : 's wait'} in the stopped queue; let ${one ? 'it' : 'them'} run with: sitebuilder queue resume ${projectId}`,
+      );
     }
   },
 });

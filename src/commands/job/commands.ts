@@ -19,11 +19,17 @@ export function pendingOf(state: RunState, projectId: string, jobId: string): Pe
   if (state.state !== 'succeeded') return undefined;
   if (state.question) {
     const answer = [chatCommand(projectId, '--answer', shellQuote('…'))];
-    if (state.question.options.length) answer.unshift(chatCommand(projectId, '--choose', 'N', '--job', shellQuote(jobId)));
+    if (state.question.options.length)
+      answer.unshift(chatCommand(projectId, '--choose', 'N', '--job', shellQuote(jobId)));
     return { kind: 'question', question: state.question.question, options: state.question.options, answer };
   }
   if (state.planRequested) {
-    return { kind: 'plan', plan: planOf(state), approve: chatCommand(projectId, '--approve'), revise: chatCommand(projectId, '--revise', shellQuote('…')) };
+    return {
+      kind: 'plan',
+      plan: planOf(state),
+      approve: chatCommand(projectId, '--approve'),
+      revise: chatCommand(projectId, '--revise', shellQuote('…')),
+    };
   }
   return undefined;
 }

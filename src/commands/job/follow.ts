@@ -6,7 +6,15 @@ import { AdaptivePoller } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { guardKeys } from '../../io/keyguard.js';
-import { applyAnswer, initialRunState, isEnded, outcomeOf, type JobAnswer, type Outcome, type RunState } from '../../render/reducer.js';
+import {
+  applyAnswer,
+  initialRunState,
+  isEnded,
+  outcomeOf,
+  type JobAnswer,
+  type Outcome,
+  type RunState,
+} from '../../render/reducer.js';
 import type { RunView } from '../../render/views.js';
 import { shellQuote } from './commands.js';
 
@@ -76,14 +84,20 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
         // A second press aborts it: a slow cancel must not hold the user. Whether or not it
         // reached the service, the re-attach command shows how the run goes on. A run that
         // ended meanwhile answers 409: the next get_job shows how it ended.
-        await client.call('cancel_job', { projectId: o.projectId, jobId: o.jobId }, { signal: wake.signal }).catch(() => undefined);
+        await client
+          .call('cancel_job', { projectId: o.projectId, jobId: o.jobId }, { signal: wake.signal })
+          .catch(() => undefined);
         if (wake.signal.aborted) wake = new AbortController();
       }
       if (detached) return finish('detached');
       let data: JobAnswer;
       try {
         calls++;
-        const { envelope } = await client.call<JobAnswer>('get_job', { projectId: o.projectId, jobId: o.jobId, cursor: state.cursor }, { signal: wake.signal });
+        const { envelope } = await client.call<JobAnswer>(
+          'get_job',
+          { projectId: o.projectId, jobId: o.jobId, cursor: state.cursor },
+          { signal: wake.signal },
+        );
         data = (envelope.data ?? {}) as JobAnswer;
       } catch (err) {
         if (wake.signal.aborted) {

@@ -15,27 +15,48 @@ export const watch = defineCommand<WatchOptions>({
     { name: 'site', description: 'the site', required: true },
     { name: 'jobId', description: 'the run (printed by chat --no-follow, site create, queue resume)', required: true },
   ],
-  options: [{ flags: '--timeout <duration>', description: 'stop following after this long (exit 8), e.g. 90s, 5m', parse: parseDuration('--timeout') }],
-  examples: ['sitebuilder job watch site_bakery job_000012', 'sitebuilder job watch site_bakery job_000012 --json > run.ndjson'],
-  jsonFields: 'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}',
+  options: [
+    {
+      flags: '--timeout <duration>',
+      description: 'stop following after this long (exit 8), e.g. 90s, 5m',
+      parse: parseDuration('--timeout'),
+    },
+  ],
+  examples: [
+    'sitebuilder job watch site_bakery job_000012',
+    'sitebuilder job watch site_bakery job_000012 --json > run.ndjson',
+  ],
+  jsonFields:
+    'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}',
   async run(opts, ctx) {
     // The renderer loads only when a run is followed.
-    const [{ createRunView }, { pendingOf, chatCommand }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] = await Promise.all([
-      import('../../render/views.js'),
-      import('./commands.js'),
-      import('./follow.js'),
-      import('../../io/sanitize.js'),
-    ]);
+    const [{ createRunView }, { pendingOf, chatCommand }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
+      await Promise.all([
+        import('../../render/views.js'),
+        import('./commands.js'),
+        import('./follow.js'),
+        import('../../io/sanitize.js'),
+      ]);
     const projectId = ctx.site(opts.site);
     const view = createRunView(ctx.io, ctx.clock);
-    const r = await followJob(ctx, { projectId, jobId: opts.jobId, view, timeoutMs: opts.timeout, recap: !ctx.io.json, onInterrupt: 'detach' });
+    const r = await followJob(ctx, {
+      projectId,
+      jobId: opts.jobId,
+      view,
+      timeoutMs: opts.timeout,
+      recap: !ctx.io.json,
+      onInterrupt: 'detach',
+    });
     const pending = pendingOf(r.state, projectId, opts.jobId);
     const exitCode = exitCodeOf(r);
-    const reattach = r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, opts.jobId) : undefined;
+    const reattach =
+      r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, opts.jobId) : undefined;
     view.end({ state: r.state, outcome: r.outcome, exitCode, elapsedMs: r.elapsedMs, pending, reattach });
     if (reattach) ctx.io.info(`The run goes on. Re-attach with: ${reattach}`);
-    if (pending?.kind === 'question') ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
-    if (pending?.kind === 'plan') ctx.io.info(`The plan waits: ${chatCommand(projectId, '--approve')}  or  ${pending.revise}`);
+    if (pending?.kind === 'question')
+      ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
+    if (pending?.kind === 'plan')
+      ctx.io.info(`The plan waits: ${chatCommand(projectId, '--approve')}  or  ${pending.revise}`);
     return exitCode;
   },
 });

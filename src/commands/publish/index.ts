@@ -4,4 +4,7 @@ import { publishLogsCommand } from './logs.js';
 import { publishCommand } from './publish.js';
 import { publishStatusCommand } from './status.js';
 
-export const publish = defineCommand({ ...publishCommand, subcommands: [publishStatusCommand, publishLogsCommand] } as typeof publishCommand);
+export const publish = defineCommand({
+  ...publishCommand,
+  subcommands: [publishStatusCommand, publishLogsCommand],
+} as typeof publishCommand);

@@ -60,8 +60,13 @@ export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promi
     }
     const message = cellText(line.message);
     if (ctx.io.stdoutIsTTY) {
-      const time = line.at && !Number.isNaN(Date.parse(line.at)) ? new Date(line.at).toISOString().slice(11, 19) : (line.at ?? '');
-      ctx.io.outLine([c.dim(cellText(time)), line.level === 'error' ? c.red(line.level) : cellText(line.level ?? ''), message].filter(Boolean).join('  '));
+      const time =
+        line.at && !Number.isNaN(Date.parse(line.at)) ? new Date(line.at).toISOString().slice(11, 19) : (line.at ?? '');
+      ctx.io.outLine(
+        [c.dim(cellText(time)), line.level === 'error' ? c.red(line.level) : cellText(line.level ?? ''), message]
+          .filter(Boolean)
+          .join('  '),
+      );
     } else {
       ctx.io.outLine([cellText(line.at), cellText(line.level), message].join('\t'));
     }
@@ -72,7 +77,8 @@ export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promi
     return 0;
   }
   if (printed === 0) ctx.io.info(`No publish logs for ${siteId} yet.`);
-  else if (total !== undefined && printed < total) ctx.io.info(`Showing ${printed} of ${total} lines; --all shows every line.`);
+  else if (total !== undefined && printed < total)
+    ctx.io.info(`Showing ${printed} of ${total} lines; --all shows every line.`);
   return 0;
 }
 
@@ -83,10 +89,17 @@ export const publishLogsCommand = defineCommand<PublishLogsOptions>({
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--all', description: 'every line, fetching page after page' },
-    { flags: '-l, --limit <n>', description: `at most this many lines (default ${DEFAULT_LIMIT})`, parse: parsePositiveInt('--limit') },
+    {
+      flags: '-l, --limit <n>',
+      description: `at most this many lines (default ${DEFAULT_LIMIT})`,
+      parse: parsePositiveInt('--limit'),
+    },
     { flags: '--deployment <id>', description: 'the log of this deployment instead of the latest publish' },
   ],
-  examples: ['sitebuilder publish logs s_123', 'sitebuilder publish logs s_123 --all --json | jq -r ".lines[].message"'],
+  examples: [
+    'sitebuilder publish logs s_123',
+    'sitebuilder publish logs s_123 --all --json | jq -r ".lines[].message"',
+  ],
   jsonFields: '{ siteId, total, lines: [{ at, level, message }] }',
   run: runPublishLogs,
 });

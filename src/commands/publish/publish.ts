@@ -33,7 +33,9 @@ function printResult(ctx: Context, record: PublishRecord & { waited: boolean; id
 function publishRefusal(err: ApiError, siteId: string): ApiError {
   const active = pick(err.data, 'activePublish');
   if (err.status !== 409 || typeof active !== 'string') return err;
-  return err.withSentence(`A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`sitebuilder publish status ${siteId}\`, then publish again.`);
+  return err.withSentence(
+    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`sitebuilder publish status ${siteId}\`, then publish again.`,
+  );
 }
 
 export async function runPublish(o: PublishOptions, ctx: Context): Promise<number> {
@@ -85,10 +87,10 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
     const error = errorText(record.error);
     const why = error ? `: ${sanitizeInline(error)}` : '';
     const sentence = `The publish of ${siteId} ended with status ${sanitizeInline(record.status ?? 'unknown')}${why}`;
-    throw new CliError(
-      `${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} See \`sitebuilder publish logs ${siteId}\`.`,
-      { siteId, status: record.status },
-    );
+    throw new CliError(`${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} See \`sitebuilder publish logs ${siteId}\`.`, {
+      siteId,
+      status: record.status,
+    });
   }
   printResult(ctx, record);
   if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Published ${siteId} in ${elapsed}`);
@@ -112,7 +114,10 @@ export const publishCommand = defineCommand<PublishOptions>({
       description: 'stop waiting after this long (e.g. 90s, 5m; default 10m) and exit 8; the publish goes on',
       parse: parseDuration('--timeout'),
     },
-    { flags: '--idempotency-key <key>', description: 'key for publish_site (default: a new one; reuse it to retry a publish safely from a script)' },
+    {
+      flags: '--idempotency-key <key>',
+      description: 'key for publish_site (default: a new one; reuse it to retry a publish safely from a script)',
+    },
   ],
   examples: [
     'sitebuilder publish s_123',

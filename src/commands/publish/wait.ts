@@ -28,7 +28,11 @@ export interface WaitResult {
 
 export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResult> {
   try {
-    const { value: record, timedOut, polls } = await pollUntil({
+    const {
+      value: record,
+      timedOut,
+      polls,
+    } = await pollUntil({
       clock: o.clock,
       budget: () => o.client.budget,
       // A publish's phases say nothing about when it ends, so the interval does not shrink when
@@ -37,7 +41,12 @@ export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResu
       idleMs: 5_000,
       signal: o.signal,
       timeoutMs: o.timeoutMs,
-      read: async () => publishRecord(o.siteId, (await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal })).envelope.data, o.started),
+      read: async () =>
+        publishRecord(
+          o.siteId,
+          (await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal })).envelope.data,
+          o.started,
+        ),
       onRead: (record) => o.onStatus?.(record),
       done: (record) => !record.running,
       changed: (_record, polls) => polls === 1,

@@ -16,36 +16,51 @@ interface EditOptions {
 }
 
 function parseVersion(v: string): number {
-  if (!/^\d+$/.test(v.trim())) throw new UsageError(`--expected-version takes a whole number (the QueueVersion from queue list), not ${JSON.stringify(v)}.`);
+  if (!/^\d+$/.test(v.trim()))
+    throw new UsageError(
+      `--expected-version takes a whole number (the QueueVersion from queue list), not ${JSON.stringify(v)}.`,
+    );
   return Number(v);
 }
 
 async function newText(opts: EditOptions, ctx: Context): Promise<string> {
-  if (opts.message !== undefined && opts.messageFile !== undefined) throw new UsageError('Give the new text either as an argument or with --message-file, not both.');
+  if (opts.message !== undefined && opts.messageFile !== undefined)
+    throw new UsageError('Give the new text either as an argument or with --message-file, not both.');
   let text = opts.message;
   if (opts.messageFile === '-') text = await readStream(ctx.io.stdin);
   else if (opts.messageFile !== undefined) {
     try {
       text = await readFile(opts.messageFile, 'utf8');
     } catch (err) {
-      throw new UsageError(`Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`);
+      throw new UsageError(
+        `Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
+      );
     }
   }
   if (text === undefined) {
     ctx.prompter.require('The new text of the queued message', 'pass it as an argument or with --message-file');
     text = await ctx.prompter.input('New text');
   }
-  if (!text.trim()) throw new UsageError('The new text is empty; to take the message out, use `sitebuilder queue remove`. Nothing was sent.');
+  if (!text.trim())
+    throw new UsageError(
+      'The new text is empty; to take the message out, use `sitebuilder queue remove`. Nothing was sent.',
+    );
   return text;
 }
 
 /** The QueueVersion just read, as the service asks for expectedVersion. */
 async function currentVersion(ctx: Context, projectId: string, id: string): Promise<number> {
   const { envelope } = await ctx.api().call('list_queued_messages', { projectId }, { signal: ctx.signal });
-  const item = itemsOf(envelope.data).map(asRecord).find((r) => pickString(r, 'queueItemId', '_id', 'id') === id);
-  if (!item) throw new UsageError(`No message ${id} waits in the queue of ${projectId}; it may have run already (sitebuilder queue list ${projectId}).`);
+  const item = itemsOf(envelope.data)
+    .map(asRecord)
+    .find((r) => pickString(r, 'queueItemId', '_id', 'id') === id);
+  if (!item)
+    throw new UsageError(
+      `No message ${id} waits in the queue of ${projectId}; it may have run already (sitebuilder queue list ${projectId}).`,
+    );
   const v = pick(item, 'QueueVersion', 'queueVersion', 'version');
-  if (typeof v !== 'number') throw new Error(`The queue did not say the QueueVersion of ${id}; pass --expected-version.`);
+  if (typeof v !== 'number')
+    throw new Error(`The queue did not say the QueueVersion of ${id}; pass --expected-version.`);
   return v;
 }
 
@@ -61,9 +76,16 @@ export const edit = defineCommand<EditOptions>({
   ],
   options: [
     { flags: '-F, --message-file <file>', description: 'read the new text from a file (- for standard input)' },
-    { flags: '--expected-version <n>', description: 'the QueueVersion you read (default: read it now)', parse: parseVersion },
+    {
+      flags: '--expected-version <n>',
+      description: 'the QueueVersion you read (default: read it now)',
+      parse: parseVersion,
+    },
   ],
-  examples: ['sitebuilder queue edit site_bakery qmsg_000003 "Make the header blue instead"', 'sitebuilder queue edit site_bakery qmsg_000003 -F new.txt --expected-version 2'],
+  examples: [
+    'sitebuilder queue edit site_bakery qmsg_000003 "Make the header blue instead"',
+    'sitebuilder queue edit site_bakery qmsg_000003 -F new.txt --expected-version 2',
+  ],
   jsonFields: 'the service’s data: the queued message after the edit, with its new QueueVersion',
   async run(opts, ctx) {
     const projectId = ctx.site(opts.site);
@@ -71,7 +93,15 @@ export const edit = defineCommand<EditOptions>({
     const expectedVersion = opts.expectedVersion ?? (await currentVersion(ctx, projectId, opts.queueItemId));
     let data: unknown;
     try {
-      data = (await ctx.api().call('edit_queued_message', { projectId, queueItemId: opts.queueItemId, prompt, expectedVersion }, { signal: ctx.signal })).envelope.data;
+      data = (
+        await ctx
+          .api()
+          .call(
+            'edit_queued_message',
+            { projectId, queueItemId: opts.queueItemId, prompt, expectedVersion },
+            { signal: ctx.signal },
+          )
+      ).envelope.data;
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         throw err.withSentence(

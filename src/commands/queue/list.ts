@@ -18,20 +18,34 @@ export async function printQueue(ctx: Context, projectId: string): Promise<void>
     return;
   }
   const stopped = pick(data, 'stopped', 'queueStopped', 'queueResumable') === true;
-  if (items.length === 0) ctx.io.info(`No message waits in the queue${stopped ? '; it stopped after a failed or cancelled run, with nothing to resume' : ''}.`);
+  if (items.length === 0)
+    ctx.io.info(
+      `No message waits in the queue${stopped ? '; it stopped after a failed or cancelled run, with nothing to resume' : ''}.`,
+    );
   else {
     const now = ctx.clock.now();
-    printTable(ctx.io, [
-      { header: 'POS', value: (r) => pick(r, 'queuePosition', 'position') },
-      { header: 'ID', value: (r) => pick(r, 'queueItemId', '_id', 'id') },
-      { header: 'MODE', value: (r) => pick(r, 'mode') ?? 'build' },
-      { header: 'VERSION', value: (r) => pick(r, 'QueueVersion', 'queueVersion', 'version') },
-      { header: 'BY', value: (r) => pick(r, 'author', 'userId', 'createdBy') },
-      { header: 'QUEUED', value: (r) => humanTime(pick(r, 'createdAt'), now, ctx.io.stdoutIsTTY) },
-      { header: 'MESSAGE', value: (r) => truncate(String(pick(r, 'prompt', 'text', 'message') ?? ''), ctx.io.stdoutIsTTY ? 60 : Infinity) },
-    ], items);
+    printTable(
+      ctx.io,
+      [
+        { header: 'POS', value: (r) => pick(r, 'queuePosition', 'position') },
+        { header: 'ID', value: (r) => pick(r, 'queueItemId', '_id', 'id') },
+        { header: 'MODE', value: (r) => pick(r, 'mode') ?? 'build' },
+        { header: 'VERSION', value: (r) => pick(r, 'QueueVersion', 'queueVersion', 'version') },
+        { header: 'BY', value: (r) => pick(r, 'author', 'userId', 'createdBy') },
+        { header: 'QUEUED', value: (r) => humanTime(pick(r, 'createdAt'), now, ctx.io.stdoutIsTTY) },
+        {
+          header: 'MESSAGE',
+          value: (r) =>
+            truncate(String(pick(r, 'prompt', 'text', 'message') ?? ''), ctx.io.stdoutIsTTY ? 60 : Infinity),
+        },
+      ],
+      items,
+    );
   }
-  if (stopped && items.length > 0) ctx.io.info(`The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${projectId}`);
+  if (stopped && items.length > 0)
+    ctx.io.info(
+      `The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${projectId}`,
+    );
 }
 
 function truncate(s: string, max: number): string {
@@ -43,10 +57,15 @@ export const list = defineCommand<ListOptions>({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the messages waiting in a site’s queue, oldest first',
-  description: 'Messages sent while the agent was busy wait in the site’s queue and run on their own, oldest first. Each shows its QueueVersion, which `queue edit` checks so it never overwrites a newer edit.',
+  description:
+    'Messages sent while the agent was busy wait in the site’s queue and run on their own, oldest first. Each shows its QueueVersion, which `queue edit` checks so it never overwrites a newer edit.',
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
-  examples: ['sitebuilder queue list site_bakery', 'sitebuilder queue list site_bakery --json | jq ".items[].queueItemId"'],
-  jsonFields: 'the service’s data: { items: [{ queueItemId, queuePosition, prompt, mode, author, QueueVersion, createdAt }], stopped, queueResumable, running }',
+  examples: [
+    'sitebuilder queue list site_bakery',
+    'sitebuilder queue list site_bakery --json | jq ".items[].queueItemId"',
+  ],
+  jsonFields:
+    'the service’s data: { items: [{ queueItemId, queuePosition, prompt, mode, author, QueueVersion, createdAt }], stopped, queueResumable, running }',
   async run(opts, ctx) {
     await printQueue(ctx, ctx.site(opts.site));
   },

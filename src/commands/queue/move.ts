@@ -23,7 +23,10 @@ export const move = defineCommand<MoveOptions>({
     { flags: '--first', description: 'run it next' },
     { flags: '--last', description: 'run it after every other waiting message' },
   ],
-  examples: ['sitebuilder queue move site_bakery qmsg_000004 --first', 'sitebuilder queue move site_bakery qmsg_000004 --to 3'],
+  examples: [
+    'sitebuilder queue move site_bakery qmsg_000004 --first',
+    'sitebuilder queue move site_bakery qmsg_000004 --to 3',
+  ],
   jsonFields: 'the service’s data: { item, items } with the new order',
   async run(opts, ctx) {
     const given = [opts.to !== undefined, Boolean(opts.first), Boolean(opts.last)].filter(Boolean).length;
@@ -31,8 +34,17 @@ export const move = defineCommand<MoveOptions>({
     const projectId = ctx.site(opts.site);
     const client = ctx.api();
     let position = opts.first ? 1 : opts.to;
-    if (opts.last) position = Math.max(1, itemsOf((await client.call('list_queued_messages', { projectId }, { signal: ctx.signal })).envelope.data).length);
-    const { envelope } = await client.call('reorder_queued_message', { projectId, queueItemId: opts.queueItemId, position }, { signal: ctx.signal });
+    if (opts.last)
+      position = Math.max(
+        1,
+        itemsOf((await client.call('list_queued_messages', { projectId }, { signal: ctx.signal })).envelope.data)
+          .length,
+      );
+    const { envelope } = await client.call(
+      'reorder_queued_message',
+      { projectId, queueItemId: opts.queueItemId, position },
+      { signal: ctx.signal },
+    );
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
     const order = itemsOf(envelope.data).map((r) => String(pick(asRecord(r), 'queueItemId', '_id', 'id') ?? ''));
     for (const [i, id] of order.entries()) ctx.io.outLine(`${i + 1}\t${id}`);

@@ -19,9 +19,13 @@ export const remove = defineCommand<RemoveOptions>({
   jsonFields: 'the service’s data: { removed, waiting }',
   async run(opts, ctx) {
     const projectId = ctx.site(opts.site);
-    const { envelope } = await ctx.api().call('remove_queued_message', { projectId, queueItemId: opts.queueItemId }, { signal: ctx.signal });
+    const { envelope } = await ctx
+      .api()
+      .call('remove_queued_message', { projectId, queueItemId: opts.queueItemId }, { signal: ctx.signal });
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
     const waiting = pick(envelope.data, 'waiting');
-    ctx.io.info(`Removed ${opts.queueItemId}; it will not run.${typeof waiting === 'number' ? ` ${waiting} message${waiting === 1 ? '' : 's'} still wait.` : ''}`);
+    ctx.io.info(
+      `Removed ${opts.queueItemId}; it will not run.${typeof waiting === 'number' ? ` ${waiting} message${waiting === 1 ? '' : 's'} still wait.` : ''}`,
+    );
   },
 });

@@ -15,14 +15,17 @@ interface CreateOptions {
 }
 
 async function readPrompt(opts: CreateOptions, ctx: Parameters<NonNullable<typeof create.run>>[1]): Promise<string> {
-  if (opts.prompt !== undefined && opts.promptFile !== undefined) throw new UsageError('Use either --prompt or --prompt-file, not both.');
+  if (opts.prompt !== undefined && opts.promptFile !== undefined)
+    throw new UsageError('Use either --prompt or --prompt-file, not both.');
   if (opts.promptFile !== undefined) {
     // Builtins load here, not at start-up (each one an ES module imports costs ~1 ms).
     if (opts.promptFile === '-') return (await import('node:stream/consumers')).text(ctx.io.stdin);
     try {
       return await (await import('node:fs/promises')).readFile(opts.promptFile, 'utf8');
     } catch (err) {
-      throw new UsageError(`Cannot read the prompt file ${opts.promptFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`);
+      throw new UsageError(
+        `Cannot read the prompt file ${opts.promptFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
+      );
     }
   }
   if (opts.prompt !== undefined) return opts.prompt;
@@ -41,9 +44,11 @@ export function createSiteRefusal(err: ApiError): ApiError {
     const has = count === undefined ? 'as many sites as' : `${count} sites of the ${limit ?? 'ones'}`;
     sentence = `The workspace already has ${has} its plan allows; delete a site or upgrade the plan, then try again.`;
   } else if (err.status === 403 && reason === 'credits-limit-reached') {
-    sentence = 'The workspace has reached the AI credit limit of its plan; upgrade the plan or wait for the credits to renew, then try again.';
+    sentence =
+      'The workspace has reached the AI credit limit of its plan; upgrade the plan or wait for the credits to renew, then try again.';
   } else if (err.status === 402) {
-    sentence = 'The workspace has no AI credits left; nothing was created and nothing was charged. Add credits, then try again.';
+    sentence =
+      'The workspace has no AI credits left; nothing was created and nothing was charged. Add credits, then try again.';
   }
   return sentence ? err.withSentence(sentence) : err;
 }
@@ -57,7 +62,10 @@ export const create = defineCommand<CreateOptions>({
     { flags: '--prompt <text>', description: 'the brief' },
     { flags: '--prompt-file <file>', description: 'read the brief from a file (- for standard input)' },
     { flags: '--import-url <url>', description: 'address of a page of an existing website to rebuild' },
-    { flags: '--idempotency-key <key>', description: 'key for the create call, so a retried script creates nothing twice' },
+    {
+      flags: '--idempotency-key <key>',
+      description: 'key for the create call, so a retried script creates nothing twice',
+    },
     { flags: '--no-follow', description: 'print the site and job id and return, without following the first build' },
   ],
   examples: [
@@ -65,7 +73,8 @@ export const create = defineCommand<CreateOptions>({
     'sitebuilder site create --workspace ws_1 --prompt-file brief.md --json',
     'sitebuilder site create --import-url https://example.com --prompt "Same content, brighter colours"',
   ],
-  jsonFields: 'with --no-follow: { site, jobId, workspaceId }; followed: NDJSON, {"type":"site",site,jobId,workspaceId} then the run as `chat --json` prints it, ending with one {"type":"end",…} line',
+  jsonFields:
+    'with --no-follow: { site, jobId, workspaceId }; followed: NDJSON, {"type":"site",site,jobId,workspaceId} then the run as `chat --json` prints it, ending with one {"type":"end",…} line',
   async run(opts, ctx) {
     const prompt = await readPrompt(opts, ctx);
     if (!prompt.trim()) throw new UsageError('The brief is empty; say what the site should be. Nothing was sent.');
@@ -74,7 +83,9 @@ export const create = defineCommand<CreateOptions>({
         const u = new URL(opts.importUrl);
         if (!/^https?:$/.test(u.protocol)) throw new Error('protocol');
       } catch {
-        throw new UsageError(`--import-url takes an http(s) address, not ${JSON.stringify(opts.importUrl)}; nothing was sent.`);
+        throw new UsageError(
+          `--import-url takes an http(s) address, not ${JSON.stringify(opts.importUrl)}; nothing was sent.`,
+        );
       }
     }
     const client = ctx.api();
@@ -83,7 +94,10 @@ export const create = defineCommand<CreateOptions>({
     if (opts.importUrl) args.importSource = { SourceUrl: opts.importUrl };
     let data: Record<string, unknown>;
     try {
-      data = asRecord((await client.call('create_site', args, { idempotencyKey: opts.idempotencyKey, signal: ctx.signal })).envelope.data);
+      data = asRecord(
+        (await client.call('create_site', args, { idempotencyKey: opts.idempotencyKey, signal: ctx.signal })).envelope
+          .data,
+      );
     } catch (err) {
       throw err instanceof ApiError ? createSiteRefusal(err) : err;
     }
@@ -97,8 +111,14 @@ export const create = defineCommand<CreateOptions>({
       else ctx.io.printJson({ site, jobId: jobId ?? null, workspaceId });
     } else {
       // Followed and piped, every line starts with a tag (README): this one too.
-      ctx.io.outLine(follow && !ctx.io.stdoutIsTTY ? `site\t${sanitizeInline(siteId)}\t${sanitizeInline(workspaceId)}` : sanitizeInline(siteId));
-      ctx.io.info(`Created site ${sanitizeInline(siteId)} in workspace ${workspaceId}; first build ${jobId ? `is job ${sanitizeInline(jobId)}` : 'started'}.`);
+      ctx.io.outLine(
+        follow && !ctx.io.stdoutIsTTY
+          ? `site\t${sanitizeInline(siteId)}\t${sanitizeInline(workspaceId)}`
+          : sanitizeInline(siteId),
+      );
+      ctx.io.info(
+        `Created site ${sanitizeInline(siteId)} in workspace ${workspaceId}; first build ${jobId ? `is job ${sanitizeInline(jobId)}` : 'started'}.`,
+      );
       if (jobId && !follow) ctx.io.info(`Follow it with: sitebuilder job watch ${siteId} ${jobId}`);
     }
     if (!follow) return;

@@ -22,10 +22,18 @@ export const list = defineCommand<ListOptions>({
     'List the sites of a workspace (--workspace), or of every workspace the token reaches. Shows the first 30 by default; --all streams every page, so even 10,000 sites print with flat memory.',
   options: [
     { flags: '-w, --workspace <id>', description: 'only this workspace' },
-    { flags: '-L, --limit <n>', description: `at most this many sites (default ${DEFAULT_LIMIT})`, parse: parsePositiveInt('--limit') },
+    {
+      flags: '-L, --limit <n>',
+      description: `at most this many sites (default ${DEFAULT_LIMIT})`,
+      parse: parsePositiveInt('--limit'),
+    },
     { flags: '--all', description: 'every site, page by page' },
   ],
-  examples: ['sitebuilder site list', 'sitebuilder site list --workspace ws_1 --all --json > sites.json', 'sitebuilder site list --all | cut -f1'],
+  examples: [
+    'sitebuilder site list',
+    'sitebuilder site list --workspace ws_1 --all --json > sites.json',
+    'sitebuilder site list --all | cut -f1',
+  ],
   jsonFields: 'an array of site records as the service sends them (each has _id, used as projectId)',
   async run(opts, ctx) {
     if (opts.all && opts.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
@@ -36,7 +44,12 @@ export const list = defineCommand<ListOptions>({
     const sites = async function* () {
       for (const ws of workspaces) {
         if (remaining !== undefined && remaining <= 0) return;
-        for await (const site of paginate(client, 'list_sites', { workspaceId: ws }, { max: remaining, signal: ctx.signal })) {
+        for await (const site of paginate(
+          client,
+          'list_sites',
+          { workspaceId: ws },
+          { max: remaining, signal: ctx.signal },
+        )) {
           if (remaining !== undefined) remaining--;
           yield { workspace: ws, site };
         }
@@ -57,11 +70,19 @@ export const list = defineCommand<ListOptions>({
     const columns = [
       { header: 'ID', value: (r: { site: unknown }) => idOf(r.site) },
       { header: 'NAME', value: (r: { site: unknown }) => nameOf(r.site) },
-      { header: 'WORKSPACE', value: (r: { workspace: string; site: unknown }) => pick(r.site, 'workspaceId') ?? r.workspace },
-      { header: 'UPDATED', value: (r: { site: unknown }) => humanTime(pick(r.site, 'updatedAt', 'createdAt'), ctx.clock.now(), io.stdoutIsTTY) },
+      {
+        header: 'WORKSPACE',
+        value: (r: { workspace: string; site: unknown }) => pick(r.site, 'workspaceId') ?? r.workspace,
+      },
+      {
+        header: 'UPDATED',
+        value: (r: { site: unknown }) =>
+          humanTime(pick(r.site, 'updatedAt', 'createdAt'), ctx.clock.now(), io.stdoutIsTTY),
+      },
     ];
     if (!io.stdoutIsTTY) {
-      for await (const row of sites()) await io.write(`${columns.map((c) => cellText(c.value(row as never)).replace(/\t/g, ' ')).join('\t')}\n`);
+      for await (const row of sites())
+        await io.write(`${columns.map((c) => cellText(c.value(row as never)).replace(/\t/g, ' ')).join('\t')}\n`);
       return;
     }
     const rows = [];

@@ -15,14 +15,20 @@ async function checkSiteExists(ctx: Context, site: string): Promise<void> {
 export const use = defineCommand<{ site: string; clear?: boolean }>({
   name: 'use',
   summary: 'Set the default site of this profile',
-  description: 'Set the site that commands use when <site> is left out (SITEBUILDER_SITE wins over it). The site is checked first, when a token is at hand. --clear forgets it.',
+  description:
+    'Set the site that commands use when <site> is left out (SITEBUILDER_SITE wins over it). The site is checked first, when a token is at hand. --clear forgets it.',
   args: [{ name: 'site', description: 'site id (its _id)' }],
   options: [{ flags: '--clear', description: 'forget the default site' }],
-  examples: ['sitebuilder site use site_123', 'sitebuilder chat   # now talks to site_123', 'sitebuilder site use --clear'],
+  examples: [
+    'sitebuilder site use site_123',
+    'sitebuilder chat   # now talks to site_123',
+    'sitebuilder site use --clear',
+  ],
   jsonFields: '{ profile, site }',
   async run(opts, ctx) {
     if (!opts.site && !opts.clear) throw new UsageError('Name the site to use by default, or pass --clear.');
-    if (opts.site && !/^[\w.-]{1,128}$/.test(opts.site)) throw new UsageError(`${JSON.stringify(opts.site)} is not a site id; \`sitebuilder site list\` shows them.`);
+    if (opts.site && !/^[\w.-]{1,128}$/.test(opts.site))
+      throw new UsageError(`${JSON.stringify(opts.site)} is not a site id; \`sitebuilder site list\` shows them.`);
     const profile = ctx.profileName();
     const site = opts.clear ? undefined : opts.site;
     if (site) await checkSiteExists(ctx, site);
@@ -31,6 +37,9 @@ export const use = defineCommand<{ site: string; clear?: boolean }>({
       return site ? { ...rest, site } : rest;
     });
     if (ctx.globals.json) ctx.io.printJson({ profile, site: site ?? null });
-    else ctx.io.info(site ? `Default site of profile ${profile} is now ${site}.` : `Profile ${profile} has no default site now.`);
+    else
+      ctx.io.info(
+        site ? `Default site of profile ${profile} is now ${site}.` : `Profile ${profile} has no default site now.`,
+      );
   },
 });

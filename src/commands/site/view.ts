@@ -16,7 +16,9 @@ export const view = defineCommand<{ site?: string }>({
     const found = await requireSite(ctx.api(), siteId, ctx.signal);
     let publish: Record<string, unknown> | null = null;
     try {
-      publish = asRecord((await ctx.api().call('get_publish_status', { projectId: siteId }, { signal: ctx.signal })).envelope.data);
+      publish = asRecord(
+        (await ctx.api().call('get_publish_status', { projectId: siteId }, { signal: ctx.signal })).envelope.data,
+      );
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       ctx.debug(`publish status unavailable: ${err.message}`);
@@ -29,7 +31,10 @@ export const view = defineCommand<{ site?: string }>({
       ['Name', nameOf(site)],
       ['Workspace', found.workspaceId],
       ['Created', isoTime(pick(site, 'createdAt'))],
-      ['Publish', publish ? (pick(pub, 'running') ? 'running' : (pick(pub, 'status') ?? 'never published')) : 'unknown'],
+      [
+        'Publish',
+        publish ? (pick(pub, 'running') ? 'running' : (pick(pub, 'status') ?? 'never published')) : 'unknown',
+      ],
       ['Live at', pick(pub, 'url', 'liveUrl', 'address') ?? ''],
     ]);
   },

@@ -9,16 +9,26 @@ export async function workspaceIds(client: ApiClient, signal?: AbortSignal): Pro
   return itemsOf(envelope.data).map(idOf).filter(Boolean);
 }
 
-export async function soleWorkspace(client: ApiClient, flag: string | undefined, signal?: AbortSignal): Promise<string> {
+export async function soleWorkspace(
+  client: ApiClient,
+  flag: string | undefined,
+  signal?: AbortSignal,
+): Promise<string> {
   if (flag) return flag;
   const ids = await workspaceIds(client, signal);
   if (ids.length === 1) return ids[0];
   if (ids.length === 0) throw new UsageError('This token reaches no workspace; use a token that reaches one.');
-  throw new UsageError(`The token reaches ${ids.length} workspaces; name one with --workspace (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}).`);
+  throw new UsageError(
+    `The token reaches ${ids.length} workspaces; name one with --workspace (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}).`,
+  );
 }
 
 /** The service has no single-site read, so a site is found in its workspace's listing. */
-export async function findSite(client: ApiClient, siteId: string, signal?: AbortSignal): Promise<{ site: unknown; workspaceId: string } | undefined> {
+export async function findSite(
+  client: ApiClient,
+  siteId: string,
+  signal?: AbortSignal,
+): Promise<{ site: unknown; workspaceId: string } | undefined> {
   for (const ws of await workspaceIds(client, signal)) {
     for await (const site of paginate(client, 'list_sites', { workspaceId: ws }, { signal })) {
       if (idOf(site) === siteId) return { site, workspaceId: ws };
@@ -28,7 +38,12 @@ export async function findSite(client: ApiClient, siteId: string, signal?: Abort
 }
 
 /** findSite, or the refusal `site view` and `site use` give (a 404: the site is not there). */
-export async function requireSite(client: ApiClient, siteId: string, signal?: AbortSignal, after = ''): Promise<{ site: unknown; workspaceId: string }> {
+export async function requireSite(
+  client: ApiClient,
+  siteId: string,
+  signal?: AbortSignal,
+  after = '',
+): Promise<{ site: unknown; workspaceId: string }> {
   const found = await findSite(client, siteId, signal);
   if (found) return found;
   throw new ApiError(

@@ -17,7 +17,8 @@ export interface StorageBackupBrowseOptions {
 
 const filesText = (n: unknown) => (n === undefined ? '' : `${n} file${n === 1 ? '' : 's'}`);
 
-export const isFolder = (e: unknown): boolean => pickString(e, 'type', 'kind') === 'folder' || (pickString(e, 'path') ?? '').endsWith('/');
+export const isFolder = (e: unknown): boolean =>
+  pickString(e, 'type', 'kind') === 'folder' || (pickString(e, 'path') ?? '').endsWith('/');
 
 export const browse = defineCommand<StorageBackupBrowseOptions>({
   name: 'browse',
@@ -54,7 +55,10 @@ export const browse = defineCommand<StorageBackupBrowseOptions>({
         { header: 'PATH', value: (e) => pickString(e, 'path', 'name') ?? '' },
         { header: 'TYPE', value: (e) => (isFolder(e) ? 'folder' : 'file') },
         { header: 'SIZE', value: (e) => (tty ? formatBytes(sizeOf(e)) : (sizeOf(e) ?? '')) },
-        { header: 'COPIES', value: (e) => (isFolder(e) ? filesText(pick(e, 'files', 'fileCount')) : (pickString(e, 'visibility') ?? '')) },
+        {
+          header: 'COPIES',
+          value: (e) => (isFolder(e) ? filesText(pick(e, 'files', 'fileCount')) : (pickString(e, 'visibility') ?? '')),
+        },
       ],
       entries,
     );

@@ -23,7 +23,8 @@ const collect = (value: string, previous: unknown): string[] => {
 async function countBackups(ctx: Context, siteId: string): Promise<number | undefined> {
   if (ctx.globals.yes || !ctx.prompter.canPrompt()) return undefined;
   let n = 0;
-  for await (const b of paginate(ctx.api(), 'list_storage_backups', { projectId: siteId }, { signal: ctx.signal })) if (storageBackupId(b)) n++;
+  for await (const b of paginate(ctx.api(), 'list_storage_backups', { projectId: siteId }, { signal: ctx.signal }))
+    if (storageBackupId(b)) n++;
   return n;
 }
 
@@ -36,7 +37,10 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [{ flags: '--backup <id>', description: 'delete only this backup (repeat for several)', parse: collect }],
-  examples: ['sitebuilder storage-backup clear s_123', 'sitebuilder storage-backup clear s_123 --backup sb_1 --backup sb_2 --yes'],
+  examples: [
+    'sitebuilder storage-backup clear s_123',
+    'sitebuilder storage-backup clear s_123 --backup sb_1 --backup sb_2 --yes',
+  ],
   jsonFields: '{ siteId, deleted, backupIds } plus the fields of the service’s answer',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
@@ -49,10 +53,17 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     }
     const what = named.length
       ? `${named.length} storage backup${named.length === 1 ? '' : 's'} (${named.map(sanitizeInline).join(', ')})`
-      : total === undefined ? 'every storage backup' : total === 1 ? 'the only storage backup' : `all ${total} storage backups`;
+      : total === undefined
+        ? 'every storage backup'
+        : total === 1
+          ? 'the only storage backup'
+          : `all ${total} storage backups`;
     await confirmDestructive(ctx, {
       action: `Delete ${what} of site ${siteId}`,
-      consequences: ['deleted backups can no longer be restored; this cannot be undone', 'the files in the site’s storage are not changed'],
+      consequences: [
+        'deleted backups can no longer be restored; this cannot be undone',
+        'the files in the site’s storage are not changed',
+      ],
     });
     const args: Record<string, unknown> = { projectId: siteId };
     if (named.length) args.backupIds = named;

@@ -19,7 +19,12 @@ export interface StorageBackupCreateOptions {
 
 const isArchiving = (b: unknown) => /archiv|pending|running|creating/i.test(pickString(b, 'status', 'state') ?? '');
 
-async function waitUntilArchived(ctx: Context, siteId: string, backup: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
+async function waitUntilArchived(
+  ctx: Context,
+  siteId: string,
+  backup: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
   const client = ctx.api();
   const id = storageBackupId(backup);
   const spinner = await startSpinner(ctx.io, ctx.clock, `Archiving storage backup ${id}`);
@@ -32,17 +37,23 @@ async function waitUntilArchived(ctx: Context, siteId: string, backup: Record<st
       initial: backup,
       read: async () => {
         // New backups come first, so the first page holds it.
-        const { envelope } = await client.call('list_storage_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
+        const { envelope } = await client.call(
+          'list_storage_backups',
+          { projectId: siteId, page: 1 },
+          { signal: ctx.signal },
+        );
         const found = itemsOf(envelope.data).find((b) => storageBackupId(b) === id);
         if (!found) throw new CliError(`Storage backup ${id} is no longer listed; it may have been cleared.`);
         return asRecord(found);
       },
       done: (b) => !isArchiving(b),
     });
-    if (timedOut) throw new PendingError(`Storage backup ${id} is still being archived (--timeout); it goes on.`, { backupId: id });
+    if (timedOut)
+      throw new PendingError(`Storage backup ${id} is still being archived (--timeout); it goes on.`, { backupId: id });
     return value;
   } catch (err) {
-    if (ctx.signal.aborted) throw new InterruptedError(`Stopped waiting; storage backup ${id} is still being archived.`);
+    if (ctx.signal.aborted)
+      throw new InterruptedError(`Stopped waiting; storage backup ${id} is still being archived.`);
     throw err;
   } finally {
     spinner.stop();
@@ -58,9 +69,16 @@ export const create = defineCommand<StorageBackupCreateOptions>({
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--wait', description: 'wait until the backup is archived' },
-    { flags: '--timeout <duration>', description: 'with --wait: stop waiting after this long (default 10m) and exit 8', parse: parseDuration('--timeout') },
+    {
+      flags: '--timeout <duration>',
+      description: 'with --wait: stop waiting after this long (default 10m) and exit 8',
+      parse: parseDuration('--timeout'),
+    },
   ],
-  examples: ['sitebuilder storage-backup create s_123', 'sitebuilder storage-backup create s_123 --wait --json | jq -r .backupId'],
+  examples: [
+    'sitebuilder storage-backup create s_123',
+    'sitebuilder storage-backup create s_123 --wait --json | jq -r .backupId',
+  ],
   jsonFields: 'the storage backup record as the service sends it (backupId, status, createdAt, sizeBytes, files, …)',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
@@ -76,6 +94,9 @@ export const create = defineCommand<StorageBackupCreateOptions>({
       ['created', formatWhen(createdAt(b), ctx.io.stdoutIsTTY)],
       ['size', ctx.io.stdoutIsTTY ? formatBytes(sizeOf(b)) : (sizeOf(b) ?? '')],
     ]);
-    if (!opts.wait && isArchiving(b)) ctx.io.info('It is being archived; it can be restored once `storage-backup list` shows it ready (or use --wait).');
+    if (!opts.wait && isArchiving(b))
+      ctx.io.info(
+        'It is being archived; it can be restored once `storage-backup list` shows it ready (or use --wait).',
+      );
   },
 });

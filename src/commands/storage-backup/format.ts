@@ -41,7 +41,8 @@ export function restorability(backup: unknown): { restorable: boolean; reason?: 
   if (status === 'archiving') return { restorable: false, reason: 'still being archived' };
   if (status === 'failed') return { restorable: false, reason: 'failed' };
   if (b.olderFormat === true || b.legacy === true) return { restorable: false, reason: 'older format' };
-  if (b.restorable === false) return { restorable: false, reason: pickString(b, 'notRestorableReason', 'reason') ?? 'not restorable' };
+  if (b.restorable === false)
+    return { restorable: false, reason: pickString(b, 'notRestorableReason', 'reason') ?? 'not restorable' };
   return { restorable: true };
 }
 

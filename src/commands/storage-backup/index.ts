@@ -10,6 +10,7 @@ export const storageBackup = defineCommand({
   name: 'storage-backup',
   aliases: ['storage-backups'],
   summary: 'List, browse, read, create and clear storage backups',
-  description: 'Backups of the site’s stored files (public and private copies). To restore one, see `storage-restore --help`.',
+  description:
+    'Backups of the site’s stored files (public and private copies). To restore one, see `storage-restore --help`.',
   subcommands: [list, browse, read, create, clear],
 });

@@ -5,7 +5,16 @@ import { printTable } from '../../io/print.js';
 import { pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parsePositiveInt } from '../define.js';
-import { createdAt, fileCountOf, formatBytes, formatWhen, labelOf, sizeOf, statusText, storageBackupId } from './format.js';
+import {
+  createdAt,
+  fileCountOf,
+  formatBytes,
+  formatWhen,
+  labelOf,
+  sizeOf,
+  statusText,
+  storageBackupId,
+} from './format.js';
 
 export interface StorageBackupListOptions {
   site?: string;
@@ -26,13 +35,22 @@ export const list = defineCommand<StorageBackupListOptions>({
     { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },
     { flags: '--all', description: 'every page' },
   ],
-  examples: ['sitebuilder storage-backup list s_123', 'sitebuilder storage-backup list s_123 --all --json | jq -r ".[].backupId"'],
-  jsonFields: 'an array of storage backup records as the service sends them (backupId, createdAt, sizeBytes, files, status, type, label, …)',
+  examples: [
+    'sitebuilder storage-backup list s_123',
+    'sitebuilder storage-backup list s_123 --all --json | jq -r ".[].backupId"',
+  ],
+  jsonFields:
+    'an array of storage backup records as the service sends them (backupId, createdAt, sizeBytes, files, status, type, label, …)',
   async run(opts, ctx) {
     if (opts.all && opts.page !== undefined) throw new UsageError('Use either --all or --page, not both.');
     const siteId = ctx.site(opts.site);
     const client = ctx.api();
-    const { items, more } = await listByPage(client, 'list_storage_backups', { projectId: siteId }, { page: opts.page, all: opts.all, signal: ctx.signal });
+    const { items, more } = await listByPage(
+      client,
+      'list_storage_backups',
+      { projectId: siteId },
+      { page: opts.page, all: opts.all, signal: ctx.signal },
+    );
     if (ctx.globals.json) return ctx.io.printJson(items);
     const tty = ctx.io.stdoutIsTTY;
     printTable(

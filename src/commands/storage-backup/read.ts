@@ -38,7 +38,11 @@ export const read = defineCommand<StorageBackupReadOptions>({
     { name: 'path', description: 'the file’s path in the backup, from `storage-backup browse`', required: true },
   ],
   options: [
-    { flags: '--visibility <copy>', description: 'which copy, when the backup has both', choices: ['public', 'private'] },
+    {
+      flags: '--visibility <copy>',
+      description: 'which copy, when the backup has both',
+      choices: ['public', 'private'],
+    },
     { flags: '-o, --output <file>', description: 'write the file here instead of stdout' },
   ],
   examples: [
@@ -46,11 +50,15 @@ export const read = defineCommand<StorageBackupReadOptions>({
     'sitebuilder storage-backup read s_123 sb_4 images/logo.png -o logo.png',
     'sitebuilder storage-backup read s_123 sb_4 data/export.csv > export.csv',
   ],
-  jsonFields: '{ path, visibility, size, contentType, encoding, content } as the service sends it (content is base64 in the emulator)',
+  jsonFields:
+    '{ path, visibility, size, contentType, encoding, content } as the service sends it (content is base64 in the emulator)',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const path = opts.path.replace(/^\/+/, '');
-    if (!path || path.endsWith('/')) throw new UsageError(`${JSON.stringify(opts.path)} is a folder; name one file (\`storage-backup browse\` lists them).`);
+    if (!path || path.endsWith('/'))
+      throw new UsageError(
+        `${JSON.stringify(opts.path)} is a folder; name one file (\`storage-backup browse\` lists them).`,
+      );
     const args: Record<string, unknown> = { projectId: siteId, backupId: opts.backupId, path };
     if (opts.visibility) args.visibility = opts.visibility;
     const { envelope } = await ctx.api().call('read_storage_backup_file', args, { signal: ctx.signal });
@@ -59,16 +67,21 @@ export const read = defineCommand<StorageBackupReadOptions>({
     const bytes = contentOf(data);
     if (opts.output) {
       await writeFile(opts.output, bytes);
-      if (ctx.globals.json) ctx.io.printJson({ path, output: opts.output, bytes: bytes.length, visibility: data.visibility ?? null });
+      if (ctx.globals.json)
+        ctx.io.printJson({ path, output: opts.output, bytes: bytes.length, visibility: data.visibility ?? null });
       else ctx.io.info(`Wrote ${formatBytes(bytes.length)} to ${opts.output}.`);
       return;
     }
     if (!ctx.io.stdoutIsTTY) {
-      await new Promise<void>((resolve, reject) => ctx.io.stdout.write(bytes, (err) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        ctx.io.stdout.write(bytes, (err) => (err ? reject(err) : resolve())),
+      );
       return;
     }
     if (looksBinary(bytes)) {
-      throw new UsageError(`${path} is a binary file (${formatBytes(bytes.length)}); save it with --output FILE, or pipe it.`);
+      throw new UsageError(
+        `${path} is a binary file (${formatBytes(bytes.length)}); save it with --output FILE, or pipe it.`,
+      );
     }
     const text = sanitize(bytes.toString('utf8'));
     ctx.io.out(text.endsWith('\n') || text === '' ? text : `${text}\n`);

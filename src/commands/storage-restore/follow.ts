@@ -13,13 +13,20 @@ export const isCompleted = (row: unknown): boolean => restoreStatus(row) === 'co
 const isFailed = (row: unknown): boolean => /fail|error|cancel/i.test(restoreStatus(row));
 
 export async function readRestore(ctx: Context, siteId: string, restoreId: string): Promise<Record<string, unknown>> {
-  const { envelope } = await ctx.api().call('get_storage_restore_status', { projectId: siteId, restoreId }, { signal: ctx.signal });
+  const { envelope } = await ctx
+    .api()
+    .call('get_storage_restore_status', { projectId: siteId, restoreId }, { signal: ctx.signal });
   const d = asRecord(envelope.data);
   return asRecord(d.restore ?? d);
 }
 
 /** Polls until completed; throws PendingError (exit 8) at the timeout, CliError when it failed. */
-export async function followRestore(ctx: Context, siteId: string, restoreId: string, timeoutMs: number): Promise<Record<string, unknown>> {
+export async function followRestore(
+  ctx: Context,
+  siteId: string,
+  restoreId: string,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
   const client = ctx.api();
   const spinner = await startSpinner(ctx.io, ctx.clock, `Restoring storage (${restoreId})`);
   const statusCmd = `sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)}`;
@@ -34,7 +41,10 @@ export async function followRestore(ctx: Context, siteId: string, restoreId: str
       onRead: (r) => {
         spinner.update(`Restoring storage (${sanitizeInline(restoreId)}: ${sanitizeInline(restoreStatus(r))})`);
         if (isFailed(r)) {
-          throw new CliError(`Storage restore ${sanitizeInline(restoreId)} ended with status ${sanitizeInline(restoreStatus(r))}; see \`${statusCmd}\`.`, { restore: r });
+          throw new CliError(
+            `Storage restore ${sanitizeInline(restoreId)} ended with status ${sanitizeInline(restoreStatus(r))}; see \`${statusCmd}\`.`,
+            { restore: r },
+          );
         }
       },
       done: isCompleted,
@@ -46,13 +56,19 @@ export async function followRestore(ctx: Context, siteId: string, restoreId: str
       },
     });
     if (timedOut) {
-      throw new PendingError(`Storage restore ${sanitizeInline(restoreId)} is still ${sanitizeInline(restoreStatus(row))} after ${formatElapsed(timeoutMs)} (--timeout); it goes on. Check it with \`${statusCmd}\`.`, {
-        restore: row,
-      });
+      throw new PendingError(
+        `Storage restore ${sanitizeInline(restoreId)} is still ${sanitizeInline(restoreStatus(row))} after ${formatElapsed(timeoutMs)} (--timeout); it goes on. Check it with \`${statusCmd}\`.`,
+        {
+          restore: row,
+        },
+      );
     }
     return row;
   } catch (err) {
-    if (ctx.signal.aborted) throw new InterruptedError(`Stopped following; the restore goes on. Check it with \`${statusCmd}\`.`, { restoreId });
+    if (ctx.signal.aborted)
+      throw new InterruptedError(`Stopped following; the restore goes on. Check it with \`${statusCmd}\`.`, {
+        restoreId,
+      });
     throw err;
   } finally {
     spinner.stop();

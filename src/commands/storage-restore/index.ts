@@ -4,4 +4,7 @@ import { plan } from './plan.js';
 import { storageRestoreCommand } from './restore.js';
 import { status } from './status.js';
 
-export const storageRestore = defineCommand({ ...storageRestoreCommand, subcommands: [plan, status] } as typeof storageRestoreCommand);
+export const storageRestore = defineCommand({
+  ...storageRestoreCommand,
+  subcommands: [plan, status],
+} as typeof storageRestoreCommand);

@@ -12,23 +12,42 @@ export interface RestoreSelectionOptions {
   path?: string[];
 }
 
-const collectPath = (value: string, previous: unknown): string[] => [...((previous as string[] | undefined) ?? []), value];
+const collectPath = (value: string, previous: unknown): string[] => [
+  ...((previous as string[] | undefined) ?? []),
+  value,
+];
 
 export const SELECTION_OPTIONS: OptionDefinition[] = [
   { flags: '-b, --backup <id>', description: 'the storage backup (from `storage-backup list`)' },
-  { flags: '-m, --mode <mode>', description: 'full: make the storage match the backup; selected: only the --path files and folders', choices: ['full', 'selected'] },
-  { flags: '--path <path>', description: 'selected mode: a file, or a folder ending with a slash (repeat, at most 200)', parse: collectPath },
+  {
+    flags: '-m, --mode <mode>',
+    description: 'full: make the storage match the backup; selected: only the --path files and folders',
+    choices: ['full', 'selected'],
+  },
+  {
+    flags: '--path <path>',
+    description: 'selected mode: a file, or a folder ending with a slash (repeat, at most 200)',
+    parse: collectPath,
+  },
 ];
 
 export const FOLLOW_OPTIONS: OptionDefinition[] = [
-  { flags: '--confirm <value>', description: 'the confirm value from the plan: starts exactly that plan, without a prompt' },
+  {
+    flags: '--confirm <value>',
+    description: 'the confirm value from the plan: starts exactly that plan, without a prompt',
+  },
   { flags: '--wait', description: 'follow the restore until it reads completed (the default on a terminal)' },
   { flags: '--no-wait', description: 'return as soon as the restore has started' },
-  { flags: '--timeout <duration>', description: 'stop following after this long (default 30m) and exit 8; the restore goes on', parse: parseDuration('--timeout') },
+  {
+    flags: '--timeout <duration>',
+    description: 'stop following after this long (default 30m) and exit 8; the restore goes on',
+    parse: parseDuration('--timeout'),
+  },
 ];
 
 /** Checks the flags before anything is sent; answers the normalized paths. */
 export function checkSelection(o: RestoreSelectionOptions): string[] {
-  if (o.backup !== undefined && o.backup.trim() === '') throw new UsageError('--backup is empty; `sitebuilder storage-backup list` shows the ids.');
+  if (o.backup !== undefined && o.backup.trim() === '')
+    throw new UsageError('--backup is empty; `sitebuilder storage-backup list` shows the ids.');
   return normalizePaths(o.mode, o.path);
 }

@@ -5,7 +5,16 @@ import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { createdAt, fileCountOf, formatBytes, formatWhen, labelOf, restorability, sizeOf, storageBackupId } from '../storage-backup/format.js';
+import {
+  createdAt,
+  fileCountOf,
+  formatBytes,
+  formatWhen,
+  labelOf,
+  restorability,
+  sizeOf,
+  storageBackupId,
+} from '../storage-backup/format.js';
 import type { RestoreMode } from './request.js';
 
 const MAX_OFFERED = 100;
@@ -22,10 +31,18 @@ export function backupChoiceLabel(b: unknown): string {
 }
 
 export async function pickBackup(ctx: Context, siteId: string): Promise<string> {
-  ctx.prompter.require('Choosing a storage backup', `pass --backup ID (\`sitebuilder storage-backup list ${siteId}\` shows them)`);
+  ctx.prompter.require(
+    'Choosing a storage backup',
+    `pass --backup ID (\`sitebuilder storage-backup list ${siteId}\` shows them)`,
+  );
   const restorable: unknown[] = [];
   const others: string[] = [];
-  for await (const b of paginate(ctx.api(), 'list_storage_backups', { projectId: siteId }, { signal: ctx.signal, max: 500 })) {
+  for await (const b of paginate(
+    ctx.api(),
+    'list_storage_backups',
+    { projectId: siteId },
+    { signal: ctx.signal, max: 500 },
+  )) {
     const r = restorability(b);
     if (r.restorable) restorable.push(b);
     else others.push(`${sanitizeInline(storageBackupId(b))} (${r.reason})`);
@@ -38,7 +55,13 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
   }
   return ctx.prompter.select(
     'Which storage backup? (newest first)',
-    restorable.slice(0, MAX_OFFERED).map((b) => ({ label: backupChoiceLabel(b), value: storageBackupId(b), hint: sanitizeInline(storageBackupId(b)) })),
+    restorable
+      .slice(0, MAX_OFFERED)
+      .map((b) => ({
+        label: backupChoiceLabel(b),
+        value: storageBackupId(b),
+        hint: sanitizeInline(storageBackupId(b)),
+      })),
   );
 }
 

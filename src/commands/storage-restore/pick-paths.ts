@@ -38,7 +38,10 @@ const coveredBy = (selected: Set<string>, path: string): string | undefined =>
   [...selected].find((s) => s.endsWith('/') && s !== path && path.startsWith(s));
 
 export async function pickPaths(ctx: Context, siteId: string, backupId: string): Promise<string[]> {
-  ctx.prompter.require('Choosing the files to restore', 'pass --path P for each file or folder (a folder ends with a slash)');
+  ctx.prompter.require(
+    'Choosing the files to restore',
+    'pass --path P for each file or folder (a folder ends with a slash)',
+  );
   const max = LIMITS.selectedPathsMax;
   const selected = new Set<string>();
   const cache = new Map<string, Entry[]>();
@@ -53,7 +56,11 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
       cache.set(folder, entries);
     }
     const choices: Choice<Step>[] = [];
-    if (selected.size > 0) choices.push({ label: `Done: restore the ${selected.size} ticked path${selected.size === 1 ? '' : 's'}`, value: { kind: 'done' } });
+    if (selected.size > 0)
+      choices.push({
+        label: `Done: restore the ${selected.size} ticked path${selected.size === 1 ? '' : 's'}`,
+        value: { kind: 'done' },
+      });
     if (folder) choices.push({ label: '.. (up a folder)', value: { kind: 'up' } });
     for (const e of entries) {
       const covering = coveredBy(selected, e.path);
@@ -68,16 +75,23 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
       if (e.folder) choices.push({ label: `    open ${e.name}`, value: { kind: 'open', path: e.path } });
     }
     if (entries.length === 0) ctx.io.errLine(`${folder || 'The backup'} is empty.`);
-    const step = await ctx.prompter.select(`/${sanitizeInline(folder)}  (${selected.size}/${max} ticked; pick a line to tick or untick it)`, choices);
+    const step = await ctx.prompter.select(
+      `/${sanitizeInline(folder)}  (${selected.size}/${max} ticked; pick a line to tick or untick it)`,
+      choices,
+    );
     if (step.kind === 'done') return [...selected];
     if (step.kind === 'up') folder = parentOf(folder);
     else if (step.kind === 'open') folder = step.path;
     else {
       const p = step.entry.path;
       const covering = coveredBy(selected, p);
-      if (covering) ctx.io.errLine(`${sanitizeInline(p)} is restored with the folder ${sanitizeInline(covering)}; untick the folder to pick inside it.`);
+      if (covering)
+        ctx.io.errLine(
+          `${sanitizeInline(p)} is restored with the folder ${sanitizeInline(covering)}; untick the folder to pick inside it.`,
+        );
       else if (selected.has(p)) selected.delete(p);
-      else if (selected.size >= max) ctx.io.errLine(`At most ${max} paths can be restored at once; untick one, or tick a whole folder.`);
+      else if (selected.size >= max)
+        ctx.io.errLine(`At most ${max} paths can be restored at once; untick one, or tick a whole folder.`);
       else {
         if (step.entry.folder) for (const s of [...selected]) if (s.startsWith(p)) selected.delete(s);
         selected.add(p);

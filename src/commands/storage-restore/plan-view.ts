@@ -32,7 +32,15 @@ export interface RestorePlan {
 const count = (v: unknown): number => (typeof v === 'number' ? v : Array.isArray(v) ? v.length : Number(v) || 0);
 const files = (v: unknown): PlanFile[] =>
   Array.isArray(v)
-    ? v.map((f) => (typeof f === 'string' ? { path: f } : { path: pickString(f, 'path', 'name') ?? '?', visibility: pickString(f, 'visibility'), size: asRecord(f).size as number | undefined }))
+    ? v.map((f) =>
+        typeof f === 'string'
+          ? { path: f }
+          : {
+              path: pickString(f, 'path', 'name') ?? '?',
+              visibility: pickString(f, 'visibility'),
+              size: asRecord(f).size as number | undefined,
+            },
+      )
     : [];
 
 export function readPlan(value: unknown): RestorePlan {
@@ -94,11 +102,18 @@ export function formatPlan(io: IO, p: RestorePlan, tty: boolean): string {
   const lines: string[] = [];
   if (tty) {
     lines.push(table(io, ['Plan', ''], rows));
-    if (p.skipped.length) lines.push('Skipped (storage no longer accepts these paths; they stay as they are):', ...p.skipped.map((s) => `  ${sanitizeInline(s)}`));
+    if (p.skipped.length)
+      lines.push(
+        'Skipped (storage no longer accepts these paths; they stay as they are):',
+        ...p.skipped.map((s) => `  ${sanitizeInline(s)}`),
+      );
     return lines.join('\n');
   }
   for (const [k, v] of rows) lines.push(`${k}\t${v}`);
-  lines.push(...p.removedFiles.map((f) => fileRow('removed', f)), ...p.replacedFiles.map((f) => fileRow('replaced', f)));
+  lines.push(
+    ...p.removedFiles.map((f) => fileRow('removed', f)),
+    ...p.replacedFiles.map((f) => fileRow('replaced', f)),
+  );
   lines.push(...p.skipped.map((s) => fileRow('skipped', { path: s })));
   return lines.join('\n');
 }
@@ -131,19 +146,32 @@ function named(list: PlanFile[], total: number, max = 8): string {
 export function planConsequences(p: RestorePlan, mode: string): string[] {
   const out: string[] = [];
   if (p.filesRemoved > 0) {
-    const what = mode === 'selected' ? `the other public or private ${p.filesRemoved === 1 ? 'copy' : 'copies'} of restored files` : 'files that are not in the backup';
-    out.push(`DELETED: ${plural(p.filesRemoved, 'file')} (${formatBytes(p.bytesRemoved)}), ${what}${named(p.removedFiles, p.filesRemoved)}`);
+    const what =
+      mode === 'selected'
+        ? `the other public or private ${p.filesRemoved === 1 ? 'copy' : 'copies'} of restored files`
+        : 'files that are not in the backup';
+    out.push(
+      `DELETED: ${plural(p.filesRemoved, 'file')} (${formatBytes(p.bytesRemoved)}), ${what}${named(p.removedFiles, p.filesRemoved)}`,
+    );
   }
-  if (p.filesReplaced > 0) out.push(`OVERWRITTEN with the backup’s version: ${plural(p.filesReplaced, 'file')}${named(p.replacedFiles, p.filesReplaced)}`);
-  if (p.filesAdded > 0) out.push(`added back from the backup: ${plural(p.filesAdded, 'file')} (${formatBytes(p.bytesWritten)} written in all)`);
+  if (p.filesReplaced > 0)
+    out.push(
+      `OVERWRITTEN with the backup’s version: ${plural(p.filesReplaced, 'file')}${named(p.replacedFiles, p.filesReplaced)}`,
+    );
+  if (p.filesAdded > 0)
+    out.push(
+      `added back from the backup: ${plural(p.filesAdded, 'file')} (${formatBytes(p.bytesWritten)} written in all)`,
+    );
   const leftAlone = (n: number) => (n === 1 ? 'left as it is' : 'left as they are');
-  if (p.filesUnchanged > 0) out.push(`${plural(p.filesUnchanged, 'file')} already the same, ${leftAlone(p.filesUnchanged)}`);
+  if (p.filesUnchanged > 0)
+    out.push(`${plural(p.filesUnchanged, 'file')} already the same, ${leftAlone(p.filesUnchanged)}`);
   out.push(
     p.safetyBackup
       ? 'a Before restore backup of the whole current storage is taken first'
       : 'nothing is overwritten or deleted, so no Before restore backup is taken',
   );
-  if (p.skipped.length) out.push(`${plural(p.skipped.length, 'file')} skipped (path no longer accepted), ${leftAlone(p.skipped.length)}`);
+  if (p.skipped.length)
+    out.push(`${plural(p.skipped.length, 'file')} skipped (path no longer accepted), ${leftAlone(p.skipped.length)}`);
   out.push('restored files are served by the live site at once; no publish is needed');
   return out;
 }

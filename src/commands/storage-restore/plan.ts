@@ -28,14 +28,20 @@ export const plan = defineCommand<RestoreSelectionOptions>({
   async run(opts, ctx) {
     // The parent command parses the options it shares with this one, so these can arrive here.
     const extra = opts as RestoreSelectionOptions & { confirm?: string };
-    if (extra.confirm !== undefined) throw new UsageError('`storage-restore plan` only shows the plan; start it with `storage-restore <site> … --confirm VALUE`.');
+    if (extra.confirm !== undefined)
+      throw new UsageError(
+        '`storage-restore plan` only shows the plan; start it with `storage-restore <site> … --confirm VALUE`.',
+      );
     const siteId = ctx.site(opts.site);
     const paths = checkSelection(opts);
-    if (!opts.backup) throw new UsageError('Name the storage backup with --backup ID (`sitebuilder storage-backup list` shows them).');
+    if (!opts.backup)
+      throw new UsageError('Name the storage backup with --backup ID (`sitebuilder storage-backup list` shows them).');
     // --path alone means a selected restore, as for `storage-restore <site>`.
     const mode = opts.mode ?? (paths.length ? 'selected' : undefined);
-    if (!mode) throw new UsageError('Pick --mode full (storage made to match the backup) or --mode selected (with --path).');
-    if (mode === 'selected' && paths.length === 0) throw new UsageError('--mode selected needs at least one --path (a file, or a folder ending with a slash).');
+    if (!mode)
+      throw new UsageError('Pick --mode full (storage made to match the backup) or --mode selected (with --path).');
+    if (mode === 'selected' && paths.length === 0)
+      throw new UsageError('--mode selected needs at least one --path (a file, or a folder ending with a slash).');
     const request: RestoreRequest = { siteId, backupId: opts.backup, mode, paths };
     const answer = await fetchPlan(ctx, request);
     if (ctx.globals.json) return ctx.io.printJson(planDocument(request, answer));
@@ -45,6 +51,10 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     // On a terminal the table gives counts; name what is deleted and overwritten too.
     if (tty && !empty) for (const line of planConsequences(answer.plan, mode)) ctx.io.outLine(`  - ${line}`);
     ctx.io.outLine(tty ? `Confirm value: ${answer.confirm}` : `Confirm\t${answer.confirm}`);
-    ctx.io.info(empty ? nothingToRestore(request) : `Nothing was restored. To start exactly this plan:\n  ${startCommand(request, answer.confirm)}`);
+    ctx.io.info(
+      empty
+        ? nothingToRestore(request)
+        : `Nothing was restored. To start exactly this plan:\n  ${startCommand(request, answer.confirm)}`,
+    );
   },
 });

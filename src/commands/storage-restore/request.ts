@@ -38,16 +38,23 @@ export class PlanChangedError extends ConfirmationNeededError {
 export function normalizePaths(mode: RestoreMode | undefined, paths: string[] | undefined): string[] {
   const list = paths ?? [];
   if (list.length && mode === 'full') {
-    throw new UsageError('--path is only for --mode selected; a full restore makes the whole storage match the backup (files added since are deleted).');
+    throw new UsageError(
+      '--path is only for --mode selected; a full restore makes the whole storage match the backup (files added since are deleted).',
+    );
   }
   const out: string[] = [];
   for (const raw of list) {
     const p = raw.trim().replace(/^\/+/, '');
-    if (!p) throw new UsageError(`--path ${JSON.stringify(raw)} is empty; give a file path, or a folder ending with a slash.`);
+    if (!p)
+      throw new UsageError(
+        `--path ${JSON.stringify(raw)} is empty; give a file path, or a folder ending with a slash.`,
+      );
     if (!out.includes(p)) out.push(p);
   }
   if (out.length > LIMITS.selectedPathsMax) {
-    throw new UsageError(`A selected restore takes at most ${LIMITS.selectedPathsMax} paths, not ${out.length}; name whole folders (ending with a slash) instead of their files.`);
+    throw new UsageError(
+      `A selected restore takes at most ${LIMITS.selectedPathsMax} paths, not ${out.length}; name whole folders (ending with a slash) instead of their files.`,
+    );
   }
   return out;
 }
@@ -74,25 +81,39 @@ export async function fetchPlan(ctx: Context, r: RestoreRequest): Promise<PlanAn
     throw explainActiveRestore(err, r);
   }
   const answer = planAnswer(envelope.data);
-  if (!answer) throw new ApiError({ status: envelope.code ?? 200, method: 'restore_storage_backup', message: envelope.message }, 'The service answered the plan call without a plan and a confirm value.');
+  if (!answer)
+    throw new ApiError(
+      { status: envelope.code ?? 200, method: 'restore_storage_backup', message: envelope.message },
+      'The service answered the plan call without a plan and a confirm value.',
+    );
   return answer;
 }
 
 /** Starts the restore; answers the restore row. */
 export async function startRestore(ctx: Context, r: RestoreRequest, confirm: string): Promise<Record<string, unknown>> {
   try {
-    const { envelope } = await ctx.api().call('restore_storage_backup', restoreArgs(r, confirm), { signal: ctx.signal });
+    const { envelope } = await ctx
+      .api()
+      .call('restore_storage_backup', restoreArgs(r, confirm), { signal: ctx.signal });
     const d = asRecord(envelope.data);
     if (d.started === false) {
       // The plan call's answer: the service did not take the confirm as a start.
       const answer = planAnswer(d);
-      if (answer) throw new PlanChangedError('The service answered with a plan instead of starting the restore; nothing was restored.', answer);
+      if (answer)
+        throw new PlanChangedError(
+          'The service answered with a plan instead of starting the restore; nothing was restored.',
+          answer,
+        );
     }
     return asRecord(d.restore ?? d);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const changed = err.status === 409 ? planAnswer(err.data) : undefined;
-    if (changed) throw new PlanChangedError(`${sanitizeInline(err.serviceMessage)} Nothing was restored.${requestNote(err.requestId)}`, changed);
+    if (changed)
+      throw new PlanChangedError(
+        `${sanitizeInline(err.serviceMessage)} Nothing was restored.${requestNote(err.requestId)}`,
+        changed,
+      );
     throw explainActiveRestore(err, r);
   }
 }

@@ -13,8 +13,24 @@ import { followRestore } from './follow.js';
 import { checkSelection, FOLLOW_OPTIONS, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
 import { pickBackup, pickMode } from './pick-backup.js';
 import { pickPaths } from './pick-paths.js';
-import { formatPlan, formatPlanComparison, planConsequences, planIsEmpty, readPlan, type RestorePlan } from './plan-view.js';
-import { fetchPlan, nothingToRestore, PlanChangedError, planDocument, startCommand, startRestore, type PlanAnswer, type RestoreRequest } from './request.js';
+import {
+  formatPlan,
+  formatPlanComparison,
+  planConsequences,
+  planIsEmpty,
+  readPlan,
+  type RestorePlan,
+} from './plan-view.js';
+import {
+  fetchPlan,
+  nothingToRestore,
+  PlanChangedError,
+  planDocument,
+  startCommand,
+  startRestore,
+  type PlanAnswer,
+  type RestoreRequest,
+} from './request.js';
 import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
 
 export interface StorageRestoreOptions extends RestoreSelectionOptions {
@@ -49,13 +65,21 @@ function nothingToDo(ctx: Context, r: RestoreRequest, answer: PlanAnswer): numbe
 
 async function resolveRequest(ctx: Context, siteId: string, opts: StorageRestoreOptions): Promise<RestoreRequest> {
   const flagPaths = checkSelection(opts);
-  if (opts.confirm !== undefined && opts.confirm.trim() === '') throw new UsageError('--confirm is empty; `storage-restore plan` prints the value.');
+  if (opts.confirm !== undefined && opts.confirm.trim() === '')
+    throw new UsageError('--confirm is empty; `storage-restore plan` prints the value.');
   // --path alone means a selected restore; nothing else to ask.
   const modeGiven = opts.mode ?? (flagPaths.length ? 'selected' : undefined);
-  if (opts.confirm && (!opts.backup || !modeGiven)) throw new UsageError('--confirm starts the plan it came from: give the same --backup, --mode and --path values too.');
+  if (opts.confirm && (!opts.backup || !modeGiven))
+    throw new UsageError(
+      '--confirm starts the plan it came from: give the same --backup, --mode and --path values too.',
+    );
   if (!ctx.prompter.canPrompt()) {
     // Say every missing flag before anything is sent.
-    if (!opts.backup) ctx.prompter.require('Choosing a storage backup', `pass --backup ID (\`sitebuilder storage-backup list ${siteId}\` shows them)`);
+    if (!opts.backup)
+      ctx.prompter.require(
+        'Choosing a storage backup',
+        `pass --backup ID (\`sitebuilder storage-backup list ${siteId}\` shows them)`,
+      );
     if (!modeGiven) ctx.prompter.require('Choosing the restore mode', 'pass --mode full or --mode selected');
   }
   if (modeGiven === 'selected' && flagPaths.length === 0 && (opts.confirm || !ctx.prompter.canPrompt())) {
@@ -100,9 +124,16 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
       const next = err.answer;
       if (!interactive) {
         printPlanForScript(ctx, request, next);
-        throw new PlanChangedError(`${err.message} Check the new plan, then start it with --confirm ${next.confirm}.`, next);
+        throw new PlanChangedError(
+          `${err.message} Check the new plan, then start it with --confirm ${next.confirm}.`,
+          next,
+        );
       }
-      ctx.io.errLine(style(ctx.io).yellow('The storage changed since this plan was made, so the confirmation no longer matches. The new plan:'));
+      ctx.io.errLine(
+        style(ctx.io).yellow(
+          'The storage changed since this plan was made, so the confirmation no longer matches. The new plan:',
+        ),
+      );
       ctx.io.errLine(formatPlanComparison(ctx.io, shown, next.plan));
       if (planIsEmpty(next.plan)) return nothingToDo(ctx, request, next);
       await askToStart(ctx, request, next.plan, 'Start the restore with the new plan?');
@@ -115,7 +146,9 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   if (!wait) {
     if (ctx.globals.json) ctx.io.printJson({ started: true, restore: row });
     else ctx.io.outLine(restoreId);
-    ctx.io.info(`Storage restore ${sanitizeInline(restoreId)} started; follow it with \`sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)} --wait\`.`);
+    ctx.io.info(
+      `Storage restore ${sanitizeInline(restoreId)} started; follow it with \`sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)} --wait\`.`,
+    );
     return 0;
   }
   ctx.io.info(`Storage restore ${sanitizeInline(restoreId)} started.`);
@@ -127,8 +160,12 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   printRestore(ctx, final);
   const plan = readPlan(final.plan ?? {});
   const safety = pickString(final, 'safetyBackupId');
-  if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Storage restore ${sanitizeInline(restoreId)} completed; restored files are live now.`);
-  if (safety && plan.safetyBackup) ctx.io.info(`To undo it, restore the Before restore backup ${sanitizeInline(safety)}.`);
+  if (ctx.io.canAnimate)
+    ctx.io.errLine(
+      `${style(ctx.io).green('✓')} Storage restore ${sanitizeInline(restoreId)} completed; restored files are live now.`,
+    );
+  if (safety && plan.safetyBackup)
+    ctx.io.info(`To undo it, restore the Before restore backup ${sanitizeInline(safety)}.`);
   return 0;
 }
 
@@ -155,6 +192,7 @@ export const storageRestoreCommand = defineCommand<StorageRestoreOptions>({
     'sitebuilder storage-restore s_123 --backup sb_4 --mode full --confirm rc_1a2b3c4d5e6f --wait',
     'sitebuilder storage-restore s_123 -b sb_4 --path images/ --path docs/terms.pdf --yes --wait --json',
   ],
-  jsonFields: '{ started: true, restore: { _id, status, backupId, mode, paths, plan, safetyBackupId, … } }; exit 5 prints the plan document of `storage-restore plan --json`',
+  jsonFields:
+    '{ started: true, restore: { _id, status, backupId, mode, paths, plan, safetyBackupId, … } }; exit 5 prints the plan document of `storage-restore plan --json`',
   run: runStorageRestore,
 });

@@ -28,12 +28,22 @@ export function printRestore(ctx: Context, row: Record<string, unknown>): void {
     ['status', restoreStatus(r)],
     ['backup', pickString(r, 'backupId')],
     ['mode', pickString(r, 'mode')],
-    ...(Array.isArray(r.paths) && r.paths.length ? ([['paths', (r.paths as string[]).join(', ')]] as Array<[string, unknown]>) : []),
+    ...(Array.isArray(r.paths) && r.paths.length
+      ? ([['paths', (r.paths as string[]).join(', ')]] as Array<[string, unknown]>)
+      : []),
     ['started', formatWhen(pick(r, 'startedAt', 'createdAt'), tty)],
     ['completed', formatWhen(pick(r, 'completedAt', 'finishedAt'), tty)],
-    ['before restore backup', pickString(r, 'safetyBackupId', 'beforeRestoreBackupId') ?? (plan ? (plan.safetyBackup ? 'yes' : 'none') : '')],
+    [
+      'before restore backup',
+      pickString(r, 'safetyBackupId', 'beforeRestoreBackupId') ?? (plan ? (plan.safetyBackup ? 'yes' : 'none') : ''),
+    ],
     ...(plan
-      ? ([['files', `${plan.filesAdded} added, ${plan.filesReplaced} replaced, ${plan.filesRemoved} removed, ${plan.skipped.length} skipped`]] as Array<[string, unknown]>)
+      ? ([
+          [
+            'files',
+            `${plan.filesAdded} added, ${plan.filesReplaced} replaced, ${plan.filesRemoved} removed, ${plan.skipped.length} skipped`,
+          ],
+        ] as Array<[string, unknown]>)
       : []),
   ]);
 }
@@ -41,17 +51,26 @@ export function printRestore(ctx: Context, row: Record<string, unknown>): void {
 export const status = defineCommand<StorageRestoreStatusOptions>({
   name: 'status',
   summary: 'Show a storage restore (or follow it with --wait)',
-  description: 'Reads a storage restore started by `storage-restore`; --wait follows it until it reads completed (exit 8 at --timeout; it goes on).',
+  description:
+    'Reads a storage restore started by `storage-restore`; --wait follows it until it reads completed (exit 8 at --timeout; it goes on).',
   args: [
     { name: 'site', description: 'site id', required: true },
     { name: 'restoreId', description: 'the restore row’s _id, printed when the restore started', required: true },
   ],
   options: [
     { flags: '--wait', description: 'follow it until it reads completed' },
-    { flags: '--timeout <duration>', description: 'with --wait: stop waiting after this long (default 30m) and exit 8', parse: parseDuration('--timeout') },
+    {
+      flags: '--timeout <duration>',
+      description: 'with --wait: stop waiting after this long (default 30m) and exit 8',
+      parse: parseDuration('--timeout'),
+    },
   ],
-  examples: ['sitebuilder storage-restore status s_123 rst_9', 'sitebuilder storage-restore status s_123 rst_9 --wait --json | jq -r .status'],
-  jsonFields: 'the restore row as the service sends it (_id, status, backupId, mode, paths, plan, safetyBackupId, createdAt, completedAt, …)',
+  examples: [
+    'sitebuilder storage-restore status s_123 rst_9',
+    'sitebuilder storage-restore status s_123 rst_9 --wait --json | jq -r .status',
+  ],
+  jsonFields:
+    'the restore row as the service sends it (_id, status, backupId, mode, paths, plan, safetyBackupId, createdAt, completedAt, …)',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const row = opts.wait

@@ -21,17 +21,23 @@ export function normalizeFolder(folder: string | undefined): string {
   if (folder === undefined) return '';
   const parts = folder.split('/').filter((p) => p !== '');
   if (parts.some((p) => p === '.' || p === '..' || /[\\\u0000-\u001f\u007f]/.test(p))) {
-    throw new UsageError(`--folder ${JSON.stringify(folder)} is not a usable storage folder; use names separated by /, without . or .. parts.`);
+    throw new UsageError(
+      `--folder ${JSON.stringify(folder)} is not a usable storage folder; use names separated by /, without . or .. parts.`,
+    );
   }
   return parts.join('/');
 }
 
 function checkName(name: string, file: string): void {
   if (name.length > UPLOAD_NAME_MAX) {
-    throw new UsageError(`The storage name of ${file} would be ${name.length} characters long; at most ${UPLOAD_NAME_MAX} are allowed. Nothing was uploaded.`);
+    throw new UsageError(
+      `The storage name of ${file} would be ${name.length} characters long; at most ${UPLOAD_NAME_MAX} are allowed. Nothing was uploaded.`,
+    );
   }
   if (/[\\\u0000-\u001f\u007f]/.test(name)) {
-    throw new UsageError(`The name of ${file} holds a backslash or a control character, which storage does not accept; rename it. Nothing was uploaded.`);
+    throw new UsageError(
+      `The name of ${file} holds a backslash or a control character, which storage does not accept; rename it. Nothing was uploaded.`,
+    );
   }
 }
 
@@ -42,14 +48,22 @@ export function planUploads(files: string[], folder: string | undefined): Upload
     let size: number;
     try {
       const st = statSync(file);
-      if (st.isDirectory()) throw new UsageError(`${file} is a directory; upload takes files (for example ${file}/*). Nothing was uploaded.`);
+      if (st.isDirectory())
+        throw new UsageError(
+          `${file} is a directory; upload takes files (for example ${file}/*). Nothing was uploaded.`,
+        );
       if (!st.isFile()) throw new UsageError(`${file} is not a regular file. Nothing was uploaded.`);
       size = st.size;
       closeSync(openSync(file, 'r'));
     } catch (err) {
       if (err instanceof UsageError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? (err as Error).message);
+      const why =
+        code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : (code ?? (err as Error).message);
       throw new UsageError(`Cannot read ${file} (${why}). Nothing was uploaded.`, { file });
     }
     if (size > UPLOAD_MAX_BYTES) {
@@ -62,7 +76,9 @@ export function planUploads(files: string[], folder: string | undefined): Upload
     checkName(name, file);
     const other = seen.get(name);
     if (other !== undefined) {
-      throw new UsageError(`${other} and ${file} would both be stored as ${name}; upload them separately or into different --folder. Nothing was uploaded.`);
+      throw new UsageError(
+        `${other} and ${file} would both be stored as ${name}; upload them separately or into different --folder. Nothing was uploaded.`,
+      );
     }
     seen.set(name, file);
     return { file, name, size, contentType: contentTypeFor(name) };

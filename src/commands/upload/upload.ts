@@ -27,7 +27,8 @@ export interface UploadRecord {
 }
 
 function addressOf(data: Record<string, unknown>): string | null {
-  for (const k of ['url', 'address', 'publicUrl', 'fileUrl', 'permanentUrl']) if (typeof data[k] === 'string') return data[k] as string;
+  for (const k of ['url', 'address', 'publicUrl', 'fileUrl', 'permanentUrl'])
+    if (typeof data[k] === 'string') return data[k] as string;
   return null;
 }
 
@@ -38,9 +39,12 @@ function addressOf(data: Record<string, unknown>): string | null {
 function siteAndFiles(o: UploadOptions, ctx: Context): { siteId: string; files: string[] } {
   const rest = o.file ?? [];
   const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
-  if (hasDefault && o.site !== undefined && existsSync(o.site)) return { siteId: ctx.site(undefined), files: [o.site, ...rest] };
+  if (hasDefault && o.site !== undefined && existsSync(o.site))
+    return { siteId: ctx.site(undefined), files: [o.site, ...rest] };
   if (rest.length === 0) {
-    throw new UsageError(`Name the files to upload: sitebuilder upload ${o.site ?? '[site]'} <file…> (the site may be left out once \`sitebuilder site use\` set a default).`);
+    throw new UsageError(
+      `Name the files to upload: sitebuilder upload ${o.site ?? '[site]'} <file…> (the site may be left out once \`sitebuilder site use\` set a default).`,
+    );
   }
   return { siteId: ctx.site(o.site), files: rest };
 }
@@ -55,11 +59,19 @@ export async function runUpload(o: UploadOptions, ctx: Context): Promise<number>
     for (const [i, item] of plan.entries()) {
       spinner.update(`Uploading ${i + 1}/${plan.length} ${item.name}`);
       const content = await readFile(item.file);
-      const args = { projectId: siteId, fileName: item.name, contentBase64: content.toString('base64'), contentType: item.contentType };
+      const args = {
+        projectId: siteId,
+        fileName: item.name,
+        contentBase64: content.toString('base64'),
+        contentType: item.contentType,
+      };
       let data: Record<string, unknown>;
       try {
         const res = await client.call('upload_storage_file', args, { signal: ctx.signal });
-        data = res.envelope.data && typeof res.envelope.data === 'object' ? (res.envelope.data as Record<string, unknown>) : {};
+        data =
+          res.envelope.data && typeof res.envelope.data === 'object'
+            ? (res.envelope.data as Record<string, unknown>)
+            : {};
       } catch (err) {
         if (records.length > 0 && err instanceof CliError) {
           Object.assign(err.details, { uploaded: records });
@@ -68,9 +80,18 @@ export async function runUpload(o: UploadOptions, ctx: Context): Promise<number>
         throw err;
       }
       const { url: _u, size: _s, contentType: _c, ...extra } = data;
-      const record: UploadRecord = { ...extra, siteId, file: item.file, name: item.name, url: addressOf(data), size: item.size, contentType: item.contentType };
+      const record: UploadRecord = {
+        ...extra,
+        siteId,
+        file: item.file,
+        name: item.name,
+        url: addressOf(data),
+        size: item.size,
+        contentType: item.contentType,
+      };
       records.push(record);
-      if (!ctx.globals.json) spinner.pause(() => ctx.io.outLine(sanitizeInline(record.url ?? `${item.name} (no address answered)`)));
+      if (!ctx.globals.json)
+        spinner.pause(() => ctx.io.outLine(sanitizeInline(record.url ?? `${item.name} (no address answered)`)));
     }
   } finally {
     spinner.stop();

@@ -61,7 +61,29 @@ const COLORS: Record<string, string> = {
   fresh: '#27ae60',
 };
 
-const STOP = new Set(['a', 'an', 'the', 'for', 'with', 'and', 'of', 'in', 'on', 'my', 'our', 'to', 'make', 'build', 'create', 'site', 'website', 'page', 'please', 'simple', 'new']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'for',
+  'with',
+  'and',
+  'of',
+  'in',
+  'on',
+  'my',
+  'our',
+  'to',
+  'make',
+  'build',
+  'create',
+  'site',
+  'website',
+  'page',
+  'please',
+  'simple',
+  'new',
+]);
 
 function titleCase(words: string[]): string {
   return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
@@ -84,7 +106,10 @@ export function readBrief(text: string, siteName?: string): Brief {
   const removePages: string[] = [];
   for (const [word, page] of Object.entries(PAGE_WORDS)) {
     if (!new RegExp(`\\b${word}\\b`).test(lower)) continue;
-    const target = removal && new RegExp(`\\b(remove|delete|drop|get rid of)\\b[^.]*\\b${word}\\b`).test(lower) ? removePages : pages;
+    const target =
+      removal && new RegExp(`\\b(remove|delete|drop|get rid of)\\b[^.]*\\b${word}\\b`).test(lower)
+        ? removePages
+        : pages;
     if (!target.includes(page)) target.push(page);
   }
   const colorName = Object.keys(COLORS).find((c) => new RegExp(`\\b${c}\\b`).test(lower));
@@ -97,6 +122,7 @@ export function readBrief(text: string, siteName?: string): Brief {
     removePages,
     color: colorName ? { name: colorName, hex: COLORS[colorName] } : undefined,
     dark: /\bdark\b/.test(lower),
-    restyle: Boolean(colorName) || /\b(dark|light|colou?rs?|font|style|styles|look|theme|brighter|bolder)\b/.test(lower),
+    restyle:
+      Boolean(colorName) || /\b(dark|light|colou?rs?|font|style|styles|look|theme|brighter|bolder)\b/.test(lower),
   };
 }

@@ -20,7 +20,8 @@ export function parseDirectives(prompt: string): { text: string; directives: Dir
   const text = prompt
     .replace(DIRECTIVE, (_m, lead: string, name: string, arg: string | undefined) => {
       const n = name.toLowerCase() as 'ask' | 'fail' | 'stall' | 'reset' | 'long';
-      if (n === 'stall') directives.stallSeconds = Math.min(MAX_STALL_SECONDS, Math.max(1, arg ? Number(arg) : DEFAULT_STALL_SECONDS));
+      if (n === 'stall')
+        directives.stallSeconds = Math.min(MAX_STALL_SECONDS, Math.max(1, arg ? Number(arg) : DEFAULT_STALL_SECONDS));
       else directives[n] = true;
       return lead;
     })

@@ -43,32 +43,68 @@ const LONG_PAGES = ['about', 'contact', 'gallery', 'pricing', 'faq', 'team', 'se
 function mergeBrief(base: Brief | null, text: string, siteName: string, long: boolean): Brief {
   const update = readBrief(text, siteName);
   if (!base) return long ? { ...update, pages: [...new Set([...update.pages, ...LONG_PAGES])] } : update;
-  const pages = [...new Set([...base.pages, ...update.pages, ...(long ? LONG_PAGES : [])])].filter((p) => !update.removePages.includes(p));
+  const pages = [...new Set([...base.pages, ...update.pages, ...(long ? LONG_PAGES : [])])].filter(
+    (p) => !update.removePages.includes(p),
+  );
   const dark = update.dark || (base.dark && !/\blight\b/i.test(text));
-  return { ...base, pages, removePages: update.removePages, color: update.color ?? base.color, dark, restyle: update.restyle };
+  return {
+    ...base,
+    pages,
+    removePages: update.removePages,
+    color: update.color ?? base.color,
+    dark,
+    restyle: update.restyle,
+  };
 }
 
 /** The files a build writes, in order, with the task each one is. */
-function plannedChanges(input: ScriptInput, text: string, long: boolean): { changes: Change[]; brief: Brief; notes: string[] } {
+function plannedChanges(
+  input: ScriptInput,
+  text: string,
+  long: boolean,
+): { changes: Change[]; brief: Brief; notes: string[] } {
   const first = !input.files['index.html'];
   const brief = mergeBrief(first ? null : input.brief, text, input.siteName, long);
   const notes = first ? [] : [...input.notes, text];
   const changes: Change[] = [];
   const op = (path: string) => (input.files[path] === undefined ? 'added' : 'changed');
-  changes.push({ path: 'index.html', op: op('index.html'), content: renderIndex(brief, brief.pages, notes), todo: first ? 'Write the home page' : 'Update the home page' });
-  if (first || brief.restyle) changes.push({ path: 'styles.css', op: op('styles.css'), content: renderCss(brief), todo: first ? 'Write the styles' : 'Restyle the site' });
+  changes.push({
+    path: 'index.html',
+    op: op('index.html'),
+    content: renderIndex(brief, brief.pages, notes),
+    todo: first ? 'Write the home page' : 'Update the home page',
+  });
+  if (first || brief.restyle)
+    changes.push({
+      path: 'styles.css',
+      op: op('styles.css'),
+      content: renderCss(brief),
+      todo: first ? 'Write the styles' : 'Restyle the site',
+    });
   for (const page of brief.pages) {
     const path = pageFile(page);
-    if (input.files[path] === undefined || first) changes.push({ path, op: op(path), content: renderPage(brief, brief.pages, page), todo: `Add the ${pageTitle(page)} page` });
+    if (input.files[path] === undefined || first)
+      changes.push({
+        path,
+        op: op(path),
+        content: renderPage(brief, brief.pages, page),
+        todo: `Add the ${pageTitle(page)} page`,
+      });
   }
   for (const page of brief.removePages) {
     const path = pageFile(page);
-    if (input.files[path] !== undefined) changes.push({ path, op: 'deleted', content: '', todo: `Remove the ${pageTitle(page)} page` });
+    if (input.files[path] !== undefined)
+      changes.push({ path, op: 'deleted', content: '', todo: `Remove the ${pageTitle(page)} page` });
   }
   if (long) {
     for (let i = 1; i <= 6; i++) {
       const path = `sections/part-${String(i).padStart(2, '0')}.html`;
-      changes.push({ path, op: op(path), content: `<section><h2>Part ${i}</h2><p>${brief.title}</p></section>\n`, todo: `Write section ${i} of the home page` });
+      changes.push({
+        path,
+        op: op(path),
+        content: `<section><h2>Part ${i}</h2><p>${brief.title}</p></section>\n`,
+        todo: `Write section ${i} of the home page`,
+      });
     }
   }
   return { changes, brief, notes };
@@ -80,19 +116,31 @@ function describe(c: Change): string {
 }
 
 function askRun(t: Timeline, input: ScriptInput, text: string, pages: boolean): AgentRun {
-  t.say(pages ? 'Before I build, one question about the pages.\n' : 'Before I start, I need one fact about the site.\n');
+  t.say(
+    pages ? 'Before I build, one question about the pages.\n' : 'Before I start, I need one fact about the site.\n',
+  );
   const question = pages ? 'Which pages should the site have?' : 'What kind of site should this be?';
   const options = pages
     ? ['Just a home page', 'Home, about and contact', 'Home, menu and contact', 'Home, gallery and contact']
     : ['A small business site', 'A portfolio', 'A blog', 'An online shop'];
   t.add('tool_call', { id: t.nextCallId(), name: 'ask_user', input: { question, options } }, 400);
-  return finish(t, 'question', 1, { brief: input.brief, notes: input.notes, awaiting: { kind: 'question', prompt: text } });
+  return finish(t, 'question', 1, {
+    brief: input.brief,
+    notes: input.notes,
+    awaiting: { kind: 'question', prompt: text },
+  });
 }
 
 function planRun(t: Timeline, input: ScriptInput, text: string, revisions: number, revision?: string): AgentRun {
   t.say('Let me look at the site first.\n');
   t.step('list_files', {}, { ok: true, summary: `${Object.keys(input.files).length} files` }, 600);
-  if (input.files['index.html']) t.step('read_file', { path: 'index.html' }, { ok: true, summary: `read ${input.files['index.html'].length} bytes` }, 600);
+  if (input.files['index.html'])
+    t.step(
+      'read_file',
+      { path: 'index.html' },
+      { ok: true, summary: `read ${input.files['index.html'].length} bytes` },
+      600,
+    );
   const { changes } = plannedChanges(input, text, false);
   const steps = changes.map(describe);
   if (revision) steps.push(`Take into account: “${revision}”`);
@@ -100,14 +148,23 @@ function planRun(t: Timeline, input: ScriptInput, text: string, revisions: numbe
   steps.forEach((s, i) => t.say(`${i + 1}. ${s}\n`));
   t.say('Nothing was changed yet. Approve the plan to build it, or tell me what to change.\n');
   t.add('plan_approval_requested', { steps: steps.length }, 300);
-  return finish(t, 'plan', 1, { brief: input.brief, notes: input.notes, awaiting: { kind: 'plan', prompt: text, revisions } });
+  return finish(t, 'plan', 1, {
+    brief: input.brief,
+    notes: input.notes,
+    awaiting: { kind: 'plan', prompt: text, revisions },
+  });
 }
 
 function buildRun(t: Timeline, input: ScriptInput, text: string, d: Directives): AgentRun {
   const { changes, brief, notes } = plannedChanges(input, text, d.long);
   const first = !input.files['index.html'];
-  t.say(first ? `I'll build ${brief.title}, a ${brief.kind}${brief.pages.length ? ` with ${brief.pages.map(pageTitle).join(', ')} pages` : ''}.\n` : `I'll update ${brief.title}: ${text}\n`);
-  const todos = changes.length >= 3 ? changes.map((c, i) => ({ id: `todo_${i + 1}`, title: c.todo, status: 'pending' })) : [];
+  t.say(
+    first
+      ? `I'll build ${brief.title}, a ${brief.kind}${brief.pages.length ? ` with ${brief.pages.map(pageTitle).join(', ')} pages` : ''}.\n`
+      : `I'll update ${brief.title}: ${text}\n`,
+  );
+  const todos =
+    changes.length >= 3 ? changes.map((c, i) => ({ id: `todo_${i + 1}`, title: c.todo, status: 'pending' })) : [];
   const stepMs = d.long ? 6000 : 1500;
   changes.forEach((c, i) => {
     if (todos.length) {
@@ -119,7 +176,9 @@ function buildRun(t: Timeline, input: ScriptInput, text: string, d: Directives):
       t.add('file_deleted', { path: c.path }, 100, { remove: c.path });
     } else {
       t.step('write_file', { path: c.path }, { ok: true, summary: `wrote ${c.content.length} bytes` }, stepMs);
-      t.add('file_changed', { path: c.path, action: c.op === 'added' ? 'created' : 'modified' }, 100, { write: { path: c.path, content: c.content } });
+      t.add('file_changed', { path: c.path, action: c.op === 'added' ? 'created' : 'modified' }, 100, {
+        write: { path: c.path, content: c.content },
+      });
     }
   });
   if (todos.length) {
@@ -127,7 +186,9 @@ function buildRun(t: Timeline, input: ScriptInput, text: string, d: Directives):
     t.add('todos', { items: todos.map((td) => ({ ...td })) }, 200);
   }
   const n = changes.length;
-  t.say(`Done: ${n} file${n === 1 ? '' : 's'} ${first ? 'written' : 'changed'}. Open the preview to have a look, or tell me what to change.\n`);
+  t.say(
+    `Done: ${n} file${n === 1 ? '' : 's'} ${first ? 'written' : 'changed'}. Open the preview to have a look, or tell me what to change.\n`,
+  );
   return finish(t, 'done', 2 + n, { brief, notes, awaiting: null });
 }
 
@@ -135,7 +196,10 @@ function failRun(t: Timeline, input: ScriptInput): AgentRun {
   t.say('Working on it.\n');
   const message = 'The page template could not be compiled.';
   t.step('write_file', { path: 'index.html' }, { ok: false, error: message }, 1500);
-  const error = { code: 'agent_build_failed', message: `The agent could not finish: ${message.charAt(0).toLowerCase()}${message.slice(1)}` };
+  const error = {
+    code: 'agent_build_failed',
+    message: `The agent could not finish: ${message.charAt(0).toLowerCase()}${message.slice(1)}`,
+  };
   t.add('error', error, 300);
   const run = finish(t, 'done', 1, { brief: input.brief, notes: input.notes, awaiting: null });
   return { ...run, script: { ...run.script, finalState: 'failed', error } };

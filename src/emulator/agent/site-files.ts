@@ -26,7 +26,10 @@ export const pageTitle = (page: string) => PAGE_TITLES[page] ?? page.charAt(0).t
 export const pageFile = (page: string) => `${page}.html`;
 
 function nav(pages: string[]): string {
-  const links = [`<a href="index.html">Home</a>`, ...pages.map((p) => `<a href="${pageFile(p)}">${escapeHtml(pageTitle(p))}</a>`)];
+  const links = [
+    `<a href="index.html">Home</a>`,
+    ...pages.map((p) => `<a href="${pageFile(p)}">${escapeHtml(pageTitle(p))}</a>`),
+  ];
   return `<nav>${links.join(' ')}</nav>`;
 }
 

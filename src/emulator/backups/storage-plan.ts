@@ -67,7 +67,8 @@ export function unmatchedPath(files: StorageFile[], paths: string[]): string | n
 
 const key = (f: { visibility: Visibility; path: string }) => `${f.visibility}:${f.path}`;
 const other = (v: Visibility): Visibility => (v === 'public' ? 'private' : 'public');
-const byPath = (a: PlanOp, b: PlanOp) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.visibility < b.visibility ? -1 : a.visibility > b.visibility ? 1 : 0);
+const byPath = (a: PlanOp, b: PlanOp) =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : a.visibility < b.visibility ? -1 : a.visibility > b.visibility ? 1 : 0;
 
 export function computePlan(
   backupFiles: StorageFile[],
@@ -84,21 +85,35 @@ export function computePlan(
   for (const b of restored) {
     const c = current.get(key(b));
     if (!c) ops.push({ action: 'add', path: b.path, visibility: b.visibility, size: b.size });
-    else ops.push({ action: c.size === b.size ? 'unchanged' : 'replace', path: b.path, visibility: b.visibility, size: b.size, currentSize: c.size });
+    else
+      ops.push({
+        action: c.size === b.size ? 'unchanged' : 'replace',
+        path: b.path,
+        visibility: b.visibility,
+        size: b.size,
+        currentSize: c.size,
+      });
   }
   if (mode === 'full') {
-    for (const c of currentFiles) if (!restoredKeys.has(key(c))) ops.push({ action: 'remove', path: c.path, visibility: c.visibility, size: c.size });
+    for (const c of currentFiles)
+      if (!restoredKeys.has(key(c)))
+        ops.push({ action: 'remove', path: c.path, visibility: c.visibility, size: c.size });
   } else {
     // Only the other public or private copy of a restored file goes.
     for (const b of restored) {
       const twin = current.get(key({ path: b.path, visibility: other(b.visibility) }));
-      if (twin && !restoredKeys.has(key(twin))) ops.push({ action: 'remove', path: twin.path, visibility: twin.visibility, size: twin.size });
+      if (twin && !restoredKeys.has(key(twin)))
+        ops.push({ action: 'remove', path: twin.path, visibility: twin.visibility, size: twin.size });
     }
   }
   ops.sort(byPath);
   const of = (a: PlanOp['action']) => ops.filter((o) => o.action === a);
   const sum = (list: PlanOp[]) => list.reduce((n, o) => n + o.size, 0);
-  const file = (o: PlanOp): PlanFile => ({ path: o.path, visibility: o.visibility, size: o.action === 'replace' ? o.currentSize! : o.size });
+  const file = (o: PlanOp): PlanFile => ({
+    path: o.path,
+    visibility: o.visibility,
+    size: o.action === 'replace' ? o.currentSize! : o.size,
+  });
   const [added, replaced, unchanged, removed] = [of('add'), of('replace'), of('unchanged'), of('remove')];
   return {
     ops,
@@ -118,7 +133,13 @@ export function computePlan(
 }
 
 /** Derived from the plan (every file's action, visibility and sizes) and the request. */
-export function confirmFor(backupId: string, mode: RestoreMode, paths: string[], ops: PlanOp[], skipped: string[]): string {
+export function confirmFor(
+  backupId: string,
+  mode: RestoreMode,
+  paths: string[],
+  ops: PlanOp[],
+  skipped: string[],
+): string {
   const h = createHash('sha256');
   h.update(JSON.stringify({ backupId, mode, paths: mode === 'full' ? [] : [...paths].sort(), skipped }));
   for (const o of ops) h.update(`\n${o.action}|${o.visibility}|${o.path}|${o.size}|${o.currentSize ?? ''}`);
@@ -153,11 +174,19 @@ export function browseFolder(files: StorageFile[], folder: string, recursive: bo
       items.set(path, item);
       continue;
     }
-    const item = items.get(f.path) ?? { type: 'file', name: recursive ? f.path.slice(folder.length) : rest, path: f.path, size: 0, copies: [] };
+    const item = items.get(f.path) ?? {
+      type: 'file',
+      name: recursive ? f.path.slice(folder.length) : rest,
+      path: f.path,
+      size: 0,
+      copies: [],
+    };
     item.size += f.size;
     item.copies!.push({ visibility: f.visibility, size: f.size, contentType: f.contentType });
     item.visibility = item.copies!.length > 1 ? 'both' : f.visibility;
     items.set(f.path, item);
   }
-  return [...items.values()].sort((a, b) => (a.type !== b.type ? (a.type === 'folder' ? -1 : 1) : a.path < b.path ? -1 : 1));
+  return [...items.values()].sort((a, b) =>
+    a.type !== b.type ? (a.type === 'folder' ? -1 : 1) : a.path < b.path ? -1 : 1,
+  );
 }

@@ -20,19 +20,31 @@ const TYPES: Record<string, string> = {
   md: 'text/markdown; charset=utf-8',
 };
 
-export const contentTypeOf = (path: string) => TYPES[path.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
+export const contentTypeOf = (path: string) =>
+  TYPES[path.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
 
 /** Deterministic content of the given size: readable text for text types, filler bytes otherwise. */
 export function fakeContent(path: string, size: number, version = 1): Buffer {
   const text = contentTypeOf(path).startsWith('text/');
-  const unit = Buffer.from(text ? `${path} v${version}\n` : `\u0089FAKE:${path}:v${version}\u0000`, text ? 'utf8' : 'latin1');
+  const unit = Buffer.from(
+    text ? `${path} v${version}\n` : `\u0089FAKE:${path}:v${version}\u0000`,
+    text ? 'utf8' : 'latin1',
+  );
   const out = Buffer.alloc(size);
   for (let i = 0; i < size; i += unit.length) unit.copy(out, i, 0, Math.min(unit.length, size - i));
   return out;
 }
 
 function file([path, visibility, size]: Spec, at: number, version = 1): StorageFile {
-  return { path, visibility, size, contentType: contentTypeOf(path), contentBase64: fakeContent(path, size, version).toString('base64'), createdAt: at, updatedAt: at };
+  return {
+    path,
+    visibility,
+    size,
+    contentType: contentTypeOf(path),
+    contentBase64: fakeContent(path, size, version).toString('base64'),
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 const BAKERY_NOW: Spec[] = [
@@ -73,7 +85,14 @@ export function seedStorageBackups(emu: Emulator): void {
     for (const s of specs) putStorageFile(emu, siteId, { ...file(s, at), createdAt: at });
     return true;
   };
-  const backup = (siteId: string, label: string, type: 'manual' | 'scheduled', daysAgo: number, files: StorageFile[], extra: { failed?: boolean; format?: number; archivingMs?: number } = {}) => {
+  const backup = (
+    siteId: string,
+    label: string,
+    type: 'manual' | 'scheduled',
+    daysAgo: number,
+    files: StorageFile[],
+    extra: { failed?: boolean; format?: number; archivingMs?: number } = {},
+  ) => {
     const createdAt = now - daysAgo * DAY;
     addBackup(emu, {
       siteId,
@@ -89,16 +108,49 @@ export function seedStorageBackups(emu: Emulator): void {
 
   if (seedFiles('site_bakery', BAKERY_NOW, now - 2 * DAY)) {
     const at = (d: number) => now - d * DAY;
-    backup('site_bakery', 'Legacy backup', 'scheduled', 400, BAKERY_WEEKLY.slice(3).map((s) => file(s, at(400))), { format: 1 });
-    backup('site_bakery', 'Weekly backup', 'scheduled', 7, BAKERY_WEEKLY.map((s) => file(s, at(7))));
+    backup(
+      'site_bakery',
+      'Legacy backup',
+      'scheduled',
+      400,
+      BAKERY_WEEKLY.slice(3).map((s) => file(s, at(400))),
+      { format: 1 },
+    );
+    backup(
+      'site_bakery',
+      'Weekly backup',
+      'scheduled',
+      7,
+      BAKERY_WEEKLY.map((s) => file(s, at(7))),
+    );
     backup('site_bakery', 'Daily backup', 'scheduled', 3, [], { failed: true });
-    backup('site_bakery', 'Before the menu update', 'manual', 1, BAKERY_NOW.filter(([p]) => !p.startsWith('cms/') && !p.includes('new-banner')).map((s) => file(s, at(2))));
+    backup(
+      'site_bakery',
+      'Before the menu update',
+      'manual',
+      1,
+      BAKERY_NOW.filter(([p]) => !p.startsWith('cms/') && !p.includes('new-banner')).map((s) => file(s, at(2))),
+    );
   }
   if (seedFiles('site_portfolio', PORTFOLIO_NOW, now - 3 * DAY)) {
-    backup('site_portfolio', 'Weekly backup', 'scheduled', 6, PORTFOLIO_NOW.slice(0, 3).map((s) => file(s, now - 6 * DAY)));
-    backup('site_portfolio', 'Manual backup', 'manual', 0, listStorageFiles(emu, 'site_portfolio'), { archivingMs: 60_000 });
+    backup(
+      'site_portfolio',
+      'Weekly backup',
+      'scheduled',
+      6,
+      PORTFOLIO_NOW.slice(0, 3).map((s) => file(s, now - 6 * DAY)),
+    );
+    backup('site_portfolio', 'Manual backup', 'manual', 0, listStorageFiles(emu, 'site_portfolio'), {
+      archivingMs: 60_000,
+    });
   }
   if (seedFiles('site_blog', BLOG_NOW, now - 10 * DAY)) {
-    backup('site_blog', 'Weekly backup', 'scheduled', 5, BLOG_NOW.map((s) => file(s, now - 10 * DAY)));
+    backup(
+      'site_blog',
+      'Weekly backup',
+      'scheduled',
+      5,
+      BLOG_NOW.map((s) => file(s, now - 10 * DAY)),
+    );
   }
 }

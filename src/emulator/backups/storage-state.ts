@@ -63,13 +63,22 @@ export function storageBackupsSlice(emu: Emulator): StorageBackupsSlice {
   return s;
 }
 
-export const emptyStorageBackups = (): StorageBackupsSlice => ({ backups: {}, restores: {}, archiveBaseMs: 5_000, restoreBaseMs: 3_000 });
+export const emptyStorageBackups = (): StorageBackupsSlice => ({
+  backups: {},
+  restores: {},
+  archiveBaseMs: 5_000,
+  restoreBaseMs: 3_000,
+});
 
-export const archiveMs = (s: StorageBackupsSlice, bytes: number) => s.archiveBaseMs + Math.ceil(bytes / (10 * MB)) * 1000;
-export const restoreMs = (s: StorageBackupsSlice, bytesWritten: number) => s.restoreBaseMs + Math.ceil(bytesWritten / MB) * 1000;
+export const archiveMs = (s: StorageBackupsSlice, bytes: number) =>
+  s.archiveBaseMs + Math.ceil(bytes / (10 * MB)) * 1000;
+export const restoreMs = (s: StorageBackupsSlice, bytesWritten: number) =>
+  s.restoreBaseMs + Math.ceil(bytesWritten / MB) * 1000;
 
-export const backupsOf = (emu: Emulator, siteId: string): StorageBackupRecord[] => storageBackupsSlice(emu).backups[siteId] ?? [];
-export const findBackup = (emu: Emulator, siteId: string, backupId: string) => backupsOf(emu, siteId).find((b) => b.backupId === backupId);
+export const backupsOf = (emu: Emulator, siteId: string): StorageBackupRecord[] =>
+  storageBackupsSlice(emu).backups[siteId] ?? [];
+export const findBackup = (emu: Emulator, siteId: string, backupId: string) =>
+  backupsOf(emu, siteId).find((b) => b.backupId === backupId);
 export const backupBytes = (b: StorageBackupRecord) => b.files.reduce((n, f) => n + f.size, 0);
 
 export type BackupStatus = 'archiving' | 'ready' | 'failed';
@@ -88,8 +97,16 @@ export function notRestorableReason(b: StorageBackupRecord, now: number): string
   return null;
 }
 
-export function addBackup(emu: Emulator, input: Omit<StorageBackupRecord, 'backupId' | 'restoreId'> & { restoreId?: string | null }): StorageBackupRecord {
-  const record: StorageBackupRecord = { ...input, backupId: emu.newId('sbk'), restoreId: input.restoreId ?? null, files: input.files.map((f) => ({ ...f })) };
+export function addBackup(
+  emu: Emulator,
+  input: Omit<StorageBackupRecord, 'backupId' | 'restoreId'> & { restoreId?: string | null },
+): StorageBackupRecord {
+  const record: StorageBackupRecord = {
+    ...input,
+    backupId: emu.newId('sbk'),
+    restoreId: input.restoreId ?? null,
+    files: input.files.map((f) => ({ ...f })),
+  };
   (storageBackupsSlice(emu).backups[input.siteId] ??= []).push(record);
   return record;
 }
@@ -111,7 +128,14 @@ export function settleRestores(emu: Emulator): void {
       if (op.action === 'remove') deleteStorageFile(emu, r.siteId, op.path, op.visibility);
       else if (op.action === 'add' || op.action === 'replace') {
         const f = source.get(`${op.visibility}:${op.path}`);
-        if (f) putStorageFile(emu, r.siteId, { path: f.path, visibility: f.visibility, contentType: f.contentType, contentBase64: f.contentBase64, size: f.size });
+        if (f)
+          putStorageFile(emu, r.siteId, {
+            path: f.path,
+            visibility: f.visibility,
+            contentType: f.contentType,
+            contentBase64: f.contentBase64,
+            size: f.size,
+          });
       }
     }
     r.appliedAt = r.completesAt;

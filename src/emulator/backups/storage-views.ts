@@ -1,6 +1,12 @@
 // What the storage backup methods answer for a backup and for a restore row.
 import type { Emulator } from '../emulator.js';
-import { backupBytes, backupStatus, notRestorableReason, type StorageBackupRecord, type StorageRestoreRecord } from './storage-state.js';
+import {
+  backupBytes,
+  backupStatus,
+  notRestorableReason,
+  type StorageBackupRecord,
+  type StorageRestoreRecord,
+} from './storage-state.js';
 
 export function backupView(emu: Emulator, b: StorageBackupRecord) {
   const now = emu.clock.now();

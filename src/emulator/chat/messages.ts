@@ -29,7 +29,12 @@ export function listMessages(call: CallContext): HandlerResult {
   let end = all.length;
   if (cursor !== undefined) {
     end = all.findIndex((m) => m._id === cursor);
-    if (end < 0) call.refuse(400, `\`cursor\` "${cursor}" is not a cursor this site's history gave; send the oldestCursor of the previous page.`, { code: 'bad_cursor' });
+    if (end < 0)
+      call.refuse(
+        400,
+        `\`cursor\` "${cursor}" is not a cursor this site's history gave; send the oldestCursor of the previous page.`,
+        { code: 'bad_cursor' },
+      );
   }
   const size = Math.min(limit ?? MESSAGES_PAGE, MESSAGES_PAGE_MAX);
   const start = Math.max(0, end - size);

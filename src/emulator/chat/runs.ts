@@ -23,7 +23,15 @@ function charge(emu: Emulator, job: JobRecord, amount: number, note: string): nu
   const charged = Math.max(0, Math.min(amount, ws.credits));
   ws.credits -= charged;
   ws.creditsSpent += charged;
-  emu.state.core.creditActivity.push({ _id: emu.newId('cred'), workspaceId: ws._id, at: emu.clock.now(), amount: -charged, balance: ws.credits, note, siteId: job.siteId });
+  emu.state.core.creditActivity.push({
+    _id: emu.newId('cred'),
+    workspaceId: ws._id,
+    at: emu.clock.now(),
+    amount: -charged,
+    balance: ws.credits,
+    note,
+    siteId: job.siteId,
+  });
   return charged;
 }
 
@@ -64,7 +72,15 @@ export function startRun(emu: Emulator, siteId: string, input: RunInput, at: num
   chat.awaiting = null;
   chat.freshSession = false;
   if (chat.queue.length === 0) chat.queueStopped = false;
-  chat.messages.push({ _id: emu.newId('msg'), role: 'user', text: input.prompt, mode: input.mode, jobId: job.jobId, userId: input.userId, createdAt: at });
+  chat.messages.push({
+    _id: emu.newId('msg'),
+    role: 'user',
+    text: input.prompt,
+    mode: input.mode,
+    jobId: job.jobId,
+    userId: input.userId,
+    createdAt: at,
+  });
   emu.clock.schedule(at + script.endAt, () => {
     if (emu.site(siteId) && chatSlice(emu)?.jobs[job.jobId] === job) advanceSite(emu, siteId);
   });
@@ -113,7 +129,16 @@ function finishRun(emu: Emulator, chat: SiteChat, job: JobRecord, at: number): v
   let text = agentText(job, job.script.endAt);
   if (question) text = `${text}\n${String((question.data.input as { question?: string }).question ?? '')}`.trim();
   if (job.script.error) text = `${text}\n${job.script.error.message}`.trim();
-  chat.messages.push({ _id: emu.newId('msg'), role: 'agent', text, mode: job.mode, jobId: job.jobId, userId: null, createdAt: at, state });
+  chat.messages.push({
+    _id: emu.newId('msg'),
+    role: 'agent',
+    text,
+    mode: job.mode,
+    jobId: job.jobId,
+    userId: null,
+    createdAt: at,
+    state,
+  });
   runEnded(emu, job, chat);
 }
 
@@ -127,7 +152,12 @@ export function advanceSite(emu: Emulator, siteId: string, now = emu.clock.now()
     if (!job) {
       if (chat.queueStopped || chat.awaiting || chat.queue.length === 0) break;
       const item = chat.queue.shift()!;
-      startRun(emu, siteId, { prompt: item.prompt, mode: item.mode, userId: item.userId, queueItemId: item.queueItemId }, idleSince);
+      startRun(
+        emu,
+        siteId,
+        { prompt: item.prompt, mode: item.mode, userId: item.userId, queueItemId: item.queueItemId },
+        idleSince,
+      );
       continue;
     }
     applyEffects(chat, job, now);
@@ -151,7 +181,10 @@ export function jobState(job: JobRecord, now: number): JobState {
  * the last one read. After a reset the log restarts: the replayed events get new numbers after
  * the old ones, and a client whose cursor points into the old log is answered reset true.
  */
-export function eventLog(job: JobRecord, now: number): { first: number; events: Array<{ event: string; data: Record<string, unknown> }> } {
+export function eventLog(
+  job: JobRecord,
+  now: number,
+): { first: number; events: Array<{ event: string; data: Record<string, unknown> }> } {
   const elapsed = elapsedOf(job, now);
   const all = job.script.events;
   const visible = all.filter((e) => e.at <= elapsed).map((e) => ({ event: e.event, data: e.data }));
@@ -187,13 +220,27 @@ export function cancelRun(emu: Emulator, job: JobRecord, now: number, clearSessi
   const elapsed = Math.max(0, now - job.startedAt);
   job.cancelledAt = elapsed;
   const share = Math.min(1, elapsed / Math.max(1, job.script.endAt));
-  const creditsCharged = charge(emu, job, Math.max(1, Math.ceil(job.script.credits * share)), `Agent run ${job.jobId} (cancelled)`);
+  const creditsCharged = charge(
+    emu,
+    job,
+    Math.max(1, Math.ceil(job.script.credits * share)),
+    `Agent run ${job.jobId} (cancelled)`,
+  );
   job.extra.push({ event: 'credits_used', data: { credits: creditsCharged } });
   job.final = { state: 'cancelled', at: now, creditsCharged };
   chat.activeJobId = null;
   chat.awaiting = null;
   chat.queueStopped = true;
   if (clearSession) chat.freshSession = true;
-  chat.messages.push({ _id: emu.newId('msg'), role: 'agent', text: agentText(job, elapsed), mode: job.mode, jobId: job.jobId, userId: null, createdAt: now, state: 'cancelled' });
+  chat.messages.push({
+    _id: emu.newId('msg'),
+    role: 'agent',
+    text: agentText(job, elapsed),
+    mode: job.mode,
+    jobId: job.jobId,
+    userId: null,
+    createdAt: now,
+    state: 'cancelled',
+  });
   runEnded(emu, job, chat);
 }

@@ -44,9 +44,15 @@ export function restoreSiteCode(emu: Emulator, siteId: string, snapshot: CodeSna
   const chat = advanceSite(emu, siteId);
   const current = chat.files;
   const effects: CodeRestoreEffects = {
-    filesReverted: Object.keys(snapshot.files).filter((p) => p in current && current[p] !== snapshot.files[p]).sort(),
-    filesDeleted: Object.keys(current).filter((p) => !(p in snapshot.files)).sort(),
-    filesRestored: Object.keys(snapshot.files).filter((p) => !(p in current)).sort(),
+    filesReverted: Object.keys(snapshot.files)
+      .filter((p) => p in current && current[p] !== snapshot.files[p])
+      .sort(),
+    filesDeleted: Object.keys(current)
+      .filter((p) => !(p in snapshot.files))
+      .sort(),
+    filesRestored: Object.keys(snapshot.files)
+      .filter((p) => !(p in current))
+      .sort(),
     messagesDeleted: chat.messages.length,
     queuedMessagesDiscarded: chat.queue.length,
   };

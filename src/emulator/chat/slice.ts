@@ -74,7 +74,18 @@ export interface ChatSlice {
 export const CHAT_DOMAIN = 'chat';
 
 export function emptySiteChat(): SiteChat {
-  return { activeJobId: null, lastJobId: null, queue: [], queueStopped: false, awaiting: null, freshSession: false, brief: null, notes: [], files: {}, messages: [] };
+  return {
+    activeJobId: null,
+    lastJobId: null,
+    queue: [],
+    queueStopped: false,
+    awaiting: null,
+    freshSession: false,
+    brief: null,
+    notes: [],
+    files: {},
+    messages: [],
+  };
 }
 
 export function chatSlice(emu: Emulator): ChatSlice {

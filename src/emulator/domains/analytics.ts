@@ -25,8 +25,10 @@ function range(call: CallContext): string[] {
   const from = call.args.from ?? dayOf(Date.parse(`${to}T00:00:00Z`) - 6 * DAY);
   const start = Date.parse(`${from}T00:00:00Z`);
   const end = Date.parse(`${to}T00:00:00Z`);
-  if (Number.isNaN(start) || dayOf(start) !== from) call.refuse(400, `The argument \`from\` is not a calendar day: "${from}" (use YYYY-MM-DD).`);
-  if (Number.isNaN(end) || dayOf(end) !== to) call.refuse(400, `The argument \`to\` is not a calendar day: "${to}" (use YYYY-MM-DD).`);
+  if (Number.isNaN(start) || dayOf(start) !== from)
+    call.refuse(400, `The argument \`from\` is not a calendar day: "${from}" (use YYYY-MM-DD).`);
+  if (Number.isNaN(end) || dayOf(end) !== to)
+    call.refuse(400, `The argument \`to\` is not a calendar day: "${to}" (use YYYY-MM-DD).`);
   if (start > end) call.refuse(400, `\`from\` (${from}) comes after \`to\` (${to}).`);
   const days = (end - start) / DAY + 1;
   if (days > MAX_DAYS) call.refuse(400, `The range holds ${days} days; at most ${MAX_DAYS} can be looked up at once.`);
@@ -44,7 +46,11 @@ function lookup(call: CallContext): { siteId: string; days: string[] } {
     call.refuse(
       429,
       `This site used its ${LIMITS.analyticsPerSiteHour.toLocaleString('en-US')} analytics lookups of the hour (shared by every token and AI client). Try again in ${waitWords(wait)}.`,
-      { reason: 'analytics-limit-reached', limit: LIMITS.analyticsPerSiteHour, retryAfterSeconds: Math.ceil(wait / 1000) },
+      {
+        reason: 'analytics-limit-reached',
+        limit: LIMITS.analyticsPerSiteHour,
+        retryAfterSeconds: Math.ceil(wait / 1000),
+      },
     );
   }
   times.push(call.now());
@@ -54,18 +60,57 @@ function lookup(call: CallContext): { siteId: string; days: string[] } {
 const dayStats = (siteId: string, day: string) => {
   const random = seededRandom(`${siteId}:${day}`);
   const visits = 40 + Math.floor(random() * 260);
-  return { date: day, visits, visitors: Math.round(visits * (0.6 + random() * 0.3)), pageViews: Math.round(visits * (1.4 + random() * 2)) };
+  return {
+    date: day,
+    visits,
+    visitors: Math.round(visits * (0.6 + random() * 0.3)),
+    pageViews: Math.round(visits * (1.4 + random() * 2)),
+  };
 };
 
 function getSiteAnalytics(call: CallContext): HandlerResult {
   const { siteId, days } = lookup(call);
   const byDay = days.map((d) => dayStats(siteId, d));
-  const totals = byDay.reduce((t, d) => ({ visits: t.visits + d.visits, visitors: t.visitors + d.visitors, pageViews: t.pageViews + d.pageViews }), { visits: 0, visitors: 0, pageViews: 0 });
-  return { data: { projectId: siteId, from: days[0], to: days[days.length - 1], totals, days: byDay }, message: `${days.length} days of analytics.` };
+  const totals = byDay.reduce(
+    (t, d) => ({
+      visits: t.visits + d.visits,
+      visitors: t.visitors + d.visitors,
+      pageViews: t.pageViews + d.pageViews,
+    }),
+    { visits: 0, visitors: 0, pageViews: 0 },
+  );
+  return {
+    data: { projectId: siteId, from: days[0], to: days[days.length - 1], totals, days: byDay },
+    message: `${days.length} days of analytics.`,
+  };
 }
 
-const PAGES = ['/', '/menu', '/about', '/contact', '/blog', '/blog/sourdough-starter', '/order', '/gallery', '/faq', '/jobs', '/privacy', '/events'];
-const REFERRERS = ['google.com', '(direct)', 'instagram.com', 'facebook.com', 'duckduckgo.com', 'news.ycombinator.com', 'bing.com', 'newsletter', 'maps.apple.com', 'reddit.com'];
+const PAGES = [
+  '/',
+  '/menu',
+  '/about',
+  '/contact',
+  '/blog',
+  '/blog/sourdough-starter',
+  '/order',
+  '/gallery',
+  '/faq',
+  '/jobs',
+  '/privacy',
+  '/events',
+];
+const REFERRERS = [
+  'google.com',
+  '(direct)',
+  'instagram.com',
+  'facebook.com',
+  'duckduckgo.com',
+  'news.ycombinator.com',
+  'bing.com',
+  'newsletter',
+  'maps.apple.com',
+  'reddit.com',
+];
 
 function topList(call: CallContext, names: string[], key: string, metric: string): HandlerResult {
   const { siteId, days } = lookup(call);
@@ -77,7 +122,10 @@ function topList(call: CallContext, names: string[], key: string, metric: string
     .map((name, i) => ({ [key]: name, [metric]: Math.round((totalViews * weights[i]) / sum) }))
     .sort((a, b) => Number(b[metric]) - Number(a[metric]))
     .slice(0, Math.min(call.args.limit ?? 10, 100));
-  return { data: { projectId: siteId, from: days[0], to: days[days.length - 1], items }, message: `Top ${items.length}.` };
+  return {
+    data: { projectId: siteId, from: days[0], to: days[days.length - 1], items },
+    message: `Top ${items.length}.`,
+  };
 }
 
 export const analyticsDomain = defineDomain<AnalyticsSlice>({
@@ -89,4 +137,3 @@ export const analyticsDomain = defineDomain<AnalyticsSlice>({
     get_site_analytics_referrers: (call) => topList(call, REFERRERS, 'referrer', 'visits'),
   },
 });
-

@@ -74,8 +74,19 @@ function runSiteCron(call: CallContext): HandlerResult {
   const cron = cronOf(call, site, call.args.cronId);
   const slice = automationSlice(call.emu);
   const running = slice.cronRuns.find((r) => r.cronId === cron.cronId && call.now() < r.startedAt + r.durationMs);
-  if (running) call.refuse(409, `The scheduled job "${cron.name}" is already running. Wait for it to finish, then try again!`, { activeRun: running.runId });
-  const run: CronRunRecord = { runId: call.emu.newId('cronrun'), cronId: cron.cronId, siteId: site._id, trigger: 'manual', startedAt: call.now(), durationMs: CRON_RUN_MS, failure: null };
+  if (running)
+    call.refuse(409, `The scheduled job "${cron.name}" is already running. Wait for it to finish, then try again!`, {
+      activeRun: running.runId,
+    });
+  const run: CronRunRecord = {
+    runId: call.emu.newId('cronrun'),
+    cronId: cron.cronId,
+    siteId: site._id,
+    trigger: 'manual',
+    startedAt: call.now(),
+    durationMs: CRON_RUN_MS,
+    failure: null,
+  };
   slice.cronRuns.push(run);
   return { data: runView(call.emu, run), message: `The scheduled job "${cron.name}" is running.` };
 }
@@ -83,14 +94,27 @@ function runSiteCron(call: CallContext): HandlerResult {
 function listSiteCronRuns(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
   if (call.args.cronId !== undefined) cronOf(call, site, call.args.cronId);
-  const runs = automationSlice(call.emu).cronRuns.filter((r) => r.siteId === site._id && (call.args.cronId === undefined || r.cronId === call.args.cronId));
-  return cursorPage(newestFirst(runs, (r) => r.startedAt).map((r) => runView(call.emu, r)), call.args, PAGE, 'runs');
+  const runs = automationSlice(call.emu).cronRuns.filter(
+    (r) => r.siteId === site._id && (call.args.cronId === undefined || r.cronId === call.args.cronId),
+  );
+  return cursorPage(
+    newestFirst(runs, (r) => r.startedAt).map((r) => runView(call.emu, r)),
+    call.args,
+    PAGE,
+    'runs',
+  );
 }
 
 function listWebhookDeliveries(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
-  const all = automationSlice(call.emu).deliveries.filter((d) => d.siteId === site._id && (call.args.webhookId === undefined || d.webhookId === call.args.webhookId));
-  const view = (d: DeliveryRecord) => ({ ...d, at: call.emu.iso(d.at), status: d.responseStatus < 300 ? 'delivered' : 'failed' });
+  const all = automationSlice(call.emu).deliveries.filter(
+    (d) => d.siteId === site._id && (call.args.webhookId === undefined || d.webhookId === call.args.webhookId),
+  );
+  const view = (d: DeliveryRecord) => ({
+    ...d,
+    at: call.emu.iso(d.at),
+    status: d.responseStatus < 300 ? 'delivered' : 'failed',
+  });
   return cursorPage(newestFirst(all, (d) => d.at).map(view), call.args, PAGE, 'deliveries');
 }
 
@@ -98,16 +122,42 @@ function seed(emu: Emulator, slice: AutomationSlice): void {
   const now = emu.clock.now();
   const random = seededRandom('automation');
   const crons: CronRecord[] = [
-    { cronId: 'cron_bakery_digest', siteId: 'site_bakery', name: 'Weekly newsletter digest', schedule: '0 8 * * MON', path: '/api/cron/digest' },
-    { cronId: 'cron_bakery_stock', siteId: 'site_bakery', name: 'Sync stock levels', schedule: '0 */6 * * *', path: '/api/cron/stock' },
-    { cronId: 'cron_docs_links', siteId: 'site_docs', name: 'Check broken links', schedule: '30 2 * * *', path: '/api/cron/links' },
+    {
+      cronId: 'cron_bakery_digest',
+      siteId: 'site_bakery',
+      name: 'Weekly newsletter digest',
+      schedule: '0 8 * * MON',
+      path: '/api/cron/digest',
+    },
+    {
+      cronId: 'cron_bakery_stock',
+      siteId: 'site_bakery',
+      name: 'Sync stock levels',
+      schedule: '0 */6 * * *',
+      path: '/api/cron/stock',
+    },
+    {
+      cronId: 'cron_docs_links',
+      siteId: 'site_docs',
+      name: 'Check broken links',
+      schedule: '30 2 * * *',
+      path: '/api/cron/links',
+    },
   ].filter((c) => emu.site(c.siteId));
   slice.crons.push(...crons);
   for (const cron of crons) {
     const every = cron.cronId === 'cron_bakery_stock' ? 6 * HOUR : cron.cronId === 'cron_docs_links' ? DAY : 7 * DAY;
     for (let i = 1; i <= 24; i++) {
       const failure = random() < 0.1 ? 'The job answered HTTP 500.' : null;
-      slice.cronRuns.push({ runId: emu.newId('cronrun'), cronId: cron.cronId, siteId: cron.siteId, trigger: 'schedule', startedAt: now - i * every, durationMs: between(random, 800, 9_000), failure });
+      slice.cronRuns.push({
+        runId: emu.newId('cronrun'),
+        cronId: cron.cronId,
+        siteId: cron.siteId,
+        trigger: 'schedule',
+        startedAt: now - i * every,
+        durationMs: between(random, 800, 9_000),
+        failure,
+      });
     }
   }
   if (emu.site('site_bakery')) {

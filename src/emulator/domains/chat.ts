@@ -28,16 +28,24 @@ function withChatCode(handler: Handler): Handler {
 }
 
 function sendMessage(call: CallContext): HandlerResult {
-  const { projectId, prompt, mode = 'build' } = call.args as { projectId: string; prompt: string; mode?: 'build' | 'plan' };
+  const {
+    projectId,
+    prompt,
+    mode = 'build',
+  } = call.args as { projectId: string; prompt: string; mode?: 'build' | 'plan' };
   const site = call.requireSite(projectId);
   const ws = call.workspaceOf(site);
   assertCodeHostingAllows(call.emu, site);
   if (ws.credits <= 0) {
-    call.refuse(402, `${ws.name} has no AI credits left; nothing ran and nothing was charged. Add credits, then send the message again.`, {
-      code: 'insufficient_credits',
-      reason: 'no-credits',
-      credits: ws.credits,
-    });
+    call.refuse(
+      402,
+      `${ws.name} has no AI credits left; nothing ran and nothing was charged. Add credits, then send the message again.`,
+      {
+        code: 'insufficient_credits',
+        reason: 'no-credits',
+        credits: ws.credits,
+      },
+    );
   }
   const chat = advanceSite(call.emu, site._id);
   const busy = chat.activeJobId !== null;
@@ -47,7 +55,13 @@ function sendMessage(call: CallContext): HandlerResult {
     const item = enqueue(call, chat, prompt, mode);
     const position = chat.queue.indexOf(item) + 1;
     return {
-      data: { queued: true, queueItemId: item.queueItemId, queuePosition: position, queueResumable: chat.queueStopped, QueueVersion: item.QueueVersion },
+      data: {
+        queued: true,
+        queueItemId: item.queueItemId,
+        queuePosition: position,
+        queueResumable: chat.queueStopped,
+        QueueVersion: item.QueueVersion,
+      },
       message: chat.queueStopped
         ? `Queued at position ${position}; the queue is stopped, so it waits until resume_queue.`
         : `The agent is busy; queued at position ${position}. It runs on its own; do not send it again.`,
@@ -59,7 +73,8 @@ function sendMessage(call: CallContext): HandlerResult {
 
 function jobOfSite(call: CallContext, siteId: string, jobId: string): JobRecord {
   const job = chatSlice(call.emu).jobs[jobId];
-  if (!job || job.siteId !== siteId) call.refuse(404, `No job has the id "${jobId}" on this site.`, { reason: 'not-found', jobId });
+  if (!job || job.siteId !== siteId)
+    call.refuse(404, `No job has the id "${jobId}" on this site.`, { reason: 'not-found', jobId });
   return job!;
 }
 
@@ -73,18 +88,35 @@ function getJob(call: CallContext): HandlerResult {
 }
 
 function cancelJob(call: CallContext): HandlerResult {
-  const { projectId, jobId, clearSession = false } = call.args as { projectId: string; jobId?: string; clearSession?: boolean };
+  const {
+    projectId,
+    jobId,
+    clearSession = false,
+  } = call.args as { projectId: string; jobId?: string; clearSession?: boolean };
   const site = call.requireSite(projectId);
   const chat = advanceSite(call.emu, site._id);
-  const target = jobId ? jobOfSite(call, site._id, jobId) : chat.activeJobId ? chatSlice(call.emu).jobs[chat.activeJobId] : undefined;
+  const target = jobId
+    ? jobOfSite(call, site._id, jobId)
+    : chat.activeJobId
+      ? chatSlice(call.emu).jobs[chat.activeJobId]
+      : undefined;
   if (!target || target.final) {
     if (!target && clearSession) {
       chat.freshSession = true;
       chat.awaiting = null;
-      return { data: { cancelled: false, sessionCleared: true, jobId: null }, message: 'Nothing was running; the next conversation starts fresh.' };
+      return {
+        data: { cancelled: false, sessionCleared: true, jobId: null },
+        message: 'Nothing was running; the next conversation starts fresh.',
+      };
     }
-    const why = target ? `This run already ended (${target.final!.state}); nothing to cancel.` : 'Nothing is running on this site; nothing to cancel.';
-    call.refuse(409, why, { code: 'job_not_running', jobId: target?.jobId ?? null, state: target?.final?.state ?? null });
+    const why = target
+      ? `This run already ended (${target.final!.state}); nothing to cancel.`
+      : 'Nothing is running on this site; nothing to cancel.';
+    call.refuse(409, why, {
+      code: 'job_not_running',
+      jobId: target?.jobId ?? null,
+      state: target?.final?.state ?? null,
+    });
   }
   cancelRun(call.emu, target!, call.now(), clearSession);
   return {
@@ -101,12 +133,21 @@ function cancelJob(call: CallContext): HandlerResult {
   };
 }
 
-const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' };
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+};
 
 /** The seeded sites got their first build long ago (free), so history and files exist. */
 function seedHistory(emu: Emulator): void {
   for (const site of emu.state.core.sites) {
-    const run = startRun(emu, site._id, { prompt: site.prompt, mode: 'build', userId: site.createdBy, free: true }, site.createdAt);
+    const run = startRun(
+      emu,
+      site._id,
+      { prompt: site.prompt, mode: 'build', userId: site.createdBy, free: true },
+      site.createdAt,
+    );
     advanceSite(emu, site._id, site.createdAt + run.script.endAt);
   }
 }
@@ -131,7 +172,11 @@ export const chatDomain = defineDomain<ChatSlice>({
     };
     provideSiteFiles(emu, (e, site) => {
       const files = advanceSite(e, site._id).files;
-      return Object.entries(files).map(([path, body]) => ({ path, body, contentType: CONTENT_TYPES[path.split('.').pop() ?? ''] ?? 'text/plain; charset=utf-8' }));
+      return Object.entries(files).map(([path, body]) => ({
+        path,
+        body,
+        contentType: CONTENT_TYPES[path.split('.').pop() ?? ''] ?? 'text/plain; charset=utf-8',
+      }));
     });
   },
   control: [

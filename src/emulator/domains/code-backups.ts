@@ -55,7 +55,14 @@ function recordAfterRun(emu: Emulator, job: JobRecord, chat: SiteChat): void {
   const list = backupsOf(emu, job.siteId);
   const snap = snapshotOf(chat);
   if (Object.keys(snap.files).length === 0 || (list.length && same(list[list.length - 1].files, snap.files))) return;
-  list.push({ ...snap, codeBackupId: emu.newId('cbk'), siteId: job.siteId, jobId: job.jobId, label: labelFor(job.prompt), createdAt: job.final?.at ?? emu.clock.now() });
+  list.push({
+    ...snap,
+    codeBackupId: emu.newId('cbk'),
+    siteId: job.siteId,
+    jobId: job.jobId,
+    label: labelFor(job.prompt),
+    createdAt: job.final?.at ?? emu.clock.now(),
+  });
 }
 
 /** Sites whose runs ended before the hook was listening (seeded history, a loaded state) get one now. */
@@ -65,11 +72,24 @@ function backfill(emu: Emulator, siteId: string): void {
   const snap = codeSnapshot(emu, siteId);
   if (Object.keys(snap.files).length === 0) return;
   const site = emu.site(siteId)!;
-  list.push({ ...snap, codeBackupId: emu.newId('cbk'), siteId, jobId: null, label: labelFor(site.prompt), createdAt: site.createdAt });
+  list.push({
+    ...snap,
+    codeBackupId: emu.newId('cbk'),
+    siteId,
+    jobId: null,
+    label: labelFor(site.prompt),
+    createdAt: site.createdAt,
+  });
 }
 
 function view(emu: Emulator, b: CodeBackupRecord) {
-  return { codeBackupId: b.codeBackupId, label: b.label, jobId: b.jobId, files: Object.keys(b.files).length, createdAt: emu.iso(b.createdAt) };
+  return {
+    codeBackupId: b.codeBackupId,
+    label: b.label,
+    jobId: b.jobId,
+    files: Object.keys(b.files).length,
+    createdAt: emu.iso(b.createdAt),
+  };
 }
 
 function listCodeBackups(call: CallContext): HandlerResult {
@@ -79,7 +99,11 @@ function listCodeBackups(call: CallContext): HandlerResult {
   const all = [...backupsOf(call.emu, site._id)].reverse();
   const totalPages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
   const items = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((b) => view(call.emu, b));
-  return { data: { items, page, pageSize: PAGE_SIZE, totalPages, hasMore: page < totalPages }, count: all.length, message: `${items.length} of ${all.length} code backups.` };
+  return {
+    data: { items, page, pageSize: PAGE_SIZE, totalPages, hasMore: page < totalPages },
+    count: all.length,
+    message: `${items.length} of ${all.length} code backups.`,
+  };
 }
 
 function restoreCodeBackup(call: CallContext): HandlerResult {
@@ -89,29 +113,43 @@ function restoreCodeBackup(call: CallContext): HandlerResult {
   backfill(emu, site._id);
   const id = call.args.codeBackupId as string;
   const backup = backupsOf(emu, site._id).find((b) => b.codeBackupId === id);
-  if (!backup) call.refuse(404, `No code backup has the id "${id}" on this site; list_code_backups lists them.`, { reason: 'not-found', codeBackupId: id });
+  if (!backup)
+    call.refuse(404, `No code backup has the id "${id}" on this site; list_code_backups lists them.`, {
+      reason: 'not-found',
+      codeBackupId: id,
+    });
   const s = slice(emu);
   const now = call.now();
   // Nothing changes in any of the 409 cases.
-  if ((s.restoringUntil[site._id] ?? 0) > now) call.refuse(409, ALREADY_RESTORING_MESSAGE, { reason: 'code-restore-running' });
+  if ((s.restoringUntil[site._id] ?? 0) > now)
+    call.refuse(409, ALREADY_RESTORING_MESSAGE, { reason: 'code-restore-running' });
   const run = activeRun(emu, site._id);
-  if (run && call.args.cancelActiveJob !== true) call.refuse(409, GENERATING_MESSAGE, { reason: 'agent-generating', jobId: run.jobId });
+  if (run && call.args.cancelActiveJob !== true)
+    call.refuse(409, GENERATING_MESSAGE, { reason: 'agent-generating', jobId: run.jobId });
   // The service waits about 30 s for a save to finish; the emulator answers at once either way.
-  if ((s.savingUntil[site._id] ?? 0) - now > SAVE_WAIT_MS) call.refuse(409, STILL_SAVING_MESSAGE, { reason: 'still-saving' });
+  if ((s.savingUntil[site._id] ?? 0) - now > SAVE_WAIT_MS)
+    call.refuse(409, STILL_SAVING_MESSAGE, { reason: 'still-saving' });
   restoring.add(emu);
   try {
     if (run) stopRun(emu, run);
     const effects = restoreSiteCode(emu, site._id, backup!);
     s.restoringUntil[site._id] = now + s.restoreMs;
     return {
-      data: { restored: true, codeBackupId: backup!.codeBackupId, cancelledJobId: run?.jobId ?? null, ...effects, backupTaken: false, published: false },
-      message: 'The code backup was restored: the chat history was deleted and queued messages were discarded. Nothing was published.',
+      data: {
+        restored: true,
+        codeBackupId: backup!.codeBackupId,
+        cancelledJobId: run?.jobId ?? null,
+        ...effects,
+        backupTaken: false,
+        published: false,
+      },
+      message:
+        'The code backup was restored: the chat history was deleted and queued messages were discarded. Nothing was published.',
     };
   } finally {
     restoring.delete(emu);
   }
 }
-
 
 const control: ControlRoute[] = [
   {
@@ -119,7 +157,8 @@ const control: ControlRoute[] = [
     path: 'sites/:siteId/code-saving',
     run: ({ params, body, emu }) => {
       const site = emu.siteOr404(params.siteId);
-      if (!(typeof body.seconds === 'number' && body.seconds >= 0)) throw new EmulatorRefusal(400, '`seconds` must be a number of 0 or more.');
+      if (!(typeof body.seconds === 'number' && body.seconds >= 0))
+        throw new EmulatorRefusal(400, '`seconds` must be a number of 0 or more.');
       slice(emu).savingUntil[site._id] = emu.clock.now() + body.seconds * 1000;
       return { siteId: site._id, savingUntil: emu.iso(slice(emu).savingUntil[site._id]) };
     },
@@ -137,7 +176,8 @@ const control: ControlRoute[] = [
     verb: 'POST',
     path: 'code-backups',
     run: ({ body, emu }) => {
-      if (!(Number.isInteger(body.restoreMs) && body.restoreMs >= 0)) throw new EmulatorRefusal(400, '`restoreMs` must be a whole number of 0 or more.');
+      if (!(Number.isInteger(body.restoreMs) && body.restoreMs >= 0))
+        throw new EmulatorRefusal(400, '`restoreMs` must be a whole number of 0 or more.');
       slice(emu).restoreMs = body.restoreMs;
       return { restoreMs: body.restoreMs };
     },

@@ -38,7 +38,11 @@ const SECRET_NAME = /^[A-Z][A-Z0-9_]{0,127}$/;
 
 function collectionOf(call: CallContext, site: SiteRecord): CollectionRecord {
   const c = slice(call.emu).collections.find((x) => x.siteId === site._id && x.collectionId === call.args.collectionId);
-  if (!c) call.refuse(404, `No collection has the id "${call.args.collectionId}" on this site.`, { reason: 'not-found', collectionId: call.args.collectionId });
+  if (!c)
+    call.refuse(404, `No collection has the id "${call.args.collectionId}" on this site.`, {
+      reason: 'not-found',
+      collectionId: call.args.collectionId,
+    });
   return c!;
 }
 
@@ -55,17 +59,32 @@ const csvCell = (v: unknown) => {
 function exportCollection(call: CallContext): HandlerResult {
   const c = collectionOf(call, call.requireSite(call.args.projectId));
   const format = call.args.format ?? 'json';
-  const base = { collectionId: c.collectionId, name: c.name, format, rowCount: c.rows.length, fields: ['_id', ...c.fields] };
+  const base = {
+    collectionId: c.collectionId,
+    name: c.name,
+    format,
+    rowCount: c.rows.length,
+    fields: ['_id', ...c.fields],
+  };
   if (format === 'json') return { data: { ...base, rows: c.rows }, message: `${c.rows.length} rows of ${c.name}.` };
-  const lines = [base.fields.map(csvCell).join(','), ...c.rows.map((r) => base.fields.map((f) => csvCell(r[f])).join(','))];
-  return { data: { ...base, contentType: 'text/csv', content: `${lines.join('\r\n')}\r\n` }, message: `${c.rows.length} rows of ${c.name} as CSV.` };
+  const lines = [
+    base.fields.map(csvCell).join(','),
+    ...c.rows.map((r) => base.fields.map((f) => csvCell(r[f])).join(',')),
+  ];
+  return {
+    data: { ...base, contentType: 'text/csv', content: `${lines.join('\r\n')}\r\n` },
+    message: `${c.rows.length} rows of ${c.name} as CSV.`,
+  };
 }
 
 function setSecret(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
   const { name, value } = call.args as { name: string; value: string };
   if (!SECRET_NAME.test(name)) {
-    call.refuse(400, `The argument \`name\` must be upper-case letters, digits and underscores, starting with a letter (like STRIPE_KEY), not "${name}".`);
+    call.refuse(
+      400,
+      `The argument \`name\` must be upper-case letters, digits and underscores, starting with a letter (like STRIPE_KEY), not "${name}".`,
+    );
   }
   const now = call.now();
   const secrets = slice(call.emu).secrets;
@@ -83,7 +102,16 @@ function seed(emu: Emulator, s: CollectionsSlice): void {
   if (!emu.site('site_bakery')) return;
   const random = seededRandom('collections');
   const now = emu.clock.now();
-  const items = ['Sourdough loaf', 'Croissant', 'Pain au chocolat', 'Cinnamon bun', 'Rye bread', 'Baguette', 'Fruit tart', 'Brioche'];
+  const items = [
+    'Sourdough loaf',
+    'Croissant',
+    'Pain au chocolat',
+    'Cinnamon bun',
+    'Rye bread',
+    'Baguette',
+    'Fruit tart',
+    'Brioche',
+  ];
   const menu: Row[] = Array.from({ length: 64 }, (_, i) => ({
     _id: `row_menu_${String(i + 1).padStart(3, '0')}`,
     name: `${pickOne(random, items)} #${i + 1}`,
@@ -99,8 +127,20 @@ function seed(emu: Emulator, s: CollectionsSlice): void {
     note: random() < 0.2 ? 'Please slice, "thin", thanks' : null,
   }));
   s.collections.push(
-    { collectionId: 'col_menu', siteId: 'site_bakery', name: 'Menu', fields: ['name', 'price', 'category', 'available'], rows: menu },
-    { collectionId: 'col_orders', siteId: 'site_bakery', name: 'Orders', fields: ['customer', 'total', 'pickupAt', 'note'], rows: orders },
+    {
+      collectionId: 'col_menu',
+      siteId: 'site_bakery',
+      name: 'Menu',
+      fields: ['name', 'price', 'category', 'available'],
+      rows: menu,
+    },
+    {
+      collectionId: 'col_orders',
+      siteId: 'site_bakery',
+      name: 'Orders',
+      fields: ['customer', 'total', 'pickupAt', 'note'],
+      rows: orders,
+    },
   );
 }
 

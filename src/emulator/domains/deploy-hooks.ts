@@ -41,10 +41,21 @@ export interface DeployHookSlice {
 const slice = (emu: Emulator) => emu.slice<DeployHookSlice>('automation');
 
 /** Runs publish_site for the hook; a refusal of the publish comes back instead of thrown. */
-async function publishFor(emu: Emulator, site: SiteRecord, call: CallContext): Promise<{ deploymentId: string | null; refusal?: EmulatorRefusal }> {
+async function publishFor(
+  emu: Emulator,
+  site: SiteRecord,
+  call: CallContext,
+): Promise<{ deploymentId: string | null; refusal?: EmulatorRefusal }> {
   const publish = emu.handlers.get('publish_site');
   if (!publish) return { deploymentId: null };
-  const ctx = createCallContext({ emu, spec: METHODS.publish_site, args: { projectId: site._id }, token: call.token, user: call.user, requestId: call.requestId });
+  const ctx = createCallContext({
+    emu,
+    spec: METHODS.publish_site,
+    args: { projectId: site._id },
+    token: call.token,
+    user: call.user,
+    requestId: call.requestId,
+  });
   try {
     const result = await publish(ctx);
     return { deploymentId: (result.data as { deploymentId?: string } | null)?.deploymentId ?? null };
@@ -54,16 +65,25 @@ async function publishFor(emu: Emulator, site: SiteRecord, call: CallContext): P
   }
 }
 
-async function callHook(emu: Emulator, hook: DeployHookRecord, via: DeployHookCallRecord['via'], call: CallContext): Promise<HandlerResult> {
+async function callHook(
+  emu: Emulator,
+  hook: DeployHookRecord,
+  via: DeployHookCallRecord['via'],
+  call: CallContext,
+): Promise<HandlerResult> {
   const now = emu.clock.now();
   const times = (slice(emu).hookWindows[hook.hookId] ??= []);
   const wait = quotaWait(times, now, MINUTE, LIMITS.deployHookPerMinute);
   if (wait !== null) {
-    refuse(429, `The deploy hook "${hook.name}" was called ${LIMITS.deployHookPerMinute} times in the last minute, the most it takes. Try again in ${waitWords(wait)}.`, {
-      reason: 'deploy-hook-limit-reached',
-      limit: LIMITS.deployHookPerMinute,
-      retryAfterSeconds: Math.ceil(wait / 1000),
-    });
+    refuse(
+      429,
+      `The deploy hook "${hook.name}" was called ${LIMITS.deployHookPerMinute} times in the last minute, the most it takes. Try again in ${waitWords(wait)}.`,
+      {
+        reason: 'deploy-hook-limit-reached',
+        limit: LIMITS.deployHookPerMinute,
+        retryAfterSeconds: Math.ceil(wait / 1000),
+      },
+    );
   }
   times.push(now);
   const site = emu.site(hook.siteId)!;
@@ -106,26 +126,60 @@ const triggerDeployHook: Handler = (call) => {
 const listDeployHookCalls: Handler = (call) => {
   const site = call.requireSite(call.args.projectId);
   if (call.args.hookId !== undefined) hookOf(call.emu, site, call.args.hookId);
-  const all = slice(call.emu).hookCalls.filter((c) => c.siteId === site._id && (call.args.hookId === undefined || c.hookId === call.args.hookId));
-  return cursorPage(newestFirst(all, (c) => c.at).map((c) => callView(call.emu, c)), call.args, 20, 'calls');
+  const all = slice(call.emu).hookCalls.filter(
+    (c) => c.siteId === site._id && (call.args.hookId === undefined || c.hookId === call.args.hookId),
+  );
+  return cursorPage(
+    newestFirst(all, (c) => c.at).map((c) => callView(call.emu, c)),
+    call.args,
+    20,
+    'calls',
+  );
 };
 
-export const deployHookHandlers = { trigger_deploy_hook: triggerDeployHook, list_deploy_hook_calls: listDeployHookCalls };
+export const deployHookHandlers = {
+  trigger_deploy_hook: triggerDeployHook,
+  list_deploy_hook_calls: listDeployHookCalls,
+};
 
 /** POST /hooks/deploy/<hookId>: the hook's address is its secret, so no token is needed. */
-export async function deployHookHttp(req: IncomingMessage, res: ServerResponse, url: URL, emu: Emulator): Promise<boolean> {
+export async function deployHookHttp(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  emu: Emulator,
+): Promise<boolean> {
   const m = /^\/hooks\/deploy\/([^/]+)$/.exec(url.pathname);
   if (!m) return false;
   const answer = (status: number, message: string, data: unknown = null) =>
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(`${JSON.stringify({ success: status < 400, message, data, code: status })}\n`);
-  if (req.method !== 'POST') return answer(405, 'Call a deploy hook with POST.'), true;
+    res
+      .writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
+      .end(`${JSON.stringify({ success: status < 400, message, data, code: status })}\n`);
+  if (req.method !== 'POST') return (answer(405, 'Call a deploy hook with POST.'), true);
   const hook = slice(emu).hooks.find((h) => h.hookId === decodeURIComponent(m[1]));
   const site = hook && emu.site(hook.siteId);
-  if (!hook || !site) return answer(404, 'No deploy hook at this address.'), true;
+  if (!hook || !site) return (answer(404, 'No deploy hook at this address.'), true);
   // The hook acts as the site's creator; a token with every scope stands in for the address.
-  const token: TokenRecord = { _id: `hook_${hook.hookId}`, name: `deploy hook ${hook.name}`, token: '', userId: site.createdBy, scopes: [...ALL_SCOPES], workspaces: null, expiresAt: null, revoked: false, createdAt: 0 };
+  const token: TokenRecord = {
+    _id: `hook_${hook.hookId}`,
+    name: `deploy hook ${hook.name}`,
+    token: '',
+    userId: site.createdBy,
+    scopes: [...ALL_SCOPES],
+    workspaces: null,
+    expiresAt: null,
+    revoked: false,
+    createdAt: 0,
+  };
   const user = emu.user(site.createdBy)!;
-  const call = createCallContext({ emu, spec: METHODS.trigger_deploy_hook, args: { projectId: site._id, hookId: hook.hookId }, token, user, requestId: emu.newRequestId() });
+  const call = createCallContext({
+    emu,
+    spec: METHODS.trigger_deploy_hook,
+    args: { projectId: site._id, hookId: hook.hookId },
+    token,
+    user,
+    requestId: emu.newRequestId(),
+  });
   try {
     const result = await callHook(emu, hook, 'address', call);
     answer(200, result.message ?? 'OK', result.data);
@@ -155,7 +209,9 @@ export function seedDeployHooks(emu: Emulator, s: DeployHookSlice): void {
         via: random() < 0.7 ? 'address' : 'api',
         outcome: refused ? 'refused' : 'publishing',
         deploymentId: null,
-        message: refused ? 'This site is already being published. Wait for that publish to finish, then try again!' : 'The publish has started.',
+        message: refused
+          ? 'This site is already being published. Wait for that publish to finish, then try again!'
+          : 'The publish has started.',
       });
     }
   }

@@ -6,16 +6,26 @@
 import type { Emulator } from '../emulator.js';
 import { EmulatorRefusal } from '../refusal.js';
 import type { ControlRoute } from '../types.js';
-import { addEmailDomain, DKIM_STATUSES, domainView, emailSlice, type DkimStatus, type EmailDomainRecord } from './email.js';
+import {
+  addEmailDomain,
+  DKIM_STATUSES,
+  domainView,
+  emailSlice,
+  type DkimStatus,
+  type EmailDomainRecord,
+} from './email.js';
 
 const bad = (message: string): never => {
   throw new EmulatorRefusal(400, message);
 };
 
-function changes(body: Record<string, unknown>): Partial<Pick<EmailDomainRecord, 'dkimStatus' | 'verified' | 'setupMissing'>> {
+function changes(
+  body: Record<string, unknown>,
+): Partial<Pick<EmailDomainRecord, 'dkimStatus' | 'verified' | 'setupMissing'>> {
   const out: Partial<Pick<EmailDomainRecord, 'dkimStatus' | 'verified' | 'setupMissing'>> = {};
   if (body.dkimStatus !== undefined) {
-    if (!(DKIM_STATUSES as readonly unknown[]).includes(body.dkimStatus)) bad(`\`dkimStatus\` must be one of: ${DKIM_STATUSES.join(', ')}.`);
+    if (!(DKIM_STATUSES as readonly unknown[]).includes(body.dkimStatus))
+      bad(`\`dkimStatus\` must be one of: ${DKIM_STATUSES.join(', ')}.`);
     out.dkimStatus = body.dkimStatus as DkimStatus;
   }
   for (const k of ['verified', 'setupMissing'] as const) {
@@ -43,7 +53,8 @@ export const emailControl: ControlRoute[] = [
     path: 'sites/:siteId/email-domains',
     run: ({ emu, params, body }) => {
       emu.siteOr404(params.siteId);
-      if (typeof body.domain !== 'string' || !/^[a-z0-9.-]+\.[a-z]{2,}$/i.test(body.domain)) bad('`domain` must be a domain name such as mail.example.com.');
+      if (typeof body.domain !== 'string' || !/^[a-z0-9.-]+\.[a-z]{2,}$/i.test(body.domain))
+        bad('`domain` must be a domain name such as mail.example.com.');
       const d = addEmailDomain(emu, { siteId: params.siteId, domain: body.domain.toLowerCase(), ...changes(body) });
       return { siteId: d.siteId, ...domainView(emu, d) };
     },

@@ -44,8 +44,16 @@ const slice = (emu: Emulator) => emu.slice<EmailListsSlice>(NAME);
 
 function listSends(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
-  const all = newestFirst(slice(call.emu).sends.filter((s) => s.siteId === site._id), (s) => s.at);
-  return cursorPage(all.map((s) => ({ ...s, at: call.emu.iso(s.at) })), call.args, PAGE, 'emails');
+  const all = newestFirst(
+    slice(call.emu).sends.filter((s) => s.siteId === site._id),
+    (s) => s.at,
+  );
+  return cursorPage(
+    all.map((s) => ({ ...s, at: call.emu.iso(s.at) })),
+    call.args,
+    PAGE,
+    'emails',
+  );
 }
 
 function listEngagement(call: CallContext): HandlerResult {
@@ -54,14 +62,29 @@ function listEngagement(call: CallContext): HandlerResult {
   if (sendId !== undefined && !slice(call.emu).sends.some((s) => s.siteId === site._id && s.sendId === sendId)) {
     call.refuse(404, `No email send has the id "${sendId}" on this site.`, { reason: 'not-found', sendId });
   }
-  const all = slice(call.emu).engagement.filter((e) => e.siteId === site._id && (sendId === undefined || e.sendId === sendId));
-  return cursorPage(newestFirst(all, (e) => e.at).map((e) => ({ ...e, at: call.emu.iso(e.at) })), call.args, PAGE, 'events');
+  const all = slice(call.emu).engagement.filter(
+    (e) => e.siteId === site._id && (sendId === undefined || e.sendId === sendId),
+  );
+  return cursorPage(
+    newestFirst(all, (e) => e.at).map((e) => ({ ...e, at: call.emu.iso(e.at) })),
+    call.args,
+    PAGE,
+    'events',
+  );
 }
 
 function listSuppressions(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
-  const all = newestFirst(slice(call.emu).suppressions.filter((s) => s.siteId === site._id), (s) => s.at);
-  return cursorPage(all.map((s) => ({ ...s, at: call.emu.iso(s.at) })), call.args, PAGE, 'addresses');
+  const all = newestFirst(
+    slice(call.emu).suppressions.filter((s) => s.siteId === site._id),
+    (s) => s.at,
+  );
+  return cursorPage(
+    all.map((s) => ({ ...s, at: call.emu.iso(s.at) })),
+    call.args,
+    PAGE,
+    'addresses',
+  );
 }
 
 function seed(emu: Emulator, s: EmailListsSlice): void {
@@ -78,22 +101,52 @@ function seed(emu: Emulator, s: EmailListsSlice): void {
       sendId: emu.newId('esend'),
       siteId: 'site_bakery',
       to,
-      subject: kind === 'newsletter' ? `This week at Sunrise Bakery (#${i})` : kind === 'receipt' ? 'Your order is ready for pickup' : 'New message from the contact form',
+      subject:
+        kind === 'newsletter'
+          ? `This week at Sunrise Bakery (#${i})`
+          : kind === 'receipt'
+            ? 'Your order is ready for pickup'
+            : 'New message from the contact form',
       kind,
       at: now - i * 11 * HOUR,
       status,
     };
     s.sends.push(send);
-    if (status !== 'delivered') s.suppressions.push({ address: to, siteId: send.siteId, reason: status, at: send.at + 2 * MINUTE });
+    if (status !== 'delivered')
+      s.suppressions.push({ address: to, siteId: send.siteId, reason: status, at: send.at + 2 * MINUTE });
     else if (random() < 0.7) {
-      s.engagement.push({ eventId: emu.newId('eeng'), sendId: send.sendId, siteId: send.siteId, type: 'open', url: null, at: send.at + between(random, 5, 600) * MINUTE });
+      s.engagement.push({
+        eventId: emu.newId('eeng'),
+        sendId: send.sendId,
+        siteId: send.siteId,
+        type: 'open',
+        url: null,
+        at: send.at + between(random, 5, 600) * MINUTE,
+      });
       if (random() < 0.5) {
-        const url = pickOne(random, ['https://sunrisebakery.example/menu', 'https://sunrisebakery.example/order', 'https://sunrisebakery.example/events']);
-        s.engagement.push({ eventId: emu.newId('eeng'), sendId: send.sendId, siteId: send.siteId, type: 'click', url, at: send.at + between(random, 600, 900) * MINUTE });
+        const url = pickOne(random, [
+          'https://sunrisebakery.example/menu',
+          'https://sunrisebakery.example/order',
+          'https://sunrisebakery.example/events',
+        ]);
+        s.engagement.push({
+          eventId: emu.newId('eeng'),
+          sendId: send.sendId,
+          siteId: send.siteId,
+          type: 'click',
+          url,
+          at: send.at + between(random, 600, 900) * MINUTE,
+        });
       }
     }
   }
-  for (let i = 1; i <= 6; i++) s.suppressions.push({ address: `${pickOne(random, people)}.old${i}@mail.example`, siteId: 'site_bakery', reason: 'unsubscribed', at: now - i * 3 * 24 * HOUR });
+  for (let i = 1; i <= 6; i++)
+    s.suppressions.push({
+      address: `${pickOne(random, people)}.old${i}@mail.example`,
+      siteId: 'site_bakery',
+      reason: 'unsubscribed',
+      at: now - i * 3 * 24 * HOUR,
+    });
 }
 
 export const emailListsDomain = defineDomain<EmailListsSlice>({

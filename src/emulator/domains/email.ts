@@ -55,25 +55,40 @@ export function dkimRecords(d: EmailDomainRecord): DnsRecord[] {
   if (d.setupMissing) return [];
   return [1, 2, 3].map((n) => {
     const selector = `sb${d.setupVersion}k${n}`;
-    return { type: 'CNAME', host: `${selector}._domainkey.${d.domain}`, value: `${selector}.${digest(`${d.domainId}:${d.setupVersion}:${n}`, 16)}.dkim.mailprovider.example` };
+    return {
+      type: 'CNAME',
+      host: `${selector}._domainkey.${d.domain}`,
+      value: `${selector}.${digest(`${d.domainId}:${d.setupVersion}:${n}`, 16)}.dkim.mailprovider.example`,
+    };
   });
 }
 
 export function ownershipRecord(d: EmailDomainRecord): DnsRecord {
-  return { type: 'TXT', host: `_sitebuilder.${d.domain}`, value: `sitebuilder-domain-verification=${digest(`${d.siteId}:${d.domain}`, 24)}` };
+  return {
+    type: 'TXT',
+    host: `_sitebuilder.${d.domain}`,
+    value: `sitebuilder-domain-verification=${digest(`${d.siteId}:${d.domain}`, 24)}`,
+  };
 }
 
 /** The mail provider gives up on a restarted domain left pending too long. */
 function advance(emu: Emulator, d: EmailDomainRecord): EmailDomainRecord {
-  if (d.dkimStatus === 'pending' && d.restartedAt !== null && emu.clock.now() - d.restartedAt >= PENDING_GIVES_UP_MS) d.dkimStatus = 'failed';
+  if (d.dkimStatus === 'pending' && d.restartedAt !== null && emu.clock.now() - d.restartedAt >= PENDING_GIVES_UP_MS)
+    d.dkimStatus = 'failed';
   return d;
 }
 
-const paused = (emu: Emulator, d: EmailDomainRecord) => emu.workspace(emu.site(d.siteId)?.workspaceId ?? '')?.plan === 'free';
-const verifiedAnywhere = (emu: Emulator, d: EmailDomainRecord) => emailSlice(emu).domains.some((x) => x.domain === d.domain && x.verified);
+const paused = (emu: Emulator, d: EmailDomainRecord) =>
+  emu.workspace(emu.site(d.siteId)?.workspaceId ?? '')?.plan === 'free';
+const verifiedAnywhere = (emu: Emulator, d: EmailDomainRecord) =>
+  emailSlice(emu).domains.some((x) => x.domain === d.domain && x.verified);
 
 export function canRestart(emu: Emulator, d: EmailDomainRecord): boolean {
-  return !paused(emu, d) && !verifiedAnywhere(emu, d) && (d.setupMissing || d.dkimStatus === 'failed' || d.dkimStatus === 'not_started');
+  return (
+    !paused(emu, d) &&
+    !verifiedAnywhere(emu, d) &&
+    (d.setupMissing || d.dkimStatus === 'failed' || d.dkimStatus === 'not_started')
+  );
 }
 
 export function domainView(emu: Emulator, d: EmailDomainRecord) {
@@ -114,27 +129,49 @@ function restartVerification(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
   const ws = call.workspaceOf(site);
   const d = domainsOf(emu, site).find((x) => x.domainId === call.args.domainId);
-  if (!d) refuse(404, `No email domain has the id "${call.args.domainId}" on this site.`, { reason: 'not-found', domainId: call.args.domainId });
+  if (!d)
+    refuse(404, `No email domain has the id "${call.args.domainId}" on this site.`, {
+      reason: 'not-found',
+      domainId: call.args.domainId,
+    });
   const domain = advance(emu, d!);
   call.requirePermission(ws, 'manageDomains');
   // The refusals, in the spec's words; the checks run from the most settled state down.
-  if (paused(emu, domain)) refuse(403, 'Email domains are paused until the workspace is on a paid plan again!', { reason: 'email-domains-paused', plan: ws.plan });
-  if (verifiedAnywhere(emu, domain)) refuse(422, 'This domain is verified, so there is nothing to restart!', { reason: 'domain-verified', domain: domain.domain });
+  if (paused(emu, domain))
+    refuse(403, 'Email domains are paused until the workspace is on a paid plan again!', {
+      reason: 'email-domains-paused',
+      plan: ws.plan,
+    });
+  if (verifiedAnywhere(emu, domain))
+    refuse(422, 'This domain is verified, so there is nothing to restart!', {
+      reason: 'domain-verified',
+      domain: domain.domain,
+    });
   if (!domain.setupMissing && domain.dkimStatus === 'success') {
-    refuse(422, "The mail provider already confirmed this domain's sending records, so there is nothing to restart!", { reason: 'dkim-confirmed', dkimStatus: domain.dkimStatus });
+    refuse(422, "The mail provider already confirmed this domain's sending records, so there is nothing to restart!", {
+      reason: 'dkim-confirmed',
+      dkimStatus: domain.dkimStatus,
+    });
   }
   if (!domain.setupMissing && (domain.dkimStatus === 'pending' || domain.dkimStatus === 'temporary_failure')) {
-    refuse(409, 'The mail provider is still verifying this domain, so there is nothing to restart!', { reason: 'dkim-verifying', dkimStatus: domain.dkimStatus });
+    refuse(409, 'The mail provider is still verifying this domain, so there is nothing to restart!', {
+      reason: 'dkim-verifying',
+      dkimStatus: domain.dkimStatus,
+    });
   }
   const times = (emailSlice(emu).restarts[ws._id] ??= []);
   const wait = quotaWait(times, call.now(), HOUR, LIMITS.emailRestartsPerWorkspaceHour);
   if (wait !== null) {
     // A quota, not the minute's budget: no Retry-After header (the spec puts that on the budget's 429 only).
-    refuse(429, `This workspace has restarted email domain verification too many times this hour. Try again in ${waitWords(wait)}.`, {
-      reason: 'restart-limit-reached',
-      limit: LIMITS.emailRestartsPerWorkspaceHour,
-      retryAfterSeconds: Math.ceil(wait / 1000),
-    });
+    refuse(
+      429,
+      `This workspace has restarted email domain verification too many times this hour. Try again in ${waitWords(wait)}.`,
+      {
+        reason: 'restart-limit-reached',
+        limit: LIMITS.emailRestartsPerWorkspaceHour,
+        retryAfterSeconds: Math.ceil(wait / 1000),
+      },
+    );
   }
   times.push(call.now());
   const before = dkimRecords(domain);
@@ -144,13 +181,27 @@ function restartVerification(call: CallContext): HandlerResult {
   domain.restartedAt = call.now();
   const view = domainView(emu, domain);
   return {
-    data: { ...view, previousDkimRecords: before, restartsLeftThisHour: LIMITS.emailRestartsPerWorkspaceHour - times.length },
+    data: {
+      ...view,
+      previousDkimRecords: before,
+      restartsLeftThisHour: LIMITS.emailRestartsPerWorkspaceHour - times.length,
+    },
     message: `Verification of ${domain.domain} was set up again. Replace the three DKIM records at your DNS host with the new values; the ownership record stays.`,
   };
 }
 
 /** Adds a domain to a site (seed and control API). */
-export function addEmailDomain(emu: Emulator, input: { siteId: string; domain: string; domainId?: string; dkimStatus?: DkimStatus; verified?: boolean; setupMissing?: boolean }): EmailDomainRecord {
+export function addEmailDomain(
+  emu: Emulator,
+  input: {
+    siteId: string;
+    domain: string;
+    domainId?: string;
+    dkimStatus?: DkimStatus;
+    verified?: boolean;
+    setupMissing?: boolean;
+  },
+): EmailDomainRecord {
   const record: EmailDomainRecord = {
     domainId: input.domainId ?? emu.newId('edom'),
     siteId: input.siteId,
@@ -168,7 +219,13 @@ export function addEmailDomain(emu: Emulator, input: { siteId: string; domain: s
 
 /** Seeded domains: every dkimStatus, a name verified on another site, a missing setup, a paused domain. */
 function seedDomains(emu: Emulator): void {
-  const add = (siteId: string, domainId: string, domain: string, dkimStatus: DkimStatus, extra: { verified?: boolean; setupMissing?: boolean } = {}) => {
+  const add = (
+    siteId: string,
+    domainId: string,
+    domain: string,
+    dkimStatus: DkimStatus,
+    extra: { verified?: boolean; setupMissing?: boolean } = {},
+  ) => {
     if (emu.site(siteId)) addEmailDomain(emu, { siteId, domainId, domain, dkimStatus, ...extra });
   };
   add('site_bakery', 'edom_bakery_mail', 'mail.sunrisebakery.example', 'success', { verified: true });

@@ -21,11 +21,13 @@ function encode(prefix: string, offset: number, args: Args, drop: string[]): str
 }
 
 function decode(prefix: string, value: string, args: Args, drop: string[], name: string, answered: string): number {
-  const bad = (why: string): never => refuse(400, `\`${name}\` ${why}; send back the ${answered} of the previous page.`, { code: 'bad_cursor' });
+  const bad = (why: string): never =>
+    refuse(400, `\`${name}\` ${why}; send back the ${answered} of the previous page.`, { code: 'bad_cursor' });
   if (!value.startsWith(prefix)) bad(`"${value}" is not a ${name} this method gave`);
   const [offset, print] = Buffer.from(value.slice(prefix.length), 'base64url').toString('utf8').split('.');
   if (!/^\d+$/.test(offset ?? '')) bad(`"${value}" is not a ${name} this method gave`);
-  if (print !== fingerprint(args, drop)) bad('belongs to a listing with other arguments (keep the other arguments the same)');
+  if (print !== fingerprint(args, drop))
+    bad('belongs to a listing with other arguments (keep the other arguments the same)');
   return Number(offset);
 }
 
@@ -33,20 +35,28 @@ const sizeOf = (args: Args, fallback: number) => Math.min(args.limit ?? fallback
 
 /** next cursor: `cursor` in, data.nextCursor out (null at the end). */
 export function cursorPage<T>(all: T[], args: Args, fallback: number, noun: string): HandlerResult {
-  const start = args.cursor === undefined ? 0 : decode('cur_', args.cursor, args, ['cursor', 'limit'], 'cursor', 'nextCursor');
+  const start =
+    args.cursor === undefined ? 0 : decode('cur_', args.cursor, args, ['cursor', 'limit'], 'cursor', 'nextCursor');
   const end = start + sizeOf(args, fallback);
   const items = all.slice(start, end);
   const nextCursor = end < all.length ? encode('cur_', end, args, ['cursor', 'limit']) : null;
-  return { data: { items, nextCursor }, message: `${items.length} ${noun}${nextCursor ? ', more after this page' : ''}.` };
+  return {
+    data: { items, nextCursor },
+    message: `${items.length} ${noun}${nextCursor ? ', more after this page' : ''}.`,
+  };
 }
 
 /** token: `token` in, data.nextToken out (null at the end). */
 export function tokenPage<T>(all: T[], args: Args, fallback: number, noun: string): HandlerResult {
-  const start = args.token === undefined ? 0 : decode('tok_', args.token, args, ['token', 'limit'], 'token', 'nextToken');
+  const start =
+    args.token === undefined ? 0 : decode('tok_', args.token, args, ['token', 'limit'], 'token', 'nextToken');
   const end = start + sizeOf(args, fallback);
   const items = all.slice(start, end);
   const nextToken = end < all.length ? encode('tok_', end, args, ['token', 'limit']) : null;
-  return { data: { items, nextToken }, message: `${items.length} ${noun}${nextToken ? ', more after this page' : ''}.` };
+  return {
+    data: { items, nextToken },
+    message: `${items.length} ${noun}${nextToken ? ', more after this page' : ''}.`,
+  };
 }
 
 /** offset and count: data is the page, the envelope's count the total. */
@@ -62,7 +72,10 @@ export function offsetHasMorePage<T>(all: T[], args: Args, fallback: number, nou
   const end = offset + sizeOf(args, fallback);
   const items = all.slice(offset, end);
   const hasMore = end < all.length;
-  return { data: { items, hasMore, nextOffset: hasMore ? end : null }, message: `${items.length} ${noun}${hasMore ? ', more after this page' : ''}.` };
+  return {
+    data: { items, hasMore, nextOffset: hasMore ? end : null },
+    message: `${items.length} ${noun}${hasMore ? ', more after this page' : ''}.`,
+  };
 }
 
 /** page numbers from 1: data.page, data.totalPages; a page past the end is empty. */
@@ -70,7 +83,11 @@ export function numberedPage<T>(all: T[], args: Args, size: number, noun: string
   const page = args.page ?? 1;
   const totalPages = Math.max(1, Math.ceil(all.length / size));
   const items = all.slice((page - 1) * size, page * size);
-  return { data: { items, page, totalPages, pageSize: size }, count: all.length, message: `Page ${page} of ${totalPages}: ${items.length} ${noun}.` };
+  return {
+    data: { items, page, totalPages, pageSize: size },
+    count: all.length,
+    message: `Page ${page} of ${totalPages}: ${items.length} ${noun}.`,
+  };
 }
 
 /** "12 minutes", "40 seconds": how long to wait, in words. */

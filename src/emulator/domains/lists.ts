@@ -28,7 +28,9 @@ const TEMPLATES: Array<[string, string, string]> = [
 ];
 
 function listTemplates(call: CallContext): HandlerResult {
-  const all = TEMPLATES.filter(([, , category]) => call.args.category === undefined || category === call.args.category).map(([_id, name, category]) => ({ _id, name, category }));
+  const all = TEMPLATES.filter(
+    ([, , category]) => call.args.category === undefined || category === call.args.category,
+  ).map(([_id, name, category]) => ({ _id, name, category }));
   return offsetPage(all, call.args, 50, 'templates');
 }
 
@@ -36,7 +38,13 @@ function listWorkspaceMembers(call: CallContext): HandlerResult {
   const ws = call.requireWorkspace(call.args.workspaceId);
   const all = ws.members.map((m) => {
     const user = call.emu.user(m.userId);
-    return { userId: m.userId, name: user?.name ?? null, email: user?.email ?? null, role: m.role, permissions: m.role === 'owner' ? ['apiAccess', 'deleteProjects', 'manageDomains'] : m.permissions };
+    return {
+      userId: m.userId,
+      name: user?.name ?? null,
+      email: user?.email ?? null,
+      role: m.role,
+      permissions: m.role === 'owner' ? ['apiAccess', 'deleteProjects', 'manageDomains'] : m.permissions,
+    };
   });
   return offsetPage(all, call.args, 50, 'members');
 }
@@ -59,7 +67,14 @@ function listDatabaseBackups(call: CallContext): HandlerResult {
   for (let at = latest; at >= site.createdAt && at > now - 30 * DAY; at -= DAY) {
     const random = seededRandom(`${site._id}:${at}`);
     const day = new Date(at).toISOString().slice(0, 10).replace(/-/g, '');
-    all.push({ _id: `dbb_${site._id}_${day}`, type: 'automatic', createdAt: call.emu.iso(at), sizeBytes: between(random, 200_000, 4_000_000), tables: between(random, 3, 12), status: 'ready' });
+    all.push({
+      _id: `dbb_${site._id}_${day}`,
+      type: 'automatic',
+      createdAt: call.emu.iso(at),
+      sizeBytes: between(random, 200_000, 4_000_000),
+      tables: between(random, 3, 12),
+      status: 'ready',
+    });
   }
   return numberedPage(all, call.args, 10, 'database backups');
 }
@@ -96,7 +111,14 @@ function seedCreditActivity(emu: Emulator): void {
       at: now - i * 14 * HOUR,
       amount,
       balance,
-      note: topUp ? 'Top-up' : pickOne(random, ['Build: Sunrise Bakery', 'Build: Acme Docs', 'Plan: Ana Lima Portfolio', 'Build: Ana Lima Portfolio']),
+      note: topUp
+        ? 'Top-up'
+        : pickOne(random, [
+            'Build: Sunrise Bakery',
+            'Build: Acme Docs',
+            'Plan: Ana Lima Portfolio',
+            'Build: Ana Lima Portfolio',
+          ]),
       siteId: topUp ? null : pickOne(random, ['site_bakery', 'site_docs', 'site_portfolio']),
     });
     balance -= amount;

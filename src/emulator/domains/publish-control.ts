@@ -7,14 +7,16 @@ import { EmulatorRefusal } from '../refusal.js';
 import type { ControlRoute } from '../types.js';
 import { publishSlice as slice } from './publish-state.js';
 
-
 export const publishControl: ControlRoute[] = [
   {
     verb: 'POST',
     path: 'sites/:siteId/publish-failure',
     run: ({ params, body, emu }) => {
       const site = emu.siteOr404(params.siteId);
-      const message = typeof body.message === 'string' && body.message ? body.message : 'The build failed: a page could not be rendered.';
+      const message =
+        typeof body.message === 'string' && body.message
+          ? body.message
+          : 'The build failed: a page could not be rendered.';
       slice(emu).failNext[site._id] = message;
       return { siteId: site._id, failNext: message };
     },
@@ -34,7 +36,8 @@ export const publishControl: ControlRoute[] = [
     path: 'publish',
     run: ({ body, emu }) => {
       const ms = body.durationMs;
-      if (!(Number.isInteger(ms) && ms >= 1 && ms <= 3_600_000)) throw new EmulatorRefusal(400, '`durationMs` must be a whole number from 1 to 3600000.');
+      if (!(Number.isInteger(ms) && ms >= 1 && ms <= 3_600_000))
+        throw new EmulatorRefusal(400, '`durationMs` must be a whole number from 1 to 3600000.');
       slice(emu).durationMs = ms;
       return { durationMs: ms };
     },

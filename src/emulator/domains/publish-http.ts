@@ -32,12 +32,22 @@ export function servePublishedSite(req: IncomingMessage, res: ServerResponse, ur
   }
   const file = live ? resolvePage(live.files, path) : undefined;
   if (!file) {
-    const why = !emu.site(siteId) ? 'No site lives here.' : !live ? 'This site has not been published yet.' : 'No page at this address.';
-    res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Not found</title><p>${why}</p>\n`);
+    const why = !emu.site(siteId)
+      ? 'No site lives here.'
+      : !live
+        ? 'This site has not been published yet.'
+        : 'No page at this address.';
+    res
+      .writeHead(404, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><title>Not found</title><p>${why}</p>\n`);
     return true;
   }
   const body = Buffer.from(file.body);
-  res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(body.length), 'x-deployment-id': live!.deploymentId });
+  res.writeHead(200, {
+    'content-type': file.contentType,
+    'content-length': String(body.length),
+    'x-deployment-id': live!.deploymentId,
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;
 }

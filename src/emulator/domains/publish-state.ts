@@ -18,7 +18,8 @@ export const SITES_ROUTE = '/sites/';
 
 export const publishSlice = (emu: Emulator) => emu.slice<PublishSlice>(PUBLISH_DOMAIN);
 
-export const siteAddress = (emu: Emulator, siteId: string) => `${originOf(emu)}${SITES_ROUTE}${encodeURIComponent(siteId)}/`;
+export const siteAddress = (emu: Emulator, siteId: string) =>
+  `${originOf(emu)}${SITES_ROUTE}${encodeURIComponent(siteId)}/`;
 
 export function deploymentsOf(emu: Emulator, siteId: string): Deployment[] {
   return publishSlice(emu).deployments[siteId] ?? [];

@@ -9,7 +9,14 @@ import { placeholderFiles, siteFilesForPublish } from '../site-files.js';
 import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
 import { publishControl } from './publish-control.js';
 import { servePublishedSite } from './publish-http.js';
-import { deploymentsOf, liveDeployment, publishSlice, siteAddress, PUBLISH_DOMAIN, type PublishSlice } from './publish-state.js';
+import {
+  deploymentsOf,
+  liveDeployment,
+  publishSlice,
+  siteAddress,
+  PUBLISH_DOMAIN,
+  type PublishSlice,
+} from './publish-state.js';
 import { uploadStorageFile } from './upload.js';
 
 export type { PublishSlice } from './publish-state.js';
@@ -81,12 +88,19 @@ function getPublishLogs(call: CallContext): HandlerResult {
   const { emu } = call;
   const site = call.requireSite(call.args.projectId);
   const list = deploymentsOf(emu, site._id);
-  const d = call.args.deploymentId ? list.find((x) => x.deploymentId === call.args.deploymentId) : list[list.length - 1];
-  if (call.args.deploymentId && !d) call.refuse(404, `No deployment has the id "${call.args.deploymentId}" on this site.`, { reason: 'not-found' });
+  const d = call.args.deploymentId
+    ? list.find((x) => x.deploymentId === call.args.deploymentId)
+    : list[list.length - 1];
+  if (call.args.deploymentId && !d)
+    call.refuse(404, `No deployment has the id "${call.args.deploymentId}" on this site.`, { reason: 'not-found' });
   const lines = d ? logAt(d, call.now(), siteAddress(emu, site._id), who(emu, d.createdBy)) : [];
   const { offset, limit } = page(call);
   return {
-    data: { items: lines.slice(offset, offset + limit), deploymentId: d?.deploymentId ?? null, running: d ? statusAt(d, call.now()).running : false },
+    data: {
+      items: lines.slice(offset, offset + limit),
+      deploymentId: d?.deploymentId ?? null,
+      running: d ? statusAt(d, call.now()).running : false,
+    },
     count: lines.length,
   };
 }
@@ -108,7 +122,15 @@ export const publishDomain = defineDomain<PublishSlice>({
       if (!site) continue;
       const startedAt = emu.clock.now() - 2 * 86_400_000;
       slice.deployments[siteId] = [
-        { deploymentId: emu.newId('dep'), siteId, startedAt, durationMs: DEFAULT_PUBLISH_MS, failure: null, createdBy: site.createdBy, files: placeholderFiles(site) },
+        {
+          deploymentId: emu.newId('dep'),
+          siteId,
+          startedAt,
+          durationMs: DEFAULT_PUBLISH_MS,
+          failure: null,
+          createdBy: site.createdBy,
+          files: placeholderFiles(site),
+        },
       ];
     }
   },

@@ -49,16 +49,39 @@ export function siteContent(emu: Emulator, site: SiteRecord): SiteContent {
   return (slice(emu).content[site._id] ??= defaultContent(site));
 }
 
-export function takeSiteBackup(emu: Emulator, site: SiteRecord, type: SiteBackupRecord['type'], label: string, at = emu.clock.now(), content = siteContent(emu, site)): SiteBackupRecord {
+export function takeSiteBackup(
+  emu: Emulator,
+  site: SiteRecord,
+  type: SiteBackupRecord['type'],
+  label: string,
+  at = emu.clock.now(),
+  content = siteContent(emu, site),
+): SiteBackupRecord {
   const n = emu.newId('bkp').split('_')[1];
   // Two ids, as the spec says: a database-style _id and a readable BackupId; either restores.
-  const record: SiteBackupRecord = { _id: `65f0${n.padStart(20, '0')}`, BackupId: `BK-${n}`, siteId: site._id, type, label, createdAt: at, content: clone(content) };
+  const record: SiteBackupRecord = {
+    _id: `65f0${n.padStart(20, '0')}`,
+    BackupId: `BK-${n}`,
+    siteId: site._id,
+    type,
+    label,
+    createdAt: at,
+    content: clone(content),
+  };
   (slice(emu).backups[site._id] ??= []).push(record);
   return record;
 }
 
 function backupView(emu: Emulator, b: SiteBackupRecord) {
-  return { _id: b._id, BackupId: b.BackupId, type: b.type, label: b.label, createdAt: emu.iso(b.createdAt), pages: b.content.pages.length, components: b.content.components.length };
+  return {
+    _id: b._id,
+    BackupId: b.BackupId,
+    type: b.type,
+    label: b.label,
+    createdAt: emu.iso(b.createdAt),
+    pages: b.content.pages.length,
+    components: b.content.components.length,
+  };
 }
 
 function listBackups(call: CallContext): HandlerResult {
@@ -73,12 +96,23 @@ function restoreBackup(call: CallContext): HandlerResult {
   assertCodeHostingAllows(emu, site);
   const id = call.args.backupId as string;
   const backup = (slice(emu).backups[site._id] ?? []).find((b) => b._id === id || b.BackupId === id);
-  if (!backup) call.refuse(404, `No backup has the id "${id}" on this site; list_backups lists them.`, { reason: 'not-found', backupId: id });
+  if (!backup)
+    call.refuse(404, `No backup has the id "${id}" on this site; list_backups lists them.`, {
+      reason: 'not-found',
+      backupId: id,
+    });
   const pre = takeSiteBackup(emu, site, 'automatic', 'Pre-restore Backup');
   slice(emu).content[site._id] = clone(backup!.content);
   return {
-    data: { restored: true, backupId: backup!._id, BackupId: backup!.BackupId, preRestoreBackup: backupView(emu, pre), published: false },
-    message: 'The pages, components and settings were restored; a Pre-restore Backup was taken first. Publish to make the restored version live.',
+    data: {
+      restored: true,
+      backupId: backup!._id,
+      BackupId: backup!.BackupId,
+      preRestoreBackup: backupView(emu, pre),
+      published: false,
+    },
+    message:
+      'The pages, components and settings were restored; a Pre-restore Backup was taken first. Publish to make the restored version live.',
   };
 }
 
@@ -87,7 +121,14 @@ function seed(emu: Emulator): void {
   for (const site of emu.state.core.sites) {
     const content = siteContent(emu, site);
     if (site._id === 'site_bakery') {
-      const older: SiteContent = { pages: [{ path: '/', title: 'Home' }, { path: '/menu', title: 'Menu' }], components: ['Header', 'Footer'], settings: { ...content.settings, theme: 'classic' } };
+      const older: SiteContent = {
+        pages: [
+          { path: '/', title: 'Home' },
+          { path: '/menu', title: 'Menu' },
+        ],
+        components: ['Header', 'Footer'],
+        settings: { ...content.settings, theme: 'classic' },
+      };
       takeSiteBackup(emu, site, 'manual', 'Before the menu redesign', now - 5 * DAY, older);
       content.pages.push({ path: '/menu', title: 'Menu' }, { path: '/hours', title: 'Opening hours' });
       content.components.push('MenuCard');
@@ -96,15 +137,22 @@ function seed(emu: Emulator): void {
   }
 }
 
-
 const control: ControlRoute[] = [
-  { verb: 'GET', path: 'sites/:siteId/content', run: ({ params, emu }) => siteContent(emu, emu.siteOr404(params.siteId)) },
+  {
+    verb: 'GET',
+    path: 'sites/:siteId/content',
+    run: ({ params, emu }) => siteContent(emu, emu.siteOr404(params.siteId)),
+  },
   {
     verb: 'POST',
     path: 'sites/:siteId/content',
     run: ({ params, body, emu }) => {
       const content = siteContent(emu, emu.siteOr404(params.siteId));
-      if (Array.isArray(body.pages)) content.pages = body.pages.map((p: any) => ({ path: String(p.path ?? p), title: String(p.title ?? p.path ?? p) }));
+      if (Array.isArray(body.pages))
+        content.pages = body.pages.map((p: any) => ({
+          path: String(p.path ?? p),
+          title: String(p.title ?? p.path ?? p),
+        }));
       if (Array.isArray(body.components)) content.components = body.components.map(String);
       if (body.settings && typeof body.settings === 'object') Object.assign(content.settings, body.settings);
       return content;
@@ -113,7 +161,16 @@ const control: ControlRoute[] = [
   {
     verb: 'POST',
     path: 'sites/:siteId/backups',
-    run: ({ params, body, emu }) => backupView(emu, takeSiteBackup(emu, emu.siteOr404(params.siteId), 'manual', typeof body.label === 'string' ? body.label : 'Manual backup')),
+    run: ({ params, body, emu }) =>
+      backupView(
+        emu,
+        takeSiteBackup(
+          emu,
+          emu.siteOr404(params.siteId),
+          'manual',
+          typeof body.label === 'string' ? body.label : 'Manual backup',
+        ),
+      ),
   },
 ];
 

@@ -19,23 +19,25 @@ const bad = (message: string): never => {
   throw new EmulatorRefusal(400, message);
 };
 
-
 function visibilityOf(v: unknown): Visibility {
   if (v === undefined || v === null || v === '') return 'public';
   if (v !== 'public' && v !== 'private') bad('`visibility` must be public or private.');
   return v as Visibility;
 }
 
-const fileView = (emu: Emulator) => (f: { path: string; visibility: Visibility; size: number; contentType: string; updatedAt: number }) => ({
-  path: f.path,
-  visibility: f.visibility,
-  size: f.size,
-  contentType: f.contentType,
-  updatedAt: emu.iso(f.updatedAt),
-});
+const fileView =
+  (emu: Emulator) =>
+  (f: { path: string; visibility: Visibility; size: number; contentType: string; updatedAt: number }) => ({
+    path: f.path,
+    visibility: f.visibility,
+    size: f.size,
+    contentType: f.contentType,
+    updatedAt: emu.iso(f.updatedAt),
+  });
 
 const wholeMs = (v: unknown, what: string) => {
-  if (!(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 86_400_000)) bad(`\`${what}\` must be a whole number of ms from 0 to 86400000.`);
+  if (!(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 86_400_000))
+    bad(`\`${what}\` must be a whole number of ms from 0 to 86400000.`);
   return v as number;
 };
 
@@ -54,7 +56,8 @@ export const storageBackupsControl: ControlRoute[] = [
       let bytes: Buffer;
       if (typeof body.contentBase64 === 'string') bytes = Buffer.from(body.contentBase64, 'base64');
       else if (typeof body.content === 'string') bytes = Buffer.from(body.content, 'utf8');
-      else if (Number.isInteger(body.size) && body.size >= 0) bytes = fakeContent(body.path, body.size, 2 + Math.floor(emu.clock.now() % 1000));
+      else if (Number.isInteger(body.size) && body.size >= 0)
+        bytes = fakeContent(body.path, body.size, 2 + Math.floor(emu.clock.now() % 1000));
       else bytes = bad('Send `content` (text), `contentBase64`, or `size` (filler bytes).');
       const f = putStorageFile(emu, site._id, {
         path: body.path,
@@ -78,7 +81,10 @@ export const storageBackupsControl: ControlRoute[] = [
     verb: 'GET',
     path: 'sites/:siteId/storage-backups',
     run: ({ params, emu }) =>
-      backupsOf(emu, emu.siteOr404(params.siteId)._id).map((b) => ({ ...backupView(emu, b), fileList: b.files.map(fileView(emu)) })),
+      backupsOf(emu, emu.siteOr404(params.siteId)._id).map((b) => ({
+        ...backupView(emu, b),
+        fileList: b.files.map(fileView(emu)),
+      })),
   },
   {
     verb: 'POST',

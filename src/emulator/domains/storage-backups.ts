@@ -3,7 +3,14 @@
 // create_storage_backup, clear_storage_backups, restore_storage_backup and
 // get_storage_restore_status. The plan is computed in backups/storage-plan.ts; the state,
 // timings and the applying of a completed restore live in backups/storage-state.ts.
-import { normalizeSelectedPath, browseFolder, computePlan, confirmFor, unmatchedPath, type RestoreMode } from '../backups/storage-plan.js';
+import {
+  normalizeSelectedPath,
+  browseFolder,
+  computePlan,
+  confirmFor,
+  unmatchedPath,
+  type RestoreMode,
+} from '../backups/storage-plan.js';
 import { seedStorageBackups } from '../backups/storage-seed.js';
 import {
   activeRestore,
@@ -36,15 +43,27 @@ export const ALREADY_RUNNING_MESSAGE = 'A restore of this storage is already run
 
 function requireBackup(call: CallContext, siteId: string, backupId: string): StorageBackupRecord {
   const b = findBackup(call.emu, siteId, backupId);
-  if (!b) call.refuse(404, `No storage backup has the id "${backupId}" on this site; list_storage_backups lists them.`, { reason: 'not-found', backupId });
+  if (!b)
+    call.refuse(404, `No storage backup has the id "${backupId}" on this site; list_storage_backups lists them.`, {
+      reason: 'not-found',
+      backupId,
+    });
   return b!;
 }
 
 /** Browsing and reading need the backup's files: not while archiving, not when it failed. */
 function requireReadable(call: CallContext, b: StorageBackupRecord): void {
   const status = backupStatus(b, call.now());
-  if (status === 'archiving') call.refuse(409, 'This backup is still being archived. Try again once it is ready!', { reason: 'backup-archiving', backupId: b.backupId });
-  if (status === 'failed') call.refuse(422, 'This backup failed, so it holds no files to show!', { reason: 'backup-failed', backupId: b.backupId });
+  if (status === 'archiving')
+    call.refuse(409, 'This backup is still being archived. Try again once it is ready!', {
+      reason: 'backup-archiving',
+      backupId: b.backupId,
+    });
+  if (status === 'failed')
+    call.refuse(422, 'This backup failed, so it holds no files to show!', {
+      reason: 'backup-failed',
+      backupId: b.backupId,
+    });
 }
 
 function listStorageBackups(call: CallContext): HandlerResult {
@@ -69,7 +88,11 @@ function browseStorageBackup(call: CallContext): HandlerResult {
   if (folder && !folder.endsWith('/')) folder += '/';
   const items = browseFolder(b.files, folder, call.args.recursive === true);
   if (!items) call.refuse(404, `The backup has no folder "${folder}".`, { reason: 'not-found', path: folder });
-  return { data: { backupId: b.backupId, path: folder, items }, count: items!.length, message: `${items!.length} entries in /${folder}.` };
+  return {
+    data: { backupId: b.backupId, path: folder, items },
+    count: items!.length,
+    message: `${items!.length} entries in /${folder}.`,
+  };
 }
 
 function readStorageBackupFile(call: CallContext): HandlerResult {
@@ -79,7 +102,9 @@ function readStorageBackupFile(call: CallContext): HandlerResult {
   const path = normalizeSelectedPath(call.args.path);
   const copies = b.files.filter((f) => f.path === path);
   const wanted = call.args.visibility as Visibility | undefined;
-  const file = wanted ? copies.find((f) => f.visibility === wanted) : (copies.find((f) => f.visibility === 'public') ?? copies[0]);
+  const file = wanted
+    ? copies.find((f) => f.visibility === wanted)
+    : (copies.find((f) => f.visibility === 'public') ?? copies[0]);
   if (!file) {
     const what = wanted && copies.length ? `no ${wanted} copy of "${path}"` : `no file at "${path}"`;
     call.refuse(404, `The backup has ${what}.`, { reason: 'not-found', path, copies: copies.map((f) => f.visibility) });
@@ -100,10 +125,14 @@ function readStorageBackupFile(call: CallContext): HandlerResult {
 function refuseWhileRestoring(call: CallContext, siteId: string, what: string): void {
   const active = activeRestore(call.emu, siteId);
   if (active) {
-    call.refuse(409, `A restore of this storage is running, so ${what} until it has completed. Try again in a moment!`, {
-      reason: 'restore-running',
-      activeRestore: restoreView(call.emu, active),
-    });
+    call.refuse(
+      409,
+      `A restore of this storage is running, so ${what} until it has completed. Try again in a moment!`,
+      {
+        reason: 'restore-running',
+        activeRestore: restoreView(call.emu, active),
+      },
+    );
   }
 }
 
@@ -118,12 +147,20 @@ function createStorageBackup(call: CallContext): HandlerResult {
     label: call.args.label ?? 'Manual backup',
     type: 'manual',
     createdAt: now,
-    readyAt: now + archiveMs(storageBackupsSlice(emu), files.reduce((n, f) => n + f.size, 0)),
+    readyAt:
+      now +
+      archiveMs(
+        storageBackupsSlice(emu),
+        files.reduce((n, f) => n + f.size, 0),
+      ),
     failed: false,
     format: CURRENT_FORMAT,
     files,
   });
-  return { data: backupView(emu, b), message: `Storage backup ${b.backupId} is being archived; it can be restored once it is ready.` };
+  return {
+    data: backupView(emu, b),
+    message: `Storage backup ${b.backupId} is being archived; it can be restored once it is ready.`,
+  };
 }
 
 function clearStorageBackups(call: CallContext): HandlerResult {
@@ -137,7 +174,10 @@ function clearStorageBackups(call: CallContext): HandlerResult {
   const before = backupsOf(emu, site._id);
   const deleted = before.filter((b) => !named || named.includes(b.backupId)).map((b) => b.backupId);
   slice.backups[site._id] = before.filter((b) => !deleted.includes(b.backupId));
-  return { data: { deleted: deleted.length, backupIds: deleted }, message: `Deleted ${deleted.length} storage backups.` };
+  return {
+    data: { deleted: deleted.length, backupIds: deleted },
+    message: `Deleted ${deleted.length} storage backups.`,
+  };
 }
 
 function restoreStorageBackup(call: CallContext): HandlerResult {
@@ -148,16 +188,28 @@ function restoreStorageBackup(call: CallContext): HandlerResult {
   call.requirePermission(ws, 'deleteProjects');
   const b = requireBackup(call, site._id, call.args.backupId);
   const active = activeRestore(emu, site._id);
-  if (active) call.refuse(409, ALREADY_RUNNING_MESSAGE, { reason: 'restore-running', activeRestore: restoreView(emu, active) });
+  if (active)
+    call.refuse(409, ALREADY_RUNNING_MESSAGE, { reason: 'restore-running', activeRestore: restoreView(emu, active) });
   const reason = notRestorableReason(b, call.now());
-  if (reason === 'still being archived') call.refuse(409, 'This backup is still being archived, so it cannot be restored yet. Try again once it is ready!', { reason: 'backup-archiving' });
-  if (reason === 'failed') call.refuse(422, 'This backup failed, so it cannot be restored!', { reason: 'backup-failed' });
-  if (reason === 'older format') call.refuse(422, 'This backup is in an older format, so it cannot be restored!', { reason: 'backup-older-format', format: b.format });
+  if (reason === 'still being archived')
+    call.refuse(409, 'This backup is still being archived, so it cannot be restored yet. Try again once it is ready!', {
+      reason: 'backup-archiving',
+    });
+  if (reason === 'failed')
+    call.refuse(422, 'This backup failed, so it cannot be restored!', { reason: 'backup-failed' });
+  if (reason === 'older format')
+    call.refuse(422, 'This backup is in an older format, so it cannot be restored!', {
+      reason: 'backup-older-format',
+      format: b.format,
+    });
 
   const mode = call.args.mode as RestoreMode;
-  const paths: string[] = mode === 'selected' ? [...new Set<string>((call.args.paths ?? []).map(normalizeSelectedPath))] : [];
+  const paths: string[] =
+    mode === 'selected' ? [...new Set<string>((call.args.paths ?? []).map(normalizeSelectedPath))] : [];
   if (mode === 'selected' && paths.length === 0) {
-    call.refuse(400, '`paths` is required when `mode` is selected: name files, or folders ending with a slash.', { reason: 'paths-required' });
+    call.refuse(400, '`paths` is required when `mode` is selected: name files, or folders ending with a slash.', {
+      reason: 'paths-required',
+    });
   }
   const unmatched = mode === 'selected' ? unmatchedPath(b.files, paths) : null;
   if (unmatched) call.refuse(400, unmatched, { reason: 'path-not-in-backup' });
@@ -165,19 +217,31 @@ function restoreStorageBackup(call: CallContext): HandlerResult {
   const { plan, ops } = computePlan(b.files, listStorageFiles(emu, site._id), mode, paths);
   const confirm = confirmFor(b.backupId, mode, paths, ops, plan.filesSkipped);
   if (call.args.confirm === undefined) return { data: { started: false, plan, confirm }, message: PLAN_MESSAGE };
-  if (call.args.confirm !== confirm) call.refuse(409, PLAN_CHANGED_MESSAGE, { reason: 'plan-changed', started: false, plan, confirm });
+  if (call.args.confirm !== confirm)
+    call.refuse(409, PLAN_CHANGED_MESSAGE, { reason: 'plan-changed', started: false, plan, confirm });
   // A restore cannot start while a backup of the same storage is still being archived.
   const archiving = backupsOf(emu, site._id).find((x) => backupStatus(x, call.now()) === 'archiving');
   if (archiving) {
-    call.refuse(409, `Backup ${archiving.backupId} of this storage is still being archived, so a restore cannot start yet. Try again once it is ready!`, {
-      reason: 'backup-archiving',
-      backupId: archiving.backupId,
-    });
+    call.refuse(
+      409,
+      `Backup ${archiving.backupId} of this storage is still being archived, so a restore cannot start yet. Try again once it is ready!`,
+      {
+        reason: 'backup-archiving',
+        backupId: archiving.backupId,
+      },
+    );
   }
   return startRestore(call, b, mode, paths, plan, ops);
 }
 
-function startRestore(call: CallContext, b: StorageBackupRecord, mode: RestoreMode, paths: string[], plan: ReturnType<typeof computePlan>['plan'], ops: ReturnType<typeof computePlan>['ops']): HandlerResult {
+function startRestore(
+  call: CallContext,
+  b: StorageBackupRecord,
+  mode: RestoreMode,
+  paths: string[],
+  plan: ReturnType<typeof computePlan>['plan'],
+  ops: ReturnType<typeof computePlan>['ops'],
+): HandlerResult {
   const { emu } = call;
   const slice = storageBackupsSlice(emu);
   const now = call.now();
@@ -186,7 +250,17 @@ function startRestore(call: CallContext, b: StorageBackupRecord, mode: RestoreMo
   if (plan.safetyBackup) {
     // Taken of the whole current storage, in the restore's own time: ready at once.
     const files = listStorageFiles(emu, b.siteId);
-    safetyBackupId = addBackup(emu, { siteId: b.siteId, label: 'Before restore', type: 'before-restore', createdAt: now, readyAt: now, failed: false, format: CURRENT_FORMAT, files, restoreId }).backupId;
+    safetyBackupId = addBackup(emu, {
+      siteId: b.siteId,
+      label: 'Before restore',
+      type: 'before-restore',
+      createdAt: now,
+      readyAt: now,
+      failed: false,
+      format: CURRENT_FORMAT,
+      files,
+      restoreId,
+    }).backupId;
   }
   const record: StorageRestoreRecord = {
     restoreId,
@@ -204,14 +278,18 @@ function startRestore(call: CallContext, b: StorageBackupRecord, mode: RestoreMo
   };
   slice.restores[restoreId] = record;
   scheduleRestore(emu, record);
-  return { data: { started: true, restore: restoreView(emu, record) }, message: 'The restore started; get_storage_restore_status follows it until it reads completed.' };
+  return {
+    data: { started: true, restore: restoreView(emu, record) },
+    message: 'The restore started; get_storage_restore_status follows it until it reads completed.',
+  };
 }
 
 function getStorageRestoreStatus(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
   settleRestores(call.emu);
   const r = storageBackupsSlice(call.emu).restores[call.args.restoreId];
-  if (!r || r.siteId !== site._id) call.refuse(404, `No storage restore has the id "${call.args.restoreId}" on this site.`, { reason: 'not-found' });
+  if (!r || r.siteId !== site._id)
+    call.refuse(404, `No storage restore has the id "${call.args.restoreId}" on this site.`, { reason: 'not-found' });
   const view = restoreView(call.emu, r!);
   return { data: view, message: `The restore is ${view.status}.` };
 }
