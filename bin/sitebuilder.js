@@ -23,7 +23,7 @@ function fastAnswer() {
   const isVersion = argv.length === 1 && (last === '--version' || last === '-v');
   // `site list --help`, `help site list`
   const words = argv[0] === 'help' ? argv.slice(1) : last === '--help' || last === '-h' ? argv.slice(0, -1) : undefined;
-  const isHelp = words !== undefined && words.every((w) => /^[a-z][a-z0-9-]*$/.test(w));
+  const isHelp = words?.every((w) => /^[a-z][a-z0-9-]*$/.test(w));
   if (!isVersion && !isHelp) return false;
   let text;
   try {
@@ -142,14 +142,14 @@ if (!fastAnswer()) {
   try {
     cli = loadCli();
   } catch (err) {
-    process.stderr.write(`sitebuilder could not start: ${err && err.message}. Run \`npm install\` to build it.\n`);
+    process.stderr.write(`sitebuilder could not start: ${err?.message}. Run \`npm install\` to build it.\n`);
     process.exitCode = 1;
   }
   if (cli) {
     cli.main(argv).then(
       (code) => (process.exitCode = code),
       (err) => {
-        process.stderr.write(`error: ${err && err.message}\n`);
+        process.stderr.write(`error: ${err?.message}\n`);
         process.exitCode = 1;
       },
     );

@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './clock.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
-import { decideColorLevel, IO, systemIO } from './io/io.js';
+import { decideColorLevel, type IO, systemIO } from './io/io.js';
 import { EnquirerPrompter, type Prompter } from './io/prompter.js';
 import { Interrupts } from './interrupts.js';
 import type { CommandDefinition } from './commands/define.js';

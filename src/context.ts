@@ -2,7 +2,7 @@
 // singletons: tests build a Context over buffers, a fake clock and a fake prompter.
 import { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
-import { ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';
+import { type ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';
 import { NotLoggedInError, UsageError } from './errors.js';
 import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';

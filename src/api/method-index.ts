@@ -22,5 +22,5 @@ const INDEX = index as unknown as Record<string, Omit<MethodInfo, 'name'>>;
 export const METHOD_INDEX_NAMES: readonly string[] = Object.keys(INDEX);
 
 export function methodInfo(name: string): MethodInfo | undefined {
-  return Object.prototype.hasOwnProperty.call(INDEX, name) ? { name, ...INDEX[name] } : undefined;
+  return Object.hasOwn(INDEX, name) ? { name, ...INDEX[name] } : undefined;
 }

@@ -417,7 +417,7 @@ export const METHODS: Readonly<Record<MethodName, MethodSpec>> = Object.fromEntr
 export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
 
 export function getMethod(name: string): MethodSpec | undefined {
-  return Object.prototype.hasOwnProperty.call(METHODS, name) ? METHODS[name as MethodName] : undefined;
+  return Object.hasOwn(METHODS, name) ? METHODS[name as MethodName] : undefined;
 }
 
 /** The three GET addresses besides the methods. None spends budget. */

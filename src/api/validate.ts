@@ -62,7 +62,7 @@ function pathString(path: PropertyKey[]): string {
 function valueAt(root: unknown, path: PropertyKey[]): { present: boolean; value: unknown } {
   let cur: unknown = root;
   for (const p of path) {
-    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, p as string)) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, p as string)) {
       return { present: false, value: undefined };
     }
     cur = (cur as Record<string, unknown>)[p as string];
@@ -247,7 +247,7 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
         if (p) return p;
       }
       if (schema.additionalProperties === false) {
-        const unknown = Object.keys(value).filter((k) => !Object.prototype.hasOwnProperty.call(props, k));
+        const unknown = Object.keys(value).filter((k) => !Object.hasOwn(props, k));
         if (unknown.length)
           return problems.unknown(
             method,

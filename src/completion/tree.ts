@@ -123,7 +123,7 @@ export function allNodes(tree: CompletionTree): CompletionNode[] {
   const out: CompletionNode[] = [];
   const walk = (n: CompletionNode) => {
     out.push(n);
-    n.children.forEach((c) => walk(c.node));
+    for (const c of n.children) walk(c.node);
   };
   walk(tree.root);
   return out;

@@ -66,13 +66,13 @@ function script(d: Deployment, url: string, who: string): Array<[number, LogLine
     ],
   ];
   const step = (FAIL_AT - QUEUED_UNTIL - 0.05) / Math.max(1, d.files.length);
-  d.files.forEach((file, i) =>
+  d.files.forEach((file, i) => {
     lines.push([
       QUEUED_UNTIL + 0.01 + step * i,
       'info',
       `Built /${file.path} (${Buffer.byteLength(file.body)} bytes).`,
-    ]),
-  );
+    ]);
+  });
   if (d.failure !== null) {
     lines.push([FAIL_AT, 'error', d.failure]);
     lines.push([FAIL_AT, 'error', 'Publish failed; the live site keeps its previous version.']);

@@ -78,7 +78,7 @@ export function putStorageFile(
 
 export function deleteStorageFile(emu: Emulator, siteId: string, path: string, visibility: Visibility): boolean {
   const files = slice(emu).sites[siteId];
-  if (!files || !files[keyOf(visibility, path)]) return false;
+  if (!files?.[keyOf(visibility, path)]) return false;
   delete files[keyOf(visibility, path)];
   return true;
 }

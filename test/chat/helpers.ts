@@ -6,7 +6,7 @@ import { FakeClock } from '../../src/clock.js';
 import { createTestIO } from '../../src/io/io.js';
 import type { Choice, Prompter } from '../../src/io/prompter.js';
 import { InterruptedError } from '../../src/errors.js';
-import { Interrupts } from '../../src/interrupts.js';
+import type { Interrupts } from '../../src/interrupts.js';
 import { tempConfigDir } from '../helpers/run.js';
 
 export interface ChatRun {

@@ -142,7 +142,7 @@ describe('the quick argument reader', () => {
     for (const noun of NOUNS) {
       for (const path of runnable(noun)) {
         const { def, args, words, required } = shape(path);
-        const all = args.map((a, i) => (a.variadic ? [`arg${i}`, `more${i}`] : [`arg${i}`])).flat();
+        const all = args.flatMap((a, i) => (a.variadic ? [`arg${i}`, `more${i}`] : [`arg${i}`]));
         const ancestors = [...path.slice(0, -1).flatMap((d) => d.options ?? []), ...GLOBAL_OPTIONS];
         const options = [...(def.options ?? []), ...ancestors];
         const lines: string[][] = [

@@ -70,8 +70,14 @@ function printAnswer(
   headers: IncomingHttpHeaders | undefined,
   envelope: unknown,
 ): void {
-  if (!opts.include) return ctx.io.printJson(envelope);
-  if (ctx.globals.json) return ctx.io.printJson({ status, headers: headers ?? {}, body: envelope });
+  if (!opts.include) {
+    ctx.io.printJson(envelope);
+    return;
+  }
+  if (ctx.globals.json) {
+    ctx.io.printJson({ status, headers: headers ?? {}, body: envelope });
+    return;
+  }
   ctx.io.out(headerLines(status, headers));
   ctx.io.printJson(envelope);
 }

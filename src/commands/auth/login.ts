@@ -37,7 +37,7 @@ export const login = defineCommand<LoginOptions>({
     if (/\s/.test(token)) throw new UsageError('A token has no spaces or line breaks; paste just the token.');
     const baseUrl = ctx.baseUrl();
     const client = ctx.apiWith(token, baseUrl);
-    let info;
+    let info: ReturnType<typeof readTokenInfo>;
     try {
       info = readTokenInfo((await client.get('/v1/token', ctx.signal)).envelope.data);
     } catch (err) {

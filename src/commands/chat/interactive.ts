@@ -49,7 +49,7 @@ export async function interactiveChat(
 ): Promise<number> {
   const c = style(ctx.io);
   let plan = opts.plan;
-  ctx.io.errLine(c.bold(`Chatting with the agent of ${sanitizeInline(projectId)}.`) + ` ${c.dim(HELP)}`);
+  ctx.io.errLine(`${c.bold(`Chatting with the agent of ${sanitizeInline(projectId)}.`)} ${c.dim(HELP)}`);
   /** One turn; true when the user detached from its run. A refusal (queue full, no credits…) ends the turn, not the conversation. */
   const turn = async (next: NextMessage): Promise<boolean> => {
     try {

@@ -1,6 +1,7 @@
 // send_message, and what is printed when the answer is "queued" or when the run is not followed.
 // A queued message runs on its own: it is never sent again (the retry of a failed call reuses
 // its Idempotency-Key, so even a retry cannot queue it twice).
+import type { Envelope } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
@@ -29,7 +30,7 @@ export async function sendMessage(
 ): Promise<SendAnswer> {
   const args: Record<string, unknown> = { projectId, prompt };
   if (mode === 'plan') args.mode = 'plan';
-  let envelope;
+  let envelope: Envelope;
   try {
     ({ envelope } = await ctx.api().call('send_message', args, { idempotencyKey, signal: ctx.signal }));
   } catch (err) {

@@ -102,7 +102,9 @@ function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof p
   if (ctx.io.json) return;
   if (pending.kind === 'question') {
     ctx.io.errLine(`The agent asks: ${sanitizeInline(pending.question)}`);
-    pending.options.forEach((opt, i) => ctx.io.errLine(`  ${i + 1}. ${sanitizeInline(opt)}`));
+    pending.options.forEach((opt, i) => {
+      ctx.io.errLine(`  ${i + 1}. ${sanitizeInline(opt)}`);
+    });
     ctx.io.errLine('Answer with:');
     for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
     return;

@@ -59,7 +59,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   }
 
   const spinner = await startSpinner(ctx.io, ctx.clock, `Publishing ${siteId}`);
-  let result;
+  let result: Awaited<ReturnType<typeof waitForPublish>>;
   try {
     result = await waitForPublish({
       client,

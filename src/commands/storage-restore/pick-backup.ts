@@ -55,13 +55,11 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
   }
   return ctx.prompter.select(
     'Which storage backup? (newest first)',
-    restorable
-      .slice(0, MAX_OFFERED)
-      .map((b) => ({
-        label: backupChoiceLabel(b),
-        value: storageBackupId(b),
-        hint: sanitizeInline(storageBackupId(b)),
-      })),
+    restorable.slice(0, MAX_OFFERED).map((b) => ({
+      label: backupChoiceLabel(b),
+      value: storageBackupId(b),
+      hint: sanitizeInline(storageBackupId(b)),
+    })),
   );
 }
 

@@ -2,6 +2,7 @@
 // exact confirm and the same backupId, mode and paths). A 409 carrying a new plan becomes a
 // PlanChangedError; "already running" names the active restore and how to follow it.
 import { LIMITS } from '../../api/limits.js';
+import type { Envelope } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ApiError, ConfirmationNeededError, requestNote, UsageError } from '../../errors.js';
 import { asRecord, idOf, pickString } from '../../io/records.js';
@@ -74,7 +75,7 @@ function planAnswer(data: unknown): PlanAnswer | undefined {
 }
 
 export async function fetchPlan(ctx: Context, r: RestoreRequest): Promise<PlanAnswer> {
-  let envelope;
+  let envelope: Envelope;
   try {
     ({ envelope } = await ctx.api().call('restore_storage_backup', restoreArgs(r), { signal: ctx.signal }));
   } catch (err) {

@@ -52,7 +52,10 @@ async function askToStart(ctx: Context, r: RestoreRequest, plan: RestorePlan, qu
 
 /** Without a prompt: the plan and its confirm on stdout, so a script can check it and start it. */
 function printPlanForScript(ctx: Context, r: RestoreRequest, answer: PlanAnswer): void {
-  if (ctx.globals.json) return ctx.io.printJson(planDocument(r, answer));
+  if (ctx.globals.json) {
+    ctx.io.printJson(planDocument(r, answer));
+    return;
+  }
   ctx.io.outLine(formatPlan(ctx.io, answer.plan, ctx.io.stdoutIsTTY));
   ctx.io.outLine(`Confirm\t${answer.confirm}`);
 }

@@ -145,7 +145,9 @@ function planRun(t: Timeline, input: ScriptInput, text: string, revisions: numbe
   const steps = changes.map(describe);
   if (revision) steps.push(`Take into account: “${revision}”`);
   t.say(`${revisions > 0 ? 'Here is the revised plan' : 'Here is my plan'}:\n`);
-  steps.forEach((s, i) => t.say(`${i + 1}. ${s}\n`));
+  steps.forEach((s, i) => {
+    t.say(`${i + 1}. ${s}\n`);
+  });
   t.say('Nothing was changed yet. Approve the plan to build it, or tell me what to change.\n');
   t.add('plan_approval_requested', { steps: steps.length }, 300);
   return finish(t, 'plan', 1, {
@@ -168,7 +170,9 @@ function buildRun(t: Timeline, input: ScriptInput, text: string, d: Directives):
   const stepMs = d.long ? 6000 : 1500;
   changes.forEach((c, i) => {
     if (todos.length) {
-      todos.forEach((td, j) => (td.status = j < i ? 'done' : j === i ? 'in_progress' : 'pending'));
+      todos.forEach((td, j) => {
+        td.status = j < i ? 'done' : j === i ? 'in_progress' : 'pending';
+      });
       t.add('todos', { items: todos.map((td) => ({ ...td })) }, 200);
     }
     if (c.op === 'deleted') {
@@ -182,7 +186,7 @@ function buildRun(t: Timeline, input: ScriptInput, text: string, d: Directives):
     }
   });
   if (todos.length) {
-    todos.forEach((td) => (td.status = 'done'));
+    for (const td of todos) td.status = 'done';
     t.add('todos', { items: todos.map((td) => ({ ...td })) }, 200);
   }
   const n = changes.length;

@@ -155,10 +155,16 @@ export async function deployHookHttp(
     res
       .writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
       .end(`${JSON.stringify({ success: status < 400, message, data, code: status })}\n`);
-  if (req.method !== 'POST') return (answer(405, 'Call a deploy hook with POST.'), true);
+  if (req.method !== 'POST') {
+    answer(405, 'Call a deploy hook with POST.');
+    return true;
+  }
   const hook = slice(emu).hooks.find((h) => h.hookId === decodeURIComponent(m[1]));
   const site = hook && emu.site(hook.siteId);
-  if (!hook || !site) return (answer(404, 'No deploy hook at this address.'), true);
+  if (!hook || !site) {
+    answer(404, 'No deploy hook at this address.');
+    return true;
+  }
   // The hook acts as the site's creator; a token with every scope stands in for the address.
   const token: TokenRecord = {
     _id: `hook_${hook.hookId}`,
