@@ -1,7 +1,6 @@
-// main(argv, overrides): loads the noun the arguments name, reads them (argv.ts; commander in
-// program.ts for help and usage errors), runs the command, and maps every error to its exit code
-// in one place. Only this file and bin/ touch process.exit.
-import { flagOf, parseArgv, type Flag } from './argv.js';
+// main(argv, overrides): loads the noun the arguments name, runs them through commander over it
+// (program.ts), and maps every error to its exit code in one place. Only this file and bin/ touch
+// process.exit.
 import { systemClock, type Clock } from './clock.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
@@ -11,7 +10,8 @@ import { EnquirerPrompter, type Prompter } from './io/prompter.js';
 import { Interrupts } from './interrupts.js';
 import type { CommandDefinition } from './commands/define.js';
 import { findNoun, loadCommands } from './commands/index.js';
-import { GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
+import { VERSION } from './global-options.js';
+import { commandWords, runProgram } from './program.js';
 
 export { EXIT_CODE_HELP, VERSION } from './global-options.js';
 
@@ -46,70 +46,22 @@ export async function helpTexts(): Promise<Record<string, string>> {
   return (await import('./program.js')).helpTexts();
 }
 
-const GLOBAL_FLAG_LIST = [...GLOBAL_OPTIONS, { flags: VERSION_FLAGS, description: '' }].map(flagOf);
-const namesOf = (flags: Flag[]) => flags.flatMap((f) => [f.short, f.long].filter((n): n is string => n !== undefined));
-/** Global options that take a value: their value is not the noun. */
-const VALUE_OPTIONS = new Set(namesOf(GLOBAL_FLAG_LIST.filter((f) => f.takesValue)));
-/** The single letters among them: `-qp NAME` is `-q -p NAME`. */
-const VALUE_SHORTS = new Set(GLOBAL_FLAG_LIST.filter((f) => f.takesValue && f.short).map((f) => f.short![1]));
-/** Every global flag as typed, `--no-color` and `-v` included. */
-const GLOBAL_FLAGS = new Set(namesOf(GLOBAL_FLAG_LIST));
-
-/**
- * Where the arguments that are not options (nor values of global options) are, up to `--`, and
- * whether everything before the first of them is a global option.
- */
-function commandWordIndexes(argv: string[]): { at: number[]; globalsFirst: boolean } {
-  const at: number[] = [];
-  let globalsFirst = true;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') break;
-    if (a.startsWith('-')) {
-      const group = /^-[a-zA-Z]{2,}$/.test(a); // -qp
-      if (at.length === 0 && !group && !GLOBAL_FLAGS.has(a.replace(/=.*/, ''))) globalsFirst = false;
-      if (VALUE_OPTIONS.has(a) || (group && VALUE_SHORTS.has(a[a.length - 1]))) i++;
-      continue;
-    }
-    at.push(i);
-  }
-  return { at, globalsFirst };
-}
-
-function commandWords(argv: string[]): string[] {
-  return commandWordIndexes(argv).at.map((i) => argv[i]);
-}
-
 /**
  * `help site list` and `site help list` are `site list --help`: commander's help command takes
  * one word only, and a noun with arguments of its own (`publish help`) would take "help" as one.
- * Only after nothing but global options, and only for a noun that exists.
+ * Only among the words before any option but the program's, and only next to a noun that exists.
  */
-function helpAsFlag(argv: string[]): string[] {
-  const { at, globalsFirst } = commandWordIndexes(argv);
-  if (!globalsFirst || at.length < 2) return argv;
-  const [first, second] = at;
-  const helpAt =
-    argv[first] === 'help' && findNoun(argv[second])
-      ? first
-      : findNoun(argv[first]) && argv[second] === 'help'
-        ? second
-        : undefined;
-  return helpAt === undefined ? argv : [...argv.slice(0, helpAt), ...argv.slice(helpAt + 1), '--help'];
-}
-
-/** The noun the arguments name (the first word that is not an option), if it is one. */
-function nounOf(argv: string[]) {
-  const [first] = commandWords(argv);
-  return first === undefined ? undefined : findNoun(first);
+function helpAsFlag(words: string[], rest: string[]): string[] | undefined {
+  const at = words[0] === 'help' && findNoun(words[1]) ? 0 : findNoun(words[0]) && words[1] === 'help' ? 1 : -1;
+  return at < 0 ? undefined : [...words.toSpliced(at, 1), ...rest, '--help'];
 }
 
 /** What is missing when commander answers with help instead of running anything (said under --json). */
-function missingCommand(argv: string[]): string {
-  const words = commandWords(argv).filter((w) => w !== 'help');
-  if (words.length === 0) return '`sitebuilder` needs a command; `sitebuilder --help` lists them.';
-  if (!findNoun(words[0])) return `There is no command ${JSON.stringify(words[0])}; \`sitebuilder --help\` lists them.`;
-  return `\`sitebuilder ${words[0]}\` needs a command; \`sitebuilder ${words[0]} --help\` lists them.`;
+function missingCommand(words: string[]): string {
+  const named = words.filter((w) => w !== 'help');
+  if (named.length === 0) return '`sitebuilder` needs a command; `sitebuilder --help` lists them.';
+  if (!findNoun(named[0])) return `There is no command ${JSON.stringify(named[0])}; \`sitebuilder --help\` lists them.`;
+  return `\`sitebuilder ${named[0]}\` needs a command; \`sitebuilder ${named[0]} --help\` lists them.`;
 }
 
 function errorDocument(err: CliError | Error, exitCode: number): Record<string, unknown> {
@@ -117,8 +69,7 @@ function errorDocument(err: CliError | Error, exitCode: number): Record<string, 
   return { error: { type: err.name, message: err.message, exitCode, ...details } };
 }
 
-export async function main(args: string[], overrides: MainOverrides = {}): Promise<number> {
-  const argv = helpAsFlag(args);
+export async function main(argv: string[], overrides: MainOverrides = {}): Promise<number> {
   const env = overrides.env ?? (process.env as Record<string, string | undefined>);
   const wantsJson = argv.includes('--json');
   const noColorFlag = argv.includes('--no-color');
@@ -178,19 +129,15 @@ export async function main(args: string[], overrides: MainOverrides = {}): Promi
     exitCode = code ?? ExitCode.ok;
   };
 
+  const { words, rest } = commandWords(argv);
   try {
-    // Only the noun that runs is loaded (start-up budget). The quick reader runs it without
-    // commander; help, --version, unknown words and usage errors go to commander.
-    const noun = nounOf(argv);
-    const def = noun && (await noun.load());
-    const parsed = def && parseArgv(argv, GLOBAL_OPTIONS, def);
-    if (parsed) await execute(parsed.path[parsed.path.length - 1], parsed.options, parsed.withGlobals);
-    else {
-      const { runProgram } = await import('./program.js');
-      await runProgram(argv, def ? [def] : await loadCommands(), execute, io, wantsJson);
-    }
+    // Only the noun that runs is loaded (start-up budget); all of them when none is named, for
+    // the program's help and its suggestions ("Did you mean site?").
+    const noun = findNoun(words[0] === 'help' ? words[1] : words[0]);
+    const commands = noun ? [await noun.load()] : await loadCommands();
+    await runProgram(helpAsFlag(words, rest) ?? argv, commands, execute, io, wantsJson);
   } catch (err) {
-    exitCode = reportError(err, io, wantsJson, env, argv);
+    exitCode = reportError(err, io, wantsJson, env, argv, words);
   } finally {
     removeSigint();
     ctx?.close();
@@ -210,6 +157,7 @@ function reportError(
   wantsJson: boolean,
   env: Record<string, string | undefined>,
   argv: string[],
+  words: string[],
 ): number {
   const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
   const code = commanderCode(err);
@@ -221,7 +169,7 @@ function reportError(
       if ((err as { exitCode?: number }).exitCode === 0) return ExitCode.ok;
       if (wantsJson)
         io.errLine(
-          JSON.stringify({ error: { type: 'UsageError', message: missingCommand(argv), exitCode: ExitCode.usage } }),
+          JSON.stringify({ error: { type: 'UsageError', message: missingCommand(words), exitCode: ExitCode.usage } }),
         );
       return ExitCode.usage;
     }

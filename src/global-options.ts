@@ -1,11 +1,11 @@
-// The program's own options and the texts at the end of `sitebuilder --help`. Plain data, shared
-// by the quick argument reader (argv.ts) and the commander program (program.ts).
+// The program's own options and the texts at the end of `sitebuilder --help`: plain data for the
+// commander program (program.ts).
 import type { OptionDefinition } from './commands/define.js';
 
 declare const __SITEBUILDER_VERSION__: string;
 export const VERSION = typeof __SITEBUILDER_VERSION__ === 'string' ? __SITEBUILDER_VERSION__ : '0.0.0-dev';
 
-/** The program's version flag (commander's .version()); the quick reader leaves it to commander. */
+/** The program's version flag (commander's .version()); commander answers it. */
 export const VERSION_FLAGS = '-v, --version';
 
 export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [

@@ -1,9 +1,9 @@
-// The commander program over the command tree: help texts, completion, and running whatever the
-// quick argument reader (argv.ts) leaves to it. Loaded only then: commander is about 120 KB.
+// The commander program over the command tree: it reads every command line (over the one noun
+// that runs, or over all of them for help and completion), and gives help, usage errors and
+// suggestions.
 import { Command, Option } from 'commander';
 import type { CommandDefinition } from './commands/define.js';
 import { loadCommands } from './commands/index.js';
-import { camel } from './argv.js';
 import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
 import type { IO } from './io/io.js';
 
@@ -72,6 +72,29 @@ export function buildProgram(commands: CommandDefinition<any>[], execute: Execut
   return program;
 }
 
+/** commander's camelcase(): `raw-field` → `rawField`, the key of an argument as of an option. */
+const camel = (s: string) => s.split('-').reduce((acc, word) => acc + word[0].toUpperCase() + word.slice(1));
+
+/**
+ * The words of a command line before its first unknown option, as commander reads them with the
+ * program's own options (`-qp NAME site list` → site, list), and what follows. main() finds the
+ * noun among them; up to `--`, which ends the options.
+ */
+export function commandWords(argv: string[]): { words: string[]; rest: string[] } {
+  const end = argv.indexOf('--');
+  const reader = new Command()
+    .exitOverride()
+    .configureOutput({ outputError: () => {} })
+    .option(VERSION_FLAGS);
+  for (const o of GLOBAL_OPTIONS) reader.option(o.flags);
+  try {
+    const { operands, unknown } = reader.parseOptions(end < 0 ? argv : argv.slice(0, end));
+    return { words: operands, rest: end < 0 ? unknown : [...unknown, ...argv.slice(end)] };
+  } catch {
+    return { words: [], rest: argv }; // a global option without its value: the program says so
+  }
+}
+
 /**
  * The options run() receives. commander lets a parent command parse the options it shares with a
  * subcommand (`storage-restore plan --backup X`), so a subcommand also gets its non-root
@@ -90,8 +113,8 @@ function commandOptions(def: CommandDefinition, cmd: Command, positionals: unkno
 }
 
 /**
- * Runs argv through commander: help, --version, usage errors with suggestions, and every command
- * the quick reader (argv.ts) leaves to it. Errors are thrown for main() to report.
+ * Runs argv through commander: the command, or help, --version, a usage error with suggestions.
+ * Errors are thrown for main() to report.
  */
 export async function runProgram(
   argv: string[],

@@ -39,8 +39,8 @@ export const NOUNS: readonly NounEntry[] = [
   noun('demo', [], async () => (await import('./demo/index.js')).demo),
 ];
 
-export function findNoun(word: string): NounEntry | undefined {
-  return NOUNS.find((n) => n.name === word || n.aliases.includes(word));
+export function findNoun(word: string | undefined): NounEntry | undefined {
+  return word === undefined ? undefined : NOUNS.find((n) => n.name === word || n.aliases.includes(word));
 }
 
 /** Every noun's definition, in the order of the tree. */
