@@ -1,4 +1,16 @@
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// The built binary's code cache goes to $XDG_CACHE_HOME/sitebuilder: for the tests, a directory
+// of this checkout's own under the system's temporary directory, kept between runs.
+const root = fileURLToPath(new URL('.', import.meta.url));
+const cacheHome = join(
+  tmpdir(),
+  `sitebuilder-test-cache-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`,
+);
 
 export default defineConfig({
   test: {
@@ -7,6 +19,6 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     // Tests never write to the real home directory.
-    env: { SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-config', NO_COLOR: '1' },
+    env: { SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-config', NO_COLOR: '1', XDG_CACHE_HOME: cacheHome },
   },
 });

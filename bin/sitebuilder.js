@@ -41,15 +41,27 @@ function fastAnswer() {
 }
 
 /**
+ * Where the code cache lives: SITEBUILDER_CODE_CACHE_DIR, else $XDG_CACHE_HOME/sitebuilder, else
+ * ~/.cache/sitebuilder; never under the install directory (a global install by root would give
+ * everyone else no cache, and packagers expect a package to leave its own folder alone). `own`:
+ * the default directory, ours alone, where bin/ prunes the caches of earlier builds.
+ */
+function cacheRoot(path) {
+  const env = process.env;
+  if (env.SITEBUILDER_CODE_CACHE_DIR) return { dir: env.SITEBUILDER_CODE_CACHE_DIR, own: false };
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(require('node:os').homedir(), '.cache');
+  return { dir: path.join(base, 'sitebuilder'), own: true };
+}
+
+/**
  * Loads dist/ (CommonJS chunks written by scripts/build.mjs) with V8's code cache: a chunk
  * compiled once keeps its bytecode, for the functions that ran too, and later runs skip most of
- * the compiling: about 7 ms of an API command's start-up. The cache lives in
- * dist/.cache/<node>-<arch>-<build id>/ (or under SITEBUILDER_CODE_CACHE_DIR): V8 checks a cache
- * against the source's length only, so the build id (a hash of dist/, from the build) keeps
- * builds apart; in dist/.cache, earlier builds' directories are removed. Chunks are found by
- * their path under dist/, without Node's module resolution. No cache where the directory is
- * read-only, or with SITEBUILDER_NO_CODE_CACHE=1; an entry V8 rejects (other flags) is written
- * again.
+ * the compiling. The cache of a build is <cache root>/<node>-<arch>-<build id>/: V8 checks a
+ * cache against the source's length only, so the build id (a hash of dist/, from the build)
+ * keeps builds apart. Chunks are found by their path under dist/, without Node's module
+ * resolution. No cache where the directory cannot be written, or with SITEBUILDER_NO_CODE_CACHE=1;
+ * an entry V8 rejects (other flags) is written again.
  */
 function loadCli() {
   const fs = require('node:fs');
@@ -57,16 +69,15 @@ function loadCli() {
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist');
   let cacheDir;
-  const ownCacheDir = !process.env.SITEBUILDER_CODE_CACHE_DIR;
+  let ownCacheDir = false;
   if (process.env.SITEBUILDER_NO_CODE_CACHE !== '1') {
     try {
       const buildId = fs.readFileSync(path.join(dist, 'build-id'), 'utf8').trim();
-      cacheDir = path.join(
-        process.env.SITEBUILDER_CODE_CACHE_DIR || path.join(dist, '.cache'),
-        `${process.version}-${process.arch}-${buildId}`,
-      );
+      const root = cacheRoot(path);
+      cacheDir = path.join(root.dir, `${process.version}-${process.arch}-${buildId}`);
+      ownCacheDir = root.own;
     } catch {
-      // a build without an id: no cache
+      // a build without an id, or no home directory: no cache
     }
   }
   const modules = new Map();
@@ -121,8 +132,8 @@ function loadCli() {
       )
         attempt(() => fs.rmSync(temp, { force: true }));
     }
-    // Caches of earlier builds for this Node, in dist/.cache only (a directory of the user's
-    // choosing may be shared by other installs).
+    // Caches of earlier builds for this Node, in our own directory only (one of the user's
+    // choosing may be shared with other things).
     if (ownCacheDir) {
       const parent = path.dirname(cacheDir);
       const prefix = `${process.version}-${process.arch}-`;

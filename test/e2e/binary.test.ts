@@ -19,6 +19,12 @@ import { tempConfigDir } from '../helpers/run.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 const BIN = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
+/** A home that is not there, and the suite's cache directory (vitest.config.ts) for the code cache. */
+const BASE_ENV = {
+  PATH: process.env.PATH ?? '',
+  HOME: '/nonexistent',
+  XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? '',
+};
 let emu: RunningEmulator;
 
 beforeAll(async () => {
@@ -36,7 +42,7 @@ function sb(
       process.execPath,
       [BIN, ...args],
       {
-        env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', SITEBUILDER_CONFIG_DIR: tempConfigDir(), ...env },
+        env: { ...BASE_ENV, SITEBUILDER_CONFIG_DIR: tempConfigDir(), ...env },
         encoding: 'utf8',
       },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -186,39 +192,60 @@ describe('start-up: the code cache', () => {
     expect(cacheFiles(off)).toEqual([]);
   });
 
-  it('keeps it in dist/.cache by default, where the cache of an earlier build is removed', async () => {
-    // A copy of the built package, so that its dist/.cache is this test's own.
+  it('keeps it in the user’s cache directory, never in the package, and prunes earlier builds only there', async () => {
+    // A copy of the built package, so that nothing else runs from it meanwhile.
     const root = mkdtempSync(join(tmpdir(), 'sitebuilder-copy-'));
-    for (const part of ['bin', 'dist', 'package.json'])
-      cpSync(join(BIN, '..', '..', part), join(root, part), {
-        recursive: true,
-        filter: (src) => !src.includes(`${join('dist', '.cache')}`),
-      });
-    const cache = join(root, 'dist', '.cache');
-    const earlier = join(cache, `${process.version}-${process.arch}-0123456789abcdef`);
-    mkdirSync(earlier, { recursive: true });
-    writeFileSync(join(earlier, 'cli.js.bin'), 'old');
-    const res = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [join(root, 'bin', 'sitebuilder.js'), 'workspace', 'list'],
-        {
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: '/nonexistent',
-            SITEBUILDER_CONFIG_DIR: tempConfigDir(),
-            SITEBUILDER_BASE_URL: emu.baseUrl,
-            SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-          },
-          encoding: 'utf8',
-        },
-        (err, stdout) => resolve({ code: err ? 1 : 0, stdout }),
-      );
-    });
-    expect(res.code).toBe(0);
-    expect(res.stdout).toContain('ws_demo');
+    for (const part of ['bin', 'dist', 'completions', 'package.json'])
+      cpSync(join(BIN, '..', '..', part), join(root, part), { recursive: true });
+    const home = mkdtempSync(join(tmpdir(), 'sitebuilder-home-'));
+    const xdg = mkdtempSync(join(tmpdir(), 'sitebuilder-xdg-'));
     const buildId = readFileSync(join(root, 'dist', 'build-id'), 'utf8').trim();
-    expect(readdirSync(cache)).toEqual([`${process.version}-${process.arch}-${buildId}`]);
+    const ours = `${process.version}-${process.arch}-${buildId}`;
+    const earlier = `${process.version}-${process.arch}-0123456789abcdef`;
+    const otherNode = `v0.0.1-${process.arch}-0123456789abcdef`;
+    for (const dir of [join(home, '.cache', 'sitebuilder'), join(xdg, 'sitebuilder')])
+      for (const old of [earlier, otherNode]) mkdirSync(join(dir, old), { recursive: true });
+    /** Every file and directory under the package, with its size and time. */
+    const snapshot = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .sort()
+        .map((f) => {
+          const st = statSync(join(dir, f));
+          return `${f} ${st.size} ${st.mtimeMs}`;
+        });
+    const before = snapshot(root);
+    const runCopy = (env: Record<string, string>) =>
+      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [join(root, 'bin', 'sitebuilder.js'), 'workspace', 'list'],
+          {
+            env: {
+              PATH: process.env.PATH ?? '',
+              SITEBUILDER_CONFIG_DIR: tempConfigDir(),
+              SITEBUILDER_BASE_URL: emu.baseUrl,
+              SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+              ...env,
+            },
+            encoding: 'utf8',
+          },
+          (err, stdout) => resolve({ code: err ? 1 : 0, stdout }),
+        );
+      });
+
+    // ~/.cache/sitebuilder, where an earlier build's cache for this Node goes.
+    const plain = await runCopy({ HOME: home });
+    expect([plain.code, plain.stdout]).toEqual([0, expect.stringContaining('ws_demo')]);
+    expect(readdirSync(join(home, '.cache', 'sitebuilder')).sort()).toEqual([ours, otherNode].sort());
+    expect(readdirSync(join(home, '.cache', 'sitebuilder', ours))).toContain('cli.js.bin');
+
+    // $XDG_CACHE_HOME/sitebuilder when it is set (and absolute).
+    const withXdg = await runCopy({ HOME: home, XDG_CACHE_HOME: xdg });
+    expect(withXdg.stdout).toBe(plain.stdout);
+    expect(readdirSync(join(xdg, 'sitebuilder')).sort()).toEqual([ours, otherNode].sort());
+    expect(readdirSync(join(xdg, 'sitebuilder', ours))).toContain('cli.js.bin');
+
+    expect(snapshot(root)).toEqual(before);
   });
 });
 

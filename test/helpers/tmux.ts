@@ -11,7 +11,10 @@ export class TmuxSession {
   /** Starts `argv` with `env` in a new session; the shell keeps the pane open after it exits. */
   constructor(argv: string[], env: Record<string, string>, size = { cols: 120, rows: 50 }) {
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const vars = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
+    // The tmux server may be older than this run, with another environment: the code cache goes
+    // where the suite says (vitest.config.ts), never to the real home directory.
+    const cache = process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {};
+    const vars = Object.entries({ ...cache, ...env }).map(([k, v]) => `${k}=${quote(v)}`);
     // A person at a terminal: CI (set when the suite runs in CI, and inherited by the tmux
     // server) would turn every prompt off.
     const line = `env -u CI ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
