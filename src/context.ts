@@ -50,6 +50,17 @@ export interface Context {
   close(): void;
 }
 
+/** What a caller of run() may put into the context instead of the process's own (tests, the demo). */
+export interface ContextOverrides {
+  io?: IO;
+  env?: Record<string, string | undefined>;
+  clock?: Clock;
+  prompter?: Prompter;
+  signal?: AbortSignal;
+  /** Ctrl-C presses, for tests (fire()) of commands that take them over. */
+  interrupts?: Interrupts;
+}
+
 export interface ContextInit {
   io: IO;
   env: Record<string, string | undefined>;

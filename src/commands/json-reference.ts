@@ -1,8 +1,8 @@
 // The README's JSON reference, generated from the command tree: every command that runs, with
 // the jsonFields its --help shows. scripts/json-reference.mjs writes it into README.md and
 // test/unit/json-reference.test.ts checks that no command is missing there.
-import type { CommandDefinition } from './define.js';
-import { loadCommands } from './index.js';
+import type { AnyCommandDefinition } from '../core/define.js';
+import { loadCommands } from '../core/nouns.js';
 
 export interface JsonReferenceRow {
   command: string;
@@ -12,7 +12,7 @@ export interface JsonReferenceRow {
 /** Commands that print no JSON (a shell script, an interactive tour). */
 const NO_JSON = new Set(['completion', 'demo']);
 
-export function jsonReferenceRows(defs: CommandDefinition<any>[], prefix = ''): JsonReferenceRow[] {
+export function jsonReferenceRows(defs: AnyCommandDefinition[], prefix = ''): JsonReferenceRow[] {
   const rows: JsonReferenceRow[] = [];
   for (const d of defs) {
     const path = prefix ? `${prefix} ${d.name}` : d.name;

@@ -4,7 +4,8 @@
 // needs the whole method registry, which start-up does not load.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { CommandDefinition } from '../commands/define.js';
+import type { AnyCommandDefinition } from '../core/define.js';
+import { buildProgram } from '../core/program.js';
 import { renderBash } from './bash.js';
 import { renderFish } from './fish.js';
 import { completionTree } from './tree.js';
@@ -23,19 +24,14 @@ export const COMPLETION_FILES: Record<Shell, string> = {
 export async function renderCompletion(
   shell: Shell,
   program: Command,
-  commands: CommandDefinition<any>[],
+  commands: AnyCommandDefinition[],
 ): Promise<string> {
   const tree = await completionTree(program, commands);
   return shell === 'bash' ? renderBash(tree) : shell === 'zsh' ? renderZsh(tree) : renderFish(tree);
 }
 
-/** The script for the command tree of this build (imported lazily: cli.ts imports the commands). */
-export async function generateCompletion(shell: Shell): Promise<string> {
-  const [{ buildProgram }, { loadCommands }] = await Promise.all([
-    import('../program.js'),
-    import('../commands/index.js'),
-  ]);
-  const commands = await loadCommands();
+/** The script for a command tree (every noun: the `cli` that run() gets gives them). */
+export function generateCompletion(shell: Shell, commands: AnyCommandDefinition[]): Promise<string> {
   return renderCompletion(shell, buildProgram(commands), commands);
 }
 

@@ -3,7 +3,7 @@
 // definitions (for the values of positional arguments). The bash, zsh and fish scripts are
 // rendered from it; they answer without starting node.
 import type { Command, Option } from 'commander';
-import type { ArgumentDefinition, CommandDefinition } from '../commands/define.js';
+import type { AnyCommandDefinition, ArgumentDefinition } from '../core/define.js';
 
 export interface CompletionWord {
   value: string;
@@ -81,7 +81,7 @@ export function positionalAt(node: CompletionNode, i: number): CompletionPositio
   return node.positionals[i] ?? (last?.variadic ? last : undefined);
 }
 
-async function nodeOf(cmd: Command, def: CommandDefinition<any> | undefined, path: string[]): Promise<CompletionNode> {
+async function nodeOf(cmd: Command, def: AnyCommandDefinition | undefined, path: string[]): Promise<CompletionNode> {
   const children: CompletionNode['children'] = [];
   for (const sub of cmd.commands) {
     const subDef = def?.subcommands?.find((d) => d.name === sub.name());
@@ -113,7 +113,7 @@ async function nodeOf(cmd: Command, def: CommandDefinition<any> | undefined, pat
 }
 
 /** Builds the tree from a commander program and the definitions it was built from. */
-export async function completionTree(program: Command, commands: CommandDefinition<any>[]): Promise<CompletionTree> {
+export async function completionTree(program: Command, commands: AnyCommandDefinition[]): Promise<CompletionTree> {
   const root = await nodeOf(program, { name: program.name(), summary: '', subcommands: commands }, []);
   return { program: program.name(), root, globalFlags: program.options.filter((o) => !o.hidden).map(flagOf) };
 }

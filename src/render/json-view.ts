@@ -2,7 +2,7 @@
 // sent them; our own lines carry `type` (start, state, reset) and exactly one `end` line closes it.
 import { asEvent } from './events.js';
 import { creditsOfRun, failureMessage, type AppliedAnswer } from './reducer.js';
-import type { RunEnd, RunView } from './views.js';
+import type { RunEnd, RunView } from './run-view.js';
 import type { IO } from '../io/io.js';
 
 export class JsonRunView implements RunView {

@@ -5,16 +5,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NAMES } from '../../src/api/methods.js';
-import { buildProgram } from '../../src/program.js';
-import { loadCommands } from '../../src/commands/index.js';
-import type { CommandDefinition } from '../../src/commands/define.js';
+import { buildProgram } from '../../src/core/program.js';
+import { loadCommands } from '../../src/core/nouns.js';
+import type { AnyCommandDefinition } from '../../src/core/define.js';
 import { COMPLETION_FILES, SHELLS, renderCompletion } from '../../src/completion/render.js';
 import { completionTree, expectedCompletions, type CompletionTree } from '../../src/completion/tree.js';
 import { BASH_COMPLETION, COMPLETIONS, bashComplete, fishComplete, hasShell, zshComplete } from '../helpers/shells.js';
 import { run } from '../helpers/run.js';
 
 let tree: CompletionTree;
-let COMMANDS: CommandDefinition<any>[];
+let COMMANDS: AnyCommandDefinition[];
 beforeAll(async () => {
   COMMANDS = await loadCommands();
   tree = await completionTree(buildProgram(COMMANDS), COMMANDS);

@@ -98,7 +98,7 @@ describe('help', async () => {
 
 describe('lazy nouns', () => {
   it('name each noun and its aliases as its definition does', async () => {
-    const { NOUNS } = await import('../../src/commands/index.js');
+    const { NOUNS } = await import('../../src/core/nouns.js');
     for (const n of NOUNS) {
       const def = await n.load();
       expect(def.name, n.name).toBe(n.name);

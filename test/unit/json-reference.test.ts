@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonReferenceRows } from '../../src/commands/json-reference.js';
-import { loadCommands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/core/nouns.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const section = readme.slice(

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import type { ListingPattern } from '../../api/methods.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';

@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { login } from './login.js';
 import { logout } from './logout.js';
 import { status } from './status.js';

@@ -1,5 +1,5 @@
 import { text } from 'node:stream/consumers';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { readTokenInfo } from './token-info.js';

@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { maskToken } from '../../io/records.js';

@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { NotLoggedInError } from '../../errors.js';
 
 export const token = defineCommand({

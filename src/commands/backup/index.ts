@@ -1,5 +1,5 @@
 // The backup noun: site backups (pages, components and settings).
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { list } from './list.js';
 import { restore } from './restore.js';
 

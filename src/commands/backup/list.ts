@@ -3,7 +3,7 @@ import { itemsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
 
 export interface BackupListOptions {

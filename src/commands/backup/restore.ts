@@ -3,10 +3,10 @@
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { confirmDestructive } from '../../io/confirm.js';
+import { confirmDestructive } from '../confirm.js';
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
 
 export interface BackupRestoreOptions {

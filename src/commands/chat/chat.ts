@@ -2,22 +2,8 @@
 // message in a terminal, a conversation. Exit codes (DESIGN.md): 0 succeeded, 6 failed,
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
 // The definition only: the implementation (./run.ts) loads when the command runs.
-import { defineCommand, parseDuration, parsePositiveInt } from '../define.js';
-
-export interface ChatOptions {
-  site?: string;
-  message?: string;
-  messageFile?: string;
-  plan?: boolean;
-  answer?: string;
-  choose?: number;
-  job?: string;
-  approve?: boolean;
-  revise?: string;
-  follow: boolean;
-  timeout?: number;
-  idempotencyKey?: string;
-}
+import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
+import type { ChatOptions } from './run.js';
 
 export const chat = defineCommand<ChatOptions>({
   name: 'chat',

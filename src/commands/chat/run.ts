@@ -4,11 +4,26 @@ import { text as readStream } from 'node:stream/consumers';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { APPROVE_TEXT, chosenAnswer } from './answers.js';
-import type { ChatOptions } from './chat.js';
 import { interactiveChat } from './interactive.js';
 import type { Mode } from './send.js';
 import { runTurn } from './turn.js';
 import { confirmReplyByMessage, requirePlan, requireQuestion } from './waiting.js';
+
+/** What `chat` takes (chat.ts declares the flags). */
+export interface ChatOptions {
+  site?: string;
+  message?: string;
+  messageFile?: string;
+  plan?: boolean;
+  answer?: string;
+  choose?: number;
+  job?: string;
+  approve?: boolean;
+  revise?: string;
+  follow: boolean;
+  timeout?: number;
+  idempotencyKey?: string;
+}
 
 /** With a default site, `chat "add a page"` is a message, not a site id. */
 function siteAndMessage(opts: ChatOptions, ctx: Context): { site: string; message?: string } {

@@ -1,5 +1,5 @@
 // The code-backup noun: backups of the code the agent wrote.
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { list } from './list.js';
 import { restore } from './restore.js';
 

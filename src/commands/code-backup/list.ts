@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
 import { pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand, parsePositiveInt } from '../define.js';
+import { defineCommand, parsePositiveInt } from '../../core/define.js';
 import { codeBackupId, createdAt, fileCountOf, formatWhen, labelOf } from '../storage-backup/format.js';
 
 export interface CodeBackupListOptions {

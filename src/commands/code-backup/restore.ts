@@ -5,10 +5,10 @@
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { confirmDestructive } from '../../io/confirm.js';
+import { confirmDestructive } from '../confirm.js';
 import { asRecord } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { codeBackupId, createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
 
 export interface CodeBackupRestoreOptions {

@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
 import type { Shell } from '../../completion/render.js';
 
@@ -30,13 +30,14 @@ export const completion = defineCommand<CompletionOptions>({
     'source <(sitebuilder completion bash)   # for the current shell only',
   ],
   jsonFields: '{ shell, file (its name under completions/), script }',
-  async run(opts, ctx) {
+  async run(opts, ctx, cli) {
     if (!(SHELLS as readonly string[]).includes(opts.shell)) {
       throw new UsageError(`Completion scripts exist for ${SHELLS.join(', ')}, not ${JSON.stringify(opts.shell)}.`);
     }
     const shell = opts.shell as Shell;
     const { COMPLETION_FILES, generateCompletion, shippedCompletion } = await import('../../completion/render.js');
-    const script = (!opts.generate && (await shippedCompletion(shell))) || (await generateCompletion(shell));
+    const script =
+      (!opts.generate && (await shippedCompletion(shell))) || (await generateCompletion(shell, await cli.commands()));
     if (ctx.globals.json) {
       ctx.io.printJson({ shell, file: COMPLETION_FILES[shell], script });
       return;

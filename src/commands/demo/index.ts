@@ -1,13 +1,13 @@
 // `sitebuilder demo` (hidden; what `npm start` runs): an in-process emulator with the demo
 // data, and a short tour of the CLI pointed at it.
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 
 export const demo = defineCommand({
   name: 'demo',
   hidden: true,
   summary: 'A tour of the CLI against an embedded emulator (what npm start runs)',
-  async run(_opts, ctx) {
+  async run(_opts, ctx, cli) {
     const { runDemo } = await import('./tour.js');
-    return runDemo(ctx);
+    return runDemo(ctx, cli);
   },
 });

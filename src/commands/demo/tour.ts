@@ -1,6 +1,7 @@
-// The demo: start an emulator in this process, then run CLI commands through main() with
+// The demo: start an emulator in this process, then run CLI commands through cli.run() with
 // SITEBUILDER_BASE_URL and SITEBUILDER_TOKEN pointing at it, printing each command first.
 import type { Context } from '../../context.js';
+import type { Cli } from '../../core/define.js';
 import { startEmulator } from '../../emulator/index.js';
 
 /** The tour, in order; it ends by opening `sitebuilder chat` on a demo site (runDemo). */
@@ -9,11 +10,10 @@ export const TOUR: ReadonlyArray<{ note: string; argv: string[] }> = [
   { note: 'The sites of the Demo Studio workspace:', argv: ['site', 'list', '--workspace', 'ws_demo'] },
 ];
 
-export async function runDemo(ctx: Context): Promise<number> {
+export async function runDemo(ctx: Context, cli: Cli): Promise<number> {
   const { io } = ctx;
   const running = await startEmulator({ speed: 1 });
   try {
-    const { main } = await import('../../cli.js');
     const env = {
       ...ctx.env,
       SITEBUILDER_BASE_URL: running.baseUrl,
@@ -25,7 +25,7 @@ export async function runDemo(ctx: Context): Promise<number> {
       io.errLine('');
       io.errLine(step.note);
       io.errLine(`$ sitebuilder ${step.argv.join(' ')}`);
-      const code = await main(step.argv, { io, env, clock: ctx.clock, prompter: ctx.prompter, signal: ctx.signal });
+      const code = await cli.run(step.argv, { io, env, clock: ctx.clock, prompter: ctx.prompter, signal: ctx.signal });
       if (code !== 0) {
         io.errLine(`(exited with ${code})`);
         return code;
@@ -42,7 +42,7 @@ export async function runDemo(ctx: Context): Promise<number> {
         : 'A message to the agent of Sunrise Bakery, followed live:',
     );
     io.errLine(`$ sitebuilder ${chat.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}`);
-    const chatCode = await main(chat, {
+    const chatCode = await cli.run(chat, {
       io,
       env,
       clock: ctx.clock,

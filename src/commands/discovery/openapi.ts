@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { asRecord } from '../../io/records.js';
 
 // The client reads every answer as an envelope and fills in its fields when missing; a

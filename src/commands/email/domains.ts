@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { cellText } from '../../io/print.js';
 import { sanitizeDeep, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';

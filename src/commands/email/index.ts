@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { domains } from './domains.js';
 import { restart } from './restart.js';
 

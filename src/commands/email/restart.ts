@@ -1,6 +1,6 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { CliError, UsageError } from '../../errors.js';
-import { confirmDestructive } from '../../io/confirm.js';
+import { confirmDestructive } from '../confirm.js';
 import { cellText } from '../../io/print.js';
 import { asRecord, pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';

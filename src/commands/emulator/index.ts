@@ -1,15 +1,8 @@
 // `sitebuilder emulator`: the local emulator of the service, for trying commands and testing
 // scripts offline. The emulator itself loads only when this command runs.
 import { UsageError } from '../../errors.js';
-import { defineCommand } from '../define.js';
-
-export interface EmulatorOptions {
-  host: string;
-  port: number;
-  state?: string;
-  speed: number;
-  command?: string[];
-}
+import { defineCommand } from '../../core/define.js';
+import type { EmulatorOptions } from './serve.js';
 
 function parsePort(value: string): number {
   const n = Number(value);

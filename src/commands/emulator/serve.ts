@@ -8,7 +8,15 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { listTokens, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import type { LogEntry } from '../../emulator/request-log.js';
-import type { EmulatorOptions } from './index.js';
+
+/** What `emulator` takes (index.ts declares the flags). */
+export interface EmulatorOptions {
+  host: string;
+  port: number;
+  state?: string;
+  speed: number;
+  command?: string[];
+}
 
 export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promise<number> {
   const { io } = ctx;

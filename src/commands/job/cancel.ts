@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 

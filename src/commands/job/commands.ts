@@ -2,7 +2,7 @@
 // re-attach), and the `pending` part of the end of a run.
 import { sanitizeInline } from '../../io/sanitize.js';
 import { planOf, type RunState } from '../../render/reducer.js';
-import type { Pending } from '../../render/views.js';
+import type { Pending } from '../../render/run-view.js';
 
 /** Quotes for a POSIX shell only when needed; ids come from the service, so they are sanitized first. */
 export function shellQuote(raw: string): string {

@@ -15,7 +15,7 @@ import {
   type Outcome,
   type RunState,
 } from '../../render/reducer.js';
-import type { RunView } from '../../render/views.js';
+import type { RunView } from '../../render/run-view.js';
 import { shellQuote } from './commands.js';
 
 export interface FollowOptions {

@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { cancel } from './cancel.js';
 import { watch } from './watch.js';
 

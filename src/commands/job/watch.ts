@@ -1,4 +1,4 @@
-import { defineCommand, parseDuration } from '../define.js';
+import { defineCommand, parseDuration } from '../../core/define.js';
 
 interface WatchOptions {
   site?: string;

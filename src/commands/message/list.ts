@@ -2,7 +2,7 @@ import { paginate } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
 import { asRecord, humanTime, pick } from '../../io/records.js';
-import { defineCommand, parsePositiveInt } from '../define.js';
+import { defineCommand, parsePositiveInt } from '../../core/define.js';
 
 interface ListOptions {
   site?: string;

@@ -1,5 +1,5 @@
 // The publish noun: `publish <site>` itself, plus `publish status` and `publish logs`.
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { publishLogsCommand } from './logs.js';
 import { publishCommand } from './publish.js';
 import { publishStatusCommand } from './status.js';

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
-import { defineCommand, parsePositiveInt } from '../define.js';
+import { defineCommand, parsePositiveInt } from '../../core/define.js';
 
 export interface PublishLogsOptions {
   site?: string;

@@ -7,7 +7,7 @@ import { pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
-import { defineCommand, parseDuration } from '../define.js';
+import { defineCommand, parseDuration } from '../../core/define.js';
 import { describeStatus, errorText, isLive, publishRecord, type PublishRecord } from './record.js';
 import { waitForPublish } from './wait.js';
 

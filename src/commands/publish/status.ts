@@ -1,7 +1,7 @@
 // `sitebuilder publish status <site>`: one read of get_publish_status.
 import type { Context } from '../../context.js';
 import { printFields } from '../../io/print.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { errorText, publishRecord } from './record.js';
 
 export interface PublishStatusOptions {

@@ -5,7 +5,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
 import { itemsOf } from '../../api/paginate.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 
 interface EditOptions {
   site?: string;

@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { edit } from './edit.js';
 import { list } from './list.js';
 import { move } from './move.js';

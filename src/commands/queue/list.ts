@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { printTable } from '../../io/print.js';
 import { asRecord, humanTime, pick } from '../../io/records.js';
 import { itemsOf } from '../../api/paginate.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 
 interface ListOptions {
   site?: string;

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { itemsOf } from '../../api/paginate.js';
 import { asRecord, pick } from '../../io/records.js';
-import { defineCommand, parsePositiveInt } from '../define.js';
+import { defineCommand, parsePositiveInt } from '../../core/define.js';
 
 interface MoveOptions {
   site?: string;

@@ -1,5 +1,5 @@
 import { pick } from '../../io/records.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 
 interface RemoveOptions {
   site?: string;

@@ -1,6 +1,6 @@
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 
 interface ResumeOptions {
   site?: string;

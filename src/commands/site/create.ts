@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';

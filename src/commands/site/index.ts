@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { create } from './create.js';
 import { list } from './list.js';
 import { use } from './use.js';

@@ -1,4 +1,4 @@
-import { defineCommand, parsePositiveInt } from '../define.js';
+import { defineCommand, parsePositiveInt } from '../../core/define.js';
 import { paginate } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { cellText, printTable } from '../../io/print.js';

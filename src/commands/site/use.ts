@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { requireSite } from './workspaces.js';

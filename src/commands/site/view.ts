@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { ApiError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';

@@ -5,7 +5,7 @@ import { itemsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { formatBytes, sizeOf } from './format.js';
 
 export interface StorageBackupBrowseOptions {

@@ -3,10 +3,10 @@
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { confirmDestructive } from '../../io/confirm.js';
+import { confirmDestructive } from '../confirm.js';
 import { asRecord, pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { storageBackupId } from './format.js';
 
 export interface StorageBackupClearOptions {

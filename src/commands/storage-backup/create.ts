@@ -8,7 +8,7 @@ import { printFields } from '../../io/print.js';
 import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { startSpinner } from '../../io/spinner.js';
-import { defineCommand, parseDuration } from '../define.js';
+import { defineCommand, parseDuration } from '../../core/define.js';
 import { createdAt, formatBytes, formatWhen, sizeOf, statusText, storageBackupId } from './format.js';
 
 export interface StorageBackupCreateOptions {

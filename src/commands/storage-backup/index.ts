@@ -1,5 +1,5 @@
 // The storage-backup noun: backups of the site's stored files.
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { browse } from './browse.js';
 import { clear } from './clear.js';
 import { create } from './create.js';

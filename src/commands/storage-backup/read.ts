@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { asRecord, pickString } from '../../io/records.js';
 import { sanitize } from '../../io/sanitize.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { formatBytes } from './format.js';
 
 export interface StorageBackupReadOptions {

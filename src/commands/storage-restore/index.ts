@@ -1,5 +1,5 @@
 // The storage-restore noun: the walkthrough / start itself, plus `plan` and `status`.
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { plan } from './plan.js';
 import { storageRestoreCommand } from './restore.js';
 import { status } from './status.js';

@@ -1,8 +1,8 @@
 // Options shared by `storage-restore <site>` and `storage-restore plan <site>`. commander lets
 // the parent parse the ones they share, so both define them identically (same parsers).
 import { UsageError } from '../../errors.js';
-import type { OptionDefinition } from '../define.js';
-import { parseDuration } from '../define.js';
+import type { OptionDefinition } from '../../core/define.js';
+import { parseDuration } from '../../core/define.js';
 import { normalizePaths, type RestoreMode } from './request.js';
 
 export interface RestoreSelectionOptions {

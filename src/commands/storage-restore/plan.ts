@@ -2,7 +2,7 @@
 // the first call of the two-call restore. Nothing is restored; prints the plan and its
 // confirm value, which `storage-restore <site> … --confirm VALUE` takes to start exactly it.
 import { UsageError } from '../../errors.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { checkSelection, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
 import { formatPlan, planConsequences, planIsEmpty } from './plan-view.js';
 import { fetchPlan, nothingToRestore, planDocument, startCommand, type RestoreRequest } from './request.js';

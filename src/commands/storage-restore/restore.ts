@@ -8,7 +8,7 @@ import { ConfirmationNeededError, InterruptedError, UsageError } from '../../err
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { followRestore } from './follow.js';
 import { checkSelection, FOLLOW_OPTIONS, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
 import { pickBackup, pickMode } from './pick-backup.js';

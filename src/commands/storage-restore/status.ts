@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand, parseDuration } from '../define.js';
+import { defineCommand, parseDuration } from '../../core/define.js';
 import { formatWhen } from '../storage-backup/format.js';
 import { followRestore, readRestore, restoreStatus } from './follow.js';
 import { readPlan } from './plan-view.js';

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { startSpinner } from '../../io/spinner.js';
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { planUploads } from './files.js';
 
 export interface UploadOptions {

@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { list } from './list.js';
 
 export const workspace = defineCommand({

@@ -1,4 +1,4 @@
-import { defineCommand } from '../define.js';
+import { defineCommand } from '../../core/define.js';
 import { itemsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { idOf, nameOf, pick } from '../../io/records.js';

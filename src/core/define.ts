@@ -1,7 +1,7 @@
 // A command is a declarative definition (Wrangler-style): metadata, arguments, options,
-// examples and run(options, ctx). cli.ts turns the tree into commander commands; the same
+// examples and run(options, ctx). program.ts turns the tree into commander commands; the same
 // tree feeds help and the completion scripts.
-import type { Context } from '../context.js';
+import type { Context, ContextOverrides } from '../context.js';
 import { UsageError } from '../errors.js';
 
 export interface ArgumentDefinition {
@@ -43,9 +43,27 @@ export interface CommandDefinition<O = Record<string, unknown>> {
   /** Output of --json, for the help text. */
   jsonFields?: string;
   /** Subcommands (a noun's verbs). A definition may have both run and subcommands. */
-  subcommands?: CommandDefinition<any>[];
-  /** Returns an exit code, or nothing for 0. Positional arguments arrive under their names. */
-  run?: (options: O, ctx: Context) => Promise<number | void>;
+  subcommands?: AnyCommandDefinition[];
+  /**
+   * Returns an exit code, or nothing for 0. Positional arguments arrive under their names. `cli`
+   * is for the few commands that run or describe the CLI itself.
+   */
+  run?: (options: O, ctx: Context, cli: Cli) => Promise<number | void>;
+}
+
+/** A definition whatever its options: how the tree holds its commands. */
+export type AnyCommandDefinition = CommandDefinition<never>;
+
+/**
+ * The CLI itself, handed to run() by core/run.ts: the demo's tour runs command lines, and
+ * `completion --generate` describes the whole tree. A parameter rather than an import, so that
+ * no command imports the machinery that loads the commands.
+ */
+export interface Cli {
+  /** Runs a command line in this process, as `sitebuilder …` would; resolves to its exit code. */
+  run(argv: string[], overrides?: ContextOverrides): Promise<number>;
+  /** Every noun's definition, in the order of the tree. */
+  commands(): Promise<AnyCommandDefinition[]>;
 }
 
 export function defineCommand<O = Record<string, unknown>>(def: CommandDefinition<O>): CommandDefinition<O> {

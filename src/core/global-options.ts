@@ -1,6 +1,6 @@
 // The program's own options and the texts at the end of `sitebuilder --help`: plain data for the
 // commander program (program.ts).
-import type { OptionDefinition } from './commands/define.js';
+import type { OptionDefinition } from './define.js';
 
 declare const __SITEBUILDER_VERSION__: string;
 export const VERSION = typeof __SITEBUILDER_VERSION__ === 'string' ? __SITEBUILDER_VERSION__ : '0.0.0-dev';

@@ -2,21 +2,20 @@
 // that runs, or over all of them for help and completion), and gives help, usage errors and
 // suggestions.
 import { Command, Option } from 'commander';
-import type { CommandDefinition } from './commands/define.js';
-import { loadCommands } from './commands/index.js';
+import type { IO } from '../io/io.js';
+import type { AnyCommandDefinition } from './define.js';
 import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
-import type { IO } from './io/io.js';
 
 /** Runs a command: its definition, the options run() gets, and optsWithGlobals(). */
 export type Execute = (
-  def: CommandDefinition,
+  def: AnyCommandDefinition,
   options: Record<string, unknown>,
   withGlobals: Record<string, unknown>,
 ) => Promise<void>;
 
-type RunCommand = (def: CommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>;
+type RunCommand = (def: AnyCommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>;
 
-function buildCommand(def: CommandDefinition, runWith: RunCommand): Command {
+function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
   const cmd = new Command(def.name);
   cmd.summary(def.summary).description(def.description ?? def.summary);
   cmd.configureHelp({
@@ -59,7 +58,7 @@ function buildCommand(def: CommandDefinition, runWith: RunCommand): Command {
 }
 
 /** The program over the given nouns (all of them for help and completion; one to run a command). */
-export function buildProgram(commands: CommandDefinition<any>[], execute: Execute = async () => {}): Command {
+export function buildProgram(commands: AnyCommandDefinition[], execute: Execute = async () => {}): Command {
   const program = new Command('sitebuilder');
   program
     .description('Build, change and publish sites with the AI site agent, from a terminal or a script.')
@@ -100,7 +99,7 @@ export function commandWords(argv: string[]): { words: string[]; rest: string[] 
  * subcommand (`storage-restore plan --backup X`), so a subcommand also gets its non-root
  * ancestors' values; the arguments come last, under their names.
  */
-function commandOptions(def: CommandDefinition, cmd: Command, positionals: unknown[]): Record<string, unknown> {
+function commandOptions(def: AnyCommandDefinition, cmd: Command, positionals: unknown[]): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   const ancestors: Command[] = [];
   for (let c = cmd.parent; c?.parent; c = c.parent) ancestors.unshift(c);
@@ -118,7 +117,7 @@ function commandOptions(def: CommandDefinition, cmd: Command, positionals: unkno
  */
 export async function runProgram(
   argv: string[],
-  commands: CommandDefinition<any>[],
+  commands: AnyCommandDefinition[],
   execute: Execute,
   io: IO,
   wantsJson: boolean,
@@ -146,7 +145,7 @@ export async function runProgram(
  * Every command's help text, keyed by its path ("" for the program, "site list", aliases too).
  * The build writes them to dist/help/ so that bin/ answers --help without loading the CLI.
  */
-export async function helpTexts(): Promise<Record<string, string>> {
+export function helpTexts(commands: AnyCommandDefinition[]): Record<string, string> {
   const texts: Record<string, string> = {};
   const visit = (cmd: Command, paths: string[]) => {
     let captured = '';
@@ -166,6 +165,6 @@ export async function helpTexts(): Promise<Record<string, string>> {
       );
     }
   };
-  visit(buildProgram(await loadCommands()), ['']);
+  visit(buildProgram(commands), ['']);
   return texts;
 }

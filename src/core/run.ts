@@ -1,0 +1,176 @@
+// run(argv, overrides): loads the noun the arguments name, runs them through commander over it
+// (program.ts), and maps every error to its exit code in one place. Only this file and bin/ touch
+// process.exit.
+import { systemClock } from '../clock.js';
+import { ConfigStore, configDir } from '../config/store.js';
+import { type Context, type ContextOverrides, createContext, type GlobalOptions } from '../context.js';
+import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { decideColorLevel, type IO, systemIO } from '../io/io.js';
+import { EnquirerPrompter } from '../io/prompter.js';
+import { Interrupts } from '../interrupts.js';
+import type { AnyCommandDefinition, Cli, CommandDefinition } from './define.js';
+import { VERSION } from './global-options.js';
+import { findNoun, loadCommands } from './nouns.js';
+import { commandWords, runProgram } from './program.js';
+
+function globalsFrom(o: Record<string, unknown>, env: Record<string, string | undefined>): GlobalOptions {
+  return {
+    json: Boolean(o.json),
+    profile: o.profile as string | undefined,
+    baseUrl: o.baseUrl as string | undefined,
+    token: o.token as string | undefined,
+    debug: Boolean(o.debug) || env.SITEBUILDER_DEBUG === '1',
+    color: o.color !== false,
+    yes: Boolean(o.yes),
+    quiet: Boolean(o.quiet),
+  };
+}
+
+/**
+ * `help site list` and `site help list` are `site list --help`: commander's help command takes
+ * one word only, and a noun with arguments of its own (`publish help`) would take "help" as one.
+ * Only among the words before any option but the program's, and only next to a noun that exists.
+ */
+function helpAsFlag(words: string[], rest: string[]): string[] | undefined {
+  const at = words[0] === 'help' && findNoun(words[1]) ? 0 : findNoun(words[0]) && words[1] === 'help' ? 1 : -1;
+  return at < 0 ? undefined : [...words.toSpliced(at, 1), ...rest, '--help'];
+}
+
+/** What is missing when commander answers with help instead of running anything (said under --json). */
+function missingCommand(words: string[]): string {
+  const named = words.filter((w) => w !== 'help');
+  if (named.length === 0) return '`sitebuilder` needs a command; `sitebuilder --help` lists them.';
+  if (!findNoun(named[0])) return `There is no command ${JSON.stringify(named[0])}; \`sitebuilder --help\` lists them.`;
+  return `\`sitebuilder ${named[0]}\` needs a command; \`sitebuilder ${named[0]} --help\` lists them.`;
+}
+
+function errorDocument(err: CliError | Error, exitCode: number): Record<string, unknown> {
+  const details = err instanceof CliError ? err.details : {};
+  return { error: { type: err.name, message: err.message, exitCode, ...details } };
+}
+
+/** What commands that run or describe the CLI get (define.ts: Cli). */
+const cli: Cli = { run, commands: loadCommands };
+
+/** Runs a command line; resolves to its exit code. */
+export async function run(argv: string[], overrides: ContextOverrides = {}): Promise<number> {
+  const env = overrides.env ?? (process.env as Record<string, string | undefined>);
+  const wantsJson = argv.includes('--json');
+  const noColorFlag = argv.includes('--no-color');
+  const io = overrides.io ?? systemIO(env, noColorFlag);
+  if (!overrides.io) {
+    // `sitebuilder site list | head` closes the pipe early: stop quietly, as other tools do.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(ExitCode.ok);
+    });
+  }
+  if (overrides.io) {
+    overrides.io.colorLevel = noColorFlag ? 0 : decideColorLevel({ env, stdoutIsTTY: io.stdoutIsTTY, noColorFlag });
+  }
+  io.json = wantsJson;
+  const controller = new AbortController();
+  const signal = overrides.signal ?? controller.signal;
+  const interrupts = overrides.interrupts ?? new Interrupts();
+  let ctx: Context | undefined;
+  let removeSigint = () => {};
+  if (!overrides.signal) {
+    let presses = 0;
+    const onSigint = () => {
+      if (interrupts.fire()) return;
+      presses++;
+      if (presses === 1) controller.abort(new InterruptedError());
+      else {
+        io.errLine('');
+        process.exit(ExitCode.interrupted);
+      }
+    };
+    process.on('SIGINT', onSigint);
+    removeSigint = () => process.off('SIGINT', onSigint);
+  }
+
+  let exitCode: number = ExitCode.ok;
+  const execute = async (
+    def: AnyCommandDefinition,
+    options: Record<string, unknown>,
+    withGlobals: Record<string, unknown>,
+  ) => {
+    const globals = globalsFrom(withGlobals, env);
+    io.json = globals.json;
+    io.quiet = globals.quiet;
+    if (!globals.color) io.colorLevel = 0;
+    ctx = createContext({
+      io,
+      env,
+      globals,
+      config: new ConfigStore(configDir(env)),
+      clock: overrides.clock ?? systemClock,
+      prompter: overrides.prompter ?? new EnquirerPrompter(io, env),
+      signal,
+      interrupts,
+      version: VERSION,
+    });
+    // The options come from the definition itself (program.ts), so they are the ones it declares.
+    const code = await (def as CommandDefinition).run!(options, ctx, cli);
+    exitCode = code ?? ExitCode.ok;
+  };
+
+  const { words, rest } = commandWords(argv);
+  try {
+    // Only the noun that runs is loaded (start-up budget); all of them when none is named, for
+    // the program's help and its suggestions ("Did you mean site?").
+    const noun = findNoun(words[0] === 'help' ? words[1] : words[0]);
+    const commands = noun ? [await noun.load()] : await loadCommands();
+    await runProgram(helpAsFlag(words, rest) ?? argv, commands, execute, io, wantsJson);
+  } catch (err) {
+    exitCode = reportError(err, io, wantsJson, env, argv, words);
+  } finally {
+    removeSigint();
+    ctx?.close();
+  }
+  return exitCode;
+}
+
+/** commander's own errors (thrown through exitOverride), known without loading commander. */
+function commanderCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && code.startsWith('commander.') ? code : undefined;
+}
+
+function reportError(
+  err: unknown,
+  io: IO,
+  wantsJson: boolean,
+  env: Record<string, string | undefined>,
+  argv: string[],
+  words: string[],
+): number {
+  const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
+  const code = commanderCode(err);
+  if (code) {
+    if (code === 'commander.helpDisplayed' || code === 'commander.version') return ExitCode.ok;
+    if (code === 'commander.help') {
+      // `help`, asked for: 0. A noun given without a verb: its help went to stderr (not under
+      // --json, where the error says what is missing); that is a usage error.
+      if ((err as { exitCode?: number }).exitCode === 0) return ExitCode.ok;
+      if (wantsJson)
+        io.errLine(
+          JSON.stringify({ error: { type: 'UsageError', message: missingCommand(words), exitCode: ExitCode.usage } }),
+        );
+      return ExitCode.usage;
+    }
+    const message = (err as Error).message.replace(/^error: /, '');
+    if (wantsJson) io.errLine(JSON.stringify({ error: { type: 'UsageError', message, exitCode: ExitCode.usage } }));
+    else io.errLine('Run with --help for usage.');
+    return ExitCode.usage;
+  }
+  if (err instanceof DOMException && err.name === 'AbortError') err = new InterruptedError();
+  const known =
+    err instanceof CliError || (err instanceof Error && typeof (err as { exitCode?: unknown }).exitCode === 'number');
+  const e = err instanceof Error ? err : new Error(String(err));
+  const exitCode = known ? (e as CliError).exitCode : ExitCode.failure;
+  const message = known ? e.message : `Unexpected error: ${e.message}. Run again with --debug for details.`;
+  if (wantsJson) io.errLine(JSON.stringify(errorDocument(Object.assign(e, { message }), exitCode)));
+  else io.errLine(`error: ${message}`);
+  if (debug && e.stack) io.errLine(e.stack);
+  return exitCode;
+}
