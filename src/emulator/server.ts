@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { LIMITS } from '../api/methods.js';
 import { handleControl } from './control.js';
 import type { Emulator } from './emulator.js';
-import { envelope } from './envelope.js';
-import { handleApiRequest, refusalAnswer, type ApiAnswer } from './pipeline.js';
+import { type ApiAnswer, envelope } from './envelope.js';
+import { handleApiRequest, refusalAnswer } from './pipeline.js';
 import { readBody, writeJson } from './http-io.js';
 
 export interface ServerOptions {
