@@ -50,7 +50,9 @@ function cacheRoot(path) {
   const env = process.env;
   if (env.SITEBUILDER_CODE_CACHE_DIR) return { dir: env.SITEBUILDER_CODE_CACHE_DIR, own: false };
   const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(require('node:os').homedir(), '.cache');
+  // os.homedir() is $HOME where it is set; reading it spares loading node:os.
+  const home = env.HOME || require('node:os').homedir();
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache');
   return { dir: path.join(base, 'sitebuilder'), own: true };
 }
 
