@@ -44,7 +44,7 @@ function fastAnswer() {
  * Where the code cache lives: SITEBUILDER_CODE_CACHE_DIR, else $XDG_CACHE_HOME/sitebuilder, else
  * ~/.cache/sitebuilder; never under the install directory (a global install by root would give
  * everyone else no cache, and packagers expect a package to leave its own folder alone). `own`:
- * the default directory, ours alone, where bin/ prunes the caches of earlier builds.
+ * the default directory, ours alone, where bin/ prunes caches nothing wrote to for a week.
  */
 function cacheRoot(path) {
   const env = process.env;
@@ -119,8 +119,7 @@ function loadCli() {
     // Any failure (a read-only install, a full disk, a file in use) only costs the cache.
     const attempt = (work) => {
       try {
-        work();
-        return true;
+        return work() ?? true;
       } catch {
         return false;
       }
@@ -134,17 +133,17 @@ function loadCli() {
       )
         attempt(() => fs.rmSync(temp, { force: true }));
     }
-    // Caches of earlier builds for this Node, in our own directory only (one of the user's
-    // choosing may be shared with other things).
+    // Caches of other builds and other Node versions that nothing wrote to for a week, in our own
+    // directory only (one of the user's choosing may be shared with other things). Not at once:
+    // two installs of different versions used in turn would remove each other's every time.
     if (ownCacheDir) {
       const parent = path.dirname(cacheDir);
-      const prefix = `${process.version}-${process.arch}-`;
-      attempt(() => {
-        for (const other of fs.readdirSync(parent)) {
-          if (other !== path.basename(cacheDir) && other.startsWith(prefix))
-            fs.rmSync(path.join(parent, other), { recursive: true, force: true });
-        }
-      });
+      const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
+      for (const other of attempt(() => fs.readdirSync(parent)) || []) {
+        const dir = path.join(parent, other);
+        if (dir !== cacheDir && /^v\d+\.\d+\.\d+-/.test(other) && attempt(() => fs.statSync(dir).mtimeMs < weekAgo))
+          attempt(() => fs.rmSync(dir, { recursive: true, force: true }));
+      }
     }
   });
   return load(path.join(dist, 'cli.js'));

@@ -9,6 +9,7 @@ import {
   readdirSync,
   readFileSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -192,7 +193,7 @@ describe('start-up: the code cache', () => {
     expect(cacheFiles(off)).toEqual([]);
   });
 
-  it('keeps it in the user’s cache directory, never in the package, and prunes earlier builds only there', async () => {
+  it('keeps it in the user’s cache directory, never in the package, and prunes week-old caches only there', async () => {
     // A copy of the built package, so that nothing else runs from it meanwhile.
     const root = mkdtempSync(join(tmpdir(), 'sitebuilder-copy-'));
     for (const part of ['bin', 'dist', 'completions', 'package.json'])
@@ -201,10 +202,14 @@ describe('start-up: the code cache', () => {
     const xdg = mkdtempSync(join(tmpdir(), 'sitebuilder-xdg-'));
     const buildId = readFileSync(join(root, 'dist', 'build-id'), 'utf8').trim();
     const ours = `${process.version}-${process.arch}-${buildId}`;
-    const earlier = `${process.version}-${process.arch}-0123456789abcdef`;
-    const otherNode = `v0.0.1-${process.arch}-0123456789abcdef`;
-    for (const dir of [join(home, '.cache', 'sitebuilder'), join(xdg, 'sitebuilder')])
-      for (const old of [earlier, otherNode]) mkdirSync(join(dir, old), { recursive: true });
+    // Another build in use (written to lately) stays; week-old ones go, whatever their Node.
+    const recent = `${process.version}-${process.arch}-0123456789abcdef`;
+    const stale = [`${process.version}-${process.arch}-fedcba9876543210`, `v0.0.1-${process.arch}-0123456789abcdef`];
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    for (const dir of [join(home, '.cache', 'sitebuilder'), join(xdg, 'sitebuilder')]) {
+      for (const other of [recent, ...stale]) mkdirSync(join(dir, other), { recursive: true });
+      for (const old of stale) utimesSync(join(dir, old), eightDaysAgo, eightDaysAgo);
+    }
     /** Every file and directory under the package, with its size and time. */
     const snapshot = (dir: string): string[] =>
       readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -233,16 +238,16 @@ describe('start-up: the code cache', () => {
         );
       });
 
-    // ~/.cache/sitebuilder, where an earlier build's cache for this Node goes.
+    // ~/.cache/sitebuilder.
     const plain = await runCopy({ HOME: home });
     expect([plain.code, plain.stdout]).toEqual([0, expect.stringContaining('ws_demo')]);
-    expect(readdirSync(join(home, '.cache', 'sitebuilder')).sort()).toEqual([ours, otherNode].sort());
+    expect(readdirSync(join(home, '.cache', 'sitebuilder')).sort()).toEqual([ours, recent].sort());
     expect(readdirSync(join(home, '.cache', 'sitebuilder', ours))).toContain('cli.js.bin');
 
     // $XDG_CACHE_HOME/sitebuilder when it is set (and absolute).
     const withXdg = await runCopy({ HOME: home, XDG_CACHE_HOME: xdg });
     expect(withXdg.stdout).toBe(plain.stdout);
-    expect(readdirSync(join(xdg, 'sitebuilder')).sort()).toEqual([ours, otherNode].sort());
+    expect(readdirSync(join(xdg, 'sitebuilder')).sort()).toEqual([ours, recent].sort());
     expect(readdirSync(join(xdg, 'sitebuilder', ours))).toContain('cli.js.bin');
 
     expect(snapshot(root)).toEqual(before);
