@@ -37,6 +37,17 @@ const lazyChildProcess = {
   },
 };
 
+/** JSON imports as JSON.parse of a string: V8 reads a large JSON text faster than the same object as code. */
+const jsonAsParse = {
+  name: 'json-as-parse',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, async (args) => ({
+      contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(await readFile(args.path, 'utf8'))))});`,
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(dist, { recursive: true, force: true });
 // The light method index the client reads (the registry compiled to JSON Schema).
 await import('./gen-method-index.mjs');
@@ -54,7 +65,7 @@ const { outputFiles } = await build({
   define: { __SITEBUILDER_VERSION__: JSON.stringify(version) },
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, jsonAsParse],
 });
 
 // The build id names bin/'s code cache (V8 checks a cache against the source's length only).

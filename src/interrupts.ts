@@ -1,4 +1,4 @@
-// Ctrl-C, routed. By default cli.ts aborts ctx.signal on the first press and exits 130 on the
+// Ctrl-C, routed. By default core/run.ts aborts ctx.signal on the first press and exits 130 on the
 // second. A command that needs finer control (chat: the first press cancels the run, the next
 // detaches, and the prompt loop goes on after) takes the presses over with handle() for a
 // while. Tests fire presses themselves.

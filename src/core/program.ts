@@ -76,7 +76,7 @@ const camel = (s: string) => s.split('-').reduce((acc, word) => acc + word[0].to
 
 /**
  * The words of a command line before its first unknown option, as commander reads them with the
- * program's own options (`-qp NAME site list` → site, list), and what follows. main() finds the
+ * program's own options (`-qp NAME site list` → site, list), and what follows. run() finds the
  * noun among them; up to `--`, which ends the options.
  */
 export function commandWords(argv: string[]): { words: string[]; rest: string[] } {
@@ -113,7 +113,7 @@ function commandOptions(def: AnyCommandDefinition, cmd: Command, positionals: un
 
 /**
  * Runs argv through commander: the command, or help, --version, a usage error with suggestions.
- * Errors are thrown for main() to report.
+ * Errors are thrown for run() to report.
  */
 export async function runProgram(
   argv: string[],

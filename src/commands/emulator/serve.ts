@@ -124,7 +124,7 @@ function waitForStop(signal: AbortSignal): Promise<void> {
     };
     if (signal.aborted) return resolve();
     signal.addEventListener('abort', done, { once: true });
-    // A server is stopped with SIGTERM too; cli.ts only turns Ctrl-C into the signal.
+    // A server is stopped with SIGTERM too; core/run.ts only turns Ctrl-C into the signal.
     process.once('SIGTERM', done);
   });
 }
