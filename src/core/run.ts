@@ -130,7 +130,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
   return exitCode;
 }
 
-/** commander's own errors (thrown through exitOverride), known without loading commander. */
+/** The code of commander's own errors (thrown through exitOverride), e.g. commander.unknownOption. */
 function commanderCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return err instanceof Error && typeof code === 'string' && code.startsWith('commander.') ? code : undefined;
