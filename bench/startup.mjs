@@ -7,7 +7,7 @@
 // (list_sites takes one workspace): shown for information. For figures, not a pass/fail test.
 // Usage: node bench/startup.mjs [runs=30]   (on another Node: /path/to/node bench/startup.mjs)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,11 +16,14 @@ const runs = Number(process.argv[2] ?? 30);
 const bin = new URL('../bin/sitebuilder.js', import.meta.url).pathname;
 const floor = new URL('http-floor.cjs', import.meta.url).pathname;
 const configDir = mkdtempSync(join(tmpdir(), 'sitebuilder-bench-'));
+// A code cache of this run's own (filled by the warm-up round), not the user's.
+const codeCacheDir = join(configDir, 'code-cache');
 
 async function startEmulator() {
   // A fast emulated clock: the minute's budget (240 calls) renews every few milliseconds, so that
   // the runs never wait for it.
   const child = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--json', '--speed', '10000'], {
+    env: { ...process.env, SITEBUILDER_CODE_CACHE_DIR: codeCacheDir },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const line = await new Promise((resolve, reject) => {
@@ -48,6 +51,7 @@ const median = (xs) => {
 const emu = await startEmulator();
 const env = {
   SITEBUILDER_CONFIG_DIR: configDir,
+  SITEBUILDER_CODE_CACHE_DIR: codeCacheDir,
   SITEBUILDER_BASE_URL: emu.baseUrl,
   SITEBUILDER_TOKEN: emu.token,
   NO_COLOR: '1',
@@ -72,7 +76,7 @@ const cases = [
     base: 'node:http floor (1 call)',
     budget: 1.3,
   },
-  // For information: without V8's code cache (bin/ keeps one in the user's cache directory).
+  // For information: without V8's code cache.
   {
     name: '  the same, no code cache',
     cmd: process.execPath,
@@ -114,6 +118,7 @@ try {
     for (const c of cases) samples.get(c.name).push(time(c.cmd, c.args, { ...env, ...c.env }));
 } finally {
   emu.child.kill('SIGTERM');
+  rmSync(configDir, { recursive: true, force: true });
 }
 console.log(`runs: ${runs} each, alternating; node ${process.version} (${process.arch})`);
 console.log('case'.padEnd(34), 'median ms'.padStart(10), 'ratio'.padStart(7), '  against', 'budget'.padStart(8));
