@@ -117,7 +117,9 @@ try {
   for (let i = 0; i < runs; i++)
     for (const c of cases) samples.get(c.name).push(time(c.cmd, c.args, { ...env, ...c.env }));
 } finally {
+  const exited = new Promise((resolve) => emu.child.once('exit', resolve));
   emu.child.kill('SIGTERM');
+  await exited; // it may write its code cache as it exits
   rmSync(configDir, { recursive: true, force: true });
 }
 console.log(`runs: ${runs} each, alternating; node ${process.version} (${process.arch})`);
