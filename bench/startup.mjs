@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Start-up benchmark: alternates bare `node -e 0` with sitebuilder commands in one run and
-// prints medians and ratios. Targets (DESIGN.md): --version, --help and completion ≤ 1.15 ×
-// bare Node; an API command against the emulator on loopback ≤ 1.5 × (`site list --limit 5`:
-// three calls, list_workspaces and a page of list_sites for each of two workspaces).
+// prints medians and ratios. Targets (README.md "Performance"): --version, --help and
+// completion ≤ 1.15 × bare Node; an API command against the emulator on loopback ≤ 1.5 ×
+// (`site list --limit 5`: three calls, list_workspaces and a page of list_sites for each of two
+// workspaces).
 // Usage: node bench/startup.mjs [runs=30]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

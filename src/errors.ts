@@ -1,4 +1,4 @@
-// Typed errors, each carrying its exit code (DESIGN.md "Exit codes"). cli.ts maps them once.
+// Typed errors, each carrying its exit code (README.md "Exit codes"). cli.ts maps them once.
 
 export const ExitCode = {
   ok: 0,

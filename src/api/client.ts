@@ -1,7 +1,7 @@
-// The one transport (DESIGN.md "Transport rules"): POST {base}/v1/<method>, JSON body, Bearer
-// token, an Idempotency-Key on every write reused by its retries, bounded jittered retries, a
-// timeout on every request, one keep-alive connection, and the rate budget tracked from the
-// X-RateLimit-* headers.
+// The one transport (docs/scripting.md "How calls are made"): POST {base}/v1/<method>, JSON
+// body, Bearer token, an Idempotency-Key on every write reused by its retries, bounded jittered
+// retries, a timeout on every request, one keep-alive connection, and the rate budget tracked
+// from the X-RateLimit-* headers.
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
 import { requestNote, UsageError, type ApiError } from '../errors.js';

@@ -1,5 +1,5 @@
-// THE method registry: the single source of truth for every method of the service
-// (../shared/spec/service-api.md). Client-side validation, the emulator's validation,
+// THE method registry: the single source of truth for every method of the service (in short:
+// docs/emulator.md "The service in short"). Client-side validation, the emulator's validation,
 // GET /v1/openapi.json, GET /v1/tools, and the help and completion of `sitebuilder api` all
 // come from here. Adding a method of the service is one entry below.
 import * as z from 'zod/mini';
@@ -30,10 +30,10 @@ export const ALL_SCOPES: readonly Scope[] = [
   'config:write',
 ];
 
-/** The six listing patterns of the spec's "Listing conventions". */
+/** The six listing patterns of the service (docs/emulator.md "Listing conventions"). */
 export type ListingPattern = 'offset' | 'offsetHasMore' | 'nextCursor' | 'token' | 'page' | 'backwards';
 
-/** Role permissions the spec names beyond API access. */
+/** Role permissions the service names beyond API access. */
 export type Permission = 'deleteProjects' | 'manageDomains';
 
 export interface MethodSpec {
@@ -44,7 +44,7 @@ export interface MethodSpec {
   write: boolean;
   destructive: boolean;
   listing?: ListingPattern;
-  /** The spec shows this method's arguments; false: named in passing, open schema or our plausible choice. */
+  /** The service documents this method's arguments; false: named in passing, open schema or our plausible choice. */
   argsShown: boolean;
   permission?: Permission;
   /** Counted against the 1,200 analytics lookups a site an hour. */
@@ -334,7 +334,7 @@ const entries = {
     { listing: 'nextCursor', argsShown: false },
   ),
 
-  // Named in passing: arguments and payloads not shown; these are the emulator's choices (README "Emulator").
+  // Named in passing: arguments and payloads not shown; the emulator's choices (docs/emulator.md).
   run_site_cron: write(
     'sites:write',
     'Run a scheduled job of the site now.',

@@ -1,4 +1,4 @@
-// Where a site's code lives, and the three code-hosting refusals the spec names for
+// Where a site's code lives, and the three code-hosting refusals the service names for
 // send_message, publish_site, restore_backup and restore_code_backup: the code is being moved
 // into a code-hosting service; the service lost access to the repository or it was deleted;
 // the code lives in the workspace's own code-hosting account while the workspace is on the

@@ -1,5 +1,5 @@
-// HTTP routes of the control API under /_emulator/ (documented in README "Emulator"). Core
-// routes below; a domain adds its own through Domain.control.
+// HTTP routes of the control API under /_emulator/ (documented in docs/emulator.md "Control
+// API"). Core routes below; a domain adds its own through Domain.control.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Control, ControlError } from './control-api.js';
 import type { Emulator } from './emulator.js';

@@ -1,4 +1,4 @@
-// The response envelope of every answer (spec "Response envelope").
+// The response envelope of every answer (docs/emulator.md "The service in short").
 /** The service version every envelope carries. */
 export const SERVICE_VERSION = '1.0.0';
 

@@ -33,7 +33,7 @@ export interface StartEmulatorOptions {
   state?: EmulatorState;
   /** Load from this file when it exists (a missing file starts fresh). */
   stateFile?: string;
-  /** Body size limit in bytes (default the spec's 150 MB). */
+  /** Body size limit in bytes (default the service's 150 MB). */
   bodyLimit?: number;
 }
 

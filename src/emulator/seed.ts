@@ -1,5 +1,6 @@
-// The seeded demo data (documented in README "Emulator"): fixed, readable ids so docs,
-// demos and tests can name them. Every case of the spec's refusals has a workspace or a token.
+// The seeded demo data (documented in docs/emulator.md "Seeded data"): fixed, readable ids so
+// docs, demos and tests can name them. Every refusal the service documents has a workspace or
+// a token to try it with.
 import { ALL_SCOPES, type Scope } from '../api/methods.js';
 import type { Emulator } from './emulator.js';
 import {

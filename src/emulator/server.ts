@@ -10,7 +10,7 @@ import { handleApiRequest, refusalAnswer, type ApiAnswer } from './pipeline.js';
 import { readBody, writeJson } from './http-io.js';
 
 export interface ServerOptions {
-  /** Body size limit in bytes; the spec's 150 MB unless a test lowers it. */
+  /** Body size limit in bytes; the service's 150 MB unless a test lowers it. */
   bodyLimit?: number;
 }
 

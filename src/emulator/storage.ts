@@ -1,6 +1,6 @@
 // The sites' file storage, shared by upload_storage_file (publish domain), list_storage_files
 // and the storage backups and restores. A path may exist twice, once public and once private
-// (the spec's "the other public or private copy of a restored file"). Public files are served
+// (the service's "other public or private copy of a restored file"). Public files are served
 // at their permanent address, GET {origin}/storage/<siteId>/<path>, for as long as they exist.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Emulator } from './emulator.js';

@@ -1,4 +1,5 @@
-// One test (at least) for every row of the spec's error table, over real HTTP.
+// One test (at least) for every row of the service's error table (docs/emulator.md "Errors"),
+// over real HTTP.
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';

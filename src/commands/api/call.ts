@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { FieldInput } from './fields.js';
 
-// The six listing patterns of the spec (the body builder, the pager and the method list load
+// The six listing patterns of the service (the body builder, the pager and the method list load
 // only when the command runs: start-up stays light).
 const LISTING_PATTERNS: readonly ListingPattern[] = [
   'offset',

@@ -1,5 +1,5 @@
-// Seeded stored files and storage backups (documented in README "Storage backups and
-// restores"), chosen so every case of the plan and every refusal can be tried on the demo:
+// Seeded stored files and storage backups (documented in docs/emulator.md "Backups in the
+// emulator"), chosen so every case of the plan and every refusal can be tried on the demo:
 // site_bakery has a backup whose restore adds, replaces, leaves, removes and skips files, a
 // failed backup and one in an older format; site_portfolio has a backup still being archived;
 // site_blog sits on the Free plan.

@@ -1,7 +1,7 @@
 // What the code backups need from the chat engine, in one place: a snapshot of the agent's
 // files (and what it remembers of the site, so later runs build on the restored version), the
 // run in progress, and restoring a snapshot, which also deletes the site's chat history and
-// discards its queue (restore_code_backup in the spec).
+// discards its queue (what restore_code_backup does in the service).
 import type { Emulator } from '../emulator.js';
 import { advanceSite, cancelRun } from './runs.js';
 import { chatSlice, type JobRecord, type SiteChat } from './slice.js';

@@ -1,7 +1,7 @@
 // Scheduled jobs and webhooks of a site: run_site_cron, list_site_cron_runs and
 // list_webhook_deliveries (next-cursor pages, newest first, 20 a page). Our choices where the
-// spec says "not shown" (README "Emulator"): a run takes 5 emulated seconds and a second run of
-// a job still running is refused with 409 (the spec's "a scheduled job already running").
+// service leaves it open (docs/emulator.md): a run takes 5 emulated seconds and a second run of
+// a job still running is refused with 409 (the service's "a scheduled job already running").
 import type { Emulator } from '../emulator.js';
 import type { SiteRecord } from '../state.js';
 import { defineDomain, type CallContext, type HandlerResult } from '../types.js';

@@ -12,7 +12,7 @@ import { EmulatorRefusal, isRefusal } from '../refusal.js';
 import { provideSiteFiles } from '../site-files.js';
 import { defineDomain, type CallContext, type Handler, type HandlerResult } from '../types.js';
 
-/** Every send_message refusal carries data.code, a site chat error code (our names: README). */
+/** Every send_message refusal carries data.code, a site chat error code (our names: docs/emulator.md). */
 function withChatCode(handler: Handler): Handler {
   return async (call) => {
     try {

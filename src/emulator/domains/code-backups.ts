@@ -2,7 +2,7 @@
 // taken after each agent run that changed the site's files (the chat engine's run-end hook),
 // and seeded sites start with the one of their first build. Restoring one reverts the files,
 // deletes the site's whole chat history and discards its queue (chat/site-code.ts); it takes
-// no backup first and does not publish. The three 409s of the spec are answered verbatim.
+// no backup first and does not publish. The service's three 409s are answered verbatim.
 // Control (under /_emulator/):
 //   POST sites/:siteId/code-saving {"seconds"}   the site's latest changes are "being saved" that long
 //   GET  sites/:siteId/code-backups              the backups with their file lists
@@ -34,7 +34,7 @@ interface CodeBackupsSlice {
 
 export const CODE_BACKUPS_DOMAIN = 'codeBackups';
 export const PAGE_SIZE = 20;
-/** How long the service waits for a save before refusing (the spec: about 30 seconds). */
+/** How long the service waits for a save before refusing (about 30 seconds, says the service). */
 export const SAVE_WAIT_MS = 30_000;
 export const GENERATING_MESSAGE = 'AI is currently generating. Stop it before restoring this code backup!';
 export const ALREADY_RESTORING_MESSAGE = 'Another code backup is already being restored for this site!';

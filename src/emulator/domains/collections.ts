@@ -1,6 +1,6 @@
 // Collections (the site's CMS tables) and secrets: list_rows (offset and count, 50 a page),
-// export_collection (every row as JSON, or CSV text) and set_secret. Our choices where the spec
-// says "not shown" (README "Emulator"): a secret's name is upper case (STRIPE_KEY), its value is
+// export_collection (every row as JSON, or CSV text) and set_secret. Our choices where the service
+// leaves it open (docs/emulator.md): a secret's name is upper case (STRIPE_KEY), its value is
 // stored as a hash and never sent back.
 import { createHash } from 'node:crypto';
 import type { Emulator } from '../emulator.js';

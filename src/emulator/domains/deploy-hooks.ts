@@ -1,8 +1,8 @@
 // Deploy hooks: trigger_deploy_hook, the hook's own address (POST /hooks/deploy/<hookId>, the
 // way a CMS or CI calls it), and list_deploy_hook_calls (next-cursor pages, newest first).
-// At most 10 calls a minute per hook, counting both ways in (the spec's limit); a call past
+// At most 10 calls a minute per hook, counting both ways in (the service's limit); a call past
 // it is refused with 429 until the minute passes. A call publishes the site through the
-// publish domain; when that publish is refused, the call is refused with 422 (the spec's
+// publish domain; when that publish is refused, the call is refused with 422 (the service's
 // example) and carries the publish's refusal.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALL_SCOPES, LIMITS, METHODS } from '../../api/methods.js';

@@ -1,6 +1,6 @@
 // The site's email history: list_site_email_sends, list_site_email_engagement (opens and
 // clicks, optionally of one send) and list_site_email_suppressions — next-cursor pages of 20,
-// newest first. Seeded for the demo sites; the shapes are our choice (README "Emulator").
+// newest first. Seeded for the demo sites; the shapes are our choice (docs/emulator.md).
 import type { Emulator } from '../emulator.js';
 import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
 import { cursorPage } from './listing.js';

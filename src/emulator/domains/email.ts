@@ -1,6 +1,6 @@
 // Email domains: get_site_email_settings and restart_site_email_domain_verification, with
-// every refusal of the spec word for word. Our choices where the spec says "not shown"
-// (README "Emulator"): the record fields (domain, verified, paused, dkimRecords,
+// every refusal the service documents, word for word. Our choices where the service leaves it
+// open (docs/emulator.md): the record fields (domain, verified, paused, dkimRecords,
 // ownershipRecord), the statuses of the refusals, and that a restart leaves the domain
 // `pending` until the mail provider gives up after 72 emulated hours (then `failed`).
 import { createHash } from 'node:crypto';
@@ -136,7 +136,7 @@ function restartVerification(call: CallContext): HandlerResult {
     });
   const domain = advance(emu, d!);
   call.requirePermission(ws, 'manageDomains');
-  // The refusals, in the spec's words; the checks run from the most settled state down.
+  // The refusals, in the service's words; the checks run from the most settled state down.
   if (paused(emu, domain))
     refuse(403, 'Email domains are paused until the workspace is on a paid plan again!', {
       reason: 'email-domains-paused',
@@ -162,7 +162,7 @@ function restartVerification(call: CallContext): HandlerResult {
   const times = (emailSlice(emu).restarts[ws._id] ??= []);
   const wait = quotaWait(times, call.now(), HOUR, LIMITS.emailRestartsPerWorkspaceHour);
   if (wait !== null) {
-    // A quota, not the minute's budget: no Retry-After header (the spec puts that on the budget's 429 only).
+    // A quota, not the minute's budget: no Retry-After header (the service puts that on the budget's 429 only).
     refuse(
       429,
       `This workspace has restarted email domain verification too many times this hour. Try again in ${waitWords(wait)}.`,

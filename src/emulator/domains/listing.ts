@@ -1,8 +1,8 @@
-// Pages for the listing patterns of the methods the spec names in passing (its "Listing
-// conventions"), and the hourly/minute quotas some of them carry. Our choices where the spec
-// says "not shown" (README "Emulator"): items under data.items, the paging fields beside them
-// in data; cursors and tokens are opaque and bound to the other arguments ("keep other
-// arguments the same"), so a cursor sent with different filters is refused with 400.
+// Pages for the listing patterns of the methods the service names in passing (docs/emulator.md
+// "Listing conventions"), and the hourly/minute quotas some of them carry. Our choices where
+// the service leaves it open (docs/emulator.md): items under data.items, the paging fields
+// beside them in data; cursors and tokens are opaque and bound to the other arguments ("keep
+// other arguments the same"), so a cursor sent with different filters is refused with 400.
 import { createHash } from 'node:crypto';
 import { refuse } from '../refusal.js';
 import type { Args, HandlerResult } from '../types.js';

@@ -1,4 +1,4 @@
-// Listings of the methods the spec names in passing, one per listing pattern it gives them:
+// Listings of the methods the service names in passing, one per listing pattern it gives them:
 // list_templates and list_workspace_members (offset and count, 50 a page),
 // list_workspace_credit_activity (offset with hasMore, 20 a page, newest first),
 // list_database_backups (page numbers, 10 a page, newest first: a daily backup at 03:00 UTC

@@ -19,7 +19,7 @@ export interface SiteBackupRecord {
   _id: string;
   BackupId: string;
   siteId: string;
-  /** `automatic` for the backup taken before a restore (the spec); `daily` and `manual` otherwise. */
+  /** `automatic` for the backup taken before a restore (as in the service); `daily` and `manual` otherwise. */
   type: 'automatic' | 'daily' | 'manual';
   label: string;
   createdAt: number;
@@ -58,7 +58,7 @@ export function takeSiteBackup(
   content = siteContent(emu, site),
 ): SiteBackupRecord {
   const n = emu.newId('bkp').split('_')[1];
-  // Two ids, as the spec says: a database-style _id and a readable BackupId; either restores.
+  // Two ids, as the service has them: a database-style _id and a readable BackupId; either restores.
   const record: SiteBackupRecord = {
     _id: `65f0${n.padStart(20, '0')}`,
     BackupId: `BK-${n}`,

@@ -3,7 +3,7 @@ import type { Emulator } from '../emulator.js';
 import type { WorkspaceRecord } from '../state.js';
 import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
 
-/** list_sites answers this many sites when no limit is sent (the spec does not show the page size). */
+/** list_sites answers this many sites when no limit is sent (the service documents no page size). */
 export const DEFAULT_PAGE_SIZE = 50;
 
 function workspaceView(emu: Emulator, ws: WorkspaceRecord, userId: string) {

@@ -1,4 +1,4 @@
-// Storage backups and the two-call storage restore (spec "Backups and restores"):
+// Storage backups and the two-call storage restore (docs/emulator.md "Backups in the emulator"):
 // list_storage_backups (page numbers), browse_storage_backup, read_storage_backup_file,
 // create_storage_backup, clear_storage_backups, restore_storage_backup and
 // get_storage_restore_status. The plan is computed in backups/storage-plan.ts; the state,
