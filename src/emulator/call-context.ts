@@ -1,6 +1,7 @@
 // The context a handler receives, with the checks every domain repeats: reaching a
 // workspace or a site, role permissions, the plan, and credits.
-import type { MethodName, MethodSpec, Permission } from '../api/methods.js';
+import type { MethodInfo } from '../api/method-index.js';
+import type { Permission } from '../api/registry-terms.js';
 import type { Emulator } from './emulator.js';
 import { refuse } from './refusal.js';
 import type { TokenRecord, UserRecord, WorkspaceRecord } from './state.js';
@@ -13,7 +14,7 @@ const PERMISSION_WORDS: Record<Permission, string> = {
 
 export function createCallContext(init: {
   emu: Emulator;
-  spec: MethodSpec;
+  spec: MethodInfo;
   args: Args;
   token: TokenRecord;
   user: UserRecord;
@@ -23,7 +24,7 @@ export function createCallContext(init: {
   const { emu, token } = init;
   const call: CallContext = {
     ...init,
-    method: init.spec.name as MethodName,
+    method: init.spec.name,
     now: () => emu.clock.now(),
     refuse: (status, message, data) => refuse(status, message, data ?? null),
 

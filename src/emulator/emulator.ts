@@ -2,7 +2,8 @@
 // request log, the domains and their handlers. server.ts puts it on node:http; tests and the
 // demo can also drive it in-process through startEmulator().
 import { randomBytes } from 'node:crypto';
-import type { MethodName, Permission } from '../api/methods.js';
+import type { MethodName } from '../api/method-index.js';
+import type { Permission } from '../api/registry-terms.js';
 import { RateBudgets } from './budget.js';
 import { refuse } from './refusal.js';
 import { EmulatorClock } from './clock.js';

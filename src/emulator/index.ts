@@ -2,7 +2,7 @@
 // CLI tests run in-process against it, and the `emulator` and `demo` commands use it too.
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { ALL_SCOPES, type Scope } from '../api/methods.js';
+import { ALL_SCOPES, type Scope } from '../api/registry-terms.js';
 import { EmulatorClock, type TimeSource } from './clock.js';
 import { Control } from './control-api.js';
 import { Emulator } from './emulator.js';

@@ -9,8 +9,8 @@
 // produced, even when an injected fault answered the client otherwise, so a retry with the
 // same key replays the real result and creates nothing twice.
 import type { IncomingHttpHeaders } from 'node:http';
-import { getMethod, type MethodSpec } from '../api/methods.js';
-import { validateArgs } from '../api/validate.js';
+import { type MethodInfo, methodInfo } from '../api/method-index.js';
+import { checkArgsAgainstSchema } from '../api/validate.js';
 import { authenticate, refuseTokenInAddress } from './auth.js';
 import { createCallContext } from './call-context.js';
 import { discovery, isDiscoveryPath } from './discovery.js';
@@ -109,7 +109,7 @@ async function route(emu: Emulator, req: ApiRequest, requestId: string, trace: T
       refuse(405, `${req.url.pathname} is read with GET.`, null, { Allow: 'GET' });
     return discovery(emu, req, trace);
   }
-  const spec = getMethod(name);
+  const spec = methodInfo(name);
   if (spec && req.verb !== 'POST') {
     refuse(405, `${name} is called with POST, not ${req.verb}.`, null, { Allow: 'POST' });
   }
@@ -128,7 +128,7 @@ async function route(emu: Emulator, req: ApiRequest, requestId: string, trace: T
 async function callMethod(
   emu: Emulator,
   req: ApiRequest,
-  spec: MethodSpec,
+  spec: MethodInfo,
   token: TokenRecord,
   user: UserRecord,
   requestId: string,
@@ -215,7 +215,7 @@ async function callMethod(
 
 async function runClaimed(
   emu: Emulator,
-  spec: MethodSpec,
+  spec: MethodInfo,
   args: Record<string, unknown>,
   token: TokenRecord,
   user: UserRecord,
@@ -229,7 +229,7 @@ async function runClaimed(
       scope: spec.scope,
     });
   }
-  const problem = validateArgs(spec, args);
+  const problem = checkArgsAgainstSchema(spec.name, spec.schema, args);
   if (problem) refuse(400, problem.message, { reason: 'invalid-argument', argument: problem.path || null });
 
   const fault = emu.faults.take(spec.name) ?? null;

@@ -1,6 +1,6 @@
 // The seeded demo data (documented in README "Emulator"): fixed, readable ids so docs,
 // demos and tests can name them. Every case of the spec's refusals has a workspace or a token.
-import { ALL_SCOPES, type Scope } from '../api/methods.js';
+import { ALL_SCOPES, type Scope } from '../api/registry-terms.js';
 import type { Emulator } from './emulator.js';
 import {
   ROLE_PERMISSIONS,

@@ -1,7 +1,8 @@
 // The interfaces a domain of the emulator builds on: a Domain module owns a slice of the
 // state, handles some methods of the registry, and may add control routes and raw HTTP routes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MethodName, MethodSpec, Permission } from '../api/methods.js';
+import type { MethodInfo, MethodName } from '../api/method-index.js';
+import type { Permission } from '../api/registry-terms.js';
 import type { Emulator } from './emulator.js';
 import type { SiteRecord, TokenRecord, UserRecord, WorkspaceRecord } from './state.js';
 
@@ -23,7 +24,7 @@ export type Args = Record<string, any>;
 
 export interface CallContext<A extends Args = Args> {
   method: MethodName;
-  spec: MethodSpec;
+  spec: MethodInfo;
   args: A;
   token: TokenRecord;
   /** The user who created the token; the person behind the call. */

@@ -4,7 +4,7 @@
 // hour leaves the window. Our choices where the spec says "not shown" (README "Emulator"):
 // `from`/`to` are days (YYYY-MM-DD, default the last 7 days up to today), at most 366 days;
 // the numbers are made up but stable for a site and a day.
-import { LIMITS } from '../../api/methods.js';
+import { LIMITS } from '../../api/limits.js';
 import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
 import { quotaWait, waitWords } from './listing.js';
 import { DAY, HOUR, seededRandom } from './sample-data.js';

@@ -5,7 +5,9 @@
 // publish domain; when that publish is refused, the call is refused with 422 (the spec's
 // example) and carries the publish's refusal.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ALL_SCOPES, LIMITS, METHODS } from '../../api/methods.js';
+import { LIMITS } from '../../api/limits.js';
+import { methodInfo } from '../../api/method-index.js';
+import { ALL_SCOPES } from '../../api/registry-terms.js';
 import { createCallContext } from '../call-context.js';
 import type { Emulator } from '../emulator.js';
 import { EmulatorRefusal, refuse } from '../refusal.js';
@@ -50,7 +52,7 @@ async function publishFor(
   if (!publish) return { deploymentId: null };
   const ctx = createCallContext({
     emu,
-    spec: METHODS.publish_site,
+    spec: methodInfo('publish_site')!,
     args: { projectId: site._id },
     token: call.token,
     user: call.user,
@@ -180,7 +182,7 @@ export async function deployHookHttp(
   const user = emu.user(site.createdBy)!;
   const call = createCallContext({
     emu,
-    spec: METHODS.trigger_deploy_hook,
+    spec: methodInfo('trigger_deploy_hook')!,
     args: { projectId: site._id, hookId: hook.hookId },
     token,
     user,

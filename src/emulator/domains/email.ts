@@ -4,7 +4,7 @@
 // ownershipRecord), the statuses of the refusals, and that a restart leaves the domain
 // `pending` until the mail provider gives up after 72 emulated hours (then `failed`).
 import { createHash } from 'node:crypto';
-import { LIMITS } from '../../api/methods.js';
+import { LIMITS } from '../../api/limits.js';
 import type { Emulator } from '../emulator.js';
 import { refuse } from '../refusal.js';
 import type { SiteRecord } from '../state.js';
