@@ -37,18 +37,16 @@ export function discovery(emu: Emulator, req: ApiRequest, trace: { token?: Token
     };
     return { status: 200, body: envelope(200, `Token ${token.name}.`, data), headers: {} };
   }
-  const tools = METHOD_INFOS
-    .filter((m) => token.scopes.includes(m.scope))
-    .map((m) => ({
-      name: m.name,
-      description: m.summary,
-      scope: m.scope,
-      write: m.write,
-      destructive: m.destructive,
-      listing: m.listing,
-      permission: m.permission,
-      inputSchema: m.schema,
-    }));
+  const tools = METHOD_INFOS.filter((m) => token.scopes.includes(m.scope)).map((m) => ({
+    name: m.name,
+    description: m.summary,
+    scope: m.scope,
+    write: m.write,
+    destructive: m.destructive,
+    listing: m.listing,
+    permission: m.permission,
+    inputSchema: m.schema,
+  }));
   return {
     status: 200,
     body: envelope(200, `${tools.length} tools this token can use.`, tools, { count: tools.length }),
