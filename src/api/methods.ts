@@ -309,7 +309,7 @@ const entries = {
     { listing: 'nextCursor', argsShown: false },
   ),
 
-  // Named in passing: arguments and payloads not shown; these are the emulator's choices (docs/emulator.md).
+  // Named in passing: arguments and payloads not shown; these are the emulator's choices (README "Emulator").
   run_site_cron: write(
     'sites:write',
     'Run a scheduled job of the site now.',

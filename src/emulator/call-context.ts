@@ -2,10 +2,9 @@
 // workspace or a site, role permissions, the plan, and credits.
 import type { MethodInfo } from '../api/method-index.js';
 import type { Permission } from '../api/registry-terms.js';
-import type { Emulator } from './emulator.js';
 import { refuse } from './refusal.js';
 import type { TokenRecord, UserRecord, WorkspaceRecord } from './state.js';
-import type { Args, CallContext } from './types.js';
+import type { Args, CallContext, EmulatorHost } from './host.js';
 
 const PERMISSION_WORDS: Record<Permission, string> = {
   deleteProjects: 'Delete projects',
@@ -13,9 +12,10 @@ const PERMISSION_WORDS: Record<Permission, string> = {
 };
 
 export function createCallContext(init: {
-  emu: Emulator;
+  emu: EmulatorHost;
   spec: MethodInfo;
-  args: Args;
+  /** Arguments that fit the method's schema: checked by the pipeline, or built by a domain calling a method. */
+  args: object;
   token: TokenRecord;
   user: UserRecord;
   requestId: string;
@@ -24,6 +24,7 @@ export function createCallContext(init: {
   const { emu, token } = init;
   const call: CallContext = {
     ...init,
+    args: init.args as Args,
     method: init.spec.name,
     now: () => emu.clock.now(),
     refuse: (status, message, data) => refuse(status, message, data ?? null),
@@ -109,7 +110,7 @@ export function createCallContext(init: {
 }
 
 /** 403 when the token may not act in this workspace. */
-export function checkReach(emu: Emulator, token: TokenRecord, ws: WorkspaceRecord): void {
+export function checkReach(emu: EmulatorHost, token: TokenRecord, ws: WorkspaceRecord): void {
   if (token.workspaces && !token.workspaces.includes(ws._id)) {
     refuse(403, `This token cannot reach the workspace ${ws.name} (${ws._id}); it is narrowed to other workspaces.`, {
       reason: 'workspace-not-reachable',

@@ -6,7 +6,7 @@ import { authenticate } from './auth.js';
 import type { Emulator } from './emulator.js';
 import { envelope } from './envelope.js';
 import { openApiDocument } from './openapi.js';
-import type { ApiAnswer, ApiRequest } from './pipeline.js';
+import type { ApiAnswer, ApiRequest } from './api-exchange.js';
 import type { TokenRecord } from './state.js';
 
 export const isDiscoveryPath = (path: string): boolean => (GET_ADDRESSES as readonly string[]).includes(path);

@@ -16,7 +16,8 @@ export { Emulator, SERVICE_VERSION } from './emulator.js';
 export { EmulatorRefusal } from './refusal.js';
 export { DEMO_TOKENS, DEMO_USER_ID, SEED_WORKSPACES, TEAMMATE_USER_ID } from './seed.js';
 export type { EmulatorState } from './state.js';
-export type { CallContext, Domain, Handler, HandlerResult, JobService } from './types.js';
+export type { CallContext, EmulatorHost, Handler, HandlerResult, JobService } from './host.js';
+export type { Domain } from './types.js';
 
 export interface StartEmulatorOptions {
   /** Default 127.0.0.1. */

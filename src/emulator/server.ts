@@ -6,7 +6,8 @@ import { LIMITS } from '../api/limits.js';
 import { handleControl } from './control.js';
 import type { Emulator } from './emulator.js';
 import { envelope } from './envelope.js';
-import { handleApiRequest, refusalAnswer, type ApiAnswer } from './pipeline.js';
+import type { ApiAnswer } from './api-exchange.js';
+import { handleApiRequest, refusalAnswer } from './pipeline.js';
 import { readBody, writeJson } from './http-io.js';
 
 export interface ServerOptions {
