@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/api/limits.js';
-import { METHOD_INDEX_NAMES, type MethodInfo, type MethodName, methodInfo } from '../../src/api/method-index.js';
+import {
+  METHOD_INDEX_NAMES,
+  METHOD_INFOS,
+  type MethodInfo,
+  type MethodName,
+  methodInfo,
+} from '../../src/api/method-index.js';
 import { checkArgsAgainstSchema, checkBodyShape } from '../../src/api/validate.js';
+import type { Args } from '../../src/emulator/host.js';
 
 // What runs: the registry as compiled into the index (test/unit/method-index.test.ts keeps it in step).
 const m = (name: MethodName) => methodInfo(name)!;
@@ -226,5 +233,58 @@ describe('argument validation messages', () => {
       expect(m(name).argsShown, name).toBe(false);
     for (const name of ['send_message', 'restore_storage_backup', 'create_site'] as const)
       expect(m(name).argsShown, name).toBe(true);
+  });
+});
+
+describe('the arguments an emulator handler reads', () => {
+  it('are every argument of the registry, and only those', () => {
+    // Typed as Record<keyof Args, true>: tsc fails when Args and this list differ.
+    const named: Record<keyof Args, true> = {
+      backupId: true,
+      backupIds: true,
+      cancelActiveJob: true,
+      category: true,
+      clearSession: true,
+      codeBackupId: true,
+      collectionId: true,
+      confirm: true,
+      contentBase64: true,
+      contentType: true,
+      cronId: true,
+      cursor: true,
+      deploymentId: true,
+      domainId: true,
+      expectedVersion: true,
+      fileName: true,
+      format: true,
+      from: true,
+      hookId: true,
+      importSource: true,
+      jobId: true,
+      label: true,
+      limit: true,
+      mode: true,
+      name: true,
+      offset: true,
+      page: true,
+      path: true,
+      paths: true,
+      position: true,
+      prefix: true,
+      projectId: true,
+      prompt: true,
+      queueItemId: true,
+      recursive: true,
+      restoreId: true,
+      sendId: true,
+      to: true,
+      token: true,
+      value: true,
+      visibility: true,
+      webhookId: true,
+      workspaceId: true,
+    };
+    const registry = new Set(METHOD_INFOS.flatMap((info) => Object.keys(info.schema.properties ?? {})));
+    expect(Object.keys(named).sort()).toEqual([...registry].sort());
   });
 });
