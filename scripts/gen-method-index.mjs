@@ -1,7 +1,7 @@
 // Compiles the method registry (src/api/methods.ts, zod) into src/api/method-index.json: each
-// method's metadata and its argument schema as JSON Schema. The client reads that light index,
-// so no zod loads at start-up; the emulator, OpenAPI and tools use the registry itself.
-// Run by the build; a test fails when the committed file is out of date.
+// method's metadata and its argument schema as JSON Schema. Everything that runs reads that
+// index (the client's and the emulator's validation, OpenAPI, /v1/tools), so zod is needed at
+// build time only. Run by the build; a test fails when the committed file is out of date.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

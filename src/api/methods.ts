@@ -1,40 +1,15 @@
-// THE method registry: the single source of truth for every method of the service (in short:
-// docs/emulator.md "The service in short"). Client-side validation, the emulator's validation,
-// GET /v1/openapi.json, GET /v1/tools, and the help and completion of `sitebuilder api` all
-// come from here. Adding a method of the service is one entry below.
+// THE method registry: the single source of truth for every method of the service, written
+// with zod. It is read at build time only:
+// scripts/gen-method-index.mjs compiles it to src/api/method-index.json, and everything that
+// runs (the client's validation, the emulator's validation, GET /v1/openapi.json, GET /v1/tools,
+// the help and completion of `sitebuilder api`) reads that compiled index through
+// src/api/method-index.ts, so no zod ships. Adding a method of the service is one entry below,
+// then `npm run build`.
 import * as z from 'zod/mini';
 import { LIMITS } from './limits.js';
+import type { ListingPattern, Permission, Scope } from './registry-terms.js';
 
-export type Scope =
-  | 'workspaces:read'
-  | 'sites:read'
-  | 'chat:write'
-  | 'chat:read'
-  | 'publish:write'
-  | 'sites:create'
-  | 'sites:write'
-  | 'sites:delete'
-  | 'data:write'
-  | 'config:write';
-
-export const ALL_SCOPES: readonly Scope[] = [
-  'workspaces:read',
-  'sites:read',
-  'chat:write',
-  'chat:read',
-  'publish:write',
-  'sites:create',
-  'sites:write',
-  'sites:delete',
-  'data:write',
-  'config:write',
-];
-
-/** The six listing patterns of the service (docs/emulator.md "Listing conventions"). */
-export type ListingPattern = 'offset' | 'offsetHasMore' | 'nextCursor' | 'token' | 'page' | 'backwards';
-
-/** Role permissions the service names beyond API access. */
-export type Permission = 'deleteProjects' | 'manageDomains';
+export type { ListingPattern, Permission, Scope } from './registry-terms.js';
 
 export interface MethodSpec {
   name: string;
@@ -415,12 +390,3 @@ export const METHODS: Readonly<Record<MethodName, MethodSpec>> = Object.fromEntr
 ) as Record<MethodName, MethodSpec>;
 
 export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
-
-export function getMethod(name: string): MethodSpec | undefined {
-  return Object.hasOwn(METHODS, name) ? METHODS[name as MethodName] : undefined;
-}
-
-/** The three GET addresses besides the methods. None spends budget. */
-export const GET_ADDRESSES = ['/v1/token', '/v1/tools', '/v1/openapi.json'] as const;
-
-export { LIMITS } from './limits.js';

@@ -2,11 +2,12 @@
 // anything else to the domains' raw routes (a published site) or 404.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIMITS } from '../api/methods.js';
+import { LIMITS } from '../api/limits.js';
 import { handleControl } from './control.js';
 import type { Emulator } from './emulator.js';
 import { envelope } from './envelope.js';
-import { handleApiRequest, refusalAnswer, type ApiAnswer } from './pipeline.js';
+import type { ApiAnswer } from './api-exchange.js';
+import { handleApiRequest, refusalAnswer } from './pipeline.js';
 import { readBody, writeJson } from './http-io.js';
 
 export interface ServerOptions {

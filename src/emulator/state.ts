@@ -1,7 +1,7 @@
 // The emulator's whole state: one plain, JSON-serializable object (saved and loaded with
 // --state). `core` holds what every domain reads (users, workspaces, sites, tokens);
 // `domains[name]` is the slice owned by the domain module of that name.
-import type { Permission, Scope } from '../api/methods.js';
+import type { Permission, Scope } from '../api/registry-terms.js';
 
 export const STATE_FORMAT = 'sitebuilder-emulator-state';
 export const STATE_VERSION = 1;

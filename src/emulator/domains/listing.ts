@@ -5,7 +5,7 @@
 // other arguments the same"), so a cursor sent with different filters is refused with 400.
 import { createHash } from 'node:crypto';
 import { refuse } from '../refusal.js';
-import type { Args, HandlerResult } from '../types.js';
+import type { Args, HandlerResult } from '../host.js';
 
 export const PAGE_MAX = 100;
 
@@ -36,7 +36,9 @@ const sizeOf = (args: Args, fallback: number) => Math.min(args.limit ?? fallback
 /** next cursor: `cursor` in, data.nextCursor out (null at the end). */
 export function cursorPage<T>(all: T[], args: Args, fallback: number, noun: string): HandlerResult {
   const start =
-    args.cursor === undefined ? 0 : decode('cur_', args.cursor, args, ['cursor', 'limit'], 'cursor', 'nextCursor');
+    args.cursor === undefined
+      ? 0
+      : decode('cur_', String(args.cursor), args, ['cursor', 'limit'], 'cursor', 'nextCursor');
   const end = start + sizeOf(args, fallback);
   const items = all.slice(start, end);
   const nextCursor = end < all.length ? encode('cur_', end, args, ['cursor', 'limit']) : null;
