@@ -2,6 +2,7 @@
 // send-keys, the screen read with capture-pane. For the interactive flows (enquirer prompts,
 // spinners) that only a TTY shows.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { waitFor } from './wait-for.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -38,15 +39,15 @@ export class TmuxSession {
   }
 
   /** Waits until test(screen) holds; fails with the screen after timeoutMs. */
-  async waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
+  waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
     const ok = typeof test === 'function' ? test : (s: string) => test.test(s);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const s = this.screen();
-      if (ok(s)) return s;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${test} on the screen:\n${s}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    return waitFor(
+      () => {
+        const s = this.screen();
+        return ok(s) && s;
+      },
+      { what: `${test} on the screen`, deadlineMs: timeoutMs, intervalMs: 25, detail: () => this.screen() },
+    );
   }
 
   /** Waits until the prompt being asked (the last line starting with "?") matches. */
