@@ -1,6 +1,7 @@
 // Drives a command in a real terminal: a detached tmux session of a fixed size, keys sent with
 // send-keys, the screen read with capture-pane. For the interactive flows (enquirer prompts,
-// spinners) that only a TTY shows.
+// spinners) that only a TTY shows. Each session has its own tmux server (its own socket), so
+// test files running side by side never share one, nor the user's.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { waitFor } from './wait-for.js';
 
@@ -16,26 +17,20 @@ export class TmuxSession {
     // A person at a terminal: CI (set when the suite runs in CI, and inherited by the tmux
     // server) would turn every prompt off.
     const line = `env -u CI ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
-    execFileSync('tmux', [
-      'new-session',
-      '-d',
-      '-s',
-      this.name,
-      '-x',
-      String(size.cols),
-      '-y',
-      String(size.rows),
-      line,
-    ]);
+    this.tmux('new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.name, ...args], { encoding: 'utf8' });
   }
 
   send(...keys: string[]): void {
-    execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);
+    this.tmux('send-keys', '-t', this.name, ...keys);
   }
 
   /** The whole transcript (scrollback included), without colours. */
   screen(): string {
-    return execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-500', '-t', this.name], { encoding: 'utf8' });
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', this.name);
   }
 
   /** Waits until test(screen) holds; fails with the screen after timeoutMs. */
@@ -59,6 +54,6 @@ export class TmuxSession {
   }
 
   kill(): void {
-    spawnSync('tmux', ['kill-session', '-t', this.name]);
+    spawnSync('tmux', ['-L', this.name, 'kill-server']);
   }
 }
