@@ -4,6 +4,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { FakeClock } from '../../src/clock.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 import { envelope, startScriptServer, type ScriptServer } from '../helpers/script-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let server: ScriptServer;
 let clock: FakeClock;
@@ -51,7 +52,7 @@ describe('ApiClient', () => {
     const c = client();
     const controller = new AbortController();
     const pending = c.call('list_workspaces', {}, { signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => server.requests.length > 0, { what: 'the call to reach the server' });
     const reason = new Error('interrupted');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
