@@ -100,14 +100,14 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-async function acquire(path: string): Promise<string> {
+async function acquire(path: string, waitMs: number): Promise<string> {
   const text = JSON.stringify({
     pid: process.pid,
     host: hostname(),
     at: Date.now(),
     id: Math.random().toString(36).slice(2),
   });
-  const deadline = Date.now() + WAIT_MS;
+  const deadline = Date.now() + waitMs;
   let delay = 2;
   for (;;) {
     if (createExclusive(path, text)) return text;
@@ -130,8 +130,12 @@ function release(path: string, text: string): void {
 }
 
 /** Runs `fn` while holding the lock file `path`; the lock is released even when `fn` throws. */
-export async function withFileLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
-  const text = await acquire(path);
+export async function withFileLock<T>(
+  path: string,
+  fn: () => T | Promise<T>,
+  { waitMs = WAIT_MS }: { waitMs?: number } = {},
+): Promise<T> {
+  const text = await acquire(path, waitMs);
   try {
     return await fn();
   } finally {
