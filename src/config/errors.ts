@@ -10,3 +10,6 @@ export class ConfigDirError extends UsageError {}
 
 /** Another process held the configuration lock for longer than any write takes. */
 export class ConfigLockedError extends CliError {}
+
+/** The file system refused (a read-only disk, no space, no permission): the sentence names the call. */
+export class ConfigFileError extends CliError {}

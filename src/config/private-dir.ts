@@ -21,7 +21,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { sanitizeInline } from '../io/sanitize.js';
-import { ConfigDirError } from './errors.js';
+import { CliError } from '../errors.js';
+import { ConfigDirError, ConfigFileError } from './errors.js';
 
 type Problem = { what: string; fix: 'chmod' | 'elsewhere' };
 
@@ -68,7 +69,7 @@ export function readPrivateFile(dir: string, path: string): string | undefined {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw err;
+    throw fileFailure(err, dir, 'read');
   }
   try {
     const fileProblem = problemOf(fstatSync(fd), 'file');
@@ -120,8 +121,20 @@ export async function updatePrivateFile(
   name: string,
   change: (text: string | undefined) => string,
 ): Promise<void> {
-  ensurePrivateDir(dir);
   const path = `${dir}/${name}`;
-  const { withFileLock } = await import('./file-lock.js');
-  await withFileLock(`${path}.lock`, () => writeFileAtomic(path, change(readPrivateFile(dir, path))));
+  try {
+    ensurePrivateDir(dir);
+    const { withFileLock } = await import('./file-lock.js');
+    await withFileLock(`${path}.lock`, () => writeFileAtomic(path, change(readPrivateFile(dir, path))));
+  } catch (err) {
+    throw fileFailure(err, dir, 'saved');
+  }
+}
+
+/** A refusal of the file system as one sentence; our own refusals pass unchanged. */
+function fileFailure(err: unknown, dir: string, outcome: 'read' | 'saved'): unknown {
+  if (err instanceof CliError || !(err instanceof Error) || !(err as NodeJS.ErrnoException).code) return err;
+  return new ConfigFileError(
+    `The configuration in ${sanitizeInline(dir)} could not be ${outcome} (${sanitizeInline(err.message)}); ${outcome === 'read' ? 'nothing was read' : 'nothing was saved'}. Check that the directory is yours and writable, or set SITEBUILDER_CONFIG_DIR to another one.`,
+  );
 }

@@ -138,7 +138,7 @@ describe('parallel configuration writers', () => {
       const lines = await waitFor(
         () => {
           const done = w.out().split('\n').filter(Boolean);
-          return done.length > round * 3 && done;
+          return done.length > round && done;
         },
         { what: `writes of round ${round}`, detail: w.err },
       );

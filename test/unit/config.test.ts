@@ -14,7 +14,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigDirError, ConfigLockedError } from '../../src/config/errors.js';
+import { ConfigDirError, ConfigFileError, ConfigLockedError } from '../../src/config/errors.js';
 import { withFileLock } from '../../src/config/file-lock.js';
 import { ConfigStore, configDir } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/run.js';
@@ -120,6 +120,20 @@ describe('config store', () => {
     expect(err.message).toContain('belongs to another user (uid 65534)');
     expect(err.message).toContain('set SITEBUILDER_CONFIG_DIR to a directory of your own');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('turns a refusal of the file system into one sentence, exit 1', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sitebuilder-test-')), 'a-file');
+    writeFileSync(file, '');
+    const dir = join(file, 'config');
+    const err = await new ConfigStore(dir).updateProfile('default', () => ({ site: 's' })).catch((e) => e);
+    expect(err).toBeInstanceOf(ConfigFileError);
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toMatch(
+      new RegExp(
+        `^The configuration in ${dir} could not be saved \\(ENOTDIR: not a directory, mkdir '.*'\\); nothing was saved\\. Check that the directory is yours and writable, or set SITEBUILDER_CONFIG_DIR to another one\\.$`,
+      ),
+    );
   });
 
   it('reads without a lock and survives a missing or broken file', () => {
