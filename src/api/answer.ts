@@ -15,7 +15,13 @@ const what = (value: unknown): string =>
     : Array.isArray(value)
       ? 'a list'
       : typeof value === 'object'
-        ? `an object with ${Object.keys(value as object).length ? `the fields ${Object.keys(value as object).slice(0, 5).join(', ')}` : 'no fields'}`
+        ? `an object with ${
+            Object.keys(value as object).length
+              ? `the fields ${Object.keys(value as object)
+                  .slice(0, 5)
+                  .join(', ')}`
+              : 'no fields'
+          }`
         : typeof value === 'string'
           ? 'text'
           : typeof value;

@@ -8,7 +8,14 @@ import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
 import { type ApiError, type CliError, requestNote, UsageError } from '../errors.js';
 import { checkBaseUrl } from './base-url.js';
-import { networkFailure, refusalSentence, toApiError, type TokenOrigin, withUnknownOutcome } from './errors.js';
+import {
+  duration,
+  networkFailure,
+  refusalSentence,
+  toApiError,
+  type TokenOrigin,
+  withUnknownOutcome,
+} from './errors.js';
 import { formatCount, LIMITS } from './limits.js';
 import { methodInfo } from './method-index.js';
 import { checkArgsForSending } from './validate.js';
@@ -147,10 +154,6 @@ const isInFlight = (envelope: Envelope): boolean =>
 
 /** Network failures where the request surely never reached the service. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/** 120000 → "2 min", 30000 → "30 s", 250 → "250 ms". */
-const duration = (ms: number) =>
-  ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 
 export class ApiClient {
   readonly baseUrl: URL;
@@ -523,8 +526,8 @@ export class ApiClient {
           const status = res.statusCode ?? 0;
           const declared = num(header(res.headers, 'content-length'));
           if (declared !== undefined && declared > r.answerCap) {
-            res.destroy();
-            return done({ status, headers: res.headers, body: '', overCap: r.answerCap });
+            done({ status, headers: res.headers, body: '', overCap: r.answerCap });
+            return void res.destroy();
           }
           if (declared !== undefined && declared > 0) {
             clearTimeout(timer);
@@ -538,8 +541,8 @@ export class ApiClient {
             // Counted as it streams: nothing past the cap is ever held.
             if (size > r.answerCap) {
               chunks.length = 0;
-              res.destroy();
-              return done({ status, headers: res.headers, body: '', overCap: r.answerCap });
+              done({ status, headers: res.headers, body: '', overCap: r.answerCap });
+              return void res.destroy();
             }
             chunks.push(c);
           });

@@ -20,6 +20,10 @@ function withPeriod(text: string): string {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
+/** 120000 → "2 min", 30000 → "30 s", 250 → "250 ms". */
+export const duration = (ms: number): string =>
+  ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+
 /** How the token in force was given, so a 401 names the right fix. */
 export type TokenOrigin = 'flag' | 'env' | 'profile';
 
@@ -97,7 +101,7 @@ export function networkFailure(
 ): NetworkError {
   const code = err.code ?? '';
   const where = baseUrl.origin;
-  const within = timeoutMs === undefined ? '' : ` within ${Math.round(timeoutMs / 1000)} s`;
+  const within = timeoutMs === undefined ? '' : ` within ${duration(timeoutMs)}`;
   const what =
     code === 'ECONNREFUSED'
       ? `Could not connect to ${where} (connection refused)`

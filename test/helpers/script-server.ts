@@ -29,12 +29,16 @@ export interface RecordedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The client's port: one value for every request means one connection. */
+  remotePort?: number;
 }
 
 export interface ScriptServer {
   baseUrl: string;
   requests: RecordedRequest[];
   script: ScriptedAnswer[];
+  /** Consulted before the script: an answer for this request, or undefined to take the next scripted one. */
+  answerFor?: (req: RecordedRequest) => ScriptedAnswer | undefined;
   /** Bytes written by each answer, in request order (counted until the client hung up). */
   bytesSent: number[];
   /** Answers still being written (a drip or a huge body the client has not hung up on yet). */
@@ -67,23 +71,25 @@ function streamHuge(res: ServerResponse, total: number, count: (n: number) => vo
 export async function startScriptServer(script: ScriptedAnswer[] = []): Promise<ScriptServer> {
   const requests: RecordedRequest[] = [];
   const bytesSent: number[] = [];
-  const state = { script };
+  const state: { script: ScriptedAnswer[]; answerFor?: ScriptServer['answerFor'] } = { script };
   let open = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({
+      const recorded = {
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
-      });
+        remotePort: req.socket.remotePort,
+      };
+      requests.push(recorded);
       const n = bytesSent.push(0) - 1;
       const count = (bytes: number) => {
         bytesSent[n] += bytes;
       };
-      const answer = state.script.shift() ?? { body: envelope(null) };
+      const answer = state.answerFor?.(recorded) ?? state.script.shift() ?? { body: envelope(null) };
       if (answer.hang) return;
       if (answer.drop) {
         req.socket.destroy();
@@ -137,6 +143,12 @@ export async function startScriptServer(script: ScriptedAnswer[] = []): Promise<
     },
     set script(s) {
       state.script = s;
+    },
+    get answerFor() {
+      return state.answerFor;
+    },
+    set answerFor(f) {
+      state.answerFor = f;
     },
     close: () =>
       new Promise<void>((resolve) => {
