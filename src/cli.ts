@@ -12,6 +12,7 @@ import { Interrupts } from './interrupts.js';
 import type { CommandDefinition } from './commands/define.js';
 import { findNoun, loadCommands } from './commands/index.js';
 import { GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
+import { rerunAdvice } from './api/rerun.js';
 
 export { EXIT_CODE_HELP, VERSION } from './global-options.js';
 
@@ -154,11 +155,13 @@ export async function main(args: string[], overrides: MainOverrides = {}): Promi
   }
 
   let exitCode: number = ExitCode.ok;
+  let ran: CommandDefinition | undefined;
   const execute = async (
     def: CommandDefinition,
     options: Record<string, unknown>,
     withGlobals: Record<string, unknown>,
   ) => {
+    ran = def;
     const globals = globalsFrom(withGlobals, env);
     io.json = globals.json;
     io.quiet = globals.quiet;
@@ -190,7 +193,7 @@ export async function main(args: string[], overrides: MainOverrides = {}): Promi
       await runProgram(argv, def ? [def] : await loadCommands(), execute, io, wantsJson);
     }
   } catch (err) {
-    exitCode = reportError(err, io, wantsJson, env, argv);
+    exitCode = reportError(err, io, wantsJson, env, argv, ran);
   } finally {
     removeSigint();
     ctx?.close();
@@ -210,6 +213,7 @@ function reportError(
   wantsJson: boolean,
   env: Record<string, string | undefined>,
   argv: string[],
+  ran?: CommandDefinition,
 ): number {
   const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
   const code = commanderCode(err);
@@ -235,7 +239,14 @@ function reportError(
     err instanceof CliError || (err instanceof Error && typeof (err as { exitCode?: unknown }).exitCode === 'number');
   const e = err instanceof Error ? err : new Error(String(err));
   const exitCode = known ? (e as CliError).exitCode : ExitCode.failure;
-  const message = known ? e.message : `Unexpected error: ${e.message}. Run again with --debug for details.`;
+  let message = known ? e.message : `Unexpected error: ${e.message}. Run again with --debug for details.`;
+  // A write that may still take effect: the exact command that re-runs it with the same key.
+  const flags = ran?.options?.map((o) => o.flags) ?? [];
+  const rerun = rerunAdvice(e, argv, {
+    idempotencyKey: flags.some((f) => f.includes('--idempotency-key')),
+    header: flags.some((f) => f.includes('--header')),
+  });
+  if (rerun) message = `${message} ${rerun}`;
   if (wantsJson) io.errLine(JSON.stringify(errorDocument(Object.assign(e, { message }), exitCode)));
   else io.errLine(`error: ${message}`);
   if (debug && e.stack) io.errLine(e.stack);

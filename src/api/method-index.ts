@@ -17,6 +17,8 @@ export interface MethodInfo {
   permission: Permission | null;
   argsShown: boolean;
   analytics: boolean;
+  /** Answers with file contents (a larger answer cap). */
+  largeAnswer: boolean;
   summary: string;
   schema: JsonSchema;
 }

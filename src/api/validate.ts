@@ -6,6 +6,11 @@
 // Two layers: checkBodyShape holds the limits that apply to every body whatever the method
 // (nesting, list length); checkArgsAgainstSchema adds the method's own schema (unknown, missing,
 // null or empty arguments, types, bounds, allowed values).
+//
+// Two readers: the emulator checks the whole schema, guesses included (it stays strict). The
+// client checks only what the service's documentation states (checkArgsForSending): the limits
+// of every body, and the arguments the registry marks `x-stated` (docs/scripting.md "How calls
+// are made"); an argument the registry only guesses goes to the service, which decides.
 import { formatCount, LIMITS } from './limits.js';
 
 export interface ArgumentProblem {
@@ -100,6 +105,13 @@ const problems = {
 /** The subset of JSON Schema the registry's argument schemas compile to (z.toJSONSchema). */
 export interface JsonSchema {
   type?: string;
+  anyOf?: JsonSchema[];
+  /**
+   * What the service's documentation states of this argument: `required` (it, its type and
+   * bounds, and that it is required), `shown` (it, its type and bounds; required or not is not
+   * shown). Absent: the registry's guess, checked by the emulator only.
+   */
+  'x-stated'?: 'shown' | 'required';
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
@@ -125,15 +137,33 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
-function walk(schema: JsonSchema, value: unknown, path: string, method: string): ArgumentProblem | null {
+/**
+ * How a schema is read: `all` (the emulator: every rule, guesses included), `stated` (the client:
+ * at each level only the arguments marked x-stated, unknown ones let through), `shown` (inside an
+ * argument whose required-ness is not shown: null and the empty string are the service's call).
+ */
+type Mode = 'all' | 'stated' | 'shown';
+
+function walk(
+  schema: JsonSchema,
+  value: unknown,
+  path: string,
+  method: string,
+  mode: Mode = 'all',
+): ArgumentProblem | null {
   // An enum's null is answered with the allowed values, everything else's null as "cannot be null".
   if (schema.enum) return schema.enum.includes(value) ? null : problems.notAllowed(path, schema.enum);
   if (value === null) return problems.isNull(path);
+  if (schema.anyOf) {
+    if (schema.anyOf.some((branch) => walk(branch, value, path, method, mode) === null)) return null;
+    const types = schema.anyOf.map((b) => TYPE_WORDS[b.type ?? ''] ?? b.type).filter(Boolean);
+    return { path, message: `The argument \`${path}\` must be ${types.join(' or ')}.` };
+  }
   switch (schema.type) {
     case 'string': {
       if (typeof value !== 'string') return problems.wrongType(path, 'string');
-      if (schema.minLength !== undefined && value.length < schema.minLength)
-        return problems.tooSmall(path, 'string', schema.minLength);
+      const minLength = mode === 'shown' && schema.minLength === 1 ? undefined : schema.minLength;
+      if (minLength !== undefined && value.length < minLength) return problems.tooSmall(path, 'string', minLength);
       if (schema.maxLength !== undefined && value.length > schema.maxLength)
         return problems.tooBig(path, 'string', schema.maxLength);
       if (schema.pattern !== undefined && !regex(schema.pattern).test(value))
@@ -160,9 +190,11 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
       return typeof value === 'boolean' ? null : problems.wrongType(path, 'boolean');
     case 'array': {
       if (!Array.isArray(value)) return problems.wrongType(path, 'array');
-      if (schema.items) {
+      const items = schema.items;
+      if (items && (mode === 'all' || items['x-stated'])) {
+        const itemMode = mode === 'all' ? 'all' : items['x-stated'] === 'required' ? 'stated' : 'shown';
         for (let i = 0; i < value.length; i++) {
-          const p = walk(schema.items, value[i], `${path}[${i}]`, method);
+          const p = walk(items, value[i], `${path}[${i}]`, method, itemMode);
           if (p) return p;
         }
       }
@@ -175,6 +207,7 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
     case 'object': {
       if (!isPlainObject(value)) return problems.wrongType(path, 'object');
       const props = schema.properties ?? {};
+      if (mode !== 'all') return walkStated(props, value, path, method);
       for (const [key, sub] of Object.entries(props)) {
         const v = value[key];
         if (v === undefined) {
@@ -200,8 +233,54 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
   }
 }
 
-/** Checks a method's arguments against its compiled schema; null when they are fine. */
+/** The arguments of one level the documentation states; the others (unknown ones too) are let through. */
+function walkStated(
+  props: Record<string, JsonSchema>,
+  value: Record<string, unknown>,
+  path: string,
+  method: string,
+): ArgumentProblem | null {
+  for (const [key, sub] of Object.entries(props)) {
+    const stated = sub['x-stated'];
+    const v = value[key];
+    if (stated === 'required') {
+      if (v === undefined)
+        return sub.enum ? problems.notAllowed(join(path, key), sub.enum) : problems.missing(join(path, key));
+      const p = walk(sub, v, join(path, key), method, 'stated');
+      if (p) return p;
+    } else if (stated === 'shown' && v !== undefined && v !== null) {
+      const p = walk(sub, v, join(path, key), method, 'shown');
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
+const NOT_AN_OBJECT: ArgumentProblem = { path: '', message: 'The body must be a JSON object holding the arguments.' };
+
+/** Checks a method's arguments against its compiled schema, guesses included (the emulator); null when fine. */
 export function checkArgsAgainstSchema(method: string, schema: JsonSchema, args: unknown): ArgumentProblem | null {
-  if (!isPlainObject(args)) return { path: '', message: 'The body must be a JSON object holding the arguments.' };
+  if (!isPlainObject(args)) return NOT_AN_OBJECT;
   return checkBodyShape(args) ?? walk(schema, args, '', method);
+}
+
+/**
+ * What the client checks before sending: the limits of every body (a JSON object, nesting,
+ * list items), the prompt length wherever the method takes a prompt, and the arguments the
+ * documentation states (the schema's x-stated ones). Without a schema (a method the registry
+ * does not know), only the limits of every body.
+ */
+export function checkArgsForSending(
+  method: string,
+  schema: JsonSchema | undefined,
+  args: unknown,
+): ArgumentProblem | null {
+  if (!isPlainObject(args)) return NOT_AN_OBJECT;
+  const shape = checkBodyShape(args);
+  if (shape) return shape;
+  if (!schema) return null;
+  const prompt = args.prompt;
+  if (schema.properties?.prompt && typeof prompt === 'string' && prompt.length > LIMITS.promptMax)
+    return problems.tooBig('prompt', 'string', LIMITS.promptMax);
+  return walk(schema, args, '', method, 'stated');
 }

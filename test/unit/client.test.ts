@@ -208,7 +208,9 @@ describe('ApiClient', () => {
     expect(err.message).toContain('after 2 attempts');
     expect(server.requests).toHaveLength(2);
     expect(notices).toEqual([
-      expect.stringMatching(/^No answer from 127\.0\.0\.1:\d+ in 0 s; trying list_workspaces once more\.$/),
+      expect.stringMatching(
+        /^No complete answer from 127\.0\.0\.1:\d+ within 100 ms; trying list_workspaces once more\.$/,
+      ),
     ]);
   });
 
@@ -221,8 +223,8 @@ describe('ApiClient', () => {
     expect(err.message).toContain('not JSON (HTTP 502, text/html)');
   });
 
-  it('keeps unknown envelope fields and tolerates missing ones', async () => {
-    server.script = [{ body: { data: { x: 1 }, extraField: 'kept' } }];
+  it('keeps unknown envelope fields and tolerates missing optional ones', async () => {
+    server.script = [{ body: { success: true, data: { x: 1 }, extraField: 'kept' } }];
     const c = client();
     const res = await c.call('list_workspaces', {});
     c.close();

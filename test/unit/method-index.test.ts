@@ -23,6 +23,7 @@ describe('compiled method index', () => {
         permission: m.permission ?? null,
         argsShown: m.argsShown,
         analytics: Boolean(m.analytics),
+        largeAnswer: Boolean(m.largeAnswer),
         summary: m.summary,
         schema,
       });

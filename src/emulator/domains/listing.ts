@@ -51,7 +51,7 @@ export function cursorPage<T>(all: T[], args: Args, fallback: number, noun: stri
 /** token: `token` in, data.nextToken out (null at the end). */
 export function tokenPage<T>(all: T[], args: Args, fallback: number, noun: string): HandlerResult {
   const start =
-    args.token === undefined ? 0 : decode('tok_', args.token, args, ['token', 'limit'], 'token', 'nextToken');
+    args.token === undefined ? 0 : decode('tok_', String(args.token), args, ['token', 'limit'], 'token', 'nextToken');
   const end = start + sizeOf(args, fallback);
   const items = all.slice(start, end);
   const nextToken = end < all.length ? encode('tok_', end, args, ['token', 'limit']) : null;
