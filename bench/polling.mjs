@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Polling benchmark (DESIGN.md: following a run makes at most 20 calls a minute on an idle run,
-// and shows events within one interval). Bundles bench/polling-harness.ts with esbuild, then
-// runs the CLI in-process against an emulator on a shared fake clock: emulated time, exact.
+// Polling benchmark (README.md "Performance": following a run makes at most 20 calls a minute
+// on an idle run, and shows events within one interval). Bundles bench/polling-harness.ts with
+// esbuild, then runs the CLI in-process against an emulator on a shared fake clock: emulated
+// time, exact.
 // Usage: node bench/polling.mjs [--json]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // Bundles src/ into dist/ with esbuild. Runs on `npm install` (prepare), so a fresh clone needs nothing else.
 //
-// Two steps, for start-up time (DESIGN.md budgets):
-// 1. One esbuild bundle of src/cli.ts, split into chunks: heavy modules (zod, conf/ajv, enquirer,
+// Two steps, for start-up time (the budgets of README.md "Performance"):
+// 1. One esbuild bundle of src/cli.ts, split into chunks: heavy modules (zod, enquirer,
 //    ora, the emulator) and every noun sit in chunks loaded only by the commands that need them.
 // 2. Each output file is turned into CommonJS, with `import()` made a `require()`. On Node 20 an
 //    ES module costs about 0.7 ms to load and the ES module loader about 5 ms to start; a

@@ -1,7 +1,8 @@
 // Compiles the method registry (src/api/methods.ts, zod) into src/api/method-index.json: each
-// method's metadata and its argument schema as JSON Schema. The client reads that light index,
-// so no zod loads at start-up; the emulator, OpenAPI and tools use the registry itself.
-// Run by the build; a test fails when the committed file is out of date.
+// method's metadata and its argument schema as JSON Schema, each argument marked `x-stated`
+// where the service's documentation states it. Everything that runs reads that
+// index (the client's and the emulator's validation, OpenAPI, /v1/tools), so zod is needed at
+// build time only. Run by the build; a test fails when the committed file is out of date.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,8 @@ export const index = {};
 for (const [name, m] of Object.entries(METHODS)) {
   const { $schema, ...schema } = z.toJSONSchema(m.args);
   index[name] = { scope: m.scope, write: m.write, destructive: m.destructive, listing: m.listing ?? null,
-    permission: m.permission ?? null, argsShown: m.argsShown, analytics: Boolean(m.analytics), summary: m.summary, schema };
+    permission: m.permission ?? null, argsShown: m.argsShown, analytics: Boolean(m.analytics),
+    largeAnswer: Boolean(m.largeAnswer), summary: m.summary, schema };
 }`;
 const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-gen-'));
 const file = join(dir, 'gen.mjs');

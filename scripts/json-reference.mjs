@@ -1,5 +1,5 @@
-// Rewrites README's "JSON reference" table (between the json-reference markers) from the
-// jsonFields of every command in the tree: `npm run docs:json`.
+// Rewrites the "JSON reference" table of docs/scripting.md (between the json-reference markers)
+// from the jsonFields of every command in the tree: `npm run docs:json`.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,15 +24,15 @@ try {
     banner: { js: "import { createRequire as __c } from 'node:module'; const require = __c(import.meta.url);" },
   });
   const { jsonReferenceTable } = await import(pathToFileURL(out).href);
-  const readmePath = new URL('README.md', root);
-  const readme = readFileSync(readmePath, 'utf8');
+  const docPath = new URL('docs/scripting.md', root);
+  const doc = readFileSync(docPath, 'utf8');
   const start = '<!-- json-reference:start -->';
   const end = '<!-- json-reference:end -->';
-  const a = readme.indexOf(start);
-  const b = readme.indexOf(end);
-  if (a < 0 || b < a) throw new Error('README.md has no json-reference markers.');
-  writeFileSync(readmePath, `${readme.slice(0, a + start.length)}\n${await jsonReferenceTable()}\n${readme.slice(b)}`);
-  console.log('README.md: JSON reference updated.');
+  const a = doc.indexOf(start);
+  const b = doc.indexOf(end);
+  if (a < 0 || b < a) throw new Error('docs/scripting.md has no json-reference markers.');
+  writeFileSync(docPath, `${doc.slice(0, a + start.length)}\n${await jsonReferenceTable()}\n${doc.slice(b)}`);
+  console.log('docs/scripting.md: JSON reference updated.');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

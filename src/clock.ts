@@ -1,4 +1,5 @@
-// Time and sleeping are injected so polling and backoff are tested without waiting (STYLE.md 7).
+// Time and sleeping are injected so polling and backoff are tested without waiting
+// (docs/architecture.md).
 
 export interface Clock {
   now(): number;

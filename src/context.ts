@@ -1,5 +1,5 @@
-// Context = everything a command needs, built once, lazily (STYLE.md 2). Commands never import
-// singletons: tests build a Context over buffers, a fake clock and a fake prompter.
+// Context = everything a command needs, built once, lazily (docs/architecture.md). Commands
+// never import singletons: tests build a Context over buffers, a fake clock and a fake prompter.
 import { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
 import { type ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';

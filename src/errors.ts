@@ -1,4 +1,4 @@
-// Typed errors, each carrying its exit code (DESIGN.md "Exit codes"). core/run.ts maps them once.
+// Typed errors, each carrying its exit code (README.md "Exit codes"). core/run.ts maps them once.
 
 export const ExitCode = {
   ok: 0,
@@ -119,7 +119,10 @@ export class ApiError extends CliError {
       envelope: this.envelope,
       headers: this.headers,
     };
-    return new Kind(init, `${sentence}${requestNote(this.requestId)}`);
+    const told = new Kind(init, `${sentence}${requestNote(this.requestId)}`);
+    // What was added to the details after the error was made (an unknown outcome's key) stays.
+    for (const [k, v] of Object.entries(this.details)) if (!(k in told.details)) told.details[k] = v;
+    return told;
   }
 }
 

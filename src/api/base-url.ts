@@ -1,5 +1,5 @@
-// Where the token may be sent (DESIGN.md "Transport rules"): never in an address, and never
-// over plain http:// to a host other than loopback. Checked before anything is sent.
+// Where the token may be sent (docs/scripting.md "How calls are made"): never in an address,
+// and never over plain http:// to a host other than loopback. Checked before anything is sent.
 import { UsageError } from '../errors.js';
 
 export function isLoopbackHost(hostname: string): boolean {

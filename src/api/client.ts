@@ -1,14 +1,24 @@
-// The one transport (DESIGN.md "Transport rules"): POST {base}/v1/<method>, JSON body, Bearer
-// token, an Idempotency-Key on every write reused by its retries, bounded jittered retries, a
-// timeout on every request, one keep-alive connection, and the rate budget tracked from the
-// X-RateLimit-* headers.
-import type { Agent, IncomingHttpHeaders } from 'node:http';
+// The one transport (docs/scripting.md "How calls are made"): POST {base}/v1/<method>, JSON
+// body, Bearer token, an Idempotency-Key on every write reused by its retries, bounded retries,
+// one keep-alive connection, and the rate budget tracked from the X-RateLimit-* headers.
+// Every request has hard bounds, whatever the server does: a total deadline (not an idle
+// timer), a cap on the answer's size, no redirect followed or taken as a result, an envelope
+// that must say success, a Retry-After clamped, and a bounded wait for a first call in flight.
+import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
-import { requestNote, UsageError, type ApiError } from '../errors.js';
+import { type ApiError, type CliError, requestNote, UsageError } from '../errors.js';
 import { checkBaseUrl } from './base-url.js';
-import { networkFailure, refusalSentence, toApiError, type TokenOrigin } from './errors.js';
+import {
+  duration,
+  networkFailure,
+  refusalSentence,
+  toApiError,
+  type TokenOrigin,
+  withUnknownOutcome,
+} from './errors.js';
+import { formatCount, LIMITS } from './limits.js';
 import { methodInfo } from './method-index.js';
-import { checkArgsAgainstSchema } from './validate.js';
+import { checkArgsForSending } from './validate.js';
 
 export interface Envelope<T = unknown> {
   success: boolean;
@@ -40,11 +50,33 @@ export interface RateBudget {
 export interface CallOptions {
   idempotencyKey?: string;
   signal?: AbortSignal;
-  /** Skip the registry's validation (the api passthrough still validates known methods). */
+  /** Skip the registry's checks of stated arguments (the limits every body has still apply). */
   skipValidation?: boolean;
   /** Extra headers (the api passthrough's -H). */
   headers?: Record<string, string>;
 }
+
+/** The bounds of the transport (docs/scripting.md "How calls are made"). */
+export const TRANSPORT_BOUNDS = {
+  /** The total deadline of one request: the whole answer must have arrived by then. */
+  timeoutMs: 30_000,
+  /** Large bodies get more time: the slowest link given time for, in bytes a second (1 Mbit/s). */
+  slowLinkBytesPerSecond: 128 * 1024,
+  /** The largest answer read; far above any listing page or record. */
+  answerMaxBytes: 64 * 1024 * 1024,
+  /** Methods that answer with file contents: a 100 MiB upload read back as base64, with room. */
+  fileAnswerMaxBytes: 160 * 1024 * 1024,
+  /** How long a 409 "in flight" on our own key is waited out for the first call's answer. */
+  inFlightWaitMs: 120_000,
+  /** The longest all 429 waits of one call may take together. */
+  rateLimitWaitMs: 60_000,
+  /** A Retry-After below this (0, negative) is waited this long: never a tight loop. */
+  retryAfterFloorMs: 1_000,
+  /** A malformed Retry-After (and no usable X-RateLimit-Reset) is waited this long. */
+  retryAfterFallbackMs: 5_000,
+  /** 429s retried at most this many times per call. */
+  rateLimitRetries: 5,
+} as const;
 
 export interface ClientOptions {
   baseUrl: string;
@@ -52,12 +84,17 @@ export interface ClientOptions {
   clock: Clock;
   userAgent?: string;
   debug?: (line: string) => void;
+  /** The total deadline of one request (real time: sockets do not follow an injected clock). */
   timeoutMs?: number;
   maxAttempts?: number;
   /** The longest a 429 is waited out before giving up with exit 7. */
   maxRateLimitWaitMs?: number;
-  /** The longest all retries of one call may take together. */
+  /** The longest all retries after network errors and 5xx of one call may take together. */
   maxRetryTimeMs?: number;
+  /** The longest a first call still in flight (409 on our own key) is waited for. */
+  maxInFlightWaitMs?: number;
+  /** The largest answer read (file-carrying methods get fileAnswerMaxBytes when larger). */
+  maxAnswerBytes?: number;
   /** Seeds jitter in tests. */
   random?: () => number;
   /** How the token was given (flag, environment, profile): a 401 names the right fix. */
@@ -70,6 +107,25 @@ interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The answer passed the size cap: it was cut off and not read. */
+  overCap?: number;
+}
+
+interface Request {
+  label: string;
+  verb: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers: Record<string, string>;
+  /** A retry cannot do the work twice (a read, or a write with its key). */
+  retrySafe: boolean;
+  /** A write: when it fails without a clear refusal, its effect is unknown. */
+  write: boolean;
+  /** GET discovery addresses may answer a bare document (their payload is not shown). */
+  envelopeRequired: boolean;
+  answerCap: number;
+  signal?: AbortSignal;
+  key?: string;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -83,6 +139,22 @@ const num = (v: string | undefined): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
+/** Retry-After as seconds from now (seconds, or an HTTP date); undefined when malformed. May be negative. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^[-+]?\d+(\.\d+)?$/.test(v)) return Number(v);
+  const date = /[a-z]/i.test(v) ? Date.parse(v) : Number.NaN;
+  return Number.isFinite(date) ? (date - now) / 1000 : undefined;
+}
+
+const isInFlight = (envelope: Envelope): boolean =>
+  /idempotency|in flight/i.test(String(envelope.message ?? '')) ||
+  (envelope.data as { reason?: unknown } | null)?.reason === 'idempotency-in-flight';
+
+/** Network failures where the request surely never reached the service. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
 export class ApiClient {
   readonly baseUrl: URL;
   budget: RateBudget;
@@ -94,10 +166,12 @@ export class ApiClient {
   constructor(opts: ClientOptions) {
     this.baseUrl = checkBaseUrl(opts.baseUrl);
     this.opts = {
-      timeoutMs: 30_000,
+      timeoutMs: TRANSPORT_BOUNDS.timeoutMs,
       maxAttempts: 4,
-      maxRateLimitWaitMs: 60_000,
+      maxRateLimitWaitMs: TRANSPORT_BOUNDS.rateLimitWaitMs,
       maxRetryTimeMs: 90_000,
+      maxInFlightWaitMs: TRANSPORT_BOUNDS.inFlightWaitMs,
+      maxAnswerBytes: TRANSPORT_BOUNDS.answerMaxBytes,
       random: Math.random,
       ...opts,
     };
@@ -115,10 +189,10 @@ export class ApiClient {
     options: CallOptions = {},
   ): Promise<CallResult<T>> {
     const spec = methodInfo(method);
-    if (spec && !options.skipValidation) {
-      const problem = checkArgsAgainstSchema(method, spec.schema, args);
-      if (problem) throw new UsageError(`Not sent: ${problem.message}`, { method, argument: problem.path });
-    }
+    // What the spec states is checked here (docs/scripting.md "How calls are made"); what the
+    // registry only guesses is left to the service, which refuses a bad argument with 400.
+    const problem = checkArgsForSending(method, spec && !options.skipValidation ? spec.schema : undefined, args);
+    if (problem) throw new UsageError(`Not sent: ${problem.message}`, { method, argument: problem.path });
     const isWrite = spec ? spec.write : true;
     // The global Web Crypto: importing node:crypto into an ES module costs start-up time.
     const key = options.idempotencyKey ?? (isWrite ? globalThis.crypto.randomUUID() : undefined);
@@ -126,74 +200,117 @@ export class ApiClient {
       throw new UsageError('Not sent: an idempotency key must be 1 to 255 visible characters.');
     }
     const body = JSON.stringify(args);
+    if (Buffer.byteLength(body) > LIMITS.bodyBytesMax) {
+      throw new UsageError(
+        `Not sent: the body is ${formatCount(Buffer.byteLength(body))} bytes; the service takes at most ${formatCount(LIMITS.bodyBytesMax)} (150 MB).`,
+        { method },
+      );
+    }
     const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
     if (key !== undefined) headers['idempotency-key'] = key;
-    return this.withRetries<T>(
-      method,
-      'POST',
-      `/v1/${method}`,
+    return this.withRetries<T>({
+      label: method,
+      verb: 'POST',
+      path: `/v1/${method}`,
       body,
       headers,
-      Boolean(key) || !isWrite,
-      options.signal,
+      retrySafe: Boolean(key) || !isWrite,
+      write: isWrite,
+      envelopeRequired: true,
+      answerCap: Math.max(this.opts.maxAnswerBytes, spec?.largeAnswer ? TRANSPORT_BOUNDS.fileAnswerMaxBytes : 0),
+      signal: options.signal,
       key,
-    );
+    });
   }
 
   /** One of the GET discovery addresses: /v1/token, /v1/tools, /v1/openapi.json. */
   async get<T = unknown>(path: string, signal?: AbortSignal): Promise<CallResult<T>> {
-    return this.withRetries<T>(path, 'GET', path, undefined, {}, true, signal);
+    return this.withRetries<T>({
+      label: path,
+      verb: 'GET',
+      path,
+      headers: {},
+      retrySafe: true,
+      write: false,
+      envelopeRequired: false,
+      answerCap: this.opts.maxAnswerBytes,
+      signal,
+    });
   }
 
   close(): void {
     this.agent?.destroy();
   }
 
-  private async withRetries<T>(
-    label: string,
-    verb: string,
-    path: string,
-    body: string | undefined,
-    headers: Record<string, string>,
-    retrySafe: boolean,
-    signal: AbortSignal | undefined,
-    key?: string,
-  ): Promise<CallResult<T>> {
+  private async withRetries<T>(r: Request): Promise<CallResult<T>> {
     const { clock } = this.opts;
+    const { label, signal, key } = r;
     const started = clock.now();
     let rateWaited = 0;
+    let rateRetries = 0;
+    let timeouts = 0;
+    let failures = 0;
+    let inFlightSince: number | undefined;
+    let inFlightPolls = 0;
+    /** A failed write whose effect is unknown says so, with its key. */
+    const unknownOutcome = <E extends CliError>(err: E): E =>
+      r.write && key !== undefined ? withUnknownOutcome(err, label, key) : err;
     for (let attempt = 1; ; attempt++) {
       const t0 = clock.now();
       let res: RawResponse;
       try {
-        res = await this.send(verb, path, body, headers, signal);
+        res = await this.send(r);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         const code = (err as NodeJS.ErrnoException).code ?? '';
         // A refused connection sent nothing, so even a write without a key may be retried.
-        const canRetry = retrySafe || code === 'ECONNREFUSED';
+        const canRetry = r.retrySafe || NOT_SENT.has(code);
         this.debug(
-          `${verb} ${label} → network error ${code || (err as Error).message} after ${clock.now() - t0}ms (attempt ${attempt})`,
+          `${r.verb} ${label} → network error ${code || (err as Error).message} after ${clock.now() - t0}ms (attempt ${attempt})`,
         );
-        // A time-out already cost a whole timeoutMs: one more try, not three.
-        const attemptsFor = code === 'ETIMEDOUT' ? Math.min(2, this.opts.maxAttempts) : this.opts.maxAttempts;
-        if (canRetry && attempt < attemptsFor && clock.now() - started < this.opts.maxRetryTimeMs) {
-          if (code === 'ETIMEDOUT')
+        // A time-out already cost a whole deadline: one more try, not three.
+        const mayRetry =
+          code === 'ETIMEDOUT'
+            ? timeouts < 1 && failures < this.opts.maxAttempts - 1
+            : failures < this.opts.maxAttempts - 1;
+        if (canRetry && mayRetry && clock.now() - started < this.opts.maxRetryTimeMs) {
+          failures++;
+          if (code === 'ETIMEDOUT') {
+            timeouts++;
             this.opts.notice?.(
-              `No answer from ${this.baseUrl.host} in ${Math.round(this.opts.timeoutMs / 1000)} s; trying ${label} once more.`,
+              `No complete answer from ${this.baseUrl.host} within ${duration(this.opts.timeoutMs)}; trying ${label} once more.`,
             );
-          await clock.sleep(this.backoff(attempt), signal);
+          }
+          await clock.sleep(this.backoff(failures), signal);
           continue;
         }
-        throw networkFailure(label, this.baseUrl, err as NodeJS.ErrnoException, attempt);
+        const failure = networkFailure(label, this.baseUrl, err as NodeJS.ErrnoException, attempt, this.opts.timeoutMs);
+        throw NOT_SENT.has(code) ? failure : unknownOutcome(failure);
       }
       this.trackBudget(res.headers);
       const requestId = header(res.headers, 'x-request-id');
       this.debug(
-        `${verb} ${label} → ${res.status} in ${clock.now() - t0}ms request=${requestId ?? '-'} remaining=${this.budget.remaining ?? '-'}${key ? ` key=${key}` : ''}`,
+        `${r.verb} ${label} → ${res.status} in ${clock.now() - t0}ms request=${requestId ?? '-'} remaining=${this.budget.remaining ?? '-'}${key ? ` key=${key}` : ''}`,
       );
-      const envelope = this.parse<T>(res, label, requestId);
-      if (res.status < 400 && envelope.success !== false) {
+      if (res.status >= 300 && res.status < 400) throw this.redirectError(res, label, requestId);
+      if (res.overCap !== undefined) {
+        const err = toApiError(
+          { status: res.status, method: label, message: '', requestId },
+          `The answer to ${label} is larger than ${formatCount(res.overCap)} bytes (HTTP ${res.status}); it was cut off and not read. Check that the base URL points at the service.${requestNote(requestId)}`,
+        );
+        throw res.status < 300 ? unknownOutcome(err) : err;
+      }
+      const envelope = this.parse<T>(res, label, requestId, r.envelopeRequired);
+      if (res.status < 300 && envelope.success !== false) {
+        const missing = r.envelopeRequired ? envelopeProblem(envelope) : undefined;
+        if (missing) {
+          throw unknownOutcome(
+            toApiError(
+              { status: res.status, method: label, message: '', requestId, envelope },
+              `The answer to ${label} is not a valid answer of the service: ${missing}; nothing was taken from it.${requestNote(requestId)}`,
+            ),
+          );
+        }
         return {
           envelope,
           status: res.status,
@@ -203,56 +320,83 @@ export class ApiClient {
           idempotencyKey: key,
         };
       }
-      const retryAfter = num(header(res.headers, 'retry-after'));
+      const rawRetryAfter = header(res.headers, 'retry-after');
+      const retryAfter = parseRetryAfter(rawRetryAfter, clock.now());
       const info = {
         status: res.status,
         method: label,
         message: typeof envelope.message === 'string' ? envelope.message : '',
         requestId,
         data: envelope.data,
-        retryAfterSeconds: retryAfter,
+        // Only a sane value is repeated to a person: never "wait -1 seconds".
+        retryAfterSeconds:
+          retryAfter !== undefined && retryAfter >= 0 && retryAfter <= 86_400 ? Math.ceil(retryAfter) : undefined,
         envelope,
         headers: res.headers,
       };
       const error = toApiError(info, refusalSentence(info, this.opts.tokenOrigin));
-      const wait = this.retryDelay(res.status, envelope, retryAfter, retrySafe, attempt, Boolean(key));
-      if (wait !== undefined) {
-        const isRate = res.status === 429;
-        const elapsed = clock.now() - started;
-        const withinBudget = isRate
-          ? rateWaited + wait <= this.opts.maxRateLimitWaitMs
-          : attempt < this.opts.maxAttempts && elapsed + wait <= this.opts.maxRetryTimeMs;
-        if (withinBudget) {
-          if (isRate) rateWaited += wait;
-          if (isRate && wait >= 3000)
+
+      if (res.status === 429) {
+        // A quota (queue caps) carries no Retry-After: waiting a few seconds would not help.
+        if (rawRetryAfter === undefined) throw error;
+        const wait = this.rateLimitWait(retryAfter, res.headers);
+        if (rateRetries < TRANSPORT_BOUNDS.rateLimitRetries && rateWaited + wait <= this.opts.maxRateLimitWaitMs) {
+          rateRetries++;
+          rateWaited += wait;
+          if (wait >= 3000)
             this.opts.notice?.(`Rate limit reached; waiting ${Math.ceil(wait / 1000)} s before ${label}.`);
+          this.debug(`retrying ${label} in ${wait}ms (Retry-After ${JSON.stringify(rawRetryAfter)})`);
+          await clock.sleep(wait, signal);
+          continue;
+        }
+        throw error;
+      }
+
+      if (res.status === 409 && key !== undefined && isInFlight(envelope)) {
+        // Our own key, still running: the first call (perhaps one that timed out here) goes on
+        // at the service. Wait for its answer instead of giving up: a re-run would do it twice.
+        inFlightSince ??= clock.now();
+        const waited = clock.now() - inFlightSince;
+        const left = this.opts.maxInFlightWaitMs - waited;
+        if (left > 0) {
+          if (inFlightPolls === 0)
+            this.opts.notice?.(
+              `${label} is still running from the first attempt; waiting up to ${duration(this.opts.maxInFlightWaitMs)} for its answer.`,
+            );
+          const wait = Math.min(this.inFlightBackoff(inFlightPolls++), left);
+          this.debug(`${label} in flight; asking again in ${wait}ms`);
+          await clock.sleep(wait, signal);
+          continue;
+        }
+        throw unknownOutcome(
+          error.withSentence(
+            `The first ${label} call was still running after ${duration(this.opts.maxInFlightWaitMs)} of waiting for it (HTTP 409 in flight).`,
+          ),
+        );
+      }
+
+      if (res.status >= 500 && r.retrySafe) {
+        const wait = this.backoff(failures + 1);
+        if (failures < this.opts.maxAttempts - 1 && clock.now() - started + wait <= this.opts.maxRetryTimeMs) {
+          failures++;
           this.debug(`retrying ${label} in ${wait}ms`);
           await clock.sleep(wait, signal);
           continue;
         }
       }
-      throw error;
+      throw res.status >= 500 ? unknownOutcome(error) : error;
     }
   }
 
-  /** How long to wait before retrying this answer, or undefined when it must not be retried. */
-  private retryDelay(
-    status: number,
-    envelope: Envelope,
-    retryAfter: number | undefined,
-    retrySafe: boolean,
-    attempt: number,
-    hasKey: boolean,
-  ): number | undefined {
-    if (status === 429) {
-      // A quota (queue caps) carries no Retry-After: waiting a few seconds would not help.
-      if (retryAfter === undefined) return undefined;
-      return Math.ceil(retryAfter * 1000) + Math.floor(this.opts.random() * 250);
+  /** How long a 429 is waited: Retry-After exactly, clamped; a malformed one falls back. */
+  private rateLimitWait(retryAfter: number | undefined, headers: IncomingHttpHeaders): number {
+    let ms: number;
+    if (retryAfter !== undefined) ms = retryAfter * 1000;
+    else {
+      const reset = num(header(headers, 'x-ratelimit-reset'));
+      ms = reset !== undefined && reset > 0 && reset <= 60 ? reset * 1000 : TRANSPORT_BOUNDS.retryAfterFallbackMs;
     }
-    if (status >= 500 && retrySafe) return this.backoff(attempt);
-    if (status === 409 && hasKey && /idempotency|in flight/i.test(String(envelope.message ?? '')))
-      return this.backoff(attempt);
-    return undefined;
+    return Math.ceil(Math.max(TRANSPORT_BOUNDS.retryAfterFloorMs, ms));
   }
 
   private backoff(attempt: number): number {
@@ -260,15 +404,32 @@ export class ApiClient {
     return Math.floor(cap / 2 + this.opts.random() * (cap / 2));
   }
 
+  /** 1, 2, 4, 8, 8, … seconds (less a jitter of up to a quarter). */
+  private inFlightBackoff(poll: number): number {
+    const cap = Math.min(8_000, 1_000 * 2 ** poll);
+    return Math.floor(cap * (0.75 + this.opts.random() * 0.25));
+  }
+
   private trackBudget(h: IncomingHttpHeaders): void {
     const limit = num(header(h, 'x-ratelimit-limit'));
     const remaining = num(header(h, 'x-ratelimit-remaining'));
     const reset = num(header(h, 'x-ratelimit-reset'));
     if (limit === undefined && remaining === undefined && reset === undefined) return;
-    this.budget = { limit, remaining, resetSeconds: reset, at: this.opts.clock.now() };
+    // The minute is 60 seconds long: a reset outside it is not believed.
+    const resetSeconds = reset === undefined ? undefined : Math.min(60, Math.max(0, reset));
+    this.budget = { limit, remaining, resetSeconds, at: this.opts.clock.now() };
   }
 
-  private parse<T>(res: RawResponse, label: string, requestId: string | undefined): Envelope<T> {
+  private redirectError(res: RawResponse, label: string, requestId: string | undefined): ApiError {
+    const location = header(res.headers, 'location');
+    const shown = location ? ` to ${JSON.stringify(location.slice(0, 200)).replace(/[\u007f-\u009f]/g, '')}` : '';
+    return toApiError(
+      { status: res.status, method: label, message: '', requestId, headers: res.headers },
+      `The service answered ${label} with a redirect (HTTP ${res.status}${shown}); a redirect is never followed and nothing was taken from it. Check the base URL (--base-url / SITEBUILDER_BASE_URL).${requestNote(requestId)}`,
+    );
+  }
+
+  private parse<T>(res: RawResponse, label: string, requestId: string | undefined, strict: boolean): Envelope<T> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(res.body);
@@ -288,21 +449,18 @@ export class ApiClient {
       );
     }
     const env = parsed as Envelope<T>;
-    // Tolerant: missing optional fields never crash; unknown fields are kept.
-    if (typeof env.success !== 'boolean') env.success = res.status < 400;
+    // A success must say so (envelopeProblem); a refusal is read tolerantly: missing optional
+    // fields never crash, unknown fields are kept.
+    if (res.status >= 300 || !strict) {
+      if (typeof env.success !== 'boolean') env.success = res.status < 300;
+      if (!('data' in env)) (env as { data: unknown }).data = null;
+    }
     if (typeof env.code !== 'number') env.code = res.status;
     if (typeof env.message !== 'string') env.message = '';
-    if (!('data' in env)) (env as { data: unknown }).data = null;
     return env;
   }
 
-  private async send(
-    verb: string,
-    path: string,
-    body: string | undefined,
-    headers: Record<string, string>,
-    signal?: AbortSignal,
-  ): Promise<RawResponse> {
+  private async send(r: Request): Promise<RawResponse> {
     if (!this.requestModule) {
       const https = this.baseUrl.protocol === 'https:';
       // `.default`: the module object itself, whether loaded natively or through the bundle.
@@ -313,47 +471,90 @@ export class ApiClient {
       this.agent = new this.requestModule.Agent({ keepAlive: true, maxSockets: 1 });
     }
     const mod = this.requestModule;
+    const { signal, body } = r;
     if (signal?.aborted) throw signal.reason;
     const base = this.baseUrl.pathname.replace(/\/+$/, '');
     const all: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'sitebuilder',
-      ...headers,
+      ...r.headers,
     };
     if (this.opts.token) all.authorization = `Bearer ${this.opts.token}`;
-    if (body !== undefined) all['content-length'] = String(Buffer.byteLength(body));
+    const bodyBytes = body === undefined ? 0 : Buffer.byteLength(body);
+    if (body !== undefined) all['content-length'] = String(bodyBytes);
+    const allowance = (bytes: number) => Math.ceil((bytes / TRANSPORT_BOUNDS.slowLinkBytesPerSecond) * 1000);
     return new Promise<RawResponse>((resolve, reject) => {
+      let settled = false;
+      let response: IncomingMessage | undefined;
+      const startedAt = Date.now();
+      // The deadline covers everything up to the last byte of the answer: a server that drips
+      // a byte at a time cannot keep the call alive. Large bodies get the time a slow link needs.
+      let deadline = this.opts.timeoutMs + allowance(bodyBytes);
+      const expire = () =>
+        fail(
+          Object.assign(new Error(`no complete answer within ${deadline} ms`), {
+            code: 'ETIMEDOUT',
+          }),
+        );
+      let timer = setTimeout(expire, deadline);
+      const done = (value: RawResponse) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      };
+      const fail = (err: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        response?.destroy();
+        req.destroy();
+        reject(err);
+      };
       const req = mod.request(
         {
           protocol: this.baseUrl.protocol,
           hostname: this.baseUrl.hostname.replace(/^\[|\]$/g, ''),
           port: this.baseUrl.port || undefined,
-          method: verb,
-          path: `${base}${path}`,
+          method: r.verb,
+          path: `${base}${r.path}`,
           headers: all,
           agent: this.agent,
         },
         (res) => {
+          response = res;
+          const status = res.statusCode ?? 0;
+          const declared = num(header(res.headers, 'content-length'));
+          if (declared !== undefined && declared > r.answerCap) {
+            done({ status, headers: res.headers, body: '', overCap: r.answerCap });
+            return void res.destroy();
+          }
+          if (declared !== undefined && declared > 0) {
+            clearTimeout(timer);
+            deadline += allowance(declared);
+            timer = setTimeout(expire, Math.max(0, deadline - (Date.now() - startedAt)));
+          }
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
-          res.on('error', reject);
-          res.on('aborted', () => reject(Object.assign(new Error('answer cut off'), { code: 'ECONNRESET' })));
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            // Counted as it streams: nothing past the cap is ever held.
+            if (size > r.answerCap) {
+              chunks.length = 0;
+              done({ status, headers: res.headers, body: '', overCap: r.answerCap });
+              return void res.destroy();
+            }
+            chunks.push(c);
+          });
+          res.on('end', () => done({ status, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', fail);
+          res.on('aborted', () => fail(Object.assign(new Error('answer cut off'), { code: 'ECONNRESET' })));
         },
       );
-      req.setTimeout(this.opts.timeoutMs, () => {
-        req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' }));
-      });
-      req.on('error', reject);
+      req.on('error', fail);
       // Ctrl-C ends the call. (Not http's `signal` option: it loads stream helpers at start-up.)
       if (signal) {
-        const abort = () => req.destroy(signal.reason as Error);
+        const abort = () => fail(signal.reason as Error);
         signal.addEventListener('abort', abort, { once: true });
         req.once('close', () => signal.removeEventListener('abort', abort));
       }
@@ -364,6 +565,15 @@ export class ApiClient {
   private debug(line: string): void {
     this.opts.debug?.(line);
   }
+}
+
+/** What makes a 2xx answer not an answer of the service: `success` must be true and `data` present. */
+function envelopeProblem(env: Envelope): string | undefined {
+  const raw = env as Record<string, unknown>;
+  if (!('success' in raw)) return 'it has no `success` field';
+  if (raw.success !== true) return `its \`success\` is ${JSON.stringify(raw.success)?.slice(0, 40)}, not true`;
+  if (!('data' in raw)) return 'it has no `data` field';
+  return undefined;
 }
 
 export type { ApiError };

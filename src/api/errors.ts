@@ -1,6 +1,14 @@
 // Turns a refusal of the service into one plain sentence that says what to do next, with the
 // request id, and into the typed error that carries its exit code.
-import { ApiError, AuthError, NetworkError, RateLimitError, requestNote, type ApiErrorInit } from '../errors.js';
+import {
+  ApiError,
+  type ApiErrorInit,
+  AuthError,
+  type CliError,
+  NetworkError,
+  RateLimitError,
+  requestNote,
+} from '../errors.js';
 
 export interface RefusalInfo extends ApiErrorInit {
   headers?: Record<string, string | string[] | undefined>;
@@ -11,6 +19,10 @@ function withPeriod(text: string): string {
   if (!t) return t;
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
+
+/** 120000 → "2 min", 30000 → "30 s", 250 → "250 ms". */
+export const duration = (ms: number): string =>
+  ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 
 /** How the token in force was given, so a 401 names the right fix. */
 export type TokenOrigin = 'flag' | 'env' | 'profile';
@@ -30,8 +42,11 @@ function hintFor(info: RefusalInfo, origin: TokenOrigin): string {
   const msg = info.message.trim();
   const low = msg.toLowerCase();
   if (info.status === 401) return LOGIN_HINTS[origin];
-  if (info.status === 429 && info.retryAfterSeconds !== undefined)
-    return `Wait ${info.retryAfterSeconds} seconds and try again.`;
+  if (info.status === 429) {
+    // "Too many tool calls, wait 12 seconds." already says it: the hint would repeat it.
+    if (/\bwait\b|try again|retry/i.test(msg)) return '';
+    if (info.retryAfterSeconds !== undefined) return `Wait ${info.retryAfterSeconds} seconds and try again.`;
+  }
   if (info.status === 409 && /idempotency/.test(low)) return 'Try again once the first call has finished.';
   if (info.status === 422 && /idempotency/.test(low)) return 'Use a new idempotency key for a different request.';
   if (SAYS_WHAT_TO_DO.test(msg)) return '';
@@ -82,14 +97,16 @@ export function networkFailure(
   baseUrl: URL,
   err: NodeJS.ErrnoException,
   attempts: number,
+  timeoutMs?: number,
 ): NetworkError {
   const code = err.code ?? '';
   const where = baseUrl.origin;
+  const within = timeoutMs === undefined ? '' : ` within ${duration(timeoutMs)}`;
   const what =
     code === 'ECONNREFUSED'
       ? `Could not connect to ${where} (connection refused)`
       : code === 'ETIMEDOUT'
-        ? `${label} timed out waiting for ${where}`
+        ? `${label} got no complete answer from ${where}${within}`
         : code === 'ENOTFOUND'
           ? `Could not resolve ${baseUrl.hostname}`
           : `The connection to ${where} failed during ${label} (${code || err.message})`;
@@ -97,4 +114,24 @@ export function networkFailure(
     `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (--base-url / SITEBUILDER_BASE_URL) and your network, then try again.`,
     { code: code || null, attempts },
   );
+}
+
+/**
+ * A write that failed in a way that leaves its effect unknown (no answer in time, a cut
+ * connection, a 5xx, a first call still in flight): it may still take effect. The sentence says
+ * so and gives the key; `details.idempotencyKey` lets cli.ts print the command that re-runs it
+ * with the same key, which can then only get the first call's answer, never a second effect.
+ */
+export function withUnknownOutcome<E extends CliError>(err: E, method: string, key: string): E {
+  err.message = `${err.message} ${method} may still take effect; its idempotency key is ${key}.`;
+  Object.assign(err.details, { idempotencyKey: key, outcome: 'unknown' });
+  return err;
+}
+
+/** The idempotency key of a write whose outcome is unknown, when the error is one. */
+export function unknownOutcomeKey(err: unknown): string | undefined {
+  const details = (err as Partial<CliError> | null)?.details;
+  return details?.outcome === 'unknown' && typeof details.idempotencyKey === 'string'
+    ? details.idempotencyKey
+    : undefined;
 }

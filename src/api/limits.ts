@@ -1,4 +1,5 @@
-// The service's limits (spec "Limits"), in a module light enough for start-up: no zod here.
+// The service's limits (docs/emulator.md "Limits"), in a module light enough for start-up: no
+// zod here.
 export const LIMITS = {
   promptMax: 500_000,
   selectedPathsMax: 200,

@@ -1,11 +1,15 @@
-// The light view of the method registry that the client reads at run time: metadata and the
-// argument schemas compiled to JSON Schema by scripts/gen-method-index.mjs (no zod at start-up).
+// The method registry as everything that runs reads it: each method's metadata and its argument
+// schema as JSON Schema, compiled from src/api/methods.ts by scripts/gen-method-index.mjs at
+// build time. The client validates with it before sending and the emulator before answering
+// (src/api/validate.ts); GET /v1/openapi.json and GET /v1/tools describe it. No zod at run time.
 import index from './method-index.json' with { type: 'json' };
-import type { ListingPattern, Permission, Scope } from './methods.js';
+import type { ListingPattern, Permission, Scope } from './registry-terms.js';
 import type { JsonSchema } from './validate.js';
 
+export type MethodName = keyof typeof index;
+
 export interface MethodInfo {
-  name: string;
+  name: MethodName;
   scope: Scope;
   write: boolean;
   destructive: boolean;
@@ -13,14 +17,24 @@ export interface MethodInfo {
   permission: Permission | null;
   argsShown: boolean;
   analytics: boolean;
+  /** Answers with file contents (a larger answer cap). */
+  largeAnswer: boolean;
   summary: string;
   schema: JsonSchema;
 }
 
-const INDEX = index as unknown as Record<string, Omit<MethodInfo, 'name'>>;
+const INFOS = new Map<string, MethodInfo>(
+  Object.entries(index as unknown as Record<MethodName, Omit<MethodInfo, 'name'>>).map(([name, info]) => [
+    name,
+    { name: name as MethodName, ...info },
+  ]),
+);
 
-export const METHOD_INDEX_NAMES: readonly string[] = Object.keys(INDEX);
+/** Every method, in the registry's order. */
+export const METHOD_INFOS: readonly MethodInfo[] = [...INFOS.values()];
+
+export const METHOD_INDEX_NAMES: readonly MethodName[] = METHOD_INFOS.map((m) => m.name);
 
 export function methodInfo(name: string): MethodInfo | undefined {
-  return Object.hasOwn(INDEX, name) ? { name, ...INDEX[name] } : undefined;
+  return INFOS.get(name);
 }

@@ -1,6 +1,6 @@
-// Async iterators over the six listing patterns of the spec ("Listing conventions"). Pages are
-// fetched one at a time and items yielded as they come, so a caller can stream 10,000 sites
-// with flat memory.
+// Async iterators over the six listing patterns of the service (docs/emulator.md "Listing
+// conventions"). Pages are fetched one at a time and items yielded as they come, so a caller
+// can stream 10,000 sites with flat memory.
 import type { ApiClient, Envelope } from './client.js';
 import { methodInfo } from './method-index.js';
 import type { ListingPattern } from './methods.js';
@@ -38,7 +38,7 @@ export function itemsOf(data: unknown): unknown[] {
   return arrays.length === 1 ? (arrays[0] as unknown[]) : [];
 }
 
-/** A field looked up in data first, then in the envelope (the spec puts `count` on the envelope). */
+/** A field looked up in data first, then in the envelope (the service puts `count` on the envelope). */
 function field(env: Envelope, name: string): unknown {
   const data = env.data as Record<string, unknown> | null;
   if (data && typeof data === 'object' && !Array.isArray(data) && name in data) return data[name];

@@ -10,7 +10,7 @@ export interface PollerOptions {
   budget?: () => RateBudget | undefined;
   /** Delay right after a change. */
   fastMs?: number;
-  /** Delay reached while nothing changes (the spec: every few seconds). */
+  /** Delay reached while nothing changes (the service asks for a poll every few seconds at most). */
   idleMs?: number;
   /** Growth of the delay for each quiet poll. */
   factor?: number;

@@ -1,4 +1,4 @@
-// The size limit of upload_storage_file. The spec does not show one; the only bound it gives is
+// The size limit of upload_storage_file. The service documents none; the only bound it gives is
 // the 150 MB body, and a file travels base64-encoded (4/3 of its size) inside the JSON body, so
 // 100 MiB is the largest round size that always fits. The emulator refuses larger files with
 // 413 and the CLI refuses them before sending anything.

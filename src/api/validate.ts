@@ -1,7 +1,16 @@
-// Argument validation shared by the client (a bad argument never costs budget) and the
-// emulator (which refuses with 400 exactly as the service does). Messages name the argument
-// (its full path when nested) and the bound.
-import type { MethodSpec } from './methods.js';
+// The one argument checker, over the registry compiled to JSON Schema (src/api/method-index.ts):
+// the client runs it before sending (a bad argument never costs budget) and the emulator before
+// answering (a 400 exactly as the service refuses). Messages name the argument (its full path
+// when nested) and the bound.
+//
+// Two layers: checkBodyShape holds the limits that apply to every body whatever the method
+// (nesting, list length); checkArgsAgainstSchema adds the method's own schema (unknown, missing,
+// null or empty arguments, types, bounds, allowed values).
+//
+// Two readers: the emulator checks the whole schema, guesses included (it stays strict). The
+// client checks only what the service's documentation states (checkArgsForSending): the limits
+// of every body, and the arguments the registry marks `x-stated` (docs/scripting.md "How calls
+// are made"); an argument the registry only guesses goes to the service, which decides.
 import { formatCount, LIMITS } from './limits.js';
 
 export interface ArgumentProblem {
@@ -40,36 +49,6 @@ export function checkBodyShape(body: unknown): ArgumentProblem | null {
   return null;
 }
 
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  expected?: string;
-  format?: string;
-  origin?: string;
-  maximum?: number | bigint;
-  minimum?: number | bigint;
-  values?: unknown[];
-  keys?: string[];
-  pattern?: string | RegExp;
-}
-
-function pathString(path: PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out;
-}
-
-function valueAt(root: unknown, path: PropertyKey[]): { present: boolean; value: unknown } {
-  let cur: unknown = root;
-  for (const p of path) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, p as string)) {
-      return { present: false, value: undefined };
-    }
-    cur = (cur as Record<string, unknown>)[p as string];
-  }
-  return { present: true, value: cur };
-}
-
 const TYPE_WORDS: Record<string, string> = {
   string: 'text',
   int: 'a whole number',
@@ -80,8 +59,8 @@ const TYPE_WORDS: Record<string, string> = {
   object: 'an object',
 };
 
-/** The one wording of every argument problem, shared by the zod and the JSON-schema checks. */
-export const problems = {
+/** The one wording of every argument problem. */
+const problems = {
   unknown(method: string, fullKeys: string[]): ArgumentProblem {
     return {
       path: fullKeys[0] ?? '',
@@ -123,55 +102,16 @@ export const problems = {
   }),
 };
 
-/** zod hands the pattern as a RegExp or as its "/…/" text; JSON Schema as the bare source. */
-function patternSource(p: string | RegExp): string {
-  if (p instanceof RegExp) return p.source;
-  const m = /^\/(.*)\/[a-z]*$/s.exec(p);
-  return m ? m[1] : p;
-}
-
-function describe(issue: Issue, args: unknown, method: string): ArgumentProblem {
-  const path = pathString(issue.path);
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return problems.unknown(
-        method,
-        (issue.keys ?? []).map((k) => (path ? `${path}.${k}` : k)),
-      );
-    case 'invalid_type': {
-      const at = valueAt(args, issue.path);
-      if (!at.present || at.value === undefined) return problems.missing(path);
-      if (at.value === null) return problems.isNull(path);
-      return problems.wrongType(path, issue.expected ?? 'another type');
-    }
-    case 'too_small':
-      return problems.tooSmall(path, issue.origin ?? '', Number(issue.minimum));
-    case 'too_big':
-      return problems.tooBig(path, issue.origin ?? '', Number(issue.maximum));
-    case 'invalid_value':
-      return problems.notAllowed(path, issue.values ?? []);
-    case 'invalid_format':
-      return problems.badFormat(path, patternSource(issue.pattern ?? issue.format ?? ''));
-    default:
-      return { path, message: `The argument \`${path}\` is not valid.` };
-  }
-}
-
-/** Validates a method's arguments against the registry; null when they are fine. */
-export function validateArgs(spec: MethodSpec, args: unknown): ArgumentProblem | null {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    return { path: '', message: 'The body must be a JSON object holding the arguments.' };
-  }
-  const shape = checkBodyShape(args);
-  if (shape) return shape;
-  const result = spec.args.safeParse(args);
-  if (result.success) return null;
-  return describe(result.error.issues[0] as unknown as Issue, args, spec.name);
-}
-
 /** The subset of JSON Schema the registry's argument schemas compile to (z.toJSONSchema). */
 export interface JsonSchema {
   type?: string;
+  anyOf?: JsonSchema[];
+  /**
+   * What the service's documentation states of this argument: `required` (it, its type and
+   * bounds, and that it is required), `shown` (it, its type and bounds; required or not is not
+   * shown). Absent: the registry's guess, checked by the emulator only.
+   */
+  'x-stated'?: 'shown' | 'required';
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
@@ -186,30 +126,60 @@ export interface JsonSchema {
   maxItems?: number;
 }
 
+const patterns = new Map<string, RegExp>();
+const regex = (source: string): RegExp => {
+  let re = patterns.get(source);
+  if (!re) patterns.set(source, (re = new RegExp(source)));
+  return re;
+};
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
-function walk(schema: JsonSchema, value: unknown, path: string, method: string): ArgumentProblem | null {
-  // zod answers an enum's null with the allowed values, everything else's null as "cannot be null".
+/**
+ * How a schema is read: `all` (the emulator: every rule, guesses included), `stated` (the client:
+ * at each level only the arguments marked x-stated, unknown ones let through), `shown` (inside an
+ * argument whose required-ness is not shown: null and the empty string are the service's call).
+ */
+type Mode = 'all' | 'stated' | 'shown';
+
+function walk(
+  schema: JsonSchema,
+  value: unknown,
+  path: string,
+  method: string,
+  mode: Mode = 'all',
+): ArgumentProblem | null {
+  // An enum's null is answered with the allowed values, everything else's null as "cannot be null".
   if (schema.enum) return schema.enum.includes(value) ? null : problems.notAllowed(path, schema.enum);
   if (value === null) return problems.isNull(path);
+  if (schema.anyOf) {
+    if (schema.anyOf.some((branch) => walk(branch, value, path, method, mode) === null)) return null;
+    const types = schema.anyOf.map((b) => TYPE_WORDS[b.type ?? ''] ?? b.type).filter(Boolean);
+    return { path, message: `The argument \`${path}\` must be ${types.join(' or ')}.` };
+  }
   switch (schema.type) {
     case 'string': {
       if (typeof value !== 'string') return problems.wrongType(path, 'string');
-      if (schema.minLength !== undefined && value.length < schema.minLength)
-        return problems.tooSmall(path, 'string', schema.minLength);
+      const minLength = mode === 'shown' && schema.minLength === 1 ? undefined : schema.minLength;
+      if (minLength !== undefined && value.length < minLength) return problems.tooSmall(path, 'string', minLength);
       if (schema.maxLength !== undefined && value.length > schema.maxLength)
         return problems.tooBig(path, 'string', schema.maxLength);
-      if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value))
+      if (schema.pattern !== undefined && !regex(schema.pattern).test(value))
         return problems.badFormat(path, schema.pattern);
       return null;
     }
     case 'integer':
     case 'number': {
-      // As zod: text for a number is "must be a number"; a fraction for an integer "a whole number".
+      // Text for a number is "must be a number"; a fraction for an integer "a whole number".
       if (typeof value !== 'number' || Number.isNaN(value)) return problems.wrongType(path, 'number');
-      if (schema.type === 'integer' && !Number.isSafeInteger(value)) return problems.wrongType(path, 'int');
+      if (schema.type === 'integer') {
+        if (!Number.isInteger(value)) return problems.wrongType(path, 'int');
+        // A whole number outside the safe range is refused for that range first, whatever the method's bound.
+        if (value > Number.MAX_SAFE_INTEGER) return problems.tooBig(path, 'number', Number.MAX_SAFE_INTEGER);
+        if (value < Number.MIN_SAFE_INTEGER) return problems.tooSmall(path, 'number', Number.MIN_SAFE_INTEGER);
+      }
       if (schema.minimum !== undefined && value < schema.minimum)
         return problems.tooSmall(path, 'number', schema.minimum);
       if (schema.maximum !== undefined && value > schema.maximum)
@@ -220,9 +190,11 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
       return typeof value === 'boolean' ? null : problems.wrongType(path, 'boolean');
     case 'array': {
       if (!Array.isArray(value)) return problems.wrongType(path, 'array');
-      if (schema.items) {
+      const items = schema.items;
+      if (items && (mode === 'all' || items['x-stated'])) {
+        const itemMode = mode === 'all' ? 'all' : items['x-stated'] === 'required' ? 'stated' : 'shown';
         for (let i = 0; i < value.length; i++) {
-          const p = walk(schema.items, value[i], `${path}[${i}]`, method);
+          const p = walk(items, value[i], `${path}[${i}]`, method, itemMode);
           if (p) return p;
         }
       }
@@ -235,11 +207,11 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
     case 'object': {
       if (!isPlainObject(value)) return problems.wrongType(path, 'object');
       const props = schema.properties ?? {};
-      const required = new Set(schema.required ?? []);
+      if (mode !== 'all') return walkStated(props, value, path, method);
       for (const [key, sub] of Object.entries(props)) {
         const v = value[key];
         if (v === undefined) {
-          if (required.has(key))
+          if (schema.required?.includes(key))
             return sub.enum ? problems.notAllowed(join(path, key), sub.enum) : problems.missing(join(path, key));
           continue;
         }
@@ -261,11 +233,54 @@ function walk(schema: JsonSchema, value: unknown, path: string, method: string):
   }
 }
 
-/**
- * The same check as validateArgs, from the registry's compiled JSON schemas: the client uses
- * it so that no zod loads at start-up. A parity test keeps the two in step.
- */
+/** The arguments of one level the documentation states; the others (unknown ones too) are let through. */
+function walkStated(
+  props: Record<string, JsonSchema>,
+  value: Record<string, unknown>,
+  path: string,
+  method: string,
+): ArgumentProblem | null {
+  for (const [key, sub] of Object.entries(props)) {
+    const stated = sub['x-stated'];
+    const v = value[key];
+    if (stated === 'required') {
+      if (v === undefined)
+        return sub.enum ? problems.notAllowed(join(path, key), sub.enum) : problems.missing(join(path, key));
+      const p = walk(sub, v, join(path, key), method, 'stated');
+      if (p) return p;
+    } else if (stated === 'shown' && v !== undefined && v !== null) {
+      const p = walk(sub, v, join(path, key), method, 'shown');
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
+const NOT_AN_OBJECT: ArgumentProblem = { path: '', message: 'The body must be a JSON object holding the arguments.' };
+
+/** Checks a method's arguments against its compiled schema, guesses included (the emulator); null when fine. */
 export function checkArgsAgainstSchema(method: string, schema: JsonSchema, args: unknown): ArgumentProblem | null {
-  if (!isPlainObject(args)) return { path: '', message: 'The body must be a JSON object holding the arguments.' };
+  if (!isPlainObject(args)) return NOT_AN_OBJECT;
   return checkBodyShape(args) ?? walk(schema, args, '', method);
+}
+
+/**
+ * What the client checks before sending: the limits of every body (a JSON object, nesting,
+ * list items), the prompt length wherever the method takes a prompt, and the arguments the
+ * documentation states (the schema's x-stated ones). Without a schema (a method the registry
+ * does not know), only the limits of every body.
+ */
+export function checkArgsForSending(
+  method: string,
+  schema: JsonSchema | undefined,
+  args: unknown,
+): ArgumentProblem | null {
+  if (!isPlainObject(args)) return NOT_AN_OBJECT;
+  const shape = checkBodyShape(args);
+  if (shape) return shape;
+  if (!schema) return null;
+  const prompt = args.prompt;
+  if (schema.properties?.prompt && typeof prompt === 'string' && prompt.length > LIMITS.promptMax)
+    return problems.tooBig('prompt', 'string', LIMITS.promptMax);
+  return walk(schema, args, '', method, 'stated');
 }

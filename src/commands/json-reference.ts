@@ -1,5 +1,5 @@
-// The README's JSON reference, generated from the command tree: every command that runs, with
-// the jsonFields its --help shows. scripts/json-reference.mjs writes it into README.md and
+// The JSON reference of docs/scripting.md, generated from the command tree: every command that
+// runs, with the jsonFields its --help shows. scripts/json-reference.mjs writes it there and
 // test/unit/json-reference.test.ts checks that no command is missing there.
 import type { AnyCommandDefinition } from '../core/define.js';
 import { loadCommands } from '../core/nouns.js';

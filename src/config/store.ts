@@ -1,9 +1,11 @@
-// Profiles and the token store. The file is conf's JSON file; writes go through conf (loaded
-// lazily: it costs ~40 ms of start-up because it loads ajv eagerly), while reads — on every
-// API command — parse the same file directly. The file is 0600 in a 0700 directory, even
-// when a looser one already existed.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+// Profiles and the token store: config.json in the configuration directory (docs/guide.md
+// "Authentication and profiles"). Reads, on every API command, parse the file directly; writes
+// are read-modify-write cycles under the file's lock with an atomic replace (private-dir.ts), so
+// parallel processes lose no update and a logout is never undone by a concurrent write.
 import { createRequire } from 'node:module';
+import { UsageError } from '../errors.js';
+import { sanitizeInline } from '../io/sanitize.js';
+import { readPrivateFile, updatePrivateFile } from './private-dir.js';
 
 export interface ProfileData {
   token?: string;
@@ -17,7 +19,7 @@ export interface ConfigData {
 }
 
 export const DEFAULT_PROFILE = 'default';
-const FILE_NAME = 'config';
+const FILE_NAME = 'config.json';
 
 // node:os and node:path are left out of start-up (each builtin an ES module imports costs ~1 ms);
 // os is asked only when HOME is unset.
@@ -31,6 +33,18 @@ export function configDir(env: Record<string, string | undefined>): string {
   return `${base}/sitebuilder`;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+/** The parsed file; undefined when the text is not a JSON object. */
+function parseConfig(text: string): ConfigData | undefined {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return isRecord(parsed) ? (parsed as ConfigData) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class ConfigStore {
   readonly dir: string;
   readonly path: string;
@@ -38,24 +52,21 @@ export class ConfigStore {
 
   constructor(dir: string) {
     this.dir = dir;
-    this.path = `${dir}/${FILE_NAME}.json`;
+    this.path = `${dir}/${FILE_NAME}`;
   }
 
+  /** The saved configuration; empty when there is none or it does not parse. */
   read(): ConfigData {
-    if (this.cache) return this.cache;
-    let data: ConfigData = {};
-    try {
-      const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as unknown;
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as ConfigData;
-    } catch {
-      // Missing or unreadable: an empty configuration.
+    if (!this.cache) {
+      const text = readPrivateFile(this.dir, this.path);
+      this.cache = (text === undefined ? undefined : parseConfig(text)) ?? {};
     }
-    this.cache = data;
-    return data;
+    return this.cache;
   }
 
   profile(name: string): ProfileData {
-    return this.read().profiles?.[name] ?? {};
+    const profiles = this.read().profiles;
+    return (isRecord(profiles) && Object.hasOwn(profiles, name) ? profiles[name] : undefined) ?? {};
   }
 
   /** The profile in force: --profile, then SITEBUILDER_PROFILE, then the saved current one. */
@@ -63,34 +74,32 @@ export class ConfigStore {
     return flag || env.SITEBUILDER_PROFILE || this.read().currentProfile || DEFAULT_PROFILE;
   }
 
+  /** Changes one profile (undefined removes it), leaving every other one as it is on disk now. */
   async updateProfile(name: string, change: (p: ProfileData) => ProfileData | undefined): Promise<void> {
     await this.update((data) => {
-      const profiles = { ...(data.profiles ?? {}) };
-      const next = change({ ...(profiles[name] ?? {}) });
-      if (next === undefined) delete profiles[name];
-      else profiles[name] = next;
-      return { ...data, profiles };
+      const entries = Object.entries(isRecord(data.profiles) ? data.profiles : {});
+      const at = entries.findIndex(([key]) => key === name);
+      const next = change({ ...(at >= 0 ? entries[at][1] : {}) });
+      if (at >= 0) entries.splice(at, 1, ...(next === undefined ? [] : [[name, next] as [string, ProfileData]]));
+      else if (next !== undefined) entries.push([name, next]);
+      // fromEntries keeps a profile named like an Object.prototype key (`__proto__`) as data.
+      return { ...data, profiles: Object.fromEntries(entries) };
     });
   }
 
+  /** Read-modify-write of the whole file under its lock: `change` sees what is on disk now. */
   async update(change: (d: ConfigData) => ConfigData): Promise<void> {
-    this.secureDir();
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<Record<string, unknown>>({
-      cwd: this.dir,
-      configName: FILE_NAME,
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
+    let next: ConfigData = {};
+    await updatePrivateFile(this.dir, FILE_NAME, (text) => {
+      const current = text === undefined || !text.trim() ? {} : parseConfig(text);
+      if (!current) {
+        throw new UsageError(
+          `${sanitizeInline(this.path)} is not valid JSON, and saving would lose what it holds; nothing was saved. Fix it, or move it away to start afresh.`,
+        );
+      }
+      next = change(current);
+      return `${JSON.stringify(next, null, 2)}\n`;
     });
-    const next = change(conf.store as ConfigData);
-    conf.store = next as Record<string, unknown>;
-    // conf sets the mode only when it creates the file: tighten one that already existed.
-    chmodSync(this.path, 0o600);
     this.cache = next;
-  }
-
-  private secureDir(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    if ((statSync(this.dir).mode & 0o777) !== 0o700) chmodSync(this.dir, 0o700);
   }
 }

@@ -1,6 +1,7 @@
 // run(argv, overrides): loads the noun the arguments name, runs them through commander over it
 // (program.ts), and maps every error to its exit code in one place. Only this file and bin/ touch
 // process.exit.
+import { rerunAdvice } from '../api/rerun.js';
 import { systemClock } from '../clock.js';
 import { ConfigStore, configDir } from '../config/store.js';
 import { type Context, type ContextOverrides, createContext, type GlobalOptions } from '../context.js';
@@ -89,11 +90,13 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
   }
 
   let exitCode: number = ExitCode.ok;
+  let ran: AnyCommandDefinition | undefined;
   const execute = async (
     def: AnyCommandDefinition,
     options: Record<string, unknown>,
     withGlobals: Record<string, unknown>,
   ) => {
+    ran = def;
     const globals = globalsFrom(withGlobals, env);
     io.json = globals.json;
     io.quiet = globals.quiet;
@@ -122,7 +125,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     const commands = noun ? [await noun.load()] : await loadCommands();
     await runProgram(helpAsFlag(words, rest) ?? argv, commands, execute, io, wantsJson);
   } catch (err) {
-    exitCode = reportError(err, io, wantsJson, env, argv, words);
+    exitCode = reportError(err, io, wantsJson, env, argv, words, ran);
   } finally {
     removeSigint();
     ctx?.close();
@@ -143,6 +146,7 @@ function reportError(
   env: Record<string, string | undefined>,
   argv: string[],
   words: string[],
+  ran?: AnyCommandDefinition,
 ): number {
   const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
   const code = commanderCode(err);
@@ -168,7 +172,14 @@ function reportError(
     err instanceof CliError || (err instanceof Error && typeof (err as { exitCode?: unknown }).exitCode === 'number');
   const e = err instanceof Error ? err : new Error(String(err));
   const exitCode = known ? (e as CliError).exitCode : ExitCode.failure;
-  const message = known ? e.message : `Unexpected error: ${e.message}. Run again with --debug for details.`;
+  let message = known ? e.message : `Unexpected error: ${e.message}. Run again with --debug for details.`;
+  // A write that may still take effect: the exact command that re-runs it with the same key.
+  const flags = ran?.options?.map((o) => o.flags) ?? [];
+  const rerun = rerunAdvice(e, argv, {
+    idempotencyKey: flags.some((f) => f.includes('--idempotency-key')),
+    header: flags.some((f) => f.includes('--header')),
+  });
+  if (rerun) message = `${message} ${rerun}`;
   if (wantsJson) io.errLine(JSON.stringify(errorDocument(Object.assign(e, { message }), exitCode)));
   else io.errLine(`error: ${message}`);
   if (debug && e.stack) io.errLine(e.stack);

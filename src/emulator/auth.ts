@@ -1,4 +1,4 @@
-// Who is calling: the Bearer token, checked as the spec says (401 with WWW-Authenticate), and
+// Who is calling: the Bearer token, checked as the service does (401 with WWW-Authenticate), and
 // the refusal of a token placed in the address (400).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Emulator } from './emulator.js';

@@ -2,7 +2,7 @@
 // call after the previous minute ran out (not on a fixed grid). Measured on the emulated
 // clock; the seconds reported to clients are source (wall) seconds, so a client that waits
 // Retry-After finds the budget back whatever the speed.
-import { LIMITS } from '../api/methods.js';
+import { LIMITS } from '../api/limits.js';
 import type { EmulatorClock } from './clock.js';
 
 const MINUTE_MS = 60_000;

@@ -1,10 +1,10 @@
 // The context a handler receives, with the checks every domain repeats: reaching a
 // workspace or a site, role permissions, the plan, and credits.
-import type { MethodName, MethodSpec, Permission } from '../api/methods.js';
-import type { Emulator } from './emulator.js';
+import type { MethodInfo } from '../api/method-index.js';
+import type { Permission } from '../api/registry-terms.js';
 import { refuse } from './refusal.js';
 import type { TokenRecord, UserRecord, WorkspaceRecord } from './state.js';
-import type { Args, CallContext } from './types.js';
+import type { Args, CallContext, EmulatorHost } from './host.js';
 
 const PERMISSION_WORDS: Record<Permission, string> = {
   deleteProjects: 'Delete projects',
@@ -12,9 +12,10 @@ const PERMISSION_WORDS: Record<Permission, string> = {
 };
 
 export function createCallContext(init: {
-  emu: Emulator;
-  spec: MethodSpec;
-  args: Args;
+  emu: EmulatorHost;
+  spec: MethodInfo;
+  /** Arguments that fit the method's schema: checked by the pipeline, or built by a domain calling a method. */
+  args: object;
   token: TokenRecord;
   user: UserRecord;
   requestId: string;
@@ -23,7 +24,8 @@ export function createCallContext(init: {
   const { emu, token } = init;
   const call: CallContext = {
     ...init,
-    method: init.spec.name as MethodName,
+    args: init.args as Args,
+    method: init.spec.name,
     now: () => emu.clock.now(),
     refuse: (status, message, data) => refuse(status, message, data ?? null),
 
@@ -108,7 +110,7 @@ export function createCallContext(init: {
 }
 
 /** 403 when the token may not act in this workspace. */
-export function checkReach(emu: Emulator, token: TokenRecord, ws: WorkspaceRecord): void {
+export function checkReach(emu: EmulatorHost, token: TokenRecord, ws: WorkspaceRecord): void {
   if (token.workspaces && !token.workspaces.includes(ws._id)) {
     refuse(403, `This token cannot reach the workspace ${ws.name} (${ws._id}); it is narrowed to other workspaces.`, {
       reason: 'workspace-not-reachable',

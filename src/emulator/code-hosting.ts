@@ -1,4 +1,4 @@
-// Where a site's code lives, and the three code-hosting refusals the spec names for
+// Where a site's code lives, and the three code-hosting refusals the service names for
 // send_message, publish_site, restore_backup and restore_code_backup: the code is being moved
 // into a code-hosting service; the service lost access to the repository or it was deleted;
 // the code lives in the workspace's own code-hosting account while the workspace is on the
@@ -10,10 +10,10 @@
 // `own-account` refuses only while the workspace is on the Free plan (as the service does),
 // so setting the workspace's plan to paid through the control API lifts it.
 // Handlers call assertCodeHostingAllows(emu, site) before they change anything.
-import type { Emulator } from './emulator.js';
 import { EmulatorRefusal } from './refusal.js';
 import type { SiteRecord } from './state.js';
 import { defineDomain } from './types.js';
+import type { EmulatorHost } from './host.js';
 
 export const CODE_HOSTING_STATES = ['connected', 'moving', 'access-lost', 'own-account'] as const;
 export type CodeHostingState = (typeof CODE_HOSTING_STATES)[number];
@@ -46,7 +46,7 @@ export const CODE_HOSTING_REFUSALS = {
 
 export const CODE_HOSTING_DOMAIN = 'codeHosting';
 
-function slice(emu: Emulator): CodeHostingSlice {
+function slice(emu: EmulatorHost): CodeHostingSlice {
   let s = emu.state.domains[CODE_HOSTING_DOMAIN] as CodeHostingSlice | undefined;
   if (!s) {
     s = { sites: {} };
@@ -55,18 +55,18 @@ function slice(emu: Emulator): CodeHostingSlice {
   return s;
 }
 
-export function codeHostingState(emu: Emulator, siteId: string): CodeHostingState {
+export function codeHostingState(emu: EmulatorHost, siteId: string): CodeHostingState {
   return slice(emu).sites[siteId] ?? 'connected';
 }
 
-export function setCodeHostingState(emu: Emulator, siteId: string, state: CodeHostingState): void {
+export function setCodeHostingState(emu: EmulatorHost, siteId: string, state: CodeHostingState): void {
   const s = slice(emu);
   if (state === 'connected') delete s.sites[siteId];
   else s.sites[siteId] = state;
 }
 
 /** Throws the site's code-hosting refusal, if one is in force; otherwise returns. */
-export function assertCodeHostingAllows(emu: Emulator, site: SiteRecord): void {
+export function assertCodeHostingAllows(emu: EmulatorHost, site: SiteRecord): void {
   const state = codeHostingState(emu, site._id);
   if (state === 'connected') return;
   if (state === 'own-account' && emu.workspace(site.workspaceId)?.plan !== 'free') return;

@@ -2,7 +2,7 @@
 // /_emulator/ (control.ts). Not part of the service: no token, no budget, no envelope rules
 // beyond using the same envelope for familiarity.
 import { randomBytes } from 'node:crypto';
-import { ALL_SCOPES, type Scope } from '../api/methods.js';
+import { ALL_SCOPES, type Scope } from '../api/registry-terms.js';
 import type { Emulator } from './emulator.js';
 import { checkFaultSpec, type Fault, type FaultSpec } from './faults.js';
 import type { LogEntry } from './request-log.js';

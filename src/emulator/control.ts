@@ -1,5 +1,5 @@
-// HTTP routes of the control API under /_emulator/ (documented in README "Emulator"). Core
-// routes below; a domain adds its own through Domain.control.
+// HTTP routes of the control API under /_emulator/ (documented in docs/emulator.md "Control
+// API"). Core routes below; a domain adds its own through Domain.control.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Control, ControlError } from './control-api.js';
 import type { Emulator } from './emulator.js';
@@ -17,7 +17,7 @@ const tokenView = (emu: Emulator, t: TokenRecord) => ({
 
 const c = (emu: Emulator) => new Control(emu);
 
-export const CORE_CONTROL_ROUTES: ControlRoute[] = [
+export const CORE_CONTROL_ROUTES: ControlRoute<Emulator>[] = [
   { verb: 'GET', path: '', run: () => ({ routes: allRoutesHelp }) },
   { verb: 'GET', path: 'state', run: ({ emu }) => emu.snapshot() },
   {
@@ -105,7 +105,7 @@ function match(route: ControlRoute, verb: string, segments: string[]): Record<st
   return params;
 }
 
-export function controlRoutes(emu: Emulator): ControlRoute[] {
+export function controlRoutes(emu: Emulator): ControlRoute<Emulator>[] {
   return [...CORE_CONTROL_ROUTES, ...emu.domains.flatMap((d) => d.control ?? [])];
 }
 
@@ -127,7 +127,7 @@ export async function handleControl(
       .map((s) => decodeURIComponent(s));
     const routes = controlRoutes(emu);
     if (allRoutesHelp.length === 0) allRoutesHelp.push(...routes.map((r) => `${r.verb} /_emulator/${r.path}`));
-    let found: { route: ControlRoute; params: Record<string, string> } | undefined;
+    let found: { route: ControlRoute<Emulator>; params: Record<string, string> } | undefined;
     for (const route of routes) {
       const params = match(route, verb, segments);
       if (params) {
@@ -139,7 +139,7 @@ export async function handleControl(
       const known = routes.some((r) => match({ ...r, verb: verb as ControlRoute['verb'] }, verb, segments));
       throw new ControlError(known ? 400 : 404, `No control route ${verb} ${url.pathname}; GET /_emulator lists them.`);
     }
-    let body: Record<string, any> = {};
+    let body: Record<string, unknown> = {};
     if (verb !== 'GET' && verb !== 'DELETE') {
       const raw = await readBody(req, bodyLimit);
       if (raw.length > 0) {
@@ -154,7 +154,7 @@ export async function handleControl(
     } else {
       req.resume();
     }
-    const request: ControlRequest = { params: found.params, query: url.searchParams, body, emu };
+    const request: ControlRequest<Emulator> = { params: found.params, query: url.searchParams, body, emu };
     const data = await found.route.run(request);
     writeJson(res, 200, envelope(200, 'OK', data ?? null), headers);
   } catch (err) {

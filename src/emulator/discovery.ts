@@ -1,11 +1,12 @@
 // The three GET addresses; none spends budget. /v1/openapi.json is served without a token (it
 // describes the service, not the caller); the other two need one.
-import { GET_ADDRESSES, METHODS } from '../api/methods.js';
+import { METHOD_INFOS } from '../api/method-index.js';
+import { GET_ADDRESSES } from '../api/registry-terms.js';
 import { authenticate } from './auth.js';
 import type { Emulator } from './emulator.js';
 import { envelope } from './envelope.js';
-import { argumentSchema, openApiDocument } from './openapi.js';
-import type { ApiAnswer, ApiRequest } from './envelope.js';
+import { openApiDocument } from './openapi.js';
+import type { ApiAnswer, ApiRequest } from './api-exchange.js';
 import type { TokenRecord } from './state.js';
 
 export const isDiscoveryPath = (path: string): boolean => (GET_ADDRESSES as readonly string[]).includes(path);
@@ -36,18 +37,16 @@ export function discovery(emu: Emulator, req: ApiRequest, trace: { token?: Token
     };
     return { status: 200, body: envelope(200, `Token ${token.name}.`, data), headers: {} };
   }
-  const tools = Object.values(METHODS)
-    .filter((m) => token.scopes.includes(m.scope))
-    .map((m) => ({
-      name: m.name,
-      description: m.summary,
-      scope: m.scope,
-      write: m.write,
-      destructive: m.destructive,
-      listing: m.listing ?? null,
-      permission: m.permission ?? null,
-      inputSchema: argumentSchema(m),
-    }));
+  const tools = METHOD_INFOS.filter((m) => token.scopes.includes(m.scope)).map((m) => ({
+    name: m.name,
+    description: m.summary,
+    scope: m.scope,
+    write: m.write,
+    destructive: m.destructive,
+    listing: m.listing,
+    permission: m.permission,
+    inputSchema: m.schema,
+  }));
   return {
     status: 200,
     body: envelope(200, `${tools.length} tools this token can use.`, tools, { count: tools.length }),

@@ -1,8 +1,10 @@
 // The emulator's engine, independent of HTTP: state, clock, budgets, idempotency, faults,
 // request log, the domains and their handlers. server.ts puts it on node:http; tests and the
-// demo can also drive it in-process through startEmulator().
+// demo can also drive it in-process through startEmulator(). The domains see it only as the
+// EmulatorHost of host.ts; the pipeline, the server and the control API use the whole class.
 import { randomBytes } from 'node:crypto';
-import type { MethodName, Permission } from '../api/methods.js';
+import type { MethodName } from '../api/method-index.js';
+import type { Permission } from '../api/registry-terms.js';
 import { RateBudgets } from './budget.js';
 import { refuse } from './refusal.js';
 import { EmulatorClock } from './clock.js';
@@ -20,7 +22,8 @@ import {
   type UserRecord,
   type WorkspaceRecord,
 } from './state.js';
-import type { Domain, Handler, JobService } from './types.js';
+import type { Domain } from './types.js';
+import type { EmulatorHost, Handler, JobService } from './host.js';
 
 export { SERVICE_VERSION } from './envelope.js';
 
@@ -30,16 +33,16 @@ export interface EmulatorOptions {
   seed?: boolean;
   /** A loaded state (from --state); wins over seed. */
   state?: EmulatorState;
-  domains?: Domain<any>[];
+  domains?: Domain[];
 }
 
-export class Emulator {
+export class Emulator implements EmulatorHost {
   readonly clock: EmulatorClock;
   readonly budgets: RateBudgets;
   readonly idempotency: IdempotencyStore;
   readonly faults = new FaultRegistry();
   readonly log = new RequestLog();
-  readonly domains: Domain<any>[];
+  readonly domains: Domain[];
   readonly handlers = new Map<string, Handler>();
   /** Starts agent runs; the chat domain replaces the placeholder in its attach(). */
   jobs: JobService;

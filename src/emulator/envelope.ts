@@ -1,7 +1,4 @@
-// The response envelope of every answer (spec "Response envelope"), and one call's request and
-// answer as the pipeline, the discovery addresses and the server pass them around.
-import type { IncomingHttpHeaders } from 'node:http';
-
+// The response envelope of every answer (docs/emulator.md "The service in short").
 /** The service version every envelope carries. */
 export const SERVICE_VERSION = '1.0.0';
 
@@ -33,21 +30,4 @@ export function envelope(
     for (const [k, v] of Object.entries(extra.fields)) if (!(k in env)) env[k] = v;
   }
   return env;
-}
-
-export interface ApiRequest {
-  verb: string;
-  url: URL;
-  rawUrl: string;
-  headers: IncomingHttpHeaders;
-  /** Reads the whole body within the size limit; throws EmulatorRefusal 413. */
-  readBody(): Promise<Buffer>;
-}
-
-export interface ApiAnswer {
-  status: number;
-  body: Envelope;
-  headers: Record<string, string>;
-  /** Cut the connection halfway through writing the answer. */
-  drop?: boolean;
 }

@@ -2,7 +2,7 @@
 // CLI tests run in-process against it, and the `emulator` and `demo` commands use it too.
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { ALL_SCOPES, type Scope } from '../api/methods.js';
+import { ALL_SCOPES, type Scope } from '../api/registry-terms.js';
 import { EmulatorClock, type TimeSource } from './clock.js';
 import { Control } from './control-api.js';
 import { Emulator } from './emulator.js';
@@ -16,7 +16,8 @@ export { Emulator, SERVICE_VERSION } from './emulator.js';
 export { EmulatorRefusal } from './refusal.js';
 export { DEMO_TOKENS, DEMO_USER_ID, SEED_WORKSPACES, TEAMMATE_USER_ID } from './seed.js';
 export type { EmulatorState } from './state.js';
-export type { CallContext, Domain, Handler, HandlerResult, JobService } from './types.js';
+export type { CallContext, EmulatorHost, Handler, HandlerResult, JobService } from './host.js';
+export type { Domain } from './types.js';
 
 export interface StartEmulatorOptions {
   /** Default 127.0.0.1. */
@@ -33,7 +34,7 @@ export interface StartEmulatorOptions {
   state?: EmulatorState;
   /** Load from this file when it exists (a missing file starts fresh). */
   stateFile?: string;
-  /** Body size limit in bytes (default the spec's 150 MB). */
+  /** Body size limit in bytes (default the service's 150 MB). */
   bodyLimit?: number;
 }
 

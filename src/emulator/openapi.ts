@@ -1,24 +1,9 @@
-// GET /v1/openapi.json: an OpenAPI 3.1 description generated from the method registry (the
-// argument schemas through zod's JSON Schema output, which is draft 2020-12 as OpenAPI 3.1 uses).
-import * as z from 'zod/mini';
-import { GET_ADDRESSES, LIMITS, METHODS, type MethodSpec } from '../api/methods.js';
+// GET /v1/openapi.json: an OpenAPI 3.1 description generated from the compiled method index
+// (src/api/method-index.ts), whose argument schemas are JSON Schema draft 2020-12 as OpenAPI 3.1 uses.
+import { LIMITS } from '../api/limits.js';
+import { METHOD_INFOS } from '../api/method-index.js';
+import { GET_ADDRESSES } from '../api/registry-terms.js';
 import { SERVICE_VERSION } from './envelope.js';
-
-const schemaCache = new Map<string, Record<string, unknown>>();
-
-/** A method's argument schema as JSON Schema (without $schema, to be embedded). */
-export function argumentSchema(spec: MethodSpec): Record<string, unknown> {
-  let schema = schemaCache.get(spec.name);
-  if (!schema) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(spec.args, { io: 'input', unrepresentable: 'any' }) as Record<
-      string,
-      unknown
-    >;
-    schema = rest;
-    schemaCache.set(spec.name, schema);
-  }
-  return schema;
-}
 
 const REFUSALS: Record<string, string> = {
   '400':
@@ -50,7 +35,7 @@ export function openApiDocument(): Record<string, unknown> {
     Object.keys(REFUSALS).map((code) => [code, { $ref: `#/components/responses/Refusal${code}` }]),
   );
   const paths: Record<string, unknown> = {};
-  for (const spec of Object.values(METHODS)) {
+  for (const spec of METHOD_INFOS) {
     const operation: Record<string, unknown> = {
       operationId: spec.name,
       summary: spec.summary,
@@ -64,7 +49,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...(spec.analytics ? { 'x-analytics': true } : {}),
       'x-arguments-shown': spec.argsShown,
       parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
-      requestBody: { required: true, content: { 'application/json': { schema: argumentSchema(spec) } } },
+      requestBody: { required: true, content: { 'application/json': { schema: spec.schema } } },
       responses: { '200': { $ref: '#/components/responses/Success' }, ...refusalRefs },
     };
     paths[`/v1/${spec.name}`] = { post: operation };

@@ -8,19 +8,20 @@
 // Everything from the budget on is counted. A claimed key keeps whatever answer the handler
 // produced, even when an injected fault answered the client otherwise, so a retry with the
 // same key replays the real result and creates nothing twice.
-import { getMethod, type MethodSpec } from '../api/methods.js';
-import { validateArgs } from '../api/validate.js';
+import { type MethodInfo, methodInfo } from '../api/method-index.js';
+import { checkArgsAgainstSchema } from '../api/validate.js';
 import { authenticate, refuseTokenInAddress } from './auth.js';
 import { createCallContext } from './call-context.js';
 import { discovery, isDiscoveryPath } from './discovery.js';
 import type { Emulator } from './emulator.js';
-import { type ApiAnswer, type ApiRequest, envelope, type Envelope } from './envelope.js';
+import type { ApiAnswer, ApiRequest } from './api-exchange.js';
+import { envelope, type Envelope } from './envelope.js';
 import type { Fault } from './faults.js';
 import { fingerprint } from './idempotency.js';
 import { EmulatorRefusal, refuse } from './refusal.js';
 import { ARGS_MAX_BYTES } from './request-log.js';
 import type { TokenRecord, UserRecord } from './state.js';
-import type { HandlerResult } from './types.js';
+import type { HandlerResult } from './host.js';
 
 const VISIBLE_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -91,7 +92,7 @@ async function route(emu: Emulator, req: ApiRequest, requestId: string, trace: T
       refuse(405, `${req.url.pathname} is read with GET.`, null, { Allow: 'GET' });
     return discovery(emu, req, trace);
   }
-  const spec = getMethod(name);
+  const spec = methodInfo(name);
   if (spec && req.verb !== 'POST') {
     refuse(405, `${name} is called with POST, not ${req.verb}.`, null, { Allow: 'POST' });
   }
@@ -110,7 +111,7 @@ async function route(emu: Emulator, req: ApiRequest, requestId: string, trace: T
 async function callMethod(
   emu: Emulator,
   req: ApiRequest,
-  spec: MethodSpec,
+  spec: MethodInfo,
   token: TokenRecord,
   user: UserRecord,
   requestId: string,
@@ -197,7 +198,7 @@ async function callMethod(
 
 async function runClaimed(
   emu: Emulator,
-  spec: MethodSpec,
+  spec: MethodInfo,
   args: Record<string, unknown>,
   token: TokenRecord,
   user: UserRecord,
@@ -211,7 +212,7 @@ async function runClaimed(
       scope: spec.scope,
     });
   }
-  const problem = validateArgs(spec, args);
+  const problem = checkArgsAgainstSchema(spec.name, spec.schema, args);
   if (problem) refuse(400, problem.message, { reason: 'invalid-argument', argument: problem.path || null });
 
   const fault = emu.faults.take(spec.name) ?? null;

@@ -1,9 +1,9 @@
 // The publish model: a deployment's status and log are derived from the emulated time elapsed
 // since it started (no timers, so a saved state resumes where it was).
 //
-// Statuses (the spec shows only `ready`): `queued`, `building`, `deploying` while `running` is
-// true; then `ready` (live) or `failed` (the live site keeps its previous version). A site that
-// was never published answers `running` false and status `unpublished`.
+// Statuses (the service documents only `ready`): `queued`, `building`, `deploying` while
+// `running` is true; then `ready` (live) or `failed` (the live site keeps its previous version).
+// A site that was never published answers `running` false and status `unpublished`.
 
 export type PublishStatus = 'queued' | 'building' | 'deploying' | 'ready' | 'failed' | 'unpublished';
 

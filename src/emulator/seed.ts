@@ -1,7 +1,7 @@
-// The seeded demo data (documented in README "Emulator"): fixed, readable ids so docs,
-// demos and tests can name them. Every case of the spec's refusals has a workspace or a token.
-import { ALL_SCOPES, type Scope } from '../api/methods.js';
-import type { Emulator } from './emulator.js';
+// The seeded demo data (documented in docs/emulator.md "Seeded data"): fixed, readable ids so
+// docs, demos and tests can name them. Every refusal the service documents has a workspace or
+// a token to try it with.
+import { ALL_SCOPES, type Scope } from '../api/registry-terms.js';
 import {
   ROLE_PERMISSIONS,
   type MemberRecord,
@@ -10,6 +10,7 @@ import {
   type TokenRecord,
   type WorkspaceRecord,
 } from './state.js';
+import type { EmulatorHost } from './host.js';
 
 const DAY = 86_400_000;
 
@@ -44,7 +45,7 @@ const member = (userId: string, role: Role): MemberRecord => ({
   permissions: [...ROLE_PERMISSIONS[role]],
 });
 
-export function seedCore(emu: Emulator): void {
+export function seedCore(emu: EmulatorHost): void {
   const now = emu.clock.now();
   const core = emu.state.core;
   core.users.push(

@@ -2,15 +2,16 @@
 // anything else to the domains' raw routes (a published site) or 404.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIMITS } from '../api/methods.js';
+import { LIMITS } from '../api/limits.js';
 import { handleControl } from './control.js';
 import type { Emulator } from './emulator.js';
-import { type ApiAnswer, envelope } from './envelope.js';
+import { envelope } from './envelope.js';
+import type { ApiAnswer } from './api-exchange.js';
 import { handleApiRequest, refusalAnswer } from './pipeline.js';
 import { readBody, writeJson } from './http-io.js';
 
 export interface ServerOptions {
-  /** Body size limit in bytes; the spec's 150 MB unless a test lowers it. */
+  /** Body size limit in bytes; the service's 150 MB unless a test lowers it. */
   bodyLimit?: number;
 }
 

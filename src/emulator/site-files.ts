@@ -1,16 +1,16 @@
 // The files of a site as a publish snapshots them. The agent (chat domain) owns what a site
 // holds; it registers a provider in its attach(), and until then (or for a site the agent
 // never wrote) a plain page made from the site's name and brief is published.
-import type { Emulator } from './emulator.js';
 import type { SiteFile } from './publish-model.js';
 import type { SiteRecord } from './state.js';
+import type { EmulatorHost } from './host.js';
 
-export type SiteFilesProvider = (emu: Emulator, site: SiteRecord) => SiteFile[] | undefined;
+export type SiteFilesProvider = (emu: EmulatorHost, site: SiteRecord) => SiteFile[] | undefined;
 
-const providers = new WeakMap<Emulator, SiteFilesProvider>();
+const providers = new WeakMap<EmulatorHost, SiteFilesProvider>();
 
 /** Called by the domain that owns the sites' files (once per emulator, in attach()). */
-export function provideSiteFiles(emu: Emulator, provider: SiteFilesProvider): void {
+export function provideSiteFiles(emu: EmulatorHost, provider: SiteFilesProvider): void {
   providers.set(emu, provider);
 }
 
@@ -34,7 +34,7 @@ export function placeholderFiles(site: SiteRecord): SiteFile[] {
   ];
 }
 
-export function siteFilesForPublish(emu: Emulator, site: SiteRecord): SiteFile[] {
+export function siteFilesForPublish(emu: EmulatorHost, site: SiteRecord): SiteFile[] {
   const files = providers.get(emu)?.(emu, site);
   return files && files.length > 0 ? files.map((f) => ({ ...f })) : placeholderFiles(site);
 }

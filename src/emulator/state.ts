@@ -1,12 +1,12 @@
 // The emulator's whole state: one plain, JSON-serializable object (saved and loaded with
 // --state). `core` holds what every domain reads (users, workspaces, sites, tokens);
 // `domains[name]` is the slice owned by the domain module of that name.
-import type { Permission, Scope } from '../api/methods.js';
+import type { Permission, Scope } from '../api/registry-terms.js';
 
 export const STATE_FORMAT = 'sitebuilder-emulator-state';
 export const STATE_VERSION = 1;
 
-/** API access plus the two permissions the spec names. Owners hold every one. */
+/** API access plus the two permissions the service names. Owners hold every one. */
 export type RolePermission = 'apiAccess' | Permission;
 export type Role = 'owner' | 'admin' | 'editor' | 'viewer';
 
@@ -105,7 +105,7 @@ export interface EmulatorState {
   domains: Record<string, unknown>;
 }
 
-/** A fixed service-specific prefix, as the spec says real tokens have. */
+/** A fixed service-specific prefix, as real tokens have. */
 export const TOKEN_PREFIX = 'sbt_';
 
 export function emptyState(now: number): EmulatorState {

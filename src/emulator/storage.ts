@@ -1,10 +1,10 @@
 // The sites' file storage, shared by upload_storage_file (publish domain), list_storage_files
 // and the storage backups and restores. A path may exist twice, once public and once private
-// (the spec's "the other public or private copy of a restored file"). Public files are served
+// (the service's "other public or private copy of a restored file"). Public files are served
 // at their permanent address, GET {origin}/storage/<siteId>/<path>, for as long as they exist.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Emulator } from './emulator.js';
 import { defineDomain } from './types.js';
+import type { EmulatorHost } from './host.js';
 
 export type Visibility = 'public' | 'private';
 
@@ -28,7 +28,7 @@ export const STORAGE_ROUTE = '/storage/';
 
 const keyOf = (visibility: Visibility, path: string) => `${visibility}:${path}`;
 
-function slice(emu: Emulator): StorageSlice {
+function slice(emu: EmulatorHost): StorageSlice {
   let s = emu.state.domains[STORAGE_DOMAIN] as StorageSlice | undefined;
   if (!s) {
     s = { sites: {} };
@@ -38,14 +38,14 @@ function slice(emu: Emulator): StorageSlice {
 }
 
 /** Every file of the site, sorted by path then visibility (public first). */
-export function listStorageFiles(emu: Emulator, siteId: string): StorageFile[] {
+export function listStorageFiles(emu: EmulatorHost, siteId: string): StorageFile[] {
   return Object.values(slice(emu).sites[siteId] ?? {}).sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : a.visibility === b.visibility ? 0 : a.visibility === 'public' ? -1 : 1,
   );
 }
 
 export function getStorageFile(
-  emu: Emulator,
+  emu: EmulatorHost,
   siteId: string,
   path: string,
   visibility: Visibility = 'public',
@@ -55,7 +55,7 @@ export function getStorageFile(
 
 /** Adds or replaces a file (same path and visibility). */
 export function putStorageFile(
-  emu: Emulator,
+  emu: EmulatorHost,
   siteId: string,
   file: Omit<StorageFile, 'createdAt' | 'updatedAt' | 'size'> & { size?: number; createdAt?: number },
 ): StorageFile {
@@ -76,7 +76,7 @@ export function putStorageFile(
   return record;
 }
 
-export function deleteStorageFile(emu: Emulator, siteId: string, path: string, visibility: Visibility): boolean {
+export function deleteStorageFile(emu: EmulatorHost, siteId: string, path: string, visibility: Visibility): boolean {
   const files = slice(emu).sites[siteId];
   if (!files?.[keyOf(visibility, path)]) return false;
   delete files[keyOf(visibility, path)];
@@ -88,7 +88,7 @@ export function storageAddress(origin: string, siteId: string, path: string): st
   return `${origin}${STORAGE_ROUTE}${encodeURIComponent(siteId)}/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-function serveStorage(req: IncomingMessage, res: ServerResponse, url: URL, emu: Emulator): boolean {
+function serveStorage(req: IncomingMessage, res: ServerResponse, url: URL, emu: EmulatorHost): boolean {
   if (!url.pathname.startsWith(STORAGE_ROUTE)) return false;
   const rest = url.pathname.slice(STORAGE_ROUTE.length);
   const slash = rest.indexOf('/');

@@ -1,4 +1,4 @@
-// The IO object owns the streams, their TTY-ness and the colour policy (DESIGN.md "Output
+// The IO object owns the streams, their TTY-ness and the colour policy (docs/scripting.md "Output
 // contract"). Commands never touch process.stdout: tests build an IO over buffers.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { isatty } from 'node:tty';

@@ -1,4 +1,4 @@
-// Records from the service show few fields in the spec: read the ones we know when present,
+// The service documents few fields of its records: read the ones we know when present,
 // and the obvious alternatives, without ever crashing on a missing one.
 
 export type AnyRecord = Record<string, unknown>;

@@ -1,7 +1,7 @@
-// Tolerant readers of job events. The spec shows the `data` of no event but `ask_user`; our
-// emulator picks shapes, and the real service may differ. So each reader looks for the field we
-// chose, then the obvious alternatives, and returns undefined rather than throwing
-// (DESIGN.md "Transport rules", last bullet).
+// Tolerant readers of job events. The service documents the `data` of no event but `ask_user`;
+// our emulator picks shapes, and the real service may differ. So each reader looks for the field
+// we chose, then the obvious alternatives, and returns undefined rather than throwing
+// (docs/scripting.md "Followed runs with `--json` (NDJSON)").
 import { asRecord, pick } from '../io/records.js';
 
 export interface JobEvent {
@@ -78,7 +78,7 @@ export function toolCallOf(data: unknown): { name: string; input: Record<string,
   return { name, input, id: str(pick(data, 'id', 'toolCallId', 'callId')) };
 }
 
-/** The spec's one shown shape: data.name ask_user, data.input.question, up to four data.input.options. */
+/** The one shape documented: data.name ask_user, data.input.question, up to four data.input.options. */
 export function questionOf(data: unknown): Question | undefined {
   const call = toolCallOf(data);
   if (call.name !== 'ask_user') return undefined;

@@ -33,7 +33,7 @@ export interface RunState {
   /** The job's `creditsCharged`, once over. */
   creditsCharged?: number;
   errors: string[];
-  /** The job's `error` object (fields not shown by the spec). */
+  /** The job's `error` object (the service documents none of its fields). */
   error?: unknown;
   eventCount: number;
   resets: number;
@@ -164,7 +164,7 @@ export function failureMessage(s: RunState): string {
   return fromJob ?? s.errors[s.errors.length - 1] ?? 'The run failed without saying why.';
 }
 
-/** The plan of a run that ended with plan_approval_requested: its text (the spec: the plan sits in the text events). */
+/** The plan of a run that ended with plan_approval_requested: its text (the plan sits in the text events). */
 export function planOf(s: RunState): string {
   return s.text.trim();
 }

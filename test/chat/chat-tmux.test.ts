@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { waitFor as waitForEvent } from '../helpers/wait-for.js';
 
 const bin = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
 const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
@@ -19,15 +20,14 @@ const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args]
 const screen = () => tmux('capture-pane', '-p', '-t', session);
 const keys = (...k: string[]) => tmux('send-keys', '-t', session, ...k);
 
-async function waitFor(test: RegExp, timeoutMs = 15_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const s = screen();
-    if (test.test(s)) return s;
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${test}; the screen:\n${s}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = (test: RegExp, deadlineMs = 15_000): Promise<string> =>
+  waitForEvent(
+    () => {
+      const s = screen();
+      return test.test(s) && s;
+    },
+    { what: `${test} on the screen`, deadlineMs, intervalMs: 25, detail: screen },
+  );
 
 describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
   beforeAll(async () => {
@@ -54,16 +54,30 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
 
   it('answers a question and approves a plan, then leaves the terminal as it found it', async () => {
     await waitFor(/\? You/);
-    // A short message: the agent asks, after a 30 s (1.5 s real) stall during which keys are typed.
+    // A short message: the agent asks, after a 30 s stall during which keys are typed. The
+    // emulator's clock runs at wall speed meanwhile; the test moves it into the stall once the
+    // message is sent, and past the stall once the CLI has polled again after the keys (so it
+    // has read them by then).
+    emu.control.setClock({ speed: 1 });
     keys('make it nice #stall:30', 'Enter');
+    await waitForEvent(() => emu.control.log({ method: 'send_message' }).length > 0, { what: 'the message sent' });
+    emu.control.setClock({ advanceMs: 1_000 });
     await waitFor(/Reading your message/);
+    const typedAfter = emu.control.log().at(-1)?.seq ?? 0;
     keys('Enter');
     keys('2', 'Enter');
+    await waitForEvent(() => emu.control.log({ method: 'get_job', since: typedAfter }).length > 0, {
+      what: 'a poll of the run after the keys were typed',
+    });
+    emu.control.setClock({ speed: 20, advanceMs: 30_000 });
     await waitFor(/What kind of site should this be\? …/);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(screen()).not.toMatch(/✔ What kind of site/);
+    // A key pressed now reaches the question after any typed before it: once it has moved the
+    // pointer (or something answered the question), the keys typed during the run had their chance.
+    keys('Down');
+    const asked = await waitFor(/▸ A portfolio|✔ What kind of site/);
+    expect(asked).not.toMatch(/✔ What kind of site/);
     expect(emu.control.log({ method: 'send_message' })).toHaveLength(1);
-    keys('Down', 'Down', 'Enter');
+    keys('Down', 'Enter');
     await waitFor(/✔ What kind of site should this be\? · A blog/);
     await waitFor(/Done in/);
 

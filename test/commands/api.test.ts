@@ -59,10 +59,10 @@ describe('api <method>', () => {
     expect(JSON.parse(piped.stdout).count).toBe(2);
   });
 
-  it('validates the arguments of a known method before sending (exit 2)', async () => {
-    const res = await api(['list_sites', '-f', 'workspaceId=ws_demo', '-f', 'limit=2']);
+  it('checks the arguments the spec states before sending (exit 2)', async () => {
+    const res = await api(['list_sites', '-f', 'workspaceId=ws_demo', '-f', 'offset=2']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/Not sent: The argument `limit` must be a (whole )?number/);
+    expect(res.stderr).toMatch(/Not sent: The argument `offset` must be a (whole )?number/);
     expect(res.stdout).toBe('');
     for (const bad of [
       ['list_sites', '-f', 'novalue'],
@@ -73,6 +73,30 @@ describe('api <method>', () => {
       expect((await api(bad)).code, bad.join(' ')).toBe(2);
     }
     expect(sent('list_sites')).toHaveLength(0);
+  });
+
+  it('sends what the registry only guesses: the service decides (the emulator answers 400)', async () => {
+    // `limit` of list_sites is our guess ("some take limit"): text for it goes to the service.
+    const limit = await api(['list_sites', '-f', 'workspaceId=ws_demo', '-f', 'limit=2']);
+    expect(limit.code).toBe(1);
+    expect(JSON.parse(limit.stdout)).toMatchObject({ success: false, code: 400 });
+    expect(limit.stderr).toContain('The argument `limit` must be a number.');
+    // upload_storage_file's arguments are not shown: names the registry did not guess are sent.
+    const upload = await api([
+      'upload_storage_file',
+      '-f',
+      'projectId=site_bakery',
+      '-f',
+      'path=a.txt',
+      '-f',
+      'content=aGk=',
+    ]);
+    expect(upload.code).toBe(1);
+    expect(JSON.parse(upload.stdout)).toMatchObject({ success: false, code: 400 });
+    expect(sent('upload_storage_file').map((e) => e.args)).toEqual([
+      { projectId: 'site_bakery', path: 'a.txt', content: 'aGk=' },
+    ]);
+    expect(sent('list_sites').map((e) => e.args)).toEqual([{ workspaceId: 'ws_demo', limit: '2' }]);
   });
 
   it('still sends an unknown method: the service answers 404, printed as is (exit 1)', async () => {

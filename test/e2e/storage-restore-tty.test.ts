@@ -78,6 +78,8 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
     expect(again).toContain('The storage changed since this plan was made');
     expect(again).toMatch(/Plan you saw\s+│ New plan/);
     expect(again).toMatch(/\* Bytes removed\s+│ 2\.9 KB\s+│ 10 B/);
+    // The restore itself runs on a faster clock: the follower is paced by its own polls.
+    emu.control.setClock({ speed: 200 });
     t.send('y');
     const done = await t.waitFor(/EXIT=\d+/);
     expect(done).toContain('EXIT=0');

@@ -1,7 +1,8 @@
-// The emulated clock: speed, jumps, timers, all on a fake time source (no test waits).
+// The emulated clock: speed, jumps, timers, on a fake time source but for the one wall timer.
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { EmulatorClock } from '../../src/emulator/clock.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('EmulatorClock', () => {
   it('follows its source at the configured speed, and re-anchors when the speed changes', () => {
@@ -44,11 +45,16 @@ describe('EmulatorClock', () => {
 
   it('arms a wall timer with the real clock', async () => {
     const clock = new EmulatorClock(Date, 100);
-    const fired = await new Promise<boolean>((resolve) => {
-      clock.schedule(clock.now() + 1_000, () => resolve(true)); // 1 emulated second = 10 ms at speed 100
-      setTimeout(() => resolve(false), 2_000);
+    let fired = false;
+    clock.schedule(clock.now() + 1_000, () => {
+      fired = true;
     });
-    clock.stop();
+    try {
+      // 1 emulated second = 10 ms at speed 100.
+      await waitFor(() => fired, { what: 'the timer to fire', deadlineMs: 2_000 });
+    } finally {
+      clock.stop();
+    }
     expect(fired).toBe(true);
   });
 });

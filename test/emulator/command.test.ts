@@ -8,18 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { FakeClock } from '../../src/clock.js';
 import { createTestIO } from '../../src/io/io.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { send } from './helpers.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sb-emu-cmd-'));
 
-async function untilLine(read: () => string, ms = 10_000): Promise<string> {
-  const t0 = Date.now();
-  while (!read().includes('\n')) {
-    if (Date.now() - t0 > ms) throw new Error(`no line within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return read().split('\n')[0];
-}
+const untilLine = (read: () => string): Promise<string> =>
+  waitFor(() => read().includes('\n') && read().split('\n')[0], { what: 'a first line on stdout' });
 
 function startInProcess(argv: string[]) {
   const io = createTestIO();
@@ -69,7 +64,7 @@ describe('sitebuilder emulator', () => {
   it('without --json prints the base URL and the demo tokens, hints on stderr', async () => {
     const run = startInProcess(['emulator', '--port', '0']);
     await untilLine(() => run.io.stdoutText());
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => run.io.stderrText().includes('Ctrl-C stops it'), { what: 'the last line of the hints' });
     run.stop();
     expect(await run.done).toBe(0);
     const out = run.io.stdoutText();

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { harness, type Harness } from './helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -53,7 +54,8 @@ describe('Idempotency-Key', () => {
     h.emu.control.addFault({ method: 'create_site', latencyMs: 250 });
     const headers = { 'idempotency-key': 'k-409' };
     const first = h.call('create_site', args, { headers });
-    await new Promise((r) => setTimeout(r, 50));
+    // The fault is used up once the first call has claimed its key and started its delay.
+    await waitFor(() => h.emu.control.faults().length === 0, { what: 'the first call to be in flight' });
     const during = await h.call('create_site', args, { headers });
     expect(during.status).toBe(409);
     expect(during.body.message).toMatch(/Idempotency-Key/);

@@ -1,4 +1,4 @@
-// The methods the spec names only in passing: each listing pages with its pattern (followed by
+// The methods the service names only in passing: each listing pages with its pattern (followed by
 // the CLI's own paginate()), the 10 calls a minute per deploy hook, the 1,200 analytics lookups
 // an hour per site, scheduled jobs, collections and secrets.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

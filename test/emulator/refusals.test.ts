@@ -1,8 +1,10 @@
-// One test (at least) for every row of the spec's error table, over real HTTP.
+// One test (at least) for every row of the service's error table (docs/emulator.md "Errors"),
+// over real HTTP.
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../src/emulator/index.js';
 import { harness, send, type Harness, type RawAnswer } from './helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -254,7 +256,8 @@ describe('409', () => {
     const headers = { 'idempotency-key': 'in-flight-1' };
     const args = { workspaceId: 'ws_demo', prompt: 'Slow site' };
     const first = h.call('create_site', args, { headers });
-    await new Promise((r) => setTimeout(r, 60));
+    // The fault is used up once the first call has claimed its key and started its delay.
+    await waitFor(() => h.emu.control.faults().length === 0, { what: 'the first call to be in flight' });
     const second = await h.call('create_site', args, { headers });
     expectRefusal(second, 409, /Idempotency-Key.*in flight/);
     expect((await first).status).toBe(200);

@@ -1,7 +1,9 @@
 // Drives a command in a real terminal: a detached tmux session of a fixed size, keys sent with
 // send-keys, the screen read with capture-pane. For the interactive flows (enquirer prompts,
-// spinners) that only a TTY shows.
+// spinners) that only a TTY shows. Each session has its own tmux server (its own socket), so
+// test files running side by side never share one, nor the user's.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { waitFor } from './wait-for.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -18,38 +20,32 @@ export class TmuxSession {
     // A person at a terminal: CI (set when the suite runs in CI, and inherited by the tmux
     // server) would turn every prompt off.
     const line = `env -u CI ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
-    execFileSync('tmux', [
-      'new-session',
-      '-d',
-      '-s',
-      this.name,
-      '-x',
-      String(size.cols),
-      '-y',
-      String(size.rows),
-      line,
-    ]);
+    this.tmux('new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.name, ...args], { encoding: 'utf8' });
   }
 
   send(...keys: string[]): void {
-    execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);
+    this.tmux('send-keys', '-t', this.name, ...keys);
   }
 
   /** The whole transcript (scrollback included), without colours. */
   screen(): string {
-    return execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-500', '-t', this.name], { encoding: 'utf8' });
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', this.name);
   }
 
   /** Waits until test(screen) holds; fails with the screen after timeoutMs. */
-  async waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
+  waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
     const ok = typeof test === 'function' ? test : (s: string) => test.test(s);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const s = this.screen();
-      if (ok(s)) return s;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${test} on the screen:\n${s}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    return waitFor(
+      () => {
+        const s = this.screen();
+        return ok(s) && s;
+      },
+      { what: `${test} on the screen`, deadlineMs: timeoutMs, intervalMs: 25, detail: () => this.screen() },
+    );
   }
 
   /** Waits until the prompt being asked (the last line starting with "?") matches. */
@@ -61,6 +57,6 @@ export class TmuxSession {
   }
 
   kill(): void {
-    spawnSync('tmux', ['kill-session', '-t', this.name]);
+    spawnSync('tmux', ['-L', this.name, 'kill-server']);
   }
 }

@@ -4,6 +4,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { FakeClock } from '../../src/clock.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 import { envelope, startScriptServer, type ScriptServer } from '../helpers/script-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let server: ScriptServer;
 let clock: FakeClock;
@@ -51,7 +52,7 @@ describe('ApiClient', () => {
     const c = client();
     const controller = new AbortController();
     const pending = c.call('list_workspaces', {}, { signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => server.requests.length > 0, { what: 'the call to reach the server' });
     const reason = new Error('interrupted');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
@@ -207,7 +208,9 @@ describe('ApiClient', () => {
     expect(err.message).toContain('after 2 attempts');
     expect(server.requests).toHaveLength(2);
     expect(notices).toEqual([
-      expect.stringMatching(/^No answer from 127\.0\.0\.1:\d+ in 0 s; trying list_workspaces once more\.$/),
+      expect.stringMatching(
+        /^No complete answer from 127\.0\.0\.1:\d+ within 100 ms; trying list_workspaces once more\.$/,
+      ),
     ]);
   });
 
@@ -220,8 +223,8 @@ describe('ApiClient', () => {
     expect(err.message).toContain('not JSON (HTTP 502, text/html)');
   });
 
-  it('keeps unknown envelope fields and tolerates missing ones', async () => {
-    server.script = [{ body: { data: { x: 1 }, extraField: 'kept' } }];
+  it('keeps unknown envelope fields and tolerates missing optional ones', async () => {
+    server.script = [{ body: { success: true, data: { x: 1 }, extraField: 'kept' } }];
     const c = client();
     const res = await c.call('list_workspaces', {});
     c.close();

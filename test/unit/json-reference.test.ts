@@ -1,15 +1,12 @@
 // The scripting contract: every command's --json output is documented, in its --help
-// (jsonFields) and in README's JSON reference (refreshed by `npm run docs:json`).
+// (jsonFields) and in the JSON reference of docs/scripting.md (refreshed by `npm run docs:json`).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonReferenceRows } from '../../src/commands/json-reference.js';
 import { loadCommands } from '../../src/core/nouns.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(
-  readme.indexOf('<!-- json-reference:start -->'),
-  readme.indexOf('<!-- json-reference:end -->'),
-);
+const doc = readFileSync(new URL('../../docs/scripting.md', import.meta.url), 'utf8');
+const section = doc.slice(doc.indexOf('<!-- json-reference:start -->'), doc.indexOf('<!-- json-reference:end -->'));
 
 describe('JSON reference', () => {
   let rows: ReturnType<typeof jsonReferenceRows> = [];
@@ -28,7 +25,7 @@ describe('JSON reference', () => {
     expect(rows.filter((r) => !r.fields.trim()).map((r) => r.command)).toEqual([]);
   });
 
-  it('README lists every command (run `npm run docs:json` after adding one)', () => {
+  it('docs/scripting.md lists every command (run `npm run docs:json` after adding one)', () => {
     expect(section.length).toBeGreaterThan(0);
     const missing = rows.filter((r) => !section.includes(`| \`${r.command}\` |`)).map((r) => r.command);
     expect(missing).toEqual([]);

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { getMethod, LIMITS, METHOD_NAMES, METHODS, type MethodName } from '../../src/api/methods.js';
-import { checkBodyShape, validateArgs } from '../../src/api/validate.js';
+import { LIMITS } from '../../src/api/limits.js';
+import {
+  METHOD_INDEX_NAMES,
+  METHOD_INFOS,
+  type MethodInfo,
+  type MethodName,
+  methodInfo,
+} from '../../src/api/method-index.js';
+import { checkArgsAgainstSchema, checkBodyShape } from '../../src/api/validate.js';
+import type { Args } from '../../src/emulator/host.js';
 
-const m = (name: MethodName) => METHODS[name];
+// What runs: the registry as compiled into the index (test/unit/method-index.test.ts keeps it in step).
+const m = (name: MethodName) => methodInfo(name)!;
+const getMethod = methodInfo;
+const validateArgs = (spec: MethodInfo, args: unknown) => checkArgsAgainstSchema(spec.name, spec.schema, args);
 
 describe('method registry against the spec', () => {
   it('holds the scopes the spec states', () => {
@@ -23,7 +34,7 @@ describe('method registry against the spec', () => {
   });
 
   it('marks the destructive methods', () => {
-    const destructive = METHOD_NAMES.filter((n) => METHODS[n].destructive).sort();
+    const destructive = METHOD_INDEX_NAMES.filter((n) => m(n).destructive).sort();
     expect(destructive).toEqual(
       expect.arrayContaining([
         'restore_backup',
@@ -155,6 +166,49 @@ describe('argument validation messages', () => {
     });
   });
 
+  it('gives the path of a nested unknown argument and of a list item', () => {
+    expect(
+      validateArgs(m('create_site'), { workspaceId: 'w', prompt: 'p', importSource: { SourceUrl: 'u', x: 1 } }),
+    ).toEqual({ path: 'importSource.x', message: 'create_site does not take the argument `importSource.x`.' });
+    const restore = { projectId: 'p', backupId: 'b', mode: 'selected' };
+    expect(validateArgs(m('restore_storage_backup'), { ...restore, paths: ['a', 2] })).toEqual({
+      path: 'paths[1]',
+      message: 'The argument `paths[1]` must be text.',
+    });
+    expect(validateArgs(m('restore_storage_backup'), { ...restore, paths: ['a', ''] })?.message).toBe(
+      'The argument `paths[1]` is required and cannot be empty.',
+    );
+  });
+
+  it.each([
+    [{ projectId: 'p', limit: 0 }, 'The argument `limit` must be at least 1.'],
+    [{ projectId: 'p', limit: 1001 }, 'The argument `limit` must be at most 1,000.'],
+    [{ projectId: 'p', limit: 'ten' }, 'The argument `limit` must be a number.'],
+    [{ projectId: 'p', limit: 2 ** 60 }, 'The argument `limit` must be at most 9,007,199,254,740,991.'],
+    [
+      { projectId: 'p', from: '31/01/2026' },
+      'The argument `from` is not in the expected form (a date like 2026-01-31).',
+    ],
+    [{ projectId: 'p', from: 5 }, 'The argument `from` must be text.'],
+    [{ projectId: 'p', a: 1, b: 2 }, 'get_site_analytics_pages does not take the arguments `a`, `b`.'],
+    [{}, 'The argument `projectId` is required.'],
+  ])('get_site_analytics_pages %j → %s', (args, message) => {
+    expect(validateArgs(m('get_site_analytics_pages'), args)?.message).toBe(message);
+  });
+
+  it('answers a null or missing value of an enum with the allowed values', () => {
+    const restore = m('restore_storage_backup');
+    expect(validateArgs(restore, { projectId: 'p', backupId: 'b' })?.message).toBe(
+      'The argument `mode` must be one of: full, selected.',
+    );
+    expect(validateArgs(restore, { projectId: 'p', backupId: 'b', mode: null })?.message).toBe(
+      'The argument `mode` must be one of: full, selected.',
+    );
+    expect(validateArgs(m('cancel_job'), { projectId: 'p', clearSession: 'yes' })?.message).toBe(
+      'The argument `clearSession` must be true or false.',
+    );
+  });
+
   it('refuses bodies that are not objects', () => {
     expect(validateArgs(send, [])?.message).toContain('JSON object');
     expect(validateArgs(send, 'x')?.message).toContain('JSON object');
@@ -179,5 +233,58 @@ describe('argument validation messages', () => {
       expect(m(name).argsShown, name).toBe(false);
     for (const name of ['send_message', 'restore_storage_backup', 'create_site'] as const)
       expect(m(name).argsShown, name).toBe(true);
+  });
+});
+
+describe('the arguments an emulator handler reads', () => {
+  it('are every argument of the registry, and only those', () => {
+    // Typed as Record<keyof Args, true>: tsc fails when Args and this list differ.
+    const named: Record<keyof Args, true> = {
+      backupId: true,
+      backupIds: true,
+      cancelActiveJob: true,
+      category: true,
+      clearSession: true,
+      codeBackupId: true,
+      collectionId: true,
+      confirm: true,
+      contentBase64: true,
+      contentType: true,
+      cronId: true,
+      cursor: true,
+      deploymentId: true,
+      domainId: true,
+      expectedVersion: true,
+      fileName: true,
+      format: true,
+      from: true,
+      hookId: true,
+      importSource: true,
+      jobId: true,
+      label: true,
+      limit: true,
+      mode: true,
+      name: true,
+      offset: true,
+      page: true,
+      path: true,
+      paths: true,
+      position: true,
+      prefix: true,
+      projectId: true,
+      prompt: true,
+      queueItemId: true,
+      recursive: true,
+      restoreId: true,
+      sendId: true,
+      to: true,
+      token: true,
+      value: true,
+      visibility: true,
+      webhookId: true,
+      workspaceId: true,
+    };
+    const registry = new Set(METHOD_INFOS.flatMap((info) => Object.keys(info.schema.properties ?? {})));
+    expect(Object.keys(named).sort()).toEqual([...registry].sort());
   });
 });

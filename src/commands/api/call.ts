@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { FieldInput } from './fields.js';
 
-// The six listing patterns of the spec (the body builder, the pager and the method list load
+// The six listing patterns of the service (the body builder, the pager and the method list load
 // only when the command runs: start-up stays light).
 const LISTING_PATTERNS: readonly ListingPattern[] = [
   'offset',
@@ -86,7 +86,7 @@ export const call = defineCommand<ApiOptions>({
   name: 'api',
   summary: 'Call any method of the service and print its answer as JSON',
   description:
-    'Post to any method of the service and print the whole answer (the envelope) as JSON. Arguments of a known method are checked before anything is sent; an unknown method is sent anyway (the service answers 404). Without a method, lists the methods the CLI knows. A refusal prints its envelope on stdout and the reason on stderr, with the usual exit code.',
+    'Post to any method of the service and print the whole answer (the envelope) as JSON. What the service’s reference states of a known method’s arguments is checked before anything is sent; any argument it does not show is sent and the service decides; an unknown method is sent anyway (the service answers 404). Without a method, lists the methods the CLI knows. A refusal prints its envelope on stdout and the reason on stderr, with the usual exit code.',
   args: [
     {
       name: 'method',

@@ -1,4 +1,4 @@
-// --paginate for the api passthrough: follows any of the six listing patterns of the spec —
+// --paginate for the api passthrough: follows any of the six listing patterns of the service —
 // the registry's for a known method, --pattern, or else the one the first page reveals — and
 // streams the items as one JSON array, or as NDJSON with --jsonl.
 import type { ApiClient, Envelope } from '../../api/client.js';

@@ -1,4 +1,4 @@
-// The token record from GET /v1/token. Its exact field names are not shown by the spec, so
+// The token record from GET /v1/token. Its exact field names are not documented by the service, so
 // the obvious alternatives are read.
 import { asRecord, pick, pickString } from '../../io/records.js';
 

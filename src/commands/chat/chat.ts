@@ -1,5 +1,5 @@
 // `sitebuilder chat <site> [message]`: one message sent and followed (scripts), or, without a
-// message in a terminal, a conversation. Exit codes (DESIGN.md): 0 succeeded, 6 failed,
+// message in a terminal, a conversation. Exit codes (README.md): 0 succeeded, 6 failed,
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
 // The definition only: the implementation (./run.ts) loads when the command runs.
 import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';

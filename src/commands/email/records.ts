@@ -1,4 +1,4 @@
-// Email domain records as the service sends them (the spec names three DKIM records and one
+// Email domain records as the service sends them (the service names three DKIM records and one
 // ownership record but not their fields): read the known names, then the obvious alternatives.
 import { asRecord, pick, pickString, type AnyRecord } from '../../io/records.js';
 

@@ -22,7 +22,7 @@ export const emulator = defineCommand<EmulatorOptions>({
   name: 'emulator',
   summary: 'Run the local emulator of the service (offline tries and script tests)',
   description:
-    'Run a stateful local emulator of the whole service on 127.0.0.1. It prints its base URL and demo tokens (a full-scope one first, then narrowed ones for trying refusals). With `-- command args…` it starts, runs the command with SITEBUILDER_BASE_URL and SITEBUILDER_TOKEN set, stops, and exits with the command’s exit code. The control API (tokens, credits, clock, faults, request log) lives under /_emulator/; see README "Emulator".',
+    'Run a stateful local emulator of the whole service on 127.0.0.1. It prints its base URL and demo tokens (a full-scope one first, then narrowed ones for trying refusals). With `-- command args…` it starts, runs the command with SITEBUILDER_BASE_URL and SITEBUILDER_TOKEN set, stops, and exits with the command’s exit code. The control API (tokens, credits, clock, faults, request log) lives under /_emulator/; see docs/emulator.md.',
   args: [{ name: 'command', description: 'a command to run against the emulator (after --)', variadic: true }],
   options: [
     {

@@ -99,7 +99,7 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
   io.info('Try it:');
   io.info(`  export SITEBUILDER_BASE_URL=${running.baseUrl} SITEBUILDER_TOKEN=${tokens[0]?.token ?? ''}`);
   io.info('  sitebuilder workspace list');
-  io.info(`Control API: ${running.baseUrl}/_emulator (see README "Emulator"). Ctrl-C stops it.`);
+  io.info(`Control API: ${running.baseUrl}/_emulator (see docs/emulator.md). Ctrl-C stops it.`);
 }
 
 function formatLogLine(e: LogEntry): string {

@@ -131,7 +131,7 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
   }
 }
 
-/** DESIGN.md's exit code for how a followed run ended. */
+/** The exit code (README.md "Exit codes") for how a followed run ended. */
 export function exitCodeOf(r: FollowResult): number {
   switch (r.outcome) {
     case 'succeeded':

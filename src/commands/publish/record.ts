@@ -1,6 +1,7 @@
-// The publish record printed by `publish` and `publish status`. The spec gives only `running`
-// and `status`; the other fields are read when present (with their obvious alternatives), so
-// the keys of the --json document are always the same and unknown fields are passed through.
+// The publish record printed by `publish` and `publish status`. The service documents only
+// `running` and `status`; the other fields are read when present (with their obvious
+// alternatives), so the keys of the --json document are always the same and unknown fields are
+// passed through.
 
 export interface PublishRecord {
   siteId: string;
@@ -51,7 +52,7 @@ export function publishRecord(siteId: string, data: unknown, fallback: Partial<P
   return record;
 }
 
-/** `ready` means live (the spec); our emulator also answers `failed`. Anything else is unknown. */
+/** `ready` means live (as the service says); our emulator also answers `failed`. Anything else is unknown. */
 export function isLive(record: PublishRecord): boolean {
   return !record.running && record.status === 'ready';
 }

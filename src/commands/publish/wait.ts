@@ -36,7 +36,7 @@ export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResu
       clock: o.clock,
       budget: () => o.client.budget,
       // A publish's phases say nothing about when it ends, so the interval does not shrink when
-      // the status changes: 2 s, then stretching to 5 s (the spec: every few seconds).
+      // the status changes: 2 s, then stretching to 5 s (the service asks for every few seconds).
       fastMs: 2_000,
       idleMs: 5_000,
       signal: o.signal,

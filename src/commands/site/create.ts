@@ -110,7 +110,7 @@ export const create = defineCommand<CreateOptions>({
       if (follow) ctx.io.printJsonLine({ type: 'site', site, jobId, workspaceId });
       else ctx.io.printJson({ site, jobId: jobId ?? null, workspaceId });
     } else {
-      // Followed and piped, every line starts with a tag (README): this one too.
+      // Followed and piped, every line starts with a tag (docs/scripting.md): this one too.
       ctx.io.outLine(
         follow && !ctx.io.stdoutIsTTY
           ? `site\t${sanitizeInline(siteId)}\t${sanitizeInline(workspaceId)}`

@@ -1,5 +1,5 @@
 // Shared wording for the backup nouns: sizes, dates and whether a storage backup can be
-// restored. The spec shows few backup fields, so each reader looks for the obvious names and
+// restored. The service documents few backup fields, so each reader looks for the obvious names and
 // never crashes on a missing one.
 import { asRecord, isoTime, pick, pickString } from '../../io/records.js';
 
@@ -32,7 +32,7 @@ export const fileCountOf = (b: unknown): unknown => pick(b, 'files', 'fileCount'
 export const labelOf = (b: unknown): string => pickString(b, 'label', 'name', 'title', 'message') ?? '';
 
 /**
- * Whether a storage backup can be restored, and why not. The spec: backups still being
+ * Whether a storage backup can be restored, and why not. The service: backups still being
  * archived, failed, or in an older format cannot be restored.
  */
 export function restorability(backup: unknown): { restorable: boolean; reason?: string } {

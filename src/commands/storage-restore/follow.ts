@@ -1,6 +1,6 @@
 // Follows a storage restore with get_storage_restore_status until it reads `completed`,
 // polling adaptively on the injected clock (every few seconds, slower when the budget runs
-// low). The spec names no other status value: anything that reads like a failure ends too.
+// low). The service names no other status value: anything that reads like a failure ends too.
 import type { Context } from '../../context.js';
 import { pollUntil } from '../../api/poll.js';
 import { CliError, InterruptedError, PendingError } from '../../errors.js';

@@ -1,6 +1,6 @@
-// Directives in a prompt take the scripted agent down every path on purpose (README "The
-// scripted agent"): #ask, #fail, #stall[:seconds], #reset, #long. They are removed from the
-// text the agent reads.
+// Directives in a prompt take the scripted agent down every path on purpose (docs/emulator.md
+// "The scripted agent and chat in the emulator"): #ask, #fail, #stall[:seconds], #reset,
+// #long. They are removed from the text the agent reads.
 
 export interface Directives {
   ask: boolean;

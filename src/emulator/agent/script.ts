@@ -1,7 +1,8 @@
 // The scripted agent: from a prompt, the site's files and the conversation so far, the whole
-// run as a timeline (README "The scripted agent"). Deterministic: the same inputs give the same
-// run. Paths: a build writes files; plan mode writes a plan and changes nothing; a very short
-// prompt (or #ask) asks through ask_user; #fail, #stall, #reset and #long reach the rest.
+// run as a timeline (docs/emulator.md "The scripted agent and chat in the emulator").
+// Deterministic: the same inputs give the same run. Paths: a build writes files; plan mode
+// writes a plan and changes nothing; a very short prompt (or #ask) asks through ask_user;
+// #fail, #stall, #reset and #long reach the rest.
 import { readBrief, type Brief } from './brief.js';
 import { parseDirectives, wordCount, type Directives } from './directives.js';
 import { pageFile, pageTitle, renderCss, renderIndex, renderPage } from './site-files.js';

@@ -1,7 +1,7 @@
 // The storage restore plan, as pure functions over a backup's files and the current storage:
 // what a full or selected restore would add, replace, leave, remove and skip, and the confirm
 // value derived from it. Files are compared by path, visibility and size only, so a file
-// rewritten to the same size and visibility goes unnoticed (as the spec says of the service).
+// rewritten to the same size and visibility goes unnoticed (as the service says of itself).
 import { createHash } from 'node:crypto';
 import type { StorageFile, Visibility } from '../storage.js';
 
@@ -33,7 +33,7 @@ export interface StoragePlan {
   safetyBackup: boolean;
   /** Paths storage no longer accepts; those files stay as they are. */
   filesSkipped: string[];
-  /** Emulator addition (the spec shows counts only): the files named. */
+  /** Emulator addition (the service documents counts only): the files named. */
   replacedFiles: PlanFile[];
   removedFiles: PlanFile[];
 }

@@ -1,11 +1,11 @@
-// Seeded stored files and storage backups (documented in README "Storage backups and
-// restores"), chosen so every case of the plan and every refusal can be tried on the demo:
+// Seeded stored files and storage backups (documented in docs/emulator.md "Backups in the
+// emulator"), chosen so every case of the plan and every refusal can be tried on the demo:
 // site_bakery has a backup whose restore adds, replaces, leaves, removes and skips files, a
 // failed backup and one in an older format; site_portfolio has a backup still being archived;
 // site_blog sits on the Free plan.
-import type { Emulator } from '../emulator.js';
 import { listStorageFiles, putStorageFile, type StorageFile, type Visibility } from '../storage.js';
 import { addBackup, CURRENT_FORMAT } from './storage-state.js';
+import type { EmulatorHost } from '../host.js';
 
 const DAY = 86_400_000;
 
@@ -78,7 +78,7 @@ const BLOG_NOW: Spec[] = [
   ['images/header.png', 'public', 1_100],
 ];
 
-export function seedStorageBackups(emu: Emulator): void {
+export function seedStorageBackups(emu: EmulatorHost): void {
   const now = emu.clock.now();
   const seedFiles = (siteId: string, specs: Spec[], at: number) => {
     if (!emu.site(siteId) || listStorageFiles(emu, siteId).length > 0) return false;

@@ -2,9 +2,9 @@
 // of archiving and restoring. Statuses are derived from emulated time (a backup is archiving
 // until readyAt; a restore runs until completesAt), so they survive --state save and load;
 // a restore's file changes are applied when it completes (settleRestores).
-import type { Emulator } from '../emulator.js';
 import { deleteStorageFile, putStorageFile, type StorageFile } from '../storage.js';
 import type { PlanOp, RestoreMode, StoragePlan } from './storage-plan.js';
+import type { EmulatorHost } from '../host.js';
 
 export const STORAGE_BACKUPS_DOMAIN = 'storageBackups';
 
@@ -54,7 +54,7 @@ export interface StorageBackupsSlice {
 export const CURRENT_FORMAT = 2;
 const MB = 1024 * 1024;
 
-export function storageBackupsSlice(emu: Emulator): StorageBackupsSlice {
+export function storageBackupsSlice(emu: EmulatorHost): StorageBackupsSlice {
   let s = emu.state.domains[STORAGE_BACKUPS_DOMAIN] as StorageBackupsSlice | undefined;
   if (!s) {
     s = emptyStorageBackups();
@@ -75,9 +75,9 @@ export const archiveMs = (s: StorageBackupsSlice, bytes: number) =>
 export const restoreMs = (s: StorageBackupsSlice, bytesWritten: number) =>
   s.restoreBaseMs + Math.ceil(bytesWritten / MB) * 1000;
 
-export const backupsOf = (emu: Emulator, siteId: string): StorageBackupRecord[] =>
+export const backupsOf = (emu: EmulatorHost, siteId: string): StorageBackupRecord[] =>
   storageBackupsSlice(emu).backups[siteId] ?? [];
-export const findBackup = (emu: Emulator, siteId: string, backupId: string) =>
+export const findBackup = (emu: EmulatorHost, siteId: string, backupId: string) =>
   backupsOf(emu, siteId).find((b) => b.backupId === backupId);
 export const backupBytes = (b: StorageBackupRecord) => b.files.reduce((n, f) => n + f.size, 0);
 
@@ -98,7 +98,7 @@ export function notRestorableReason(b: StorageBackupRecord, now: number): string
 }
 
 export function addBackup(
-  emu: Emulator,
+  emu: EmulatorHost,
   input: Omit<StorageBackupRecord, 'backupId' | 'restoreId'> & { restoreId?: string | null },
 ): StorageBackupRecord {
   const record: StorageBackupRecord = {
@@ -112,13 +112,13 @@ export function addBackup(
 }
 
 /** The restore of the site that has not completed yet, if any. */
-export function activeRestore(emu: Emulator, siteId: string): StorageRestoreRecord | undefined {
+export function activeRestore(emu: EmulatorHost, siteId: string): StorageRestoreRecord | undefined {
   settleRestores(emu);
   return Object.values(storageBackupsSlice(emu).restores).find((r) => r.siteId === siteId && r.appliedAt === null);
 }
 
 /** Applies the restores whose time has come: the backup's files are written, the others deleted. */
-export function settleRestores(emu: Emulator): void {
+export function settleRestores(emu: EmulatorHost): void {
   const now = emu.clock.now();
   for (const r of Object.values(storageBackupsSlice(emu).restores)) {
     if (r.appliedAt !== null || r.completesAt > now) continue;
@@ -143,6 +143,6 @@ export function settleRestores(emu: Emulator): void {
 }
 
 /** Timers for restores still running (after start, and after a state was loaded). */
-export function scheduleRestore(emu: Emulator, r: StorageRestoreRecord): void {
+export function scheduleRestore(emu: EmulatorHost, r: StorageRestoreRecord): void {
   emu.clock.schedule(r.completesAt, () => settleRestores(emu));
 }

@@ -1,5 +1,4 @@
 // What the storage backup methods answer for a backup and for a restore row.
-import type { Emulator } from '../emulator.js';
 import {
   backupBytes,
   backupStatus,
@@ -7,8 +6,9 @@ import {
   type StorageBackupRecord,
   type StorageRestoreRecord,
 } from './storage-state.js';
+import type { EmulatorHost } from '../host.js';
 
-export function backupView(emu: Emulator, b: StorageBackupRecord) {
+export function backupView(emu: EmulatorHost, b: StorageBackupRecord) {
   const now = emu.clock.now();
   const reason = notRestorableReason(b, now);
   return {
@@ -27,7 +27,7 @@ export function backupView(emu: Emulator, b: StorageBackupRecord) {
   };
 }
 
-export function restoreView(emu: Emulator, r: StorageRestoreRecord) {
+export function restoreView(emu: EmulatorHost, r: StorageRestoreRecord) {
   const done = r.appliedAt !== null;
   return {
     _id: r.restoreId,

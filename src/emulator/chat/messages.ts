@@ -1,10 +1,10 @@
-// list_messages: the site's chat history, newest page first (the spec's "backwards" listing).
-// Our choices where the spec says "not shown": pages of 20 (limit up to 100), newest first
-// within a page too, and oldestCursor is the id of the page's oldest message; sent back as
-// `cursor`, it asks for the messages before it.
-import type { CallContext, HandlerResult } from '../types.js';
+// list_messages: the site's chat history, newest page first (the service's "backwards"
+// listing). Our choices where the service leaves it open (docs/emulator.md): pages of 20 (limit
+// up to 100), newest first within a page too, and oldestCursor is the id of the page's oldest
+// message; sent back as `cursor`, it asks for the messages before it.
 import { advanceSite } from './runs.js';
 import type { MessageRecord } from './slice.js';
+import type { CallContext, HandlerResult } from '../host.js';
 
 export const MESSAGES_PAGE = 20;
 const MESSAGES_PAGE_MAX = 100;

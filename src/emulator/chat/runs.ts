@@ -3,9 +3,9 @@
 // so runs follow the clock speed, need no timer to progress and resume after a load. A timer
 // at each run's end only keeps queued runs and file writes moving while nobody asks.
 import { scriptRun } from '../agent/script.js';
-import type { Emulator } from '../emulator.js';
 import { runEnded } from './hooks.js';
 import { chatSlice, siteChat, type JobRecord, type JobState, type SiteChat } from './slice.js';
+import type { EmulatorHost } from '../host.js';
 
 export interface RunInput {
   prompt: string;
@@ -17,7 +17,7 @@ export interface RunInput {
 }
 
 /** Spends credits down to 0 at most and records the activity, as the core's chargeCredits does. */
-function charge(emu: Emulator, job: JobRecord, amount: number, note: string): number {
+function charge(emu: EmulatorHost, job: JobRecord, amount: number, note: string): number {
   const ws = emu.workspace(job.workspaceId);
   if (!ws || amount <= 0) return 0;
   const charged = Math.max(0, Math.min(amount, ws.credits));
@@ -35,7 +35,7 @@ function charge(emu: Emulator, job: JobRecord, amount: number, note: string): nu
   return charged;
 }
 
-export function startRun(emu: Emulator, siteId: string, input: RunInput, at: number): JobRecord {
+export function startRun(emu: EmulatorHost, siteId: string, input: RunInput, at: number): JobRecord {
   const site = emu.site(siteId);
   if (!site) throw new Error(`No site ${siteId}.`);
   const chat = siteChat(emu, siteId);
@@ -111,7 +111,7 @@ function agentText(job: JobRecord, upTo: number): string {
     .trim();
 }
 
-function finishRun(emu: Emulator, chat: SiteChat, job: JobRecord, at: number): void {
+function finishRun(emu: EmulatorHost, chat: SiteChat, job: JobRecord, at: number): void {
   applyEffects(chat, job, at);
   const state = job.script.finalState;
   const creditsCharged = charge(emu, job, job.script.credits, `Agent run ${job.jobId}`);
@@ -143,7 +143,7 @@ function finishRun(emu: Emulator, chat: SiteChat, job: JobRecord, at: number): v
 }
 
 /** Brings the site up to now: finishes runs that ended, starts queued messages in turn. */
-export function advanceSite(emu: Emulator, siteId: string, now = emu.clock.now()): SiteChat {
+export function advanceSite(emu: EmulatorHost, siteId: string, now = emu.clock.now()): SiteChat {
   const chat = siteChat(emu, siteId);
   const jobs = chatSlice(emu).jobs;
   let idleSince = now;
@@ -214,7 +214,7 @@ export function readJob(job: JobRecord, cursor: number, now: number) {
   };
 }
 
-export function cancelRun(emu: Emulator, job: JobRecord, now: number, clearSession: boolean): void {
+export function cancelRun(emu: EmulatorHost, job: JobRecord, now: number, clearSession: boolean): void {
   const chat = siteChat(emu, job.siteId);
   applyEffects(chat, job, now);
   const elapsed = Math.max(0, now - job.startedAt);

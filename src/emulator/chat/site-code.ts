@@ -1,10 +1,10 @@
 // What the code backups need from the chat engine, in one place: a snapshot of the agent's
 // files (and what it remembers of the site, so later runs build on the restored version), the
 // run in progress, and restoring a snapshot, which also deletes the site's chat history and
-// discards its queue (restore_code_backup in the spec).
-import type { Emulator } from '../emulator.js';
+// discards its queue (what restore_code_backup does in the service).
 import { advanceSite, cancelRun } from './runs.js';
 import { chatSlice, type JobRecord, type SiteChat } from './slice.js';
+import type { EmulatorHost } from '../host.js';
 
 export interface CodeSnapshot {
   files: Record<string, string>;
@@ -25,22 +25,22 @@ export function snapshotOf(chat: SiteChat): CodeSnapshot {
   return JSON.parse(JSON.stringify({ files: chat.files, brief: chat.brief, notes: chat.notes }));
 }
 
-export function codeSnapshot(emu: Emulator, siteId: string): CodeSnapshot {
+export function codeSnapshot(emu: EmulatorHost, siteId: string): CodeSnapshot {
   return snapshotOf(advanceSite(emu, siteId));
 }
 
 /** The run still going on the site (running or stalled), if any. */
-export function activeRun(emu: Emulator, siteId: string): JobRecord | undefined {
+export function activeRun(emu: EmulatorHost, siteId: string): JobRecord | undefined {
   const chat = advanceSite(emu, siteId);
   const job = chat.activeJobId ? chatSlice(emu).jobs[chat.activeJobId] : undefined;
   return job && !job.final ? job : undefined;
 }
 
-export function stopRun(emu: Emulator, job: JobRecord): void {
+export function stopRun(emu: EmulatorHost, job: JobRecord): void {
   cancelRun(emu, job, emu.clock.now(), false);
 }
 
-export function restoreSiteCode(emu: Emulator, siteId: string, snapshot: CodeSnapshot): CodeRestoreEffects {
+export function restoreSiteCode(emu: EmulatorHost, siteId: string, snapshot: CodeSnapshot): CodeRestoreEffects {
   const chat = advanceSite(emu, siteId);
   const current = chat.files;
   const effects: CodeRestoreEffects = {

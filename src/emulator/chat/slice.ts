@@ -4,7 +4,7 @@
 import type { Brief } from '../agent/brief.js';
 import type { Awaiting } from '../agent/script.js';
 import type { RunScript } from '../agent/timeline.js';
-import type { Emulator } from '../emulator.js';
+import type { EmulatorHost } from '../host.js';
 
 export type JobState = 'running' | 'stalled' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -88,12 +88,12 @@ export function emptySiteChat(): SiteChat {
   };
 }
 
-export function chatSlice(emu: Emulator): ChatSlice {
+export function chatSlice(emu: EmulatorHost): ChatSlice {
   return emu.slice<ChatSlice>(CHAT_DOMAIN);
 }
 
 /** The site's conversation; created on first use (sites added by the control API, loaded states). */
-export function siteChat(emu: Emulator, siteId: string): SiteChat {
+export function siteChat(emu: EmulatorHost, siteId: string): SiteChat {
   const s = chatSlice(emu);
   return (s.sites[siteId] ??= emptySiteChat());
 }

@@ -1,13 +1,14 @@
 // Analytics: get_site_analytics (visits and page views by day), get_site_analytics_pages and
 // get_site_analytics_referrers (top lists). At most 1,200 lookups a site an hour, shared by
-// every token and AI client (the spec's limit): past it, 429 until the oldest lookup of the
-// hour leaves the window. Our choices where the spec says "not shown" (README "Emulator"):
+// every token and AI client (the service's limit): past it, 429 until the oldest lookup of the
+// hour leaves the window. Our choices where the service leaves it open (docs/emulator.md):
 // `from`/`to` are days (YYYY-MM-DD, default the last 7 days up to today), at most 366 days;
 // the numbers are made up but stable for a site and a day.
-import { LIMITS } from '../../api/methods.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+import { LIMITS } from '../../api/limits.js';
+import { defineDomain } from '../types.js';
 import { quotaWait, waitWords } from './listing.js';
 import { DAY, HOUR, seededRandom } from './sample-data.js';
+import type { CallContext, HandlerResult } from '../host.js';
 
 export interface AnalyticsSlice {
   /** siteId → times of the lookups of the last hour. */

@@ -1,13 +1,13 @@
 // Scheduled jobs and webhooks of a site: run_site_cron, list_site_cron_runs and
 // list_webhook_deliveries (next-cursor pages, newest first, 20 a page). Our choices where the
-// spec says "not shown" (README "Emulator"): a run takes 5 emulated seconds and a second run of
-// a job still running is refused with 409 (the spec's "a scheduled job already running").
-import type { Emulator } from '../emulator.js';
+// service leaves it open (docs/emulator.md): a run takes 5 emulated seconds and a second run of
+// a job still running is refused with 409 (the service's "a scheduled job already running").
 import type { SiteRecord } from '../state.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+import { defineDomain } from '../types.js';
 import { deployHookHandlers, deployHookHttp, seedDeployHooks, type DeployHookSlice } from './deploy-hooks.js';
 import { cursorPage } from './listing.js';
 import { between, DAY, HOUR, MINUTE, newestFirst, pickOne, seededRandom } from './sample-data.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 export interface CronRecord {
   cronId: string;
@@ -48,9 +48,9 @@ export const AUTOMATION_DOMAIN = 'automation';
 export const CRON_RUN_MS = 5_000;
 const PAGE = 20;
 
-export const automationSlice = (emu: Emulator) => emu.slice<AutomationSlice>(AUTOMATION_DOMAIN);
+export const automationSlice = (emu: EmulatorHost) => emu.slice<AutomationSlice>(AUTOMATION_DOMAIN);
 
-function runView(emu: Emulator, r: CronRunRecord) {
+function runView(emu: EmulatorHost, r: CronRunRecord) {
   const done = emu.clock.now() >= r.startedAt + r.durationMs;
   return {
     runId: r.runId,
@@ -71,7 +71,8 @@ function cronOf(call: CallContext, site: SiteRecord, cronId: string): CronRecord
 
 function runSiteCron(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
-  const cron = cronOf(call, site, call.args.cronId);
+  // run_site_cron requires cronId (list_site_cron_runs leaves it optional).
+  const cron = cronOf(call, site, call.args.cronId!);
   const slice = automationSlice(call.emu);
   const running = slice.cronRuns.find((r) => r.cronId === cron.cronId && call.now() < r.startedAt + r.durationMs);
   if (running)
@@ -118,7 +119,7 @@ function listWebhookDeliveries(call: CallContext): HandlerResult {
   return cursorPage(newestFirst(all, (d) => d.at).map(view), call.args, PAGE, 'deliveries');
 }
 
-function seed(emu: Emulator, slice: AutomationSlice): void {
+function seed(emu: EmulatorHost, slice: AutomationSlice): void {
   const now = emu.clock.now();
   const random = seededRandom('automation');
   const crons: CronRecord[] = [

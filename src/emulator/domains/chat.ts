@@ -7,12 +7,12 @@ import { advanceSite, cancelRun, readJob, startRun } from '../chat/runs.js';
 import { enqueue, queueHandlers } from '../chat/queue.js';
 import { listMessages } from '../chat/messages.js';
 import { CHAT_DOMAIN, chatSlice, siteChat, type ChatSlice, type JobRecord } from '../chat/slice.js';
-import type { Emulator } from '../emulator.js';
 import { EmulatorRefusal, isRefusal } from '../refusal.js';
 import { provideSiteFiles } from '../site-files.js';
-import { defineDomain, type CallContext, type Handler, type HandlerResult } from '../types.js';
+import { defineDomain } from '../types.js';
+import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../host.js';
 
-/** Every send_message refusal carries data.code, a site chat error code (our names: README). */
+/** Every send_message refusal carries data.code, a site chat error code (our names: docs/emulator.md). */
 function withChatCode(handler: Handler): Handler {
   return async (call) => {
     try {
@@ -140,7 +140,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The seeded sites got their first build long ago (free), so history and files exist. */
-function seedHistory(emu: Emulator): void {
+function seedHistory(emu: EmulatorHost): void {
   for (const site of emu.state.core.sites) {
     const run = startRun(
       emu,

@@ -2,7 +2,7 @@
 // taken after each agent run that changed the site's files (the chat engine's run-end hook),
 // and seeded sites start with the one of their first build. Restoring one reverts the files,
 // deletes the site's whole chat history and discards its queue (chat/site-code.ts); it takes
-// no backup first and does not publish. The three 409s of the spec are answered verbatim.
+// no backup first and does not publish. The service's three 409s are answered verbatim.
 // Control (under /_emulator/):
 //   POST sites/:siteId/code-saving {"seconds"}   the site's latest changes are "being saved" that long
 //   GET  sites/:siteId/code-backups              the backups with their file lists
@@ -11,9 +11,9 @@ import { onRunEnd } from '../chat/hooks.js';
 import { activeRun, codeSnapshot, restoreSiteCode, snapshotOf, stopRun, type CodeSnapshot } from '../chat/site-code.js';
 import type { JobRecord, SiteChat } from '../chat/slice.js';
 import { assertCodeHostingAllows } from '../code-hosting.js';
-import type { Emulator } from '../emulator.js';
 import { EmulatorRefusal } from '../refusal.js';
-import { defineDomain, type CallContext, type ControlRoute, type HandlerResult } from '../types.js';
+import { defineDomain, type ControlRoute } from '../types.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 export interface CodeBackupRecord extends CodeSnapshot {
   codeBackupId: string;
@@ -34,22 +34,22 @@ interface CodeBackupsSlice {
 
 export const CODE_BACKUPS_DOMAIN = 'codeBackups';
 export const PAGE_SIZE = 20;
-/** How long the service waits for a save before refusing (the spec: about 30 seconds). */
+/** How long the service waits for a save before refusing (about 30 seconds, says the service). */
 export const SAVE_WAIT_MS = 30_000;
 export const GENERATING_MESSAGE = 'AI is currently generating. Stop it before restoring this code backup!';
 export const ALREADY_RESTORING_MESSAGE = 'Another code backup is already being restored for this site!';
 export const STILL_SAVING_MESSAGE = 'Your latest changes are still being saved. Try restoring again in a moment!';
 
-const slice = (emu: Emulator) => emu.slice<CodeBackupsSlice>(CODE_BACKUPS_DOMAIN);
-const backupsOf = (emu: Emulator, siteId: string) => (slice(emu).backups[siteId] ??= []);
+const slice = (emu: EmulatorHost) => emu.slice<CodeBackupsSlice>(CODE_BACKUPS_DOMAIN);
+const backupsOf = (emu: EmulatorHost, siteId: string) => (slice(emu).backups[siteId] ??= []);
 const same = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
 const labelFor = (prompt: string) => (prompt.length > 80 ? `${prompt.slice(0, 79)}…` : prompt);
 
 /** Restoring cancels a run; the run's end must not be taken for a new version. */
-const restoring = new WeakSet<Emulator>();
+const restoring = new WeakSet<EmulatorHost>();
 
-function recordAfterRun(emu: Emulator, job: JobRecord, chat: SiteChat): void {
+function recordAfterRun(emu: EmulatorHost, job: JobRecord, chat: SiteChat): void {
   // Before this slice exists (the chat seeds its history first, also on reset), backfill covers it.
   if (restoring.has(emu) || !emu.site(job.siteId) || !emu.state.domains[CODE_BACKUPS_DOMAIN]) return;
   const list = backupsOf(emu, job.siteId);
@@ -66,7 +66,7 @@ function recordAfterRun(emu: Emulator, job: JobRecord, chat: SiteChat): void {
 }
 
 /** Sites whose runs ended before the hook was listening (seeded history, a loaded state) get one now. */
-function backfill(emu: Emulator, siteId: string): void {
+function backfill(emu: EmulatorHost, siteId: string): void {
   const list = backupsOf(emu, siteId);
   if (list.length) return;
   const snap = codeSnapshot(emu, siteId);
@@ -82,7 +82,7 @@ function backfill(emu: Emulator, siteId: string): void {
   });
 }
 
-function view(emu: Emulator, b: CodeBackupRecord) {
+function view(emu: EmulatorHost, b: CodeBackupRecord) {
   return {
     codeBackupId: b.codeBackupId,
     label: b.label,
@@ -176,10 +176,11 @@ const control: ControlRoute[] = [
     verb: 'POST',
     path: 'code-backups',
     run: ({ body, emu }) => {
-      if (!(Number.isInteger(body.restoreMs) && body.restoreMs >= 0))
+      const ms = body.restoreMs;
+      if (!(typeof ms === 'number' && Number.isInteger(ms) && ms >= 0))
         throw new EmulatorRefusal(400, '`restoreMs` must be a whole number of 0 or more.');
-      slice(emu).restoreMs = body.restoreMs;
-      return { restoreMs: body.restoreMs };
+      slice(emu).restoreMs = ms;
+      return { restoreMs: ms };
     },
   },
 ];

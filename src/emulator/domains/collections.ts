@@ -1,13 +1,13 @@
 // Collections (the site's CMS tables) and secrets: list_rows (offset and count, 50 a page),
-// export_collection (every row as JSON, or CSV text) and set_secret. Our choices where the spec
-// says "not shown" (README "Emulator"): a secret's name is upper case (STRIPE_KEY), its value is
+// export_collection (every row as JSON, or CSV text) and set_secret. Our choices where the service
+// leaves it open (docs/emulator.md): a secret's name is upper case (STRIPE_KEY), its value is
 // stored as a hash and never sent back.
 import { createHash } from 'node:crypto';
-import type { Emulator } from '../emulator.js';
 import type { SiteRecord } from '../state.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+import { defineDomain } from '../types.js';
 import { offsetPage } from './listing.js';
 import { between, DAY, pickOne, seededRandom } from './sample-data.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 type Row = Record<string, string | number | boolean | null> & { _id: string };
 
@@ -33,7 +33,7 @@ export interface CollectionsSlice {
 }
 
 const NAME = 'collections';
-const slice = (emu: Emulator) => emu.slice<CollectionsSlice>(NAME);
+const slice = (emu: EmulatorHost) => emu.slice<CollectionsSlice>(NAME);
 const SECRET_NAME = /^[A-Z][A-Z0-9_]{0,127}$/;
 
 function collectionOf(call: CallContext, site: SiteRecord): CollectionRecord {
@@ -98,7 +98,7 @@ function setSecret(call: CallContext): HandlerResult {
   };
 }
 
-function seed(emu: Emulator, s: CollectionsSlice): void {
+function seed(emu: EmulatorHost, s: CollectionsSlice): void {
   if (!emu.site('site_bakery')) return;
   const random = seededRandom('collections');
   const now = emu.clock.now();

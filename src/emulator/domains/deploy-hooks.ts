@@ -1,18 +1,19 @@
 // Deploy hooks: trigger_deploy_hook, the hook's own address (POST /hooks/deploy/<hookId>, the
 // way a CMS or CI calls it), and list_deploy_hook_calls (next-cursor pages, newest first).
-// At most 10 calls a minute per hook, counting both ways in (the spec's limit); a call past
+// At most 10 calls a minute per hook, counting both ways in (the service's limit); a call past
 // it is refused with 429 until the minute passes. A call publishes the site through the
-// publish domain; when that publish is refused, the call is refused with 422 (the spec's
+// publish domain; when that publish is refused, the call is refused with 422 (the service's
 // example) and carries the publish's refusal.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ALL_SCOPES, LIMITS, METHODS } from '../../api/methods.js';
+import { LIMITS } from '../../api/limits.js';
+import { methodInfo } from '../../api/method-index.js';
+import { ALL_SCOPES } from '../../api/registry-terms.js';
 import { createCallContext } from '../call-context.js';
-import type { Emulator } from '../emulator.js';
 import { EmulatorRefusal, refuse } from '../refusal.js';
 import type { SiteRecord, TokenRecord } from '../state.js';
-import type { CallContext, Handler, HandlerResult } from '../types.js';
 import { cursorPage, quotaWait, waitWords } from './listing.js';
 import { HOUR, MINUTE, newestFirst, seededRandom } from './sample-data.js';
+import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../host.js';
 
 export interface DeployHookRecord {
   hookId: string;
@@ -38,19 +39,19 @@ export interface DeployHookSlice {
   hookWindows: Record<string, number[]>;
 }
 
-const slice = (emu: Emulator) => emu.slice<DeployHookSlice>('automation');
+const slice = (emu: EmulatorHost) => emu.slice<DeployHookSlice>('automation');
 
 /** Runs publish_site for the hook; a refusal of the publish comes back instead of thrown. */
 async function publishFor(
-  emu: Emulator,
+  emu: EmulatorHost,
   site: SiteRecord,
   call: CallContext,
 ): Promise<{ deploymentId: string | null; refusal?: EmulatorRefusal }> {
-  const publish = emu.handlers.get('publish_site');
+  const publish = emu.handlerFor('publish_site');
   if (!publish) return { deploymentId: null };
   const ctx = createCallContext({
     emu,
-    spec: METHODS.publish_site,
+    spec: methodInfo('publish_site')!,
     args: { projectId: site._id },
     token: call.token,
     user: call.user,
@@ -66,7 +67,7 @@ async function publishFor(
 }
 
 async function callHook(
-  emu: Emulator,
+  emu: EmulatorHost,
   hook: DeployHookRecord,
   via: DeployHookCallRecord['via'],
   call: CallContext,
@@ -110,9 +111,9 @@ async function callHook(
   return { data: view, message: `The deploy hook "${hook.name}" was called; the publish has started.` };
 }
 
-const callView = (emu: Emulator, c: DeployHookCallRecord) => ({ ...c, at: emu.iso(c.at) });
+const callView = (emu: EmulatorHost, c: DeployHookCallRecord) => ({ ...c, at: emu.iso(c.at) });
 
-function hookOf(emu: Emulator, site: SiteRecord, hookId: string): DeployHookRecord {
+function hookOf(emu: EmulatorHost, site: SiteRecord, hookId: string): DeployHookRecord {
   const hook = slice(emu).hooks.find((h) => h.siteId === site._id && h.hookId === hookId);
   if (!hook) refuse(404, `No deploy hook has the id "${hookId}" on this site.`, { reason: 'not-found', hookId });
   return hook!;
@@ -120,7 +121,8 @@ function hookOf(emu: Emulator, site: SiteRecord, hookId: string): DeployHookReco
 
 const triggerDeployHook: Handler = (call) => {
   const site = call.requireSite(call.args.projectId);
-  return callHook(call.emu, hookOf(call.emu, site, call.args.hookId), 'api', call);
+  // trigger_deploy_hook requires hookId (list_deploy_hook_calls leaves it optional).
+  return callHook(call.emu, hookOf(call.emu, site, call.args.hookId!), 'api', call);
 };
 
 const listDeployHookCalls: Handler = (call) => {
@@ -147,7 +149,7 @@ export async function deployHookHttp(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  emu: Emulator,
+  emu: EmulatorHost,
 ): Promise<boolean> {
   const m = /^\/hooks\/deploy\/([^/]+)$/.exec(url.pathname);
   if (!m) return false;
@@ -180,7 +182,7 @@ export async function deployHookHttp(
   const user = emu.user(site.createdBy)!;
   const call = createCallContext({
     emu,
-    spec: METHODS.trigger_deploy_hook,
+    spec: methodInfo('trigger_deploy_hook')!,
     args: { projectId: site._id, hookId: hook.hookId },
     token,
     user,
@@ -196,7 +198,7 @@ export async function deployHookHttp(
   return true;
 }
 
-export function seedDeployHooks(emu: Emulator, s: DeployHookSlice): void {
+export function seedDeployHooks(emu: EmulatorHost, s: DeployHookSlice): void {
   const now = emu.clock.now();
   const random = seededRandom('deploy-hooks');
   const hooks: DeployHookRecord[] = [

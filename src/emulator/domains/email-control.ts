@@ -3,7 +3,6 @@
 //   POST   sites/:siteId/email-domains {"domain", "dkimStatus"?, "verified"?, "setupMissing"?}
 //   POST   email-domains/:domainId {"dkimStatus"?, "verified"?, "setupMissing"?}
 //   DELETE workspaces/:workspaceId/email-restarts  forgets the workspace's restarts of the hour
-import type { Emulator } from '../emulator.js';
 import { EmulatorRefusal } from '../refusal.js';
 import type { ControlRoute } from '../types.js';
 import {
@@ -13,11 +12,12 @@ import {
   emailSlice,
   type DkimStatus,
   type EmailDomainRecord,
-} from './email.js';
+} from './email-state.js';
+import type { EmulatorHost } from '../host.js';
 
-const bad = (message: string): never => {
+function bad(message: string): never {
   throw new EmulatorRefusal(400, message);
-};
+}
 
 function changes(
   body: Record<string, unknown>,
@@ -36,7 +36,7 @@ function changes(
   return out;
 }
 
-function find(emu: Emulator, domainId: string): EmailDomainRecord {
+function find(emu: EmulatorHost, domainId: string): EmailDomainRecord {
   const d = emailSlice(emu).domains.find((x) => x.domainId === domainId);
   if (!d) throw new EmulatorRefusal(404, `No email domain ${domainId}.`);
   return d;

@@ -1,10 +1,10 @@
 // The site's email history: list_site_email_sends, list_site_email_engagement (opens and
 // clicks, optionally of one send) and list_site_email_suppressions — next-cursor pages of 20,
-// newest first. Seeded for the demo sites; the shapes are our choice (README "Emulator").
-import type { Emulator } from '../emulator.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+// newest first. Seeded for the demo sites; the shapes are our choice (docs/emulator.md).
+import { defineDomain } from '../types.js';
 import { cursorPage } from './listing.js';
 import { between, HOUR, MINUTE, newestFirst, pickOne, seededRandom } from './sample-data.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 export interface EmailSendRecord {
   sendId: string;
@@ -40,7 +40,7 @@ export interface EmailListsSlice {
 
 const NAME = 'emailLists';
 const PAGE = 20;
-const slice = (emu: Emulator) => emu.slice<EmailListsSlice>(NAME);
+const slice = (emu: EmulatorHost) => emu.slice<EmailListsSlice>(NAME);
 
 function listSends(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
@@ -87,7 +87,7 @@ function listSuppressions(call: CallContext): HandlerResult {
   );
 }
 
-function seed(emu: Emulator, s: EmailListsSlice): void {
+function seed(emu: EmulatorHost, s: EmailListsSlice): void {
   if (!emu.site('site_bakery')) return;
   const random = seededRandom('email-lists');
   const now = emu.clock.now();

@@ -16,7 +16,7 @@ import { siteBackupsDomain } from './site-backups.js';
 import { codeBackupsDomain } from './code-backups.js';
 import { storageBackupsDomain } from './storage-backups.js';
 
-export const DOMAINS: Domain<any>[] = [
+export const DOMAINS: Domain[] = [
   sitesDomain,
   chatDomain,
   emailDomain,

@@ -1,11 +1,11 @@
-// Pages for the listing patterns of the methods the spec names in passing (its "Listing
-// conventions"), and the hourly/minute quotas some of them carry. Our choices where the spec
-// says "not shown" (README "Emulator"): items under data.items, the paging fields beside them
-// in data; cursors and tokens are opaque and bound to the other arguments ("keep other
-// arguments the same"), so a cursor sent with different filters is refused with 400.
+// Pages for the listing patterns of the methods the service names in passing (docs/emulator.md
+// "Listing conventions"), and the hourly/minute quotas some of them carry. Our choices where
+// the service leaves it open (docs/emulator.md): items under data.items, the paging fields
+// beside them in data; cursors and tokens are opaque and bound to the other arguments ("keep
+// other arguments the same"), so a cursor sent with different filters is refused with 400.
 import { createHash } from 'node:crypto';
 import { refuse } from '../refusal.js';
-import type { Args, HandlerResult } from '../types.js';
+import type { Args, HandlerResult } from '../host.js';
 
 export const PAGE_MAX = 100;
 
@@ -36,7 +36,9 @@ const sizeOf = (args: Args, fallback: number) => Math.min(args.limit ?? fallback
 /** next cursor: `cursor` in, data.nextCursor out (null at the end). */
 export function cursorPage<T>(all: T[], args: Args, fallback: number, noun: string): HandlerResult {
   const start =
-    args.cursor === undefined ? 0 : decode('cur_', args.cursor, args, ['cursor', 'limit'], 'cursor', 'nextCursor');
+    args.cursor === undefined
+      ? 0
+      : decode('cur_', String(args.cursor), args, ['cursor', 'limit'], 'cursor', 'nextCursor');
   const end = start + sizeOf(args, fallback);
   const items = all.slice(start, end);
   const nextCursor = end < all.length ? encode('cur_', end, args, ['cursor', 'limit']) : null;
@@ -49,7 +51,7 @@ export function cursorPage<T>(all: T[], args: Args, fallback: number, noun: stri
 /** token: `token` in, data.nextToken out (null at the end). */
 export function tokenPage<T>(all: T[], args: Args, fallback: number, noun: string): HandlerResult {
   const start =
-    args.token === undefined ? 0 : decode('tok_', args.token, args, ['token', 'limit'], 'token', 'nextToken');
+    args.token === undefined ? 0 : decode('tok_', String(args.token), args, ['token', 'limit'], 'token', 'nextToken');
   const end = start + sizeOf(args, fallback);
   const items = all.slice(start, end);
   const nextToken = end < all.length ? encode('tok_', end, args, ['token', 'limit']) : null;

@@ -1,14 +1,14 @@
-// Listings of the methods the spec names in passing, one per listing pattern it gives them:
+// Listings of the methods the service names in passing, one per listing pattern it gives them:
 // list_templates and list_workspace_members (offset and count, 50 a page),
 // list_workspace_credit_activity (offset with hasMore, 20 a page, newest first),
 // list_database_backups (page numbers, 10 a page, newest first: a daily backup at 03:00 UTC
 // kept 30 days) and list_storage_files (token, 50 a page, the site's storage by path).
-import type { Emulator } from '../emulator.js';
 import { originOf } from '../origin.js';
 import { listStorageFiles, storageAddress } from '../storage.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+import { defineDomain } from '../types.js';
 import { numberedPage, offsetHasMorePage, offsetPage, tokenPage } from './listing.js';
 import { between, DAY, HOUR, pickOne, seededRandom } from './sample-data.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 const TEMPLATES: Array<[string, string, string]> = [
   ['tpl_bakery', 'Neighbourhood bakery', 'food'],
@@ -96,7 +96,7 @@ function listStorage(call: CallContext): HandlerResult {
 }
 
 /** A credit history for the demo workspace that ends at its balance. */
-function seedCreditActivity(emu: Emulator): void {
+function seedCreditActivity(emu: EmulatorHost): void {
   const ws = emu.workspace('ws_demo');
   if (!ws) return;
   const random = seededRandom('credits');

@@ -36,7 +36,7 @@ export const publishControl: ControlRoute[] = [
     path: 'publish',
     run: ({ body, emu }) => {
       const ms = body.durationMs;
-      if (!(Number.isInteger(ms) && ms >= 1 && ms <= 3_600_000))
+      if (!(typeof ms === 'number' && Number.isInteger(ms) && ms >= 1 && ms <= 3_600_000))
         throw new EmulatorRefusal(400, '`durationMs` must be a whole number from 1 to 3600000.');
       slice(emu).durationMs = ms;
       return { durationMs: ms };

@@ -1,8 +1,8 @@
 // The publish domain's slice and the lookups its handlers, its HTTP route and other domains
 // share: the deployments of a site, the one being served, and the site's address.
-import type { Emulator } from '../emulator.js';
 import { originOf } from '../origin.js';
 import { statusAt, type Deployment } from '../publish-model.js';
+import type { EmulatorHost } from '../host.js';
 
 export interface PublishSlice {
   /** siteId → deployments, oldest first. */
@@ -16,17 +16,17 @@ export interface PublishSlice {
 export const PUBLISH_DOMAIN = 'publish';
 export const SITES_ROUTE = '/sites/';
 
-export const publishSlice = (emu: Emulator) => emu.slice<PublishSlice>(PUBLISH_DOMAIN);
+export const publishSlice = (emu: EmulatorHost) => emu.slice<PublishSlice>(PUBLISH_DOMAIN);
 
-export const siteAddress = (emu: Emulator, siteId: string) =>
+export const siteAddress = (emu: EmulatorHost, siteId: string) =>
   `${originOf(emu)}${SITES_ROUTE}${encodeURIComponent(siteId)}/`;
 
-export function deploymentsOf(emu: Emulator, siteId: string): Deployment[] {
+export function deploymentsOf(emu: EmulatorHost, siteId: string): Deployment[] {
   return publishSlice(emu).deployments[siteId] ?? [];
 }
 
 /** The deployment being served: the newest one that is ready. */
-export function liveDeployment(emu: Emulator, siteId: string): Deployment | undefined {
+export function liveDeployment(emu: EmulatorHost, siteId: string): Deployment | undefined {
   const now = emu.clock.now();
   return [...deploymentsOf(emu, siteId)].reverse().find((d) => statusAt(d, now).status === 'ready');
 }

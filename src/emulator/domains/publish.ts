@@ -3,10 +3,9 @@
 // A publish snapshots the site's files when it starts; the live site keeps its last ready
 // version while a new one builds or when it fails (publish-model.ts has the statuses).
 import { assertCodeHostingAllows } from '../code-hosting.js';
-import type { Emulator } from '../emulator.js';
 import { DEFAULT_PUBLISH_MS, logAt, statusAt, type Deployment } from '../publish-model.js';
 import { placeholderFiles, siteFilesForPublish } from '../site-files.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+import { defineDomain } from '../types.js';
 import { publishControl } from './publish-control.js';
 import { servePublishedSite } from './publish-http.js';
 import {
@@ -18,6 +17,7 @@ import {
   type PublishSlice,
 } from './publish-state.js';
 import { uploadStorageFile } from './upload.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 export type { PublishSlice } from './publish-state.js';
 export { liveDeployment, siteAddress } from './publish-state.js';
@@ -25,11 +25,11 @@ export { liveDeployment, siteAddress } from './publish-state.js';
 const PAGE_MAX = 1000;
 const SEEDED_LIVE = ['site_bakery', 'site_docs'];
 
-function who(emu: Emulator, userId: string): string {
+function who(emu: EmulatorHost, userId: string): string {
   return emu.user(userId)?.name ?? userId;
 }
 
-function deploymentView(emu: Emulator, d: Deployment) {
+function deploymentView(emu: EmulatorHost, d: Deployment) {
   const s = statusAt(d, emu.clock.now());
   return {
     deploymentId: d.deploymentId,

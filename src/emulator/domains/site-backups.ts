@@ -5,9 +5,9 @@
 // custom domains and the published version stay as they are.
 // Control (under /_emulator/): GET/POST sites/:siteId/content, POST sites/:siteId/backups.
 import { assertCodeHostingAllows } from '../code-hosting.js';
-import type { Emulator } from '../emulator.js';
 import type { SiteRecord } from '../state.js';
-import { defineDomain, type CallContext, type ControlRoute, type HandlerResult } from '../types.js';
+import { defineDomain, type ControlRoute } from '../types.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 export interface SiteContent {
   pages: Array<{ path: string; title: string }>;
@@ -19,7 +19,7 @@ export interface SiteBackupRecord {
   _id: string;
   BackupId: string;
   siteId: string;
-  /** `automatic` for the backup taken before a restore (the spec); `daily` and `manual` otherwise. */
+  /** `automatic` for the backup taken before a restore (as in the service); `daily` and `manual` otherwise. */
   type: 'automatic' | 'daily' | 'manual';
   label: string;
   createdAt: number;
@@ -34,7 +34,7 @@ interface SiteBackupsSlice {
 export const SITE_BACKUPS_DOMAIN = 'siteBackups';
 const DAY = 86_400_000;
 
-const slice = (emu: Emulator) => emu.slice<SiteBackupsSlice>(SITE_BACKUPS_DOMAIN);
+const slice = (emu: EmulatorHost) => emu.slice<SiteBackupsSlice>(SITE_BACKUPS_DOMAIN);
 const clone = (c: SiteContent): SiteContent => JSON.parse(JSON.stringify(c));
 
 function defaultContent(site: SiteRecord): SiteContent {
@@ -45,12 +45,12 @@ function defaultContent(site: SiteRecord): SiteContent {
   };
 }
 
-export function siteContent(emu: Emulator, site: SiteRecord): SiteContent {
+export function siteContent(emu: EmulatorHost, site: SiteRecord): SiteContent {
   return (slice(emu).content[site._id] ??= defaultContent(site));
 }
 
 export function takeSiteBackup(
-  emu: Emulator,
+  emu: EmulatorHost,
   site: SiteRecord,
   type: SiteBackupRecord['type'],
   label: string,
@@ -58,7 +58,7 @@ export function takeSiteBackup(
   content = siteContent(emu, site),
 ): SiteBackupRecord {
   const n = emu.newId('bkp').split('_')[1];
-  // Two ids, as the spec says: a database-style _id and a readable BackupId; either restores.
+  // Two ids, as the service has them: a database-style _id and a readable BackupId; either restores.
   const record: SiteBackupRecord = {
     _id: `65f0${n.padStart(20, '0')}`,
     BackupId: `BK-${n}`,
@@ -72,7 +72,7 @@ export function takeSiteBackup(
   return record;
 }
 
-function backupView(emu: Emulator, b: SiteBackupRecord) {
+function backupView(emu: EmulatorHost, b: SiteBackupRecord) {
   return {
     _id: b._id,
     BackupId: b.BackupId,
@@ -116,7 +116,7 @@ function restoreBackup(call: CallContext): HandlerResult {
   };
 }
 
-function seed(emu: Emulator): void {
+function seed(emu: EmulatorHost): void {
   const now = emu.clock.now();
   for (const site of emu.state.core.sites) {
     const content = siteContent(emu, site);
@@ -149,10 +149,11 @@ const control: ControlRoute[] = [
     run: ({ params, body, emu }) => {
       const content = siteContent(emu, emu.siteOr404(params.siteId));
       if (Array.isArray(body.pages))
-        content.pages = body.pages.map((p: any) => ({
-          path: String(p.path ?? p),
-          title: String(p.title ?? p.path ?? p),
-        }));
+        content.pages = body.pages.map((p: unknown) => {
+          // A page is { path, title? } or just its path.
+          const page = p as { path?: unknown; title?: unknown };
+          return { path: String(page.path ?? p), title: String(page.title ?? page.path ?? p) };
+        });
       if (Array.isArray(body.components)) content.components = body.components.map(String);
       if (body.settings && typeof body.settings === 'object') Object.assign(content.settings, body.settings);
       return content;

@@ -1,12 +1,12 @@
 // Workspaces and sites: list_workspaces, list_sites (offset and count), create_site.
-import type { Emulator } from '../emulator.js';
 import type { WorkspaceRecord } from '../state.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+import { defineDomain } from '../types.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
-/** list_sites answers this many sites when no limit is sent (the spec does not show the page size). */
+/** list_sites answers this many sites when no limit is sent (the service documents no page size). */
 export const DEFAULT_PAGE_SIZE = 50;
 
-function workspaceView(emu: Emulator, ws: WorkspaceRecord, userId: string) {
+function workspaceView(emu: EmulatorHost, ws: WorkspaceRecord, userId: string) {
   return {
     _id: ws._id,
     name: ws.name,

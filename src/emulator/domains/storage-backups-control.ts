@@ -9,15 +9,15 @@
 //   POST   storage-backups {archiveBaseMs?, restoreBaseMs?}
 import { contentTypeOf, fakeContent } from '../backups/storage-seed.js';
 import { addBackup, backupsOf, CURRENT_FORMAT, storageBackupsSlice } from '../backups/storage-state.js';
-import type { Emulator } from '../emulator.js';
 import { EmulatorRefusal } from '../refusal.js';
 import { deleteStorageFile, listStorageFiles, putStorageFile, type Visibility } from '../storage.js';
 import type { ControlRoute } from '../types.js';
 import { backupView } from '../backups/storage-views.js';
+import type { EmulatorHost } from '../host.js';
 
-const bad = (message: string): never => {
+function bad(message: string): never {
   throw new EmulatorRefusal(400, message);
-};
+}
 
 function visibilityOf(v: unknown): Visibility {
   if (v === undefined || v === null || v === '') return 'public';
@@ -26,7 +26,7 @@ function visibilityOf(v: unknown): Visibility {
 }
 
 const fileView =
-  (emu: Emulator) =>
+  (emu: EmulatorHost) =>
   (f: { path: string; visibility: Visibility; size: number; contentType: string; updatedAt: number }) => ({
     path: f.path,
     visibility: f.visibility,
@@ -56,7 +56,7 @@ export const storageBackupsControl: ControlRoute[] = [
       let bytes: Buffer;
       if (typeof body.contentBase64 === 'string') bytes = Buffer.from(body.contentBase64, 'base64');
       else if (typeof body.content === 'string') bytes = Buffer.from(body.content, 'utf8');
-      else if (Number.isInteger(body.size) && body.size >= 0)
+      else if (typeof body.size === 'number' && Number.isInteger(body.size) && body.size >= 0)
         bytes = fakeContent(body.path, body.size, 2 + Math.floor(emu.clock.now() % 1000));
       else bytes = bad('Send `content` (text), `contentBase64`, or `size` (filler bytes).');
       const f = putStorageFile(emu, site._id, {
@@ -92,7 +92,8 @@ export const storageBackupsControl: ControlRoute[] = [
     run: ({ params, body, emu }) => {
       const site = emu.siteOr404(params.siteId);
       const status = body.status ?? 'ready';
-      if (!['ready', 'archiving', 'failed'].includes(status)) bad('`status` must be ready, archiving or failed.');
+      if (!['ready', 'archiving', 'failed'].includes(status as string))
+        bad('`status` must be ready, archiving or failed.');
       const now = emu.clock.now();
       const createdAt = now - (typeof body.daysAgo === 'number' ? body.daysAgo : 0) * 86_400_000;
       const b = addBackup(emu, {
@@ -100,9 +101,9 @@ export const storageBackupsControl: ControlRoute[] = [
         label: typeof body.label === 'string' ? body.label : 'Manual backup',
         type: 'manual',
         createdAt,
-        readyAt: status === 'archiving' ? now + (body.archivingMs ?? 60_000) : createdAt,
+        readyAt: status === 'archiving' ? now + ((body.archivingMs as number | undefined) ?? 60_000) : createdAt,
         failed: status === 'failed',
-        format: Number.isInteger(body.format) ? body.format : CURRENT_FORMAT,
+        format: Number.isInteger(body.format) ? (body.format as number) : CURRENT_FORMAT,
         files: status === 'failed' ? [] : listStorageFiles(emu, site._id),
       });
       return backupView(emu, b);

@@ -1,4 +1,4 @@
-// Storage backups and the two-call storage restore (spec "Backups and restores"):
+// Storage backups and the two-call storage restore (docs/emulator.md "Backups in the emulator"):
 // list_storage_backups (page numbers), browse_storage_backup, read_storage_backup_file,
 // create_storage_backup, clear_storage_backups, restore_storage_backup and
 // get_storage_restore_status. The plan is computed in backups/storage-plan.ts; the state,
@@ -31,9 +31,10 @@ import {
   type StorageRestoreRecord,
 } from '../backups/storage-state.js';
 import { listStorageFiles, type Visibility } from '../storage.js';
-import { defineDomain, type CallContext, type HandlerResult } from '../types.js';
+import { defineDomain } from '../types.js';
 import { backupView, restoreView } from '../backups/storage-views.js';
 import { storageBackupsControl } from './storage-backups-control.js';
+import type { CallContext, HandlerResult } from '../host.js';
 
 export const PAGE_SIZE = 20;
 export const PLAN_MESSAGE = 'Nothing was restored, this is the plan.';
@@ -99,7 +100,8 @@ function readStorageBackupFile(call: CallContext): HandlerResult {
   const site = call.requireSite(call.args.projectId);
   const b = requireBackup(call, site._id, call.args.backupId);
   requireReadable(call, b);
-  const path = normalizeSelectedPath(call.args.path);
+  // read_storage_backup_file requires path (browse_storage_backup leaves it optional).
+  const path = normalizeSelectedPath(call.args.path!);
   const copies = b.files.filter((f) => f.path === path);
   const wanted = call.args.visibility as Visibility | undefined;
   const file = wanted

@@ -4,7 +4,7 @@ import { UPLOAD_MAX_BYTES, contentTypeFor } from '../../api/upload-limits.js';
 import { originOf } from '../origin.js';
 import type { SiteRecord } from '../state.js';
 import { putStorageFile, storageAddress } from '../storage.js';
-import type { CallContext, HandlerResult } from '../types.js';
+import type { CallContext, HandlerResult } from '../host.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -1,0 +1,109 @@
+// The runs this CLI started or followed, per profile and site, in runs.json beside config.json:
+// a source for the latest run of a site that no reshaped history can mislead (docs/guide.md
+// "Authentication and profiles"). Small and bounded; read only when asked, written under the same
+// lock and atomic replace as the configuration, so parallel chats never lose a run.
+import { readPrivateFile, updatePrivateFile } from './private-dir.js';
+
+export interface KnownRun {
+  jobId: string;
+  /** When the CLI started or first followed the run (ms, from ctx.clock). */
+  startedAt: number;
+  mode?: 'build' | 'plan';
+}
+
+/** Oldest dropped first: runs of a site, sites of a profile (by their latest run), profiles. */
+export const RUNS_LIMITS = { runsPerSite: 20, sitesPerProfile: 200, profiles: 20 } as const;
+
+const FILE_NAME = 'runs.json';
+const MAX_ID_LENGTH = 256;
+
+/** profile → site → runs, newest first. */
+type Runs = Map<string, Map<string, KnownRun[]>>;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+function asRun(v: unknown): KnownRun | undefined {
+  if (!isRecord(v)) return undefined;
+  const { jobId, startedAt, mode } = v;
+  if (typeof jobId !== 'string' || !jobId || jobId.length > MAX_ID_LENGTH) return undefined;
+  if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return undefined;
+  if (mode !== undefined && mode !== 'build' && mode !== 'plan') return undefined;
+  return mode ? { jobId, startedAt, mode } : { jobId, startedAt };
+}
+
+const newestFirst = (a: KnownRun, b: KnownRun) => b.startedAt - a.startedAt;
+const latest = (runs: KnownRun[]) => runs[0]?.startedAt ?? Number.NEGATIVE_INFINITY;
+
+/** Whatever does not have the expected shape is left out: the file is a memory, not a source of truth. */
+function parseRuns(text: string | undefined): Runs {
+  const runs: Runs = new Map();
+  let parsed: unknown;
+  try {
+    parsed = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return runs;
+  }
+  if (!isRecord(parsed) || parsed.version !== 1 || !isRecord(parsed.profiles)) return runs;
+  for (const [profile, sites] of Object.entries(parsed.profiles)) {
+    if (!isRecord(sites)) continue;
+    const bySite = new Map<string, KnownRun[]>();
+    for (const [site, list] of Object.entries(sites)) {
+      const valid = Array.isArray(list) ? list.flatMap((r) => asRun(r) ?? []) : [];
+      if (valid.length) bySite.set(site, valid.sort(newestFirst).slice(0, RUNS_LIMITS.runsPerSite));
+    }
+    if (bySite.size) runs.set(profile, bySite);
+  }
+  return runs;
+}
+
+/** Keeps the `limit` entries whose latest run is newest; among equals, those inserted last. */
+function keepNewest<T>(map: Map<string, T>, limit: number, latestOf: (v: T) => number): Map<string, T> {
+  if (map.size <= limit) return map;
+  return new Map(
+    [...map]
+      .reverse()
+      .sort(([, a], [, b]) => latestOf(b) - latestOf(a))
+      .slice(0, limit),
+  );
+}
+
+function serialize(runs: Runs): string {
+  const profiles = Object.fromEntries([...runs].map(([profile, sites]) => [profile, Object.fromEntries(sites)]));
+  return `${JSON.stringify({ version: 1, profiles })}\n`;
+}
+
+/** The runs known for a site of a profile, newest first; empty when none. */
+export function knownRuns(store: { dir: string }, profile: string, site: string): KnownRun[] {
+  const runs = parseRuns(readPrivateFile(store.dir, `${store.dir}/${FILE_NAME}`));
+  return [...(runs.get(profile)?.get(site) ?? [])];
+}
+
+/**
+ * Remembers a run of a site. A run already known keeps its first startedAt (it did not start
+ * again) and takes the new mode when one is given.
+ */
+export async function rememberRun(store: { dir: string }, profile: string, site: string, run: KnownRun): Promise<void> {
+  const checked = asRun(run);
+  if (!checked) throw new TypeError(`Not a run to remember: ${JSON.stringify(run)}`);
+  await updatePrivateFile(store.dir, FILE_NAME, (text) => {
+    const runs = parseRuns(text);
+    const sites = runs.get(profile) ?? new Map<string, KnownRun[]>();
+    const list = sites.get(site) ?? [];
+    const before = list.find((r) => r.jobId === checked.jobId);
+    const mode = checked.mode ?? before?.mode;
+    const merged: KnownRun = {
+      jobId: checked.jobId,
+      startedAt: before ? Math.min(before.startedAt, checked.startedAt) : checked.startedAt,
+      ...(mode ? { mode } : {}),
+    };
+    const others = list.filter((r) => r.jobId !== checked.jobId);
+    // Sorts are stable: among runs of the same instant, the one remembered last comes first.
+    // The site and the profile are re-inserted last, so that an eviction among equals spares them.
+    sites.delete(site);
+    sites.set(site, [merged, ...others].sort(newestFirst).slice(0, RUNS_LIMITS.runsPerSite));
+    runs.delete(profile);
+    runs.set(profile, keepNewest(sites, RUNS_LIMITS.sitesPerProfile, latest));
+    const pruned = keepNewest(runs, RUNS_LIMITS.profiles, (s) => Math.max(...[...s.values()].map(latest)));
+    return serialize(pruned);
+  });
+}
