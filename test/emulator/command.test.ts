@@ -31,7 +31,8 @@ describe('sitebuilder emulator', () => {
     const run = startInProcess(['emulator', '--json', '--state', stateFile]);
     const line = await untilLine(() => run.io.stdoutText());
     const doc = JSON.parse(line);
-    expect(Object.keys(doc)).toEqual(['baseUrl', 'tokens']);
+    expect(Object.keys(doc)).toEqual(['baseUrl', 'shapes', 'tokens']);
+    expect(doc.shapes).toBe('default');
     expect(doc.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(Object.keys(doc.tokens[0])).toEqual(['name', 'token', 'scopes', 'workspaces']);
     expect(doc.tokens[0].name).toBe('demo-full');
