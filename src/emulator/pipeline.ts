@@ -51,7 +51,7 @@ export async function handleApiRequest(emu: Emulator, req: ApiRequest): Promise<
   } catch (err) {
     answer = refusalAnswer(emu, err, requestId);
   }
-  // Extra envelope fields of the alternate shapes (a copy: a replayed answer is kept as it was).
+  // Extra envelope fields of the alternate shapes on every answer (a kept or replayed one has them).
   answer.body = emu.shapes.envelope(answer.body, requestId, emu.iso(emu.clock.now()));
   const budget = emu.budgets.view(trace.token?._id);
   answer.headers['X-Request-Id'] = requestId;
@@ -193,6 +193,8 @@ async function callMethod(
     // A crash is the service's failure: nothing is kept, a retry with the key runs again.
     keep = err instanceof EmulatorRefusal;
   }
+  // The envelope as it is kept: a replay answers it again as it was.
+  answer.body = emu.shapes.envelope(answer.body, requestId, emu.iso(emu.clock.now()));
   if (keyValid) {
     if (trace.faultBefore || !keep) emu.idempotency.release(token._id, key!);
     else emu.idempotency.complete(token._id, key!, { status: answer.status, body: answer.body, requestId });

@@ -34,7 +34,7 @@ export interface Shapes {
   outgoing(method: string, data: unknown): unknown;
   /** A refusal's data → what goes on the wire. */
   refusal(method: string, data: unknown): unknown;
-  /** Adds to an envelope about to be written (a copy when anything is added). */
+  /** Adds to an envelope about to be kept or written (a copy; an envelope that has them already is left alone). */
   envelope<E extends Rec>(body: E, requestId: string, at: string): E;
   /** After the core demo data is seeded, before the domains seed theirs. */
   seedCore(emu: EmulatorHost): void;
@@ -131,7 +131,8 @@ function alternateShapes(): Shapes {
       if (isRecord(out) && typeof out.code === 'string') out = { ...out, code: chatCode(out.code) };
       return out;
     },
-    envelope: (body, requestId, at) => ({ ...body, requestId, servedAt: at }),
+    // A replay keeps the fields of the answer it replays (the first call's requestId).
+    envelope: (body, requestId, at) => ('requestId' in body ? body : { ...body, requestId, servedAt: at }),
     seedCore(emu) {
       const s = ALTERNATE_SEED_SITE;
       if (!emu.workspace('ws_demo')) return;
