@@ -54,9 +54,7 @@ describe('one-shot chat', () => {
     // Exactly the events the service answered, in order, whatever their shape.
     const events = lines.filter((l) => 'event' in l);
     expect(events).toEqual(await jobEvents(emu, SITE, lines[0].jobId));
-    expect(events.some((l) => l.event === 'file_changed' && Object.values(l.data).includes('gallery.html'))).toBe(
-      true,
-    );
+    expect(events.some((l) => l.event === 'file_changed' && Object.values(l.data).includes('gallery.html'))).toBe(true);
     expect(r.stderr).toBe('');
   });
 
@@ -528,7 +526,11 @@ describe('site create follows the first build', () => {
       { env, clock },
     );
     const lines = ndjson(json.stdout);
-    expect(lines[0]).toMatchObject({ type: 'site', jobId: expect.stringMatching(rx()`^${'job'}`), workspaceId: 'ws_demo' });
+    expect(lines[0]).toMatchObject({
+      type: 'site',
+      jobId: expect.stringMatching(rx()`^${'job'}`),
+      workspaceId: 'ws_demo',
+    });
     expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0 });
     const q = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'a site'], { env, clock });

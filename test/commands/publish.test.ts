@@ -310,7 +310,12 @@ describe('upload', () => {
     const doc = JSON.parse(res.stdout);
     const address = `${emu.baseUrl}/storage/${SITE}/notes.txt`;
     // The service's other fields as it sends them (path, visibility, updatedAt in ours), then the command's.
-    const { url: _u, size: _s, contentType: _c, ...passed } = asService('upload_storage_file', {
+    const {
+      url: _u,
+      size: _s,
+      contentType: _c,
+      ...passed
+    } = asService('upload_storage_file', {
       url: address,
       path: 'notes.txt',
       size: 5,
