@@ -297,6 +297,14 @@ export const REFUSAL_RULES: Record<string, Rule> = {
 /** The site chat error codes (`data.code` of refusals; the list is not shown): upper case. */
 export const chatCode = (code: string): string => code.toUpperCase();
 
+/**
+ * Other names a service might give arguments the reference does not show: taken as well as
+ * ours (so the first-class commands still work, and `sitebuilder api` can be tried with them).
+ */
+export const ARG_ALIASES: Record<string, Record<string, string>> = {
+  upload_storage_file: { path: 'fileName', content: 'contentBase64' },
+};
+
 /** The answer's paging fields whose values are cursors: numbers in the alternate shapes. */
 export const CURSOR_FIELDS = ['nextCursor', 'nextToken', 'oldestCursor'] as const;
 

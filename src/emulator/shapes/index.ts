@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { methodInfo } from '../../api/method-index.js';
 import type { EmulatorHost } from '../host.js';
 import { refuse } from '../refusal.js';
-import { ALTERNATE_SEED_SITE, CURSOR_FIELDS, METHOD_RULES, REFUSAL_RULES, chatCode } from './alternate.js';
+import { ALTERNATE_SEED_SITE, ARG_ALIASES, CURSOR_FIELDS, METHOD_RULES, REFUSAL_RULES, chatCode } from './alternate.js';
 import { CursorTable } from './cursors.js';
 import { alternateId, defaultId } from './ids.js';
 import { applyRule } from './rules.js';
@@ -81,12 +81,28 @@ function cursorArgOf(method: string): string | undefined {
   return undefined;
 }
 
-/** Fields a real service adds that no client asked for: a version key and a metadata object. */
-function withExtras(value: unknown, depth = 0): unknown {
-  if (Array.isArray(value)) return depth > 3 ? value : value.map((v) => withExtras(v, depth + 1));
+/** Arguments sent under another name get ours (when ours is not sent too). */
+function withAliases(args: Rec, aliases: Record<string, string> | undefined): Rec {
+  if (!aliases) return args;
+  const out: Rec = { ...args };
+  for (const [alias, ours] of Object.entries(aliases)) {
+    if (alias in out && !(ours in out)) {
+      out[ours] = out[alias];
+      delete out[alias];
+    }
+  }
+  return out;
+}
+
+/** Left as they are: a run's events (their data is reshaped per kind) and the tools' JSON Schemas. */
+const NO_EXTRAS: Record<string, string> = { get_job: 'events', 'GET /v1/tools': 'inputSchema' };
+
+/** Fields a real service adds that no client asked for, on every object: a version key and a metadata object. */
+function withExtras(value: unknown, skip: string | undefined): unknown {
+  if (Array.isArray(value)) return value.map((v) => withExtras(v, skip));
   if (!isRecord(value)) return value;
   const out: Rec = {};
-  for (const [k, v] of Object.entries(value)) out[k] = k === 'events' || depth > 3 ? v : withExtras(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[k] = k === skip ? v : withExtras(v, skip);
   return { ...out, __v: 0, meta: { revision: 1 } };
 }
 
@@ -96,7 +112,8 @@ function alternateShapes(): Shapes {
     name: 'alternate',
     formatId: alternateId,
     requestId: () => randomUUID(),
-    incoming(method, args) {
+    incoming(method, sent) {
+      const args = withAliases(sent, ARG_ALIASES[method]);
       const arg = cursorArgOf(method);
       if (!arg || args[arg] === undefined) return args;
       const value = args[arg];
@@ -124,7 +141,7 @@ function alternateShapes(): Shapes {
         for (const f of CURSOR_FIELDS) if (typeof out[f] === 'string') numbered[f] = cursors.toNumber(out[f] as string);
         out = numbered;
       }
-      return method === 'GET /v1/openapi.json' ? out : withExtras(out);
+      return method === 'GET /v1/openapi.json' ? out : withExtras(out, NO_EXTRAS[method]);
     },
     refusal(method, data) {
       let out = applyRule(data, REFUSAL_RULES[method]);
