@@ -38,7 +38,6 @@ const advance = (ms: number) => {
   clocks.def.advance(ms);
   clocks.alt.advance(ms);
 };
-const side = (s: Side) => (s === 'def' ? def : alt);
 
 /** The same call on both; args may depend on what each side answered before. */
 async function both(method: string, args: Record<string, unknown> | ((s: Side) => Record<string, unknown>)) {
@@ -62,9 +61,8 @@ function expectShaped(d: unknown, a: unknown, rule: Rule | undefined, where: str
     const list = a as unknown[];
     expect(list.length, where).toBe(d.length);
     if (rule?.each?.map) return;
-    d.forEach((item, i) =>
-      expectShaped(item, list[rule?.reverse ? d.length - 1 - i : i], rule?.each, `${where}[${i}]`),
-    );
+    for (const [i, item] of d.entries())
+      expectShaped(item, list[rule?.reverse ? d.length - 1 - i : i], rule?.each, `${where}[${i}]`);
     return;
   }
   if (!isRecord(d)) return;
@@ -385,7 +383,7 @@ describe('each flipped choice', () => {
       // The job's stated fields keep their names.
       for (const k of ['jobId', 'state', 'cursor', 'events', 'creditsCharged', 'reset', 'error'])
         expect(a).toHaveProperty(k);
-      d.events.forEach((e: any, i: number) => pairs.push([e, a.events[i]]));
+      for (const [i, e] of d.events.entries()) pairs.push([e, a.events[i]]);
       if (d.error)
         expect(a.error).toEqual({ type: d.error.code, detail: d.error.message, __v: 0, meta: { revision: 1 } });
     }
