@@ -12,16 +12,50 @@ const cacheHome = join(
   `sitebuilder-test-cache-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`,
 );
 
+// The emulator answers in one of two shapes where the service's reference says "not shown"
+// (docs/emulator.md "Shapes"). SITEBUILDER_TEST_SHAPES picks the projects:
+//   default (or unset)  every suite against the default shapes;
+//   both                that, and the command, chat and end-to-end suites again against the
+//                       alternate shapes (to make it the default of `npm test`, change the
+//                       fallback below from 'default' to 'both');
+//   alternate           only the command, chat and end-to-end suites, against the alternate shapes.
+const which = process.env.SITEBUILDER_TEST_SHAPES || 'default';
+if (!['default', 'both', 'alternate'].includes(which))
+  throw new Error(`SITEBUILDER_TEST_SHAPES takes default, both or alternate, not ${JSON.stringify(which)}.`);
+
+// Tests never write to the real home directory.
+// The built binary's code cache goes to the suite's own cache home (above).
+const env = { SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-config', NO_COLOR: '1', XDG_CACHE_HOME: cacheHome };
+
+/** The suites that drive the CLI against an emulator; only they run against both shapes. */
+const AGAINST_BOTH = ['test/commands/**/*.test.ts', 'test/chat/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+/** Among them, the ones that check the emulator's own default answers or no emulator at all. */
+const DEFAULT_ONLY = ['test/chat/emulator-chat.test.ts', 'test/e2e/zod-build-time.test.ts'];
+
+const projects = [
+  which !== 'alternate' && {
+    extends: true,
+    test: { name: 'default', include: ['test/**/*.test.ts'], env: { ...env, SITEBUILDER_EMULATOR_SHAPES: 'default' } },
+  },
+  which !== 'default' && {
+    extends: true,
+    test: {
+      name: 'alternate',
+      include: AGAINST_BOTH,
+      exclude: DEFAULT_ONLY,
+      env: { ...env, SITEBUILDER_EMULATOR_SHAPES: 'alternate' },
+    },
+  },
+].filter((p) => p !== false);
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
     // Most files wait (on a CLI's polls, a terminal, a child process) more than they compute:
     // two run side by side even on two cores, where Vitest's default would be one.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // Tests never write to the real home directory.
-    env: { SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-config', NO_COLOR: '1', XDG_CACHE_HOME: cacheHome },
+    projects,
   },
 });

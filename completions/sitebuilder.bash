@@ -70,7 +70,7 @@ _sitebuilder_spec() {
     'tools') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'openapi') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'completion') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
-    'emulator') __sb_cmds=''; __sb_flags='--host --port --state --speed -h --help'; __sb_vflags=' --host --port --state --speed '; __sb_npos=1; __sb_variadic=1 ;;
+    'emulator') __sb_cmds=''; __sb_flags='--host --port --state --speed --shapes -h --help'; __sb_vflags=' --host --port --state --speed --shapes '; __sb_npos=1; __sb_variadic=1 ;;
     'demo') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'help') __sb_cmds=''; __sb_flags=''; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     *) __sb_cmds=''; __sb_flags=''; __sb_vflags=' '; __sb_npos=0; __sb_variadic=0 ;;
@@ -188,6 +188,7 @@ _sitebuilder_values() {
     'api|--input') __sb_valfiles=1 ;;
     'api|--pattern') __sb_values='offset offsetHasMore nextCursor token page backwards' ;;
     'emulator|--state') __sb_valfiles=1 ;;
+    'emulator|--shapes') __sb_values='default alternate' ;;
     *) return 1 ;;
   esac
 }

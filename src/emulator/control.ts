@@ -60,6 +60,7 @@ export const CORE_CONTROL_ROUTES: ControlRoute<Emulator>[] = [
       return sites.length > 100 ? { added: sites.length, first: sites[0], last: sites[sites.length - 1] } : sites;
     },
   },
+  { verb: 'GET', path: 'shapes', run: ({ emu }) => ({ shapes: emu.shapes.name }) },
   { verb: 'GET', path: 'clock', run: ({ emu }) => c(emu).clock() },
   { verb: 'POST', path: 'clock', run: ({ emu, body }) => c(emu).setClock(body) },
   { verb: 'GET', path: 'faults', run: ({ emu }) => c(emu).faults() },

@@ -13,6 +13,7 @@ import { FaultRegistry } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { RequestLog } from './request-log.js';
 import { seedCore } from './seed.js';
+import { createShapes, type Shapes, type ShapesName } from './shapes/index.js';
 import {
   emptyState,
   type EmulatorState,
@@ -34,6 +35,8 @@ export interface EmulatorOptions {
   /** A loaded state (from --state); wins over seed. */
   state?: EmulatorState;
   domains?: Domain[];
+  /** The shapes of the answers (default: the emulator's own choices); see src/emulator/shapes/. */
+  shapes?: ShapesName;
 }
 
 export class Emulator implements EmulatorHost {
@@ -43,6 +46,8 @@ export class Emulator implements EmulatorHost {
   readonly faults = new FaultRegistry();
   readonly log = new RequestLog();
   readonly domains: Domain[];
+  /** How answers are shaped where the service's reference says "not shown". */
+  readonly shapes: Shapes;
   readonly handlers = new Map<string, Handler>();
   /** Starts agent runs; the chat domain replaces the placeholder in its attach(). */
   jobs: JobService;
@@ -56,6 +61,7 @@ export class Emulator implements EmulatorHost {
     this.clock = options.clock ?? new EmulatorClock();
     this.budgets = new RateBudgets(this.clock);
     this.idempotency = new IdempotencyStore(this.clock);
+    this.shapes = createShapes(options.shapes);
     this.domains = options.domains ?? DOMAINS;
     for (const d of this.domains) {
       for (const [method, handler] of Object.entries(d.handlers ?? {})) {
@@ -79,7 +85,10 @@ export class Emulator implements EmulatorHost {
 
   private freshState(seed: boolean): EmulatorState {
     this.state = emptyState(this.clock.now());
-    if (seed) seedCore(this);
+    if (seed) {
+      seedCore(this);
+      this.shapes.seedCore(this);
+    }
     return this.state;
   }
 
@@ -115,15 +124,20 @@ export class Emulator implements EmulatorHost {
     return this.state.domains[domain] as S;
   }
 
-  /** Deterministic ids: prefix_000001, prefix_000002, … */
-  newId(prefix: string): string {
+  /** The next number of a prefix's counter (newId formats it). */
+  newNumber(prefix: string): number {
     const n = (this.state.counters[prefix] ?? 0) + 1;
     this.state.counters[prefix] = n;
-    return `${prefix}_${String(n).padStart(6, '0')}`;
+    return n;
+  }
+
+  /** Deterministic ids: prefix_000001, prefix_000002, … (another form in the alternate shapes). */
+  newId(prefix: string): string {
+    return this.shapes.formatId(prefix, this.newNumber(prefix));
   }
 
   newRequestId(): string {
-    return `req_${this.requestPrefix}${(++this.requestSeq).toString(36).padStart(6, '0')}`;
+    return this.shapes.requestId() ?? `req_${this.requestPrefix}${(++this.requestSeq).toString(36).padStart(6, '0')}`;
   }
 
   iso(ms: number): string {

@@ -24,8 +24,10 @@ export interface EmulatorHost {
   jobs: JobService;
   /** A domain's slice: state.domains[name]. */
   slice<S>(domain: string): S;
-  /** Deterministic ids: prefix_000001, prefix_000002, … */
+  /** Deterministic ids: prefix_000001, prefix_000002, … (another form in the alternate shapes). */
   newId(prefix: string): string;
+  /** The next number of a prefix's counter, for ids of a form of their own (newId formats it). */
+  newNumber(prefix: string): number;
   /** The id of a request that does not come through the method pipeline (a deploy hook's address). */
   newRequestId(): string;
   iso(ms: number): string;

@@ -8,6 +8,7 @@ import { Control } from './control-api.js';
 import { Emulator } from './emulator.js';
 import { setOrigin } from './origin.js';
 import { closeServer, createEmulatorServer, listen } from './server.js';
+import { shapesFromEnv, type ShapesName } from './shapes/index.js';
 import { parseState, type EmulatorState, type TokenRecord } from './state.js';
 
 export { EmulatorClock, type TimeSource } from './clock.js';
@@ -16,6 +17,15 @@ export { Emulator, SERVICE_VERSION } from './emulator.js';
 export { EmulatorRefusal } from './refusal.js';
 export { DEMO_TOKENS, DEMO_USER_ID, SEED_WORKSPACES, TEAMMATE_USER_ID } from './seed.js';
 export type { EmulatorState } from './state.js';
+export {
+  idPattern,
+  parseShapesName,
+  SHAPES_ENV,
+  SHAPES_NAMES,
+  ShapesError,
+  shapesFromEnv,
+  type ShapesName,
+} from './shapes/index.js';
 export type { CallContext, EmulatorHost, Handler, HandlerResult, JobService } from './host.js';
 export type { Domain } from './types.js';
 
@@ -36,6 +46,12 @@ export interface StartEmulatorOptions {
   stateFile?: string;
   /** Body size limit in bytes (default the service's 150 MB). */
   bodyLimit?: number;
+  /**
+   * How answers are shaped where the service's reference says "not shown" (docs/emulator.md
+   * "Shapes"): the emulator's own choices, or other plausible ones. Default: the
+   * SITEBUILDER_EMULATOR_SHAPES environment variable, else `default`.
+   */
+  shapes?: ShapesName;
 }
 
 export interface DemoToken {
@@ -55,6 +71,8 @@ export interface RunningEmulator {
   token: string;
   control: Control;
   emulator: Emulator;
+  /** The shapes its answers take (docs/emulator.md "Shapes"). */
+  shapes: ShapesName;
   readonly state: EmulatorState;
   saveState(file: string): Promise<void>;
   close(): Promise<void>;
@@ -93,7 +111,8 @@ export function listTokens(emu: Emulator): DemoToken[] {
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const loaded = options.state ?? (options.stateFile ? await loadStateFile(options.stateFile) : undefined);
   const clock = new EmulatorClock(options.clock ?? Date, options.speed ?? 1, loaded?.savedAt);
-  const emu = new Emulator({ clock, seed: options.seed, state: loaded });
+  const shapes = options.shapes ?? shapesFromEnv(process.env);
+  const emu = new Emulator({ clock, seed: options.seed, state: loaded, shapes });
   const server = createEmulatorServer(emu, { bodyLimit: options.bodyLimit });
   const baseUrl = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
   setOrigin(emu, baseUrl);
@@ -105,6 +124,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     token: tokens[0]?.token ?? '',
     control: new Control(emu),
     emulator: emu,
+    shapes,
     get state() {
       return emu.state;
     },

@@ -8,6 +8,10 @@
 // Everything from the budget on is counted. A claimed key keeps whatever answer the handler
 // produced, even when an injected fault answered the client otherwise, so a retry with the
 // same key replays the real result and creates nothing twice.
+//
+// The shapes layer (src/emulator/shapes/) sits at three points: the arguments before they are
+// checked, the handler's data (and a refusal's) before the answer is kept, and the envelope
+// before it is written.
 import { type MethodInfo, methodInfo } from '../api/method-index.js';
 import { checkArgsAgainstSchema } from '../api/validate.js';
 import { authenticate, refuseTokenInAddress } from './auth.js';
@@ -47,6 +51,8 @@ export async function handleApiRequest(emu: Emulator, req: ApiRequest): Promise<
   } catch (err) {
     answer = refusalAnswer(emu, err, requestId);
   }
+  // Extra envelope fields of the alternate shapes on every answer (a kept or replayed one has them).
+  answer.body = emu.shapes.envelope(answer.body, requestId, emu.iso(emu.clock.now()));
   const budget = emu.budgets.view(trace.token?._id);
   answer.headers['X-Request-Id'] = requestId;
   answer.headers['X-RateLimit-Limit'] = String(budget.limit);
@@ -90,7 +96,9 @@ async function route(emu: Emulator, req: ApiRequest, requestId: string, trace: T
   if (isDiscoveryPath(req.url.pathname)) {
     if (req.verb !== 'GET' && req.verb !== 'HEAD')
       refuse(405, `${req.url.pathname} is read with GET.`, null, { Allow: 'GET' });
-    return discovery(emu, req, trace);
+    const answer = discovery(emu, req, trace);
+    const data = emu.shapes.outgoing(`GET ${req.url.pathname}`, answer.body.data);
+    return { ...answer, body: { ...answer.body, data } };
   }
   const spec = methodInfo(name);
   if (spec && req.verb !== 'POST') {
@@ -181,9 +189,12 @@ async function callMethod(
     answer = await runClaimed(emu, spec, args, token, user, requestId, keyValid ? key : undefined, trace);
   } catch (err) {
     answer = refusalAnswer(emu, err, requestId);
+    answer.body.data = emu.shapes.refusal(spec.name, answer.body.data);
     // A crash is the service's failure: nothing is kept, a retry with the key runs again.
     keep = err instanceof EmulatorRefusal;
   }
+  // The envelope as it is kept: a replay answers it again as it was.
+  answer.body = emu.shapes.envelope(answer.body, requestId, emu.iso(emu.clock.now()));
   if (keyValid) {
     if (trace.faultBefore || !keep) emu.idempotency.release(token._id, key!);
     else emu.idempotency.complete(token._id, key!, { status: answer.status, body: answer.body, requestId });
@@ -212,7 +223,9 @@ async function runClaimed(
       scope: spec.scope,
     });
   }
-  const problem = checkArgsAgainstSchema(spec.name, spec.schema, args);
+  // The arguments as the domains take them: the alternate shapes' numeric cursors become theirs.
+  const shaped = emu.shapes.incoming(spec.name, args);
+  const problem = checkArgsAgainstSchema(spec.name, spec.schema, shaped);
   if (problem) refuse(400, problem.message, { reason: 'invalid-argument', argument: problem.path || null });
 
   const fault = emu.faults.take(spec.name) ?? null;
@@ -230,12 +243,13 @@ async function runClaimed(
       reason: 'not-emulated',
     });
   }
-  const call = createCallContext({ emu, spec, args, token, user, requestId, idempotencyKey: key });
+  const call = createCallContext({ emu, spec, args: shaped, token, user, requestId, idempotencyKey: key });
   const result: HandlerResult = await handler!(call);
   const status = result.status ?? 200;
+  const data = emu.shapes.outgoing(spec.name, result.data ?? null);
   return {
     status,
-    body: envelope(status, result.message ?? 'OK', result.data ?? null, { count: result.count, fields: result.fields }),
+    body: envelope(status, result.message ?? 'OK', data, { count: result.count, fields: result.fields }),
     headers: {},
   };
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { Interrupts } from '../../src/interrupts.js';
-import { InterruptingClock, ndjson, runCli, ScriptedPrompter } from './helpers.js';
+import { fieldName, rx, spelled } from '../helpers/shapes.js';
+import { InterruptingClock, jobEvents, ndjson, runCli, ScriptedPrompter } from './helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -26,7 +27,7 @@ describe('one-shot chat', () => {
   it('follows a build to success: plain lines a script can grep, exit 0, polling within budget', async () => {
     const r = await chat(['Add an about page and a contact page, in blue']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^job\tsite_bakery\tjob_\d+$/m);
+    expect(r.stdout).toMatch(rx('m')`^job\tsite_bakery\t${'job'}$`);
     expect(r.stdout).toMatch(/^text\tI'll update Sunrise Bakery/m);
     expect(r.stdout).toContain('file\t+\tabout.html');
     expect(r.stdout).toContain('file\t~\tindex.html');
@@ -50,7 +51,10 @@ describe('one-shot chat', () => {
     expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0, error: null, pending: null });
     expect(lines.at(-1).creditsCharged).toBeGreaterThan(0);
-    expect(lines.some((l) => l.event === 'file_changed' && l.data.path === 'gallery.html')).toBe(true);
+    // Exactly the events the service answered, in order, whatever their shape.
+    const events = lines.filter((l) => 'event' in l);
+    expect(events).toEqual(await jobEvents(emu, SITE, lines[0].jobId));
+    expect(events.some((l) => l.event === 'file_changed' && Object.values(l.data).includes('gallery.html'))).toBe(true);
     expect(r.stderr).toBe('');
   });
 
@@ -58,7 +62,9 @@ describe('one-shot chat', () => {
     const r = await chat(['Rebuild the whole menu #fail', '--json']);
     expect(r.code).toBe(6);
     const end = ndjson(r.stdout).at(-1);
-    expect(end).toMatchObject({ state: 'failed', exitCode: 6, error: { code: 'agent_build_failed' } });
+    // The job's error object as the service gave it (its fields are not shown).
+    const code = fieldName('get_job', 'error.code');
+    expect(end).toMatchObject({ state: 'failed', exitCode: 6, error: { [code]: 'agent_build_failed' } });
     const plain = await chat(['Rebuild the whole menu #fail']);
     expect(plain.code).toBe(6);
     expect(plain.stdout).toMatch(/^error\tThe agent could not finish/m);
@@ -89,7 +95,7 @@ describe('one-shot chat', () => {
     const r = await chat(['Add every page you can think of #long', '--timeout', '10s']);
     expect(r.code).toBe(8);
     expect(clock.now() - before).toBe(10_000);
-    expect(r.stderr).toMatch(/Re-attach with: sitebuilder job watch site_bakery job_\d+/);
+    expect(r.stderr).toMatch(rx()`Re-attach with: sitebuilder job watch site_bakery ${'job'}`);
   });
 });
 
@@ -99,7 +105,7 @@ describe('questions and plans', () => {
     expect(r.code).toBe(10);
     expect(r.stdout).toMatch(/^question\tWhat kind of site should this be\?$/m);
     expect(r.stdout).toMatch(/^option\t2\tA portfolio$/m);
-    const jobId = /--job (job_\d+)/.exec(r.stderr)![1];
+    const jobId = rx()`--job (${'job'})`.exec(r.stderr)![1];
     expect(r.stderr).toContain(`sitebuilder chat site_bakery --choose N --job ${jobId}`);
     expect(r.stderr).toContain("sitebuilder chat site_bakery --answer '…'");
     emu.control.reset();
@@ -183,7 +189,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
     for (const [args, says] of [
       [
         ['--approve'],
-        /No plan waits for approval on site_bakery \(its latest run, job_\d+, succeeded\); --approve sent nothing\. To ask for a plan: sitebuilder chat site_bakery --plan/,
+        rx()`No plan waits for approval on site_bakery \(its latest run, ${'job'}, succeeded\); --approve sent nothing\. To ask for a plan: sitebuilder chat site_bakery --plan`,
       ],
       [['--revise', 'also add prices'], /No plan waits for approval .*--revise sent nothing/],
       [
@@ -204,7 +210,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
     await chat(['Add every page you can think of #long', '--no-follow']);
     const r = await chat(['--revise', 'also add prices']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/its latest run, job_\d+, is running/);
+    expect(r.stderr).toMatch(rx()`its latest run, ${'job'}, is running`);
     expect(sent()).toBe(1);
     clock.advance(200_000);
     expect((await chat(['--plan', 'Add a gallery page with photos'])).code).toBe(11);
@@ -220,7 +226,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
     expect(r.code).toBe(10);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /A question from run job_\d+ waits on site_bakery, and the agent would take this message as its answer\. Nothing was sent\./,
+      rx()`A question from run ${'job'} waits on site_bakery, and the agent would take this message as its answer\. Nothing was sent\.`,
     );
     expect(r.stderr).toContain(
       'Answer with sitebuilder chat site_bakery --choose N or sitebuilder chat site_bakery --answer',
@@ -257,7 +263,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
     const prompter = new ScriptedPrompter(['A blog', '']);
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/The agent's question from run job_\d+ still waits:/);
+    expect(r.stderr).toMatch(rx()`The agent's question from run ${'job'} still waits:`);
     expect(r.prompts).toEqual(['What kind of site should this be?', 'You']);
     expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A blog' });
     // Pretty output: the question is the select's, not printed before it as well.
@@ -291,7 +297,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
       type: 'end',
       outcome: 'detached',
       exitCode: 130,
-      reattach: expect.stringMatching(/^sitebuilder job watch site_bakery job_/),
+      reattach: expect.stringMatching(rx()`^sitebuilder job watch site_bakery ${'job'}$`),
     });
     clock.advance(120_000);
   });
@@ -313,7 +319,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
       expect(r.code).toBe(130);
       expect(r.stdout).toMatch(/^end\tdetached\texit=130$/m);
       expect(r.stderr).toMatch(
-        /Detached before the cancel was confirmed.*Re-attach with: sitebuilder job watch site_bakery job_\d+/,
+        rx()`Detached before the cancel was confirmed.*Re-attach with: sitebuilder job watch site_bakery ${'job'}`,
       );
     } finally {
       spy.mockRestore();
@@ -325,10 +331,10 @@ describe('Ctrl-C, queueing and the other commands', () => {
     const started = await chat(['Add every page you can think of #long', '--no-follow']);
     expect(started.code).toBe(0);
     const jobId = started.stdout.trim();
-    expect(jobId).toMatch(/^job_/);
+    expect(jobId).toMatch(rx()`^${'job'}`);
     const q = await chat(['Then make the header bigger please']);
     expect(q.code).toBe(8);
-    expect(q.stdout).toMatch(/^queued\t1\tqmsg_\d+$/m);
+    expect(q.stdout).toMatch(rx('m')`^queued\t1\t${'qmsg'}$`);
     const q2 = await chat(['And a footer with our address', '--no-follow', '--json']);
     expect(q2.code).toBe(0);
     expect(JSON.parse(q2.stdout)).toMatchObject({ queued: true, queuePosition: 2, queueResumable: false });
@@ -346,10 +352,10 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(ndjson(q3.stdout)[0]).toMatchObject({ type: 'queued', queuePosition: 3, queueResumable: true });
     const resume = await runCli(['queue', 'resume', SITE], { env, clock });
     const next = resume.stdout.trim();
-    expect(next).toMatch(/^job_/);
+    expect(next).toMatch(rx()`^${'job'}`);
     const watch = await runCli(['job', 'watch', SITE, next], { env, clock });
     expect(watch.code).toBe(0);
-    expect(watch.stdout).toMatch(/^note\tAttached to run job_\d+ \(running\)/m);
+    expect(watch.stdout).toMatch(rx('m')`^note\tAttached to run ${'job'} \(running\)`);
     expect(watch.stdout).toMatch(/^end\tsucceeded\texit=0/m);
   });
 
@@ -366,8 +372,8 @@ describe('Ctrl-C, queueing and the other commands', () => {
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
     expect(r.prompts).toEqual(['You', 'You', 'You', 'You', 'You (plan mode)', 'You (plan mode)']);
-    expect(r.stdout).toMatch(/your message waits in the queue at position 1 \(qmsg_\d+\)/);
-    expect(r.stdout).toMatch(/│ 1 +│ qmsg_\d+ +│ build/);
+    expect(r.stdout).toMatch(rx()`your message waits in the queue at position 1 \(${'qmsg'}\)`);
+    expect(r.stdout).toMatch(rx()`│ 1 +│ ${'qmsg'} +│ build`);
     expect(r.stderr).toMatch(/cancelled; what the agent already wrote stays; the queue is stopped/);
     expect(r.stderr).toContain('Plan mode:');
     expect(r.stderr).toContain('Unknown command /nope');
@@ -381,7 +387,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
     const ninth = await chat(['One change too many']);
     expect(ninth.code).toBe(7);
     expect(ninth.stderr).toMatch(
-      /8 messages waiting.*See the queue with: sitebuilder queue list site_bakery \(request req_/,
+      rx()`8 messages waiting.*See the queue with: sitebuilder queue list site_bakery \(request ${'req'}`,
     );
     const broke = await runCli(['chat', 'site_shop', 'Add an about page and a contact page'], { env, clock });
     expect(broke.code).toBe(1);
@@ -403,9 +409,10 @@ describe('Ctrl-C, queueing and the other commands', () => {
     const move = await runCli(['queue', 'move', SITE, ids[1], '--first'], { env, clock });
     expect(move.stdout).toBe(`1\t${ids[1]}\n2\t${ids[0]}\n`);
     const rm = await runCli(['queue', 'remove', SITE, ids[0], '--json'], { env, clock });
-    expect(JSON.parse(rm.stdout)).toMatchObject({ waiting: 1 });
+    // --json is the service's data, in its shape.
+    expect(JSON.parse(rm.stdout)).toMatchObject({ [fieldName('remove_queued_message', 'waiting')]: 1 });
     const json = JSON.parse((await runCli(['queue', 'list', SITE, '--json'], { env, clock })).stdout);
-    expect(json.items.map((i: any) => i.queueItemId)).toEqual([ids[1]]);
+    expect(json[fieldName('list_queued_messages', 'items')].map((i: any) => i.queueItemId)).toEqual([ids[1]]);
     const noScope = await runCli(['queue', 'remove', SITE, ids[1]], {
       env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly },
       clock,
@@ -417,10 +424,13 @@ describe('Ctrl-C, queueing and the other commands', () => {
     for (let i = 0; i < 3; i++) await chat([`Change number ${i} to the home page`]);
     const all = JSON.parse((await runCli(['message', 'list', SITE, '--all', '--json'], { env, clock })).stdout);
     expect(all.length).toBe(8);
-    expect(all[0].role).toBe('agent');
+    // Newest first: the agent's answer to the last message.
+    const agent = spelled('list_messages', 'items.role', 'agent');
+    expect(all[0].role).toBe(agent);
+    expect(all[0].createdAt >= all[1].createdAt).toBe(true);
     const two = await runCli(['message', 'list', SITE, '--limit', '2'], { env, clock });
     expect(two.stdout.trim().split('\n')).toHaveLength(2);
-    expect(two.stdout.split('\n')[0].split('\t')[1]).toBe('agent');
+    expect(two.stdout.split('\n')[0].split('\t')[1]).toBe(agent);
   });
 
   it('job watch of a run that does not exist leaves stdout empty (plain and --json)', async () => {
@@ -507,8 +517,8 @@ describe('site create follows the first build', () => {
     );
     expect(r.code).toBe(0);
     // Piped, the first line is tagged like the rest.
-    expect(r.stdout.split('\n')[0]).toMatch(/^site\tsite_\d+\tws_demo$/);
-    expect(r.stdout.split('\n')[1]).toMatch(/^job\tsite_\d+\tjob_\d+$/);
+    expect(r.stdout.split('\n')[0]).toMatch(rx()`^site\t${'site'}\tws_demo$`);
+    expect(r.stdout.split('\n')[1]).toMatch(rx()`^job\t${'site'}\t${'job'}$`);
     expect(r.stdout).toContain('file\t+\tgallery.html');
     expect(r.stdout).toMatch(/^end\tsucceeded\texit=0/m);
     const json = await runCli(
@@ -516,11 +526,15 @@ describe('site create follows the first build', () => {
       { env, clock },
     );
     const lines = ndjson(json.stdout);
-    expect(lines[0]).toMatchObject({ type: 'site', jobId: expect.stringMatching(/^job_/), workspaceId: 'ws_demo' });
+    expect(lines[0]).toMatchObject({
+      type: 'site',
+      jobId: expect.stringMatching(rx()`^${'job'}`),
+      workspaceId: 'ws_demo',
+    });
     expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0 });
     const q = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'a site'], { env, clock });
     expect(q.code).toBe(10);
-    expect(q.stderr).toMatch(/sitebuilder chat site_\d+ --choose N --job job_\d+/);
+    expect(q.stderr).toMatch(rx()`sitebuilder chat ${'site'} --choose N --job ${'job'}`);
   });
 });

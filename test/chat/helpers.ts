@@ -7,6 +7,7 @@ import { createTestIO } from '../../src/io/io.js';
 import type { Choice, Prompter } from '../../src/io/prompter.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { Interrupts } from '../../src/interrupts.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import { tempConfigDir } from '../helpers/run.js';
 
 export interface ChatRun {
@@ -104,4 +105,14 @@ export function ndjson(text: string): any[] {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
+}
+
+/** Every event of a run as the service answers get_job from cursor 0 (over HTTP, as a client reads it). */
+export async function jobEvents(emu: RunningEmulator, projectId: string, jobId: string): Promise<unknown[]> {
+  const res = await fetch(`${emu.baseUrl}/v1/get_job`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ projectId, jobId, cursor: 0 }),
+  });
+  return ((await res.json()) as { data: { events: unknown[] } }).data.events;
 }

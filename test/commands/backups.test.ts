@@ -9,6 +9,7 @@ import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { run } from '../helpers/run.js';
 import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
+import { fieldName, itemsIn, rx, spelled } from '../helpers/shapes.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -53,13 +54,14 @@ const siteState = async () => ({
   files: await control('GET', `sites/${SITE}/files`),
   storage: await control('GET', `sites/${SITE}/storage-files`),
   storageBackups: (await control('GET', `sites/${SITE}/storage-backups`)).map((b: any) => b.backupId),
-  messages: await api('list_messages', { projectId: SITE }),
+  messages: itemsIn('list_messages', await api('list_messages', { projectId: SITE })),
 });
 
 describe('without a terminal and without --yes, nothing changes (exit 5)', () => {
   it('backup restore, code-backup restore, storage-backup clear, storage-restore', async () => {
-    const backupId = (await api('list_backups', { projectId: SITE })).items[1]._id;
-    const codeBackupId = (await api('list_code_backups', { projectId: SITE })).items[0].codeBackupId;
+    const backupId = itemsIn('list_backups', await api('list_backups', { projectId: SITE }))[1]._id;
+    const codeBackupId = itemsIn('list_code_backups', await api('list_code_backups', { projectId: SITE }))[0]
+      .codeBackupId;
     const storageBackupId = (await control('GET', `sites/${SITE}/storage-backups`))[1].backupId;
     const before = await siteState();
     const commands = [
@@ -84,7 +86,7 @@ describe('without a terminal and without --yes, nothing changes (exit 5)', () =>
   });
 
   it('the same with --json: the error is one JSON document on stderr, stdout stays empty', async () => {
-    const backupId = (await api('list_backups', { projectId: SITE })).items[1]._id;
+    const backupId = itemsIn('list_backups', await api('list_backups', { projectId: SITE }))[1]._id;
     const res = await cli(['backup', 'restore', SITE, backupId, '--json']);
     expect(res.code).toBe(5);
     expect(res.stdout).toBe('');
@@ -104,16 +106,20 @@ describe('backup', () => {
     expect(rows[0]).toEqual([
       expect.any(String),
       expect.stringMatching(/^BK-/),
-      'daily',
+      spelled('list_backups', 'items.type', 'daily'),
       'Daily backup',
       expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     ]);
     const json = JSON.parse((await cli(['backup', 'list', SITE, '--json'])).stdout);
-    expect(json[1]).toMatchObject({ label: 'Before the menu redesign', type: 'manual' });
+    // The records as the service sends them.
+    expect(json[1]).toMatchObject({
+      [fieldName('list_backups', 'items.label')]: 'Before the menu redesign',
+      type: spelled('list_backups', 'items.type', 'manual'),
+    });
   });
 
   it('restores with --yes and says how to undo and that nothing was published', async () => {
-    const [, older] = await (await api('list_backups', { projectId: SITE })).items;
+    const [, older] = itemsIn('list_backups', await api('list_backups', { projectId: SITE }));
     const res = await cli(['backup', 'restore', SITE, older.BackupId, '--yes']);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(`Restored backup ${older.BackupId} on site ${SITE}.\n`);
@@ -140,7 +146,7 @@ describe('backup', () => {
     const res = await cli(['backup', 'restore', SITE, 'nope', '--yes']);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
-      /^error: Site site_bakery has no backup nope; `sitebuilder backup list site_bakery` shows them\. \(request req_/,
+      rx()`^error: Site site_bakery has no backup nope; \`sitebuilder backup list site_bakery\` shows them\. \(request ${'req'}`,
     );
   });
 });
@@ -149,15 +155,15 @@ describe('code-backup', () => {
   it('lists, then restores with --yes, saying the chat history is deleted for everyone', async () => {
     const list = await cli(['code-backup', 'list', SITE, '--json']);
     const [{ codeBackupId }] = JSON.parse(list.stdout);
-    expect((await api('list_messages', { projectId: SITE })).items.length).toBeGreaterThan(0);
+    expect(itemsIn('list_messages', await api('list_messages', { projectId: SITE })).length).toBeGreaterThan(0);
     const res = await cli(['code-backup', 'restore', SITE, codeBackupId, '--yes']);
     expect(res.code).toBe(0);
     expect(res.stderr).toContain('The chat history was deleted and queued messages were discarded.');
-    expect((await api('list_messages', { projectId: SITE })).items).toHaveLength(0);
+    expect(itemsIn('list_messages', await api('list_messages', { projectId: SITE }))).toHaveLength(0);
   });
 
   it('the confirmation says plainly what is lost', async () => {
-    const [{ codeBackupId }] = (await api('list_code_backups', { projectId: SITE })).items;
+    const [{ codeBackupId }] = itemsIn('list_code_backups', await api('list_code_backups', { projectId: SITE }));
     const prompter = new ScriptedPrompter([{ confirm: false }]);
     const before = await siteState();
     const res = await cli(['code-backup', 'restore', SITE, codeBackupId], { tty: true, prompter });
@@ -171,7 +177,7 @@ describe('code-backup', () => {
   });
 
   it('while the agent generates: exit 1 naming --cancel-active-job; with it the run stops and the restore happens', async () => {
-    const [{ codeBackupId }] = (await api('list_code_backups', { projectId: SITE })).items;
+    const [{ codeBackupId }] = itemsIn('list_code_backups', await api('list_code_backups', { projectId: SITE }));
     await api('send_message', { projectId: SITE, prompt: 'Add a gallery #long' });
     const refused = await cli(['code-backup', 'restore', SITE, codeBackupId, '--yes']);
     expect(refused.code).toBe(1);
@@ -184,7 +190,8 @@ describe('code-backup', () => {
       siteId: SITE,
       codeBackupId,
       restored: true,
-      cancelledJobId: expect.stringMatching(/^job_/),
+      // The service's fields, as it sends them.
+      [fieldName('restore_code_backup', 'cancelledJobId')]: expect.stringMatching(rx()`^${'job'}$`),
     });
   });
 });
@@ -192,7 +199,8 @@ describe('code-backup', () => {
 describe('storage-backup', () => {
   it('lists, browses and reads (bytes as they are when piped, --output to a file, binary refused on a terminal)', async () => {
     const list = JSON.parse((await cli(['storage-backup', 'list', SITE, '--json'])).stdout);
-    const weekly = list.find((b: any) => b.label === 'Weekly backup').backupId;
+    const label = fieldName('list_storage_backups', 'items.label');
+    const weekly = list.find((b: any) => b[label] === 'Weekly backup').backupId;
     const browse = await cli(['storage-backup', 'browse', SITE, weekly, 'images/']);
     expect(browse.stdout.split('\n')[0]).toBe('images/hero.jpg\tfile\t4000\tpublic');
     const csv = await cli(['storage-backup', 'read', SITE, weekly, 'orders/2026-10.csv']);
@@ -210,7 +218,12 @@ describe('storage-backup', () => {
   it('creates a backup and --wait follows it until it is archived', async () => {
     const res = await cli(['storage-backup', 'create', SITE, '--wait', '--json']);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ status: 'ready', restorable: true, files: 7 });
+    // The record as the service sends it.
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      status: spelled('create_storage_backup', 'status', 'ready'),
+      restorable: true,
+      [fieldName('create_storage_backup', 'files')]: 7,
+    });
   });
 
   it('clears the named backups with --yes', async () => {

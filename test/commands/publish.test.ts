@@ -9,6 +9,7 @@ import { FakeClock } from '../../src/clock.js';
 import { InterruptedError } from '../../src/errors.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { run } from '../helpers/run.js';
+import { asService, fieldName, idRegExp, refusalCode, rx, spelled } from '../helpers/shapes.js';
 
 const SITE = 'site_portfolio';
 const clock = new FakeClock();
@@ -45,6 +46,15 @@ const deployments = async (site = SITE) => {
   });
   return ((await res.json()) as any).count as number;
 };
+/** get_publish_status's data as the service answers it now. */
+const rawStatus = async (site = SITE) => {
+  const res = await fetch(`${emu.baseUrl}/v1/get_publish_status`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ projectId: site }),
+  });
+  return ((await res.json()) as any).data as Record<string, unknown>;
+};
 const PUBLISH_KEYS = [
   'siteId',
   'running',
@@ -60,6 +70,10 @@ const PUBLISH_KEYS = [
   'waited',
   'idempotencyKey',
 ];
+/** The keys of the publish record the command always prints, in order. */
+const FIXED = PUBLISH_KEYS.slice(0, 8);
+/** The service's other fields, passed through after the fixed ones. */
+const passedThrough = (raw: Record<string, unknown>) => Object.keys(raw).filter((k) => !FIXED.includes(k));
 
 describe('publish', () => {
   it('waits until live and prints one JSON document with a pinned shape', async () => {
@@ -67,7 +81,12 @@ describe('publish', () => {
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const doc = JSON.parse(res.stdout);
-    expect(Object.keys(doc)).toEqual(PUBLISH_KEYS);
+    expect(doc.idempotencyKey).toBe(calls('publish_site')[0].idempotencyKey);
+    // Polled every few seconds, never in a tight loop.
+    expect(calls('get_publish_status')).toHaveLength(3);
+    expect(clock.sleeps).toEqual([2_000, 3_200]);
+    // The fixed keys, then the service's other fields as it sends them (files, createdBy, live in ours).
+    expect(Object.keys(doc)).toEqual([...FIXED, ...passedThrough(await rawStatus()), 'waited', 'idempotencyKey']);
     expect(doc).toMatchObject({
       siteId: SITE,
       running: false,
@@ -75,13 +94,9 @@ describe('publish', () => {
       url: `${emu.baseUrl}/sites/${SITE}/`,
       error: null,
       waited: true,
-      live: true,
+      [fieldName('get_publish_status', 'live')]: true,
     });
-    expect(doc.deploymentId).toMatch(/^dep_/);
-    expect(doc.idempotencyKey).toBe(calls('publish_site')[0].idempotencyKey);
-    // Polled every few seconds, never in a tight loop.
-    expect(calls('get_publish_status')).toHaveLength(3);
-    expect(clock.sleeps).toEqual([2_000, 3_200]);
+    expect(doc.deploymentId).toMatch(idRegExp('dep'));
   });
 
   it('prints only the live address when piped, and nothing on stderr', async () => {
@@ -103,7 +118,9 @@ describe('publish', () => {
     const res = await cli(['publish', SITE, '--no-wait', '--json']);
     expect(res.code).toBe(0);
     const doc = JSON.parse(res.stdout);
-    expect(doc).toMatchObject({ siteId: SITE, running: true, status: 'queued', waited: false });
+    // The status as the service spells it (only `ready` is shown).
+    const queued = spelled('publish_site', 'status', 'queued');
+    expect(doc).toMatchObject({ siteId: SITE, running: true, status: queued, waited: false });
     expect(calls('get_publish_status')).toHaveLength(0);
     const plain = await cli(['publish', 'site_docs', '--no-wait']);
     expect(plain.stdout).toBe(`${emu.baseUrl}/sites/site_docs/\n`);
@@ -163,7 +180,8 @@ describe('publish', () => {
     await control('POST', 'publish', { durationMs: 120_000 });
     const res = await cli(['publish', SITE, '--timeout', '10s', '--json']);
     expect(res.code).toBe(8);
-    expect(JSON.parse(res.stdout)).toMatchObject({ running: true, status: 'queued', waited: true });
+    const queued = spelled('get_publish_status', 'status', 'queued');
+    expect(JSON.parse(res.stdout)).toMatchObject({ running: true, status: queued, waited: true });
     expect(JSON.parse(res.stderr).error).toMatchObject({ type: 'PendingError', exitCode: 8 });
     const plain = await cli(['publish', 'site_docs', '--timeout', '5s']);
     expect(plain.code).toBe(8);
@@ -188,8 +206,9 @@ describe('publish', () => {
     await control('POST', `sites/${SITE}/publish-failure`, { message: 'Page /gallery could not be rendered.' });
     const res = await cli(['publish', SITE]);
     expect(res.code).toBe(1);
+    const failed = spelled('get_publish_status', 'status', 'failed');
     expect(res.stderr).toBe(
-      'error: The publish of site_portfolio ended with status failed: Page /gallery could not be rendered. See `sitebuilder publish logs site_portfolio`.\n',
+      `error: The publish of site_portfolio ended with status ${failed}: Page /gallery could not be rendered. See \`sitebuilder publish logs site_portfolio\`.\n`,
     );
   });
 
@@ -198,7 +217,7 @@ describe('publish', () => {
     const res = await cli(['publish', SITE, '--json']);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
-    expect(JSON.parse(res.stderr).error).toMatchObject({ status: 409, data: { code: 'code_moving' } });
+    expect(JSON.parse(res.stderr).error).toMatchObject({ status: 409, data: { code: refusalCode('code_moving') } });
     expect(calls('publish_site')).toHaveLength(1);
   });
 
@@ -207,7 +226,7 @@ describe('publish', () => {
     const res = await cli(['publish', SITE]);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
-      /^error: A publish of site_portfolio is already running \(dep_\d+\); follow it with `sitebuilder publish status site_portfolio`, then publish again\. \(request req_\w+\)\n$/,
+      rx()`^error: A publish of site_portfolio is already running \(${'dep'}\); follow it with \`sitebuilder publish status site_portfolio\`, then publish again\. \(request ${'req'}\)\n$`,
     );
   });
 
@@ -221,19 +240,22 @@ describe('publish', () => {
 describe('publish status and publish logs', () => {
   it('publish status --json has a pinned shape', async () => {
     const never = JSON.parse((await cli(['publish', 'status', SITE, '--json'])).stdout);
+    const neverRaw = await rawStatus();
     expect(never).toEqual({
       siteId: SITE,
       running: false,
-      status: 'unpublished',
+      status: spelled('get_publish_status', 'status', 'unpublished'),
       url: null,
       deploymentId: null,
       startedAt: null,
       finishedAt: null,
       error: null,
+      // The service's other fields as it sends them (none in ours).
+      ...Object.fromEntries(passedThrough(neverRaw).map((k) => [k, neverRaw[k]])),
     });
     await cli(['publish', SITE]);
     const live = JSON.parse((await cli(['publish', 'status', SITE, '--json'])).stdout);
-    expect(Object.keys(live)).toEqual(PUBLISH_KEYS.slice(0, -2));
+    expect(Object.keys(live)).toEqual([...FIXED, ...passedThrough(await rawStatus())]);
     expect(live).toMatchObject({ running: false, status: 'ready', url: `${emu.baseUrl}/sites/${SITE}/` });
   });
 
@@ -249,7 +271,7 @@ describe('publish status and publish logs', () => {
     const plain = await cli(['publish', 'logs', SITE]);
     expect(plain.code).toBe(0);
     const lines = plain.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z\tinfo\tPublish dep_\d+ requested by Dana Demo\.$/);
+    expect(lines[0]).toMatch(rx()`^\d{4}-\d\d-\d\dT[\d:.]+Z\tinfo\tPublish ${'dep'} requested by Dana Demo\.$`);
     expect(lines.at(-1)).toBe(`${lines.at(-1)!.split('\t')[0]}\tinfo\tLive at ${emu.baseUrl}/sites/${SITE}/`);
     const limited = await cli(['publish', 'logs', SITE, '--limit', '2']);
     expect(limited.stdout.trim().split('\n')).toHaveLength(2);
@@ -286,11 +308,25 @@ describe('upload', () => {
   it('--json prints an array of records with a pinned shape', async () => {
     const res = await cli(['upload', SITE, notes, '--json']);
     const doc = JSON.parse(res.stdout);
+    const address = `${emu.baseUrl}/storage/${SITE}/notes.txt`;
+    // The service's other fields as it sends them (path, visibility, updatedAt in ours), then the command's.
+    const {
+      url: _u,
+      size: _s,
+      contentType: _c,
+      ...passed
+    } = asService('upload_storage_file', {
+      url: address,
+      path: 'notes.txt',
+      size: 5,
+      contentType: 'text/plain',
+      visibility: 'public',
+      updatedAt: new Date(0).toISOString(),
+    });
     expect(doc).toEqual([
       {
-        path: 'notes.txt',
-        visibility: 'public',
-        updatedAt: expect.any(String),
+        ...passed,
+        updatedAt: typeof passed.updatedAt === 'number' ? expect.any(Number) : expect.any(String),
         siteId: SITE,
         file: notes,
         name: 'notes.txt',

@@ -7,6 +7,7 @@ import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { run } from '../helpers/run.js';
 import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
+import { fieldName, rx, spelled } from '../helpers/shapes.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -74,7 +75,11 @@ describe('storage-restore plan', () => {
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout).data).toMatchObject({
       started: true,
-      restore: { status: 'running', mode: 'selected', paths: ['images/'] },
+      restore: {
+        status: spelled('restore_storage_backup', 'restore.status', 'running'),
+        mode: 'selected',
+        paths: ['images/'],
+      },
     });
   });
 
@@ -102,7 +107,9 @@ describe('storage-restore plan', () => {
     const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '--path', 'images/logo.png']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Files unchanged\t1$/m);
-    expect(res.stderr).toMatch(/^Nothing to restore: the storage of site site_bakery already matches backup sbk_\d+/);
+    expect(res.stderr).toMatch(
+      rx()`^Nothing to restore: the storage of site site_bakery already matches backup ${'sbk'}`,
+    );
     expect(res.stderr).not.toContain('--confirm');
     const json = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '--path', 'images/logo.png', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ nothingToRestore: true, plan: { filesUnchanged: 1 } });
@@ -118,7 +125,7 @@ describe('storage-restore plan', () => {
     );
     expect(res.stdout).toContain('1 file already the same, left as it is');
     expect(res.stderr).toMatch(
-      /sitebuilder storage-restore site_bakery --backup sbk_\d+ --mode full --confirm rc_[0-9a-f]+/,
+      rx()`sitebuilder storage-restore site_bakery --backup ${'sbk'} --mode full --confirm rc_[0-9a-f]+`,
     );
   });
 
@@ -197,7 +204,12 @@ describe('storage-restore without a terminal', () => {
     const doc = JSON.parse(done.stdout);
     expect(doc).toMatchObject({
       started: true,
-      restore: { status: 'completed', backupId: weekly, safetyBackupId: expect.stringMatching(/^sbk_/) },
+      // The restore row as the service sends it.
+      restore: {
+        status: 'completed',
+        backupId: weekly,
+        [fieldName('restore_storage_backup', 'restore.safetyBackupId')]: expect.stringMatching(rx()`^${'sbk'}$`),
+      },
     });
     expect(await storage()).not.toContain('public:images/late.png:50');
     expect(await storage()).toContain('public:images/old-banner.png:900');
@@ -209,7 +221,7 @@ describe('storage-restore without a terminal', () => {
   it('a selected restore of a folder with --yes: plan and start in one go, piped output', async () => {
     const res = await cli(['storage-restore', SITE, '-b', weekly, '--path', 'images/', '--yes', '--wait']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^restore\tsrs_\d+\nstatus\tcompleted\n/);
+    expect(res.stdout).toMatch(rx()`^restore\t${'srs'}\nstatus\tcompleted\n`);
     expect(res.stdout).toContain('mode\tselected');
     expect(res.stdout).toContain('paths\timages/');
     const now = await storage();
@@ -233,7 +245,8 @@ describe('storage-restore without a terminal', () => {
     expect(second.stderr).toContain('A restore of this storage is already running!');
     expect(second.stderr).toContain(`sitebuilder storage-restore status ${SITE} ${id} --wait`);
     const status = await cli(['storage-restore', 'status', SITE, id, '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ _id: id, status: 'running' });
+    const running = spelled('get_storage_restore_status', 'status', 'running');
+    expect(JSON.parse(status.stdout)).toMatchObject({ _id: id, status: running });
     const waited = await cli(['storage-restore', 'status', SITE, id, '--wait']);
     expect(waited.code).toBe(0);
     expect(waited.stdout).toContain('status\tcompleted');
@@ -277,7 +290,7 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
     expect(res.code).toBe(0);
     expect(prompter.remaining).toBe(0);
     expect(res.stderr).toMatch(
-      /Not offered, as they cannot be restored: sbk_\d+ \(older format\), sbk_\d+ \(failed\)|Not offered.*failed.*older format/,
+      rx()`Not offered, as they cannot be restored: ${'sbk'} \(older format\), ${'sbk'} \(failed\)|Not offered.*failed.*older format`,
     );
     expect(res.stderr).toMatch(/Files replaced\s*│\s*2/);
     expect(res.stderr).toMatch(

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { shapesEnv } from '../helpers/shapes.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
@@ -43,7 +44,13 @@ function sb(
       process.execPath,
       [BIN, ...args],
       {
-        env: { ...BASE_ENV, SITEBUILDER_CONFIG_DIR: tempConfigDir(), ...env },
+        env: {
+          ...BASE_ENV,
+          SITEBUILDER_CONFIG_DIR: tempConfigDir(),
+          // `sitebuilder emulator` answers in the shapes of this test run.
+          ...shapesEnv(),
+          ...env,
+        },
         encoding: 'utf8',
       },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { ID, itemsIn, rx, shapesEnv } from '../helpers/shapes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/sitebuilder.js');
@@ -31,6 +32,8 @@ function sh(argv: string[], env: Record<string, string> = {}, stdin = ''): Promi
         PATH: `${shimDir}:${process.env.PATH}`,
         SITEBUILDER_CONFIG_DIR: join(tmp, 'config'),
         NO_COLOR: '1',
+        // `sitebuilder emulator` answers in the shapes of this test run.
+        ...shapesEnv(),
         ...env,
       },
     });
@@ -76,7 +79,7 @@ describe.skipIf(!hasJq).concurrent('examples/publish.sh', () => {
     expect(res.code).toBe(10);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('The agent asks: ');
-    expect(res.stderr).toMatch(/Answer with: sitebuilder chat site_bakery --choose N --job job_\d+/);
+    expect(res.stderr).toMatch(rx()`Answer with: sitebuilder chat site_bakery --choose N --job ${'job'}`);
     expect(res.stderr).not.toContain('Published');
   });
 });
@@ -98,10 +101,10 @@ describe.concurrent('against an emulator started by the test', () => {
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
       SITEBUILDER_WORKSPACE: ws._id,
     });
-    expect(res.stderr).toMatch(/Created site site_\w+\n/);
+    expect(res.stderr).toMatch(rx()`Created site ${'site'}\n`);
     expect(res.code).toBe(0);
     const url = res.stdout.trim();
-    expect(url).toMatch(new RegExp(`^${emu.baseUrl}/sites/site_\\w+/$`));
+    expect(url).toMatch(new RegExp(`^${emu.baseUrl}/sites/${ID('site')}/$`));
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect((await page.text()).toLowerCase()).toContain('opening hours');
@@ -120,8 +123,7 @@ describe.concurrent('against an emulator started by the test', () => {
       headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' },
       body: JSON.stringify({ projectId: 'site_bakery' }),
     });
-    const first = ((await backups.json()) as any).data;
-    const backupId = (Array.isArray(first) ? first : first.items)[0]._id;
+    const backupId = itemsIn('list_backups', ((await backups.json()) as any).data)[0]._id;
     const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full };
     const res = await sh(['sitebuilder', 'backup', 'restore', 'site_bakery', backupId], env, 'y\n');
     expect(res.code).toBe(5);

@@ -31,7 +31,8 @@ describe('sitebuilder emulator', () => {
     const run = startInProcess(['emulator', '--json', '--state', stateFile]);
     const line = await untilLine(() => run.io.stdoutText());
     const doc = JSON.parse(line);
-    expect(Object.keys(doc)).toEqual(['baseUrl', 'tokens']);
+    expect(Object.keys(doc)).toEqual(['baseUrl', 'shapes', 'tokens']);
+    expect(doc.shapes).toBe('default');
     expect(doc.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(Object.keys(doc.tokens[0])).toEqual(['name', 'token', 'scopes', 'workspaces']);
     expect(doc.tokens[0].name).toBe('demo-full');
@@ -96,6 +97,37 @@ describe('sitebuilder emulator', () => {
     });
     expect(code).toBe(7);
     expect(io.stdoutText()).toBe('');
+  });
+
+  it('--shapes alternate (or SITEBUILDER_EMULATOR_SHAPES) answers in the alternate shapes and tells the command', async () => {
+    const run = startInProcess(['emulator', '--json', '--shapes', 'alternate']);
+    const doc = JSON.parse(await untilLine(() => run.io.stdoutText()));
+    expect(doc.shapes).toBe('alternate');
+    const answer = await send(doc.baseUrl, '/v1/list_workspaces', { token: doc.tokens[0].token, body: {} });
+    expect(answer.body.requestId).toBe(answer.headers['x-request-id']);
+    expect(answer.body.data[0]).toHaveProperty('title');
+    run.stop();
+    expect(await run.done).toBe(0);
+    // The variable is the default of --shapes, and the command run around the emulator gets it.
+    const script = `
+      fetch(process.env.SITEBUILDER_BASE_URL + '/_emulator/shapes').then((r) => r.json())
+        .then((b) => process.exit(b.data.shapes === 'alternate' && process.env.SITEBUILDER_EMULATOR_SHAPES === 'alternate' ? 7 : 1), () => process.exit(2));
+    `;
+    const io = createTestIO();
+    const code = await main(['emulator', '--', process.execPath, '-e', script], {
+      io,
+      env: { ...process.env, SITEBUILDER_CONFIG_DIR: join(tmp(), 'c'), SITEBUILDER_EMULATOR_SHAPES: 'alternate' },
+      signal: new AbortController().signal,
+    });
+    expect(code).toBe(7);
+    for (const [argv, env] of [
+      [['emulator', '--shapes', 'odd'], {}],
+      [['emulator'], { SITEBUILDER_EMULATOR_SHAPES: 'odd' }],
+    ] as const) {
+      const bad = createTestIO();
+      expect(await main([...argv], { io: bad, env: { ...env }, signal: new AbortController().signal })).toBe(2);
+      expect(bad.stderrText()).toMatch(/default or alternate|default, alternate/);
+    }
   });
 
   it('a command that cannot be found is a usage error', async () => {

@@ -41,15 +41,22 @@ export const emulator = defineCommand<EmulatorOptions>({
       default: 1,
       parse: parseSpeed,
     },
+    {
+      flags: '--shapes <name>',
+      description:
+        'answer with our choices where the service leaves them open (default), or with other plausible ones (alternate: other field names, orders, numeric cursors, id forms); default: $SITEBUILDER_EMULATOR_SHAPES, else default',
+      choices: ['default', 'alternate'],
+    },
   ],
   examples: [
     'sitebuilder emulator',
     'sitebuilder emulator --port 8787 --state .emulator.json',
     'exec 3< <(sitebuilder emulator --json); read -r EMU <&3   # bash: the first line; the emulator runs on (kill $! stops it)',
     'sitebuilder emulator --speed 20 -- ./deploy.sh',
+    'sitebuilder emulator --shapes alternate -- ./deploy.sh   # does the script survive another shape of the service?',
   ],
   jsonFields:
-    'one line: { baseUrl, tokens: [{ name, token, scopes, workspaces }] } with the full-scope token first; the emulator then keeps running ' +
+    'one line: { baseUrl, shapes, tokens: [{ name, token, scopes, workspaces }] } with the full-scope token first; the emulator then keeps running ' +
     '(`| head -1` would never return: read the line and leave the pipe open, as in the example)',
   async run(opts, ctx) {
     const { serveEmulator } = await import('./serve.js');

@@ -6,7 +6,15 @@ import { basename, delimiter, join } from 'node:path';
 import { isLoopbackHost } from '../../api/base-url.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { listTokens, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import {
+  listTokens,
+  SHAPES_ENV,
+  ShapesError,
+  shapesFromEnv,
+  startEmulator,
+  type RunningEmulator,
+  type ShapesName,
+} from '../../emulator/index.js';
 import type { LogEntry } from '../../emulator/request-log.js';
 
 /** What `emulator` takes (index.ts declares the flags). */
@@ -15,6 +23,8 @@ export interface EmulatorOptions {
   port: number;
   state?: string;
   speed: number;
+  /** Unset: SITEBUILDER_EMULATOR_SHAPES, else default. */
+  shapes?: 'default' | 'alternate';
   command?: string[];
 }
 
@@ -25,9 +35,16 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
       `warning: binding to ${opts.host} exposes the emulator, its control API and its demo tokens to other machines.`,
     );
   }
+  const shapes = opts.shapes ?? shapesOfEnv(ctx.env);
   let running: RunningEmulator;
   try {
-    running = await startEmulator({ host: opts.host, port: opts.port, speed: opts.speed, stateFile: opts.state });
+    running = await startEmulator({
+      host: opts.host,
+      port: opts.port,
+      speed: opts.speed,
+      stateFile: opts.state,
+      shapes,
+    });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE')
@@ -68,16 +85,28 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   return 0;
 }
 
+/** SITEBUILDER_EMULATOR_SHAPES, the default of --shapes; a bad value is a usage error. */
+function shapesOfEnv(env: Record<string, string | undefined>): ShapesName {
+  try {
+    return shapesFromEnv(env);
+  } catch (err) {
+    if (err instanceof ShapesError) throw new UsageError(`${err.message} Unset ${SHAPES_ENV} or fix it.`);
+    throw err;
+  }
+}
+
 function printBanner(running: RunningEmulator, ctx: Context): void {
   const { io } = ctx;
   const tokens = listTokens(running.emulator);
   if (ctx.globals.json) {
-    io.printJsonLine({ baseUrl: running.baseUrl, tokens });
+    io.printJsonLine({ baseUrl: running.baseUrl, shapes: running.shapes, tokens });
     return;
   }
   const now = running.emulator.clock.now();
   const records = new Map(running.state.core.tokens.map((t) => [t.token, t]));
   io.outLine(`Emulator listening on ${running.baseUrl}`);
+  if (running.shapes !== 'default')
+    io.outLine(`Shapes: ${running.shapes} (other field names, orders and id forms; docs/emulator.md "Shapes")`);
   io.outLine('');
   io.outLine('Tokens (full-scope first):');
   const width = Math.max(...tokens.map((t) => t.name.length));
@@ -135,6 +164,8 @@ function runCommand(command: string[], running: RunningEmulator, ctx: Context): 
     ...ctx.env,
     SITEBUILDER_BASE_URL: running.baseUrl,
     SITEBUILDER_TOKEN: running.token,
+    // The command may start emulators of its own (a test suite): they take the same shapes.
+    [SHAPES_ENV]: running.shapes,
   } as NodeJS.ProcessEnv;
   const shimDir = sitebuilderShim();
   if (shimDir) env.PATH = `${shimDir}${delimiter}${env.PATH ?? ''}`;

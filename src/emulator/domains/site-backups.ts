@@ -57,7 +57,8 @@ export function takeSiteBackup(
   at = emu.clock.now(),
   content = siteContent(emu, site),
 ): SiteBackupRecord {
-  const n = emu.newId('bkp').split('_')[1];
+  // Both ids have forms of their own, the same in every shapes (docs/emulator.md "Shapes").
+  const n = String(emu.newNumber('bkp')).padStart(6, '0');
   // Two ids, as the service has them: a database-style _id and a readable BackupId; either restores.
   const record: SiteBackupRecord = {
     _id: `65f0${n.padStart(20, '0')}`,
