@@ -8,7 +8,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
-import { describeStatus, errorText, isLive, publishRecord, type PublishRecord } from './record.js';
+import { errorText, isLive, publishRecord, type PublishRecord } from './record.js';
 import { waitForPublish } from './wait.js';
 
 export interface PublishOptions {
@@ -22,11 +22,19 @@ export interface PublishOptions {
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 export const PUBLISH_JSON_FIELDS =
-  '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey } (plus any other field the service answers)';
+  '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey }: always present, ' +
+  'null where the service gave nothing (url: the live address, never an id); then every other field of the service’s answer as it sent it';
 
-function printResult(ctx: Context, record: PublishRecord & { waited: boolean; idempotencyKey: string | null }): void {
+type Printed = PublishRecord & { waited: boolean; idempotencyKey: string | null };
+
+/**
+ * stdout gets the live address and nothing else: with none in the answer it stays empty and
+ * stderr says so (docs/scripting.md "Output contract"). --json prints the whole record either way.
+ */
+function printResult(ctx: Context, record: Printed, noAddress: string): void {
   if (ctx.globals.json) ctx.io.printJson(record);
-  else ctx.io.outLine(sanitizeInline(record.url ?? record.deploymentId ?? describeStatus(record)));
+  else if (record.url) ctx.io.outLine(sanitizeInline(record.url));
+  else ctx.io.warn(noAddress);
 }
 
 /** A publish already running (409 with data.activePublish) says how to follow it. */
@@ -53,7 +61,11 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   const key = res.idempotencyKey ?? null;
   const first = publishRecord(siteId, res.envelope.data, { running: true });
   if (o.wait === false) {
-    printResult(ctx, { ...first, waited: false, idempotencyKey: key });
+    printResult(
+      ctx,
+      { ...first, waited: false, idempotencyKey: key },
+      `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`sitebuilder publish status ${siteId} --json\` shows what the service says.`,
+    );
     ctx.io.info(`Publishing ${siteId}; follow it with \`sitebuilder publish status ${siteId}\`.`);
     return 0;
   }
@@ -68,6 +80,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
       timeoutMs: o.timeout ?? DEFAULT_TIMEOUT_MS,
       signal: ctx.signal,
       started: first,
+      afterMalformed: ` The publish of ${siteId} was started and may go on; see \`sitebuilder publish logs ${siteId}\`.`,
       onStatus: (r) => spinner.update(`Publishing ${siteId}${r.status ? ` (${sanitizeInline(r.status)})` : ''}`),
     });
   } finally {
@@ -86,13 +99,20 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
     if (ctx.globals.json) ctx.io.printJson(record);
     const error = errorText(record.error);
     const why = error ? `: ${sanitizeInline(error)}` : '';
-    const sentence = `The publish of ${siteId} ended with status ${sanitizeInline(record.status ?? 'unknown')}${why}`;
+    const sentence =
+      record.status === null
+        ? `The publish of ${siteId} finished, but the service’s answer gave no status, so it is not known to be live${why}`
+        : `The publish of ${siteId} ended with status ${sanitizeInline(record.status)}${why}`;
     throw new CliError(`${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} See \`sitebuilder publish logs ${siteId}\`.`, {
       siteId,
       status: record.status,
     });
   }
-  printResult(ctx, record);
+  printResult(
+    ctx,
+    record,
+    `The publish of ${siteId} is live, but the service’s answer named no address for it; \`sitebuilder publish status ${siteId} --json\` shows every field the service sent.`,
+  );
   if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Published ${siteId} in ${elapsed}`);
   return 0;
 }
@@ -101,7 +121,10 @@ export const publishCommand = defineCommand<PublishOptions>({
   name: 'publish',
   summary: 'Publish a site and wait until it is live',
   description:
-    'Starts publishing the site and waits until the new version is live (status ready), then prints the live address on stdout.\n' +
+    'Starts publishing the site and waits until the new version is live (status ready), then prints the live address on stdout: ' +
+    'read from the answer’s url (or liveUrl, publicUrl, siteUrl, publishedUrl, address; a bare domain or hostname becomes https://NAME/). ' +
+    'When the answer names no address, stdout stays empty, stderr says so, and the exit code is still 0 (the publish is live).\n' +
+    'With --no-wait it returns once the publish has started, printing the address the answer names (where the site will be live), or nothing.\n' +
     'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors.\n' +
     'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.\n' +
     'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout (it goes on); 130 Ctrl-C (it goes on).',

@@ -5,7 +5,7 @@ import type { ApiClient } from '../../api/client.js';
 import { pollUntil } from '../../api/poll.js';
 import type { Clock } from '../../clock.js';
 import { InterruptedError } from '../../errors.js';
-import { publishRecord, type PublishRecord } from './record.js';
+import { statusRecord, type PublishRecord } from './record.js';
 
 export interface WaitForPublishOptions {
   client: ApiClient;
@@ -16,6 +16,8 @@ export interface WaitForPublishOptions {
   signal?: AbortSignal;
   /** The record from publish_site, so fields the status lacks (the address) are kept. */
   started?: Partial<PublishRecord>;
+  /** Added to the error when a status answer has no `running` (what happened to the publish). */
+  afterMalformed?: string;
   /** Called after every status read (the spinner shows the status). */
   onStatus?: (record: PublishRecord) => void;
 }
@@ -42,10 +44,11 @@ export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResu
       signal: o.signal,
       timeoutMs: o.timeoutMs,
       read: async () =>
-        publishRecord(
+        statusRecord(
           o.siteId,
-          (await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal })).envelope.data,
+          await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal }),
           o.started,
+          o.afterMalformed,
         ),
       onRead: (record) => o.onStatus?.(record),
       done: (record) => !record.running,

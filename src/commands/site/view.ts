@@ -3,39 +3,50 @@ import { ApiError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
+import { isLive, liveAddress, statusRecord, type PublishRecord } from '../publish/record.js';
 import { requireSite } from './workspaces.js';
 
 export const view = defineCommand<{ site?: string }>({
   name: 'view',
   summary: 'Show a site and its publish state',
   args: [{ name: 'site', description: 'site id (default: the default site)' }],
-  examples: ['sitebuilder site view site_123', 'sitebuilder site view --json | jq .publish'],
-  jsonFields: '{ site, workspaceId, publish: { running, status, url } | null }',
+  examples: ['sitebuilder site view site_123', 'sitebuilder site view --json | jq -r .url'],
+  jsonFields:
+    '{ site: the site record as the service sends it, workspaceId, url: the live address (from the publish status, else the site record; null when neither names one), publish: the record of `publish status --json` | null when it could not be read }',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const found = await requireSite(ctx.api(), siteId, ctx.signal);
-    let publish: Record<string, unknown> | null = null;
+    let publish: PublishRecord | null = null;
     try {
-      publish = asRecord(
-        (await ctx.api().call('get_publish_status', { projectId: siteId }, { signal: ctx.signal })).envelope.data,
+      publish = statusRecord(
+        siteId,
+        await ctx.api().call('get_publish_status', { projectId: siteId }, { signal: ctx.signal }),
       );
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       ctx.debug(`publish status unavailable: ${err.message}`);
     }
-    if (ctx.globals.json) return ctx.io.printJson({ site: found.site, workspaceId: found.workspaceId, publish });
+    // The same reader as `publish`: an address is a whole http(s) URL (or a bare host name), never an id.
+    const url = publish?.url ?? liveAddress(found.site);
+    if (ctx.globals.json) return ctx.io.printJson({ site: found.site, workspaceId: found.workspaceId, url, publish });
     const site = sanitizeDeep(asRecord(found.site));
-    const pub = sanitizeDeep(publish ?? {});
+    const state = publish
+      ? publish.running
+        ? 'running'
+        : (publish.status ?? 'not given by the service')
+      : `unknown (\`sitebuilder publish status ${siteId}\` says why)`;
+    const liveAt = url
+      ? url
+      : publish && isLive(publish)
+        ? 'live, but the service named no address'
+        : 'none named by the service';
     printFields(ctx.io, [
       ['ID', idOf(site)],
       ['Name', nameOf(site)],
       ['Workspace', found.workspaceId],
       ['Created', isoTime(pick(site, 'createdAt'))],
-      [
-        'Publish',
-        publish ? (pick(pub, 'running') ? 'running' : (pick(pub, 'status') ?? 'never published')) : 'unknown',
-      ],
-      ['Live at', pick(pub, 'url', 'liveUrl', 'address') ?? ''],
+      ['Publish', state],
+      ['Live at', liveAt],
     ]);
   },
 });
