@@ -9,6 +9,7 @@ import { FakeClock } from '../../src/clock.js';
 import { InterruptedError } from '../../src/errors.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { run } from '../helpers/run.js';
+import { envelope, startScriptServer, type ScriptServer } from '../helpers/script-server.js';
 import { asService, fieldName, idRegExp, refusalCode, rx, spelled } from '../helpers/shapes.js';
 
 const SITE = 'site_portfolio';
@@ -281,6 +282,193 @@ describe('publish status and publish logs', () => {
     expect(doc.total).toBe(lines.length);
     expect(Object.keys(doc.lines[0])).toEqual(['at', 'level', 'message']);
     expect((await cli(['publish', 'logs', SITE, '--all', '--limit', '3'])).code).toBe(2);
+  });
+});
+
+describe('site view', () => {
+  it('says where the site is live, read as `publish` reads it', async () => {
+    const res = await cli(['site', 'view', 'site_bakery']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Publish\tready\n');
+    expect(res.stdout).toContain(`Live at\t${emu.baseUrl}/sites/site_bakery/\n`);
+    const doc = JSON.parse((await cli(['site', 'view', 'site_bakery', '--json'])).stdout);
+    expect(doc).toMatchObject({ workspaceId: 'ws_demo', url: `${emu.baseUrl}/sites/site_bakery/` });
+    expect(doc.publish).toMatchObject({ siteId: 'site_bakery', running: false, status: 'ready' });
+    const never = await cli(['site', 'view', SITE]);
+    expect(never.stdout).toContain(`Publish\t${spelled('get_publish_status', 'status', 'unpublished')}\n`);
+    expect(never.stdout).toContain('Live at\tnone named by the service\n');
+  });
+});
+
+// A service whose answers the emulator does not give (the shapes the reference leaves open, and
+// broken ones): a scripted server on 127.0.0.1 answering each method as the test says.
+describe('against answers of other shapes', () => {
+  let server: ScriptServer;
+  const answers: Record<string, unknown> = {};
+  beforeAll(async () => {
+    server = await startScriptServer();
+    server.answerFor = (req) => {
+      const method = req.url.replace(/^\/v1\//, '');
+      const answer = answers[method];
+      if (answer === undefined) return { status: 404, body: envelope(null, 404, `No tool named ${method}.`) };
+      return typeof answer === 'function' ? answer(req) : { body: envelope(answer) };
+    };
+  });
+  beforeEach(() => {
+    for (const k of Object.keys(answers)) delete answers[k];
+    server.requests.length = 0;
+  });
+  afterAll(() => server.close());
+  const other = (argv: string[], opts: Parameters<typeof run>[1] = {}) =>
+    run(argv, { env: { SITEBUILDER_BASE_URL: server.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full }, clock, ...opts });
+
+  it('prints no id where the address goes: without one stdout stays empty, stderr says so, exit 0', async () => {
+    answers.publish_site = { _id: 'dep_000003', running: true, status: 'pending' };
+    answers.get_publish_status = { _id: 'dep_000003', running: false, status: 'ready' };
+    const res = await other(['publish', 'site_x']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe(
+      'warning: The publish of site_x is live, but the service’s answer named no address for it; `sitebuilder publish status site_x --json` shows every field the service sent.\n',
+    );
+    // --json is complete either way: url null, the service's fields as it sent them.
+    const doc = JSON.parse((await other(['publish', 'site_x', '--json'])).stdout);
+    expect(doc).toMatchObject({ siteId: 'site_x', status: 'ready', url: null, deploymentId: 'dep_000003' });
+    expect(doc._id).toBe('dep_000003');
+    const started = await other(['publish', 'site_x', '--no-wait']);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toBe('');
+    expect(started.stderr).toMatch(/^warning: The service’s answer to publish_site named no address for site_x; /);
+    expect(started.stderr).toContain('Publishing site_x; follow it with `sitebuilder publish status site_x`.');
+  });
+
+  it('reads the address under its other names; a bare host name becomes https; an id or a path is never one', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ liveUrl: 'https://bakery.example/' }, 'https://bakery.example/'],
+      [{ publicUrl: 'https://bakery.example/shop/' }, 'https://bakery.example/shop/'],
+      [{ siteUrl: 'http://127.0.0.1:8080/s/' }, 'http://127.0.0.1:8080/s/'],
+      [{ address: 'https://bakery.example' }, 'https://bakery.example'],
+      [{ domain: 'Bakery.Example.com' }, 'https://bakery.example.com/'],
+      [{ url: 'dep_000003', hostname: 'www.bakery.example' }, 'https://www.bakery.example/'],
+      [{ url: '/sites/site_x/' }, ''],
+      [{ url: 'dep_000003', domain: 'dep_000003' }, ''],
+      [{ address: '12 Baker Street' }, ''],
+    ];
+    for (const [fields, address] of cases) {
+      answers.publish_site = { running: true, status: 'queued', ...fields };
+      const res = await other(['publish', 'site_x', '--no-wait']);
+      expect(res.code, JSON.stringify(fields)).toBe(0);
+      expect(res.stdout, JSON.stringify(fields)).toBe(address ? `${address}\n` : '');
+      if (!address) expect(res.stderr).toContain('named no address');
+    }
+  });
+
+  it('publish status: an answer without `running` is an error naming it, never "status unknown"', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{}, 'its data has no fields'],
+      [{ status: 'ready', publicUrl: 'https://a.example/' }, 'its data has the fields status, publicUrl'],
+      [{ running: 'no', status: 'ready' }, 'its `running` is "no"'],
+      ['ready', 'its data is text'],
+      [null, 'its data is null'],
+    ];
+    for (const [data, held] of cases) {
+      answers.get_publish_status = data;
+      const res = await other(['publish', 'status', 'site_x']);
+      expect(res.code, JSON.stringify(data)).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(
+        new RegExp(
+          `^error: The answer to get_publish_status for site_x has no \`running\` \\(true or false\\), so whether a publish is running is not known \\(${held.replace(/[()]/g, '\\$&')}\\)\\. \\(request req_\\d+\\)\\n$`,
+        ),
+      );
+      expect(res.stderr).not.toContain('unknown\n');
+      const json = await other(['publish', 'status', 'site_x', '--json']);
+      expect(json.code).toBe(1);
+      expect(json.stdout).toBe('');
+    }
+  });
+
+  it('a wait on answers without `running` stops at once, saying the publish may go on', async () => {
+    answers.publish_site = { running: true, status: 'queued', url: 'https://a.example/' };
+    answers.get_publish_status = { state: 'live' };
+    const res = await other(['publish', 'site_x']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain(
+      'The publish of site_x was started and may go on; see `sitebuilder publish logs site_x`.',
+    );
+    expect(server.requests.filter((r) => r.url === '/v1/get_publish_status')).toHaveLength(1);
+  });
+
+  it('publish status leaves what the answer did not give empty and names it on stderr', async () => {
+    answers.get_publish_status = { running: false, status: 'ready', publicUrl: 'https://a.example/' };
+    const res = await other(['publish', 'status', 'site_x']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(
+      'site\tsite_x\nstatus\tready\nrunning\tno\nurl\thttps://a.example/\ndeployment\t\nstarted\t\nfinished\t\n',
+    );
+    expect(res.stderr).toBe('Not in the service’s answer, so left empty: deployment id, start time, finish time.\n');
+    answers.get_publish_status = { running: false, status: 'ready', _id: 'dep_1' };
+    const live = await other(['publish', 'status', 'site_x']);
+    expect(live.stdout).toContain('url\t\n');
+    expect(live.stderr).toContain(
+      'warning: The publish of site_x is live, but the service’s answer named no address for it;',
+    );
+  });
+
+  it('names why a publish failed, whatever the error field is called', async () => {
+    for (const error of [
+      { detail: 'Page /gallery could not be rendered.' },
+      { reason: 'Page /gallery could not be rendered.' },
+      'Page /gallery could not be rendered.',
+      { error: { message: 'Page /gallery could not be rendered.' } },
+    ]) {
+      answers.publish_site = { running: true };
+      answers.get_publish_status = { running: false, status: 'error', error };
+      const res = await other(['publish', 'site_x']);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toBe(
+        'error: The publish of site_x ended with status error: Page /gallery could not be rendered. See `sitebuilder publish logs site_x`.\n',
+      );
+    }
+    answers.get_publish_status = { running: false };
+    const bare = await other(['publish', 'site_x']);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toMatch(
+      /^error: The publish of site_x finished, but the service’s answer gave no status, so it is not known to be live\./,
+    );
+  });
+
+  it('a redirect is no publish: --no-wait exits 1 saying so, and never "Publishing"', async () => {
+    answers.publish_site = () => ({
+      status: 302,
+      headers: { location: 'https://elsewhere.example/v1/publish_site' },
+      body: envelope({ running: true, url: 'https://elsewhere.example/' }),
+    });
+    const res = await other(['publish', 'site_x', '--no-wait']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(
+      /^error: The service answered publish_site with a redirect \(HTTP 302 to "https:\/\/elsewhere\.example\/v1\/publish_site"\); a redirect is never followed and nothing was taken from it\./,
+    );
+    expect(res.stderr).not.toContain('Publishing');
+  });
+
+  it('site view says when the status names no address, and when it cannot be read', async () => {
+    answers.list_workspaces = [{ _id: 'ws_1' }];
+    answers.list_sites = () => ({ body: envelope([{ _id: 'site_x', title: 'X' }], 200, 'ok', { count: 1 }) });
+    answers.get_publish_status = { running: false, status: 'ready' };
+    const res = await other(['site', 'view', 'site_x']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Live at\tlive, but the service named no address\n');
+    answers.list_sites = () => ({
+      body: envelope([{ _id: 'site_x', liveUrl: 'https://x.example/' }], 200, 'ok', { count: 1 }),
+    });
+    answers.get_publish_status = {};
+    const fallback = await other(['site', 'view', 'site_x']);
+    expect(fallback.code).toBe(0);
+    expect(fallback.stdout).toContain('Publish\tunknown (`sitebuilder publish status site_x` says why)\n');
+    expect(fallback.stdout).toContain('Live at\thttps://x.example/\n');
   });
 });
 
