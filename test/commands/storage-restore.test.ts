@@ -289,9 +289,11 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
     expect(res.stderr).not.toMatch(/error/);
     expect(res.code).toBe(0);
     expect(prompter.remaining).toBe(0);
+    // Advice only, newest first: the service decides when the plan is asked for.
     expect(res.stderr).toMatch(
-      rx()`Not offered, as they cannot be restored: ${'sbk'} \(older format\), ${'sbk'} \(failed\)|Not offered.*failed.*older format`,
+      rx()`These look like they cannot be restored, so they come last \(the service decides\): ${'sbk'} \(failed\), ${'sbk'} \(older format\)\.\n`,
     );
+    expect(prompter.asked[0]).toBe('Which storage backup? (newest first)');
     expect(res.stderr).toMatch(/Files replaced\s*│\s*2/);
     expect(res.stderr).toMatch(
       /DELETED: 1 file \(2\.9 KB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/,

@@ -41,9 +41,13 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
       SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-tty-')), 'config'),
     }));
     const first = await t.waitForPrompt(/Which storage backup\?/);
-    // Both, in the service's order.
+    // Newest first by their creation time, whatever the service's order; the two that look
+    // unrestorable last, marked (the service decides).
     expect(first).toMatch(
-      rx()`Not offered, as they cannot be restored: (${'sbk'} \(failed\), ${'sbk'} \(older format\)|${'sbk'} \(older format\), ${'sbk'} \(failed\))`,
+      rx()`These look like they cannot be restored, so they come last \(the service decides\): ${'sbk'} \(failed\), ${'sbk'} \(older format\)\.`,
+    );
+    expect(first).toMatch(
+      /Before the menu update.*\n.*Weekly backup.*\n.*Daily backup {2}\(looks like it cannot be restored: failed\).*\n.*Legacy backup {2}\(looks like it cannot be restored: older format\)/,
     );
     expect(first).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+10 KB\s+6 files\s+Weekly backup/);
     t.send('Down', 'Enter');

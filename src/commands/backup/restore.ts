@@ -7,7 +7,7 @@ import { confirmDestructive } from '../confirm.js';
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
-import { createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
+import { createdAt, formatWhen, labelOf, ownKeysThenData } from '../storage-backup/format.js';
 
 export interface BackupRestoreOptions {
   site?: string;
@@ -15,6 +15,19 @@ export interface BackupRestoreOptions {
 }
 
 const matches = (b: unknown, id: string) => idOf(b) === id || pickString(b, 'BackupId') === id;
+
+/** Where an answer may name the Pre-restore Backup (its fields are not shown): a record, or an id. */
+const PRE_RESTORE_RECORDS = ['preRestoreBackup', 'createdBackup', 'undoBackup', 'safetyBackup'];
+const PRE_RESTORE_IDS = ['preRestoreBackupId', 'createdBackupId', 'undoBackupId', 'safetyBackupId'];
+
+/** The id of the Pre-restore Backup the answer names, if it names one (never the restored backup's own). */
+export function preRestoreBackupId(data: Record<string, unknown>, restored: string): string | null {
+  const ids = [
+    ...PRE_RESTORE_RECORDS.map((k) => asRecord(data[k])).flatMap((r) => [idOf(r), pickString(r, 'BackupId')]),
+    ...PRE_RESTORE_IDS.map((k) => pickString(data, k)),
+  ];
+  return ids.find((id): id is string => typeof id === 'string' && id !== '' && id !== restored) ?? null;
+}
 
 function describe(b: unknown): string {
   const label = labelOf(b);
@@ -74,17 +87,18 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
     }
     throw err;
   }
+  const preId = preRestoreBackupId(data, backup.id);
   if (ctx.globals.json) {
-    ctx.io.printJson({ siteId, backupId: backup.id, ...data });
+    // The command's keys win over the service's fields of the same name; the rest follow as sent.
+    ctx.io.printJson(ownKeysThenData({ siteId, backupId: backup.id, preRestoreBackupId: preId }, data));
     return 0;
   }
-  const pre = asRecord(data.preRestoreBackup);
-  const preId = idOf(pre) || pickString(data, 'preRestoreBackupId');
   ctx.io.outLine(`Restored backup ${sanitizeInline(backup.id)} on site ${siteId}.`);
-  if (preId)
-    ctx.io.info(
-      `A Pre-restore Backup was taken first: undo with \`sitebuilder backup restore ${siteId} ${sanitizeInline(preId)}\`.`,
-    );
+  ctx.io.info(
+    preId
+      ? `A Pre-restore Backup was taken first: undo with \`sitebuilder backup restore ${siteId} ${sanitizeInline(preId)}\`.`
+      : `A Pre-restore Backup was taken first, but the service’s answer did not name it: \`sitebuilder backup list ${siteId}\` shows it (type automatic), and \`sitebuilder backup restore ${siteId} <its id>\` undoes this.`,
+  );
   ctx.io.info(`The live site is unchanged until you run \`sitebuilder publish ${siteId}\`.`);
   return 0;
 }
@@ -107,6 +121,7 @@ export const restore = defineCommand<BackupRestoreOptions>({
     'sitebuilder backup restore s_123 bk_42 --yes',
     'sitebuilder backup restore s_123 bk_42 --yes --json',
   ],
-  jsonFields: '{ siteId, backupId, … } plus the fields of the service’s answer (the emulator adds preRestoreBackup)',
+  jsonFields:
+    '{ siteId, backupId, preRestoreBackupId: the undo backup’s id, null when the answer names none } always; then the service’s data as it sends it (our emulator’s fields, for example: restored, preRestoreBackup)',
   run: runBackupRestore,
 });

@@ -9,7 +9,14 @@ import { confirmDestructive } from '../confirm.js';
 import { asRecord } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
-import { codeBackupId, createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
+import {
+  codeBackupId,
+  createdAt,
+  formatWhen,
+  labelOf,
+  newestFirst,
+  ownKeysThenData,
+} from '../storage-backup/format.js';
 
 export interface CodeBackupRestoreOptions {
   site?: string;
@@ -32,9 +39,10 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
     .call('list_code_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
   const items = itemsOf(envelope.data);
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no code backups.`);
+  const { items: ordered, sorted } = newestFirst(items);
   return ctx.prompter.select(
-    'Which code backup? (newest first)',
-    items.map((b) => ({
+    sorted ? 'Which code backup? (newest first)' : 'Which code backup?',
+    ordered.map((b) => ({
       label: sanitizeInline(`${formatWhen(createdAt(b), true)}  ${labelOf(b)}`.trim()),
       value: codeBackupId(b),
       hint: sanitizeInline(codeBackupId(b)),
@@ -68,7 +76,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
     throw err;
   }
   if (ctx.globals.json) {
-    ctx.io.printJson({ siteId, codeBackupId: id, ...data });
+    ctx.io.printJson(ownKeysThenData({ siteId, codeBackupId: id }, data));
     return 0;
   }
   ctx.io.outLine(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`);
@@ -96,6 +104,7 @@ export const restore = defineCommand<CodeBackupRestoreOptions>({
     'sitebuilder code-backup restore s_123 cb_7 --yes',
     'sitebuilder code-backup restore s_123 cb_7 --cancel-active-job --yes --json',
   ],
-  jsonFields: '{ siteId, codeBackupId, … } plus the fields of the service’s answer',
+  jsonFields:
+    '{ siteId, codeBackupId } always; then the service’s data as it sends it (our emulator’s fields, for example: restored, cancelledJobId, filesReverted, filesDeleted, messagesDeleted)',
   run: runCodeBackupRestore,
 });

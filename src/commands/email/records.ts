@@ -50,11 +50,27 @@ const STATUS_WORDS: Record<string, string> = {
   not_started: 'verification not started',
 };
 
-/** The state of a domain in words, and what to do next when there is something to do. */
+/** A domain's own status word, besides the shown dkimStatus (not shown: the usual names are read). */
+const stateWord = (domain: unknown): string =>
+  (pickString(domain, 'status', 'state', 'verificationStatus') ?? '').toLowerCase();
+
+/** Paused (a workspace off its paid plan): `paused` or `isPaused` true, or a status word saying so. */
+export const isPausedDomain = (domain: unknown): boolean =>
+  pick(domain, 'paused', 'isPaused') === true || stateWord(domain) === 'paused';
+
+/** Verified: `verified` or `isVerified` true, or a status word saying so. */
+export const isVerifiedDomain = (domain: unknown): boolean =>
+  pick(domain, 'verified', 'isVerified') === true || stateWord(domain) === 'verified';
+
+/**
+ * The state of a domain in words, and what to do next when there is something to do. Words
+ * only: whether a restart is offered rests on `canRestart` and `dkimStatus`, which the service
+ * shows, and the service decides when asked.
+ */
 export function statusOf(domain: unknown, site: string): { words: string; next?: string } {
   const status = pickString(domain, 'dkimStatus') ?? 'unknown';
-  if (pick(domain, 'paused') === true) return { words: 'paused until the workspace is on a paid plan again' };
-  if (pick(domain, 'verified') === true) return { words: 'verified; nothing to do' };
+  if (isPausedDomain(domain)) return { words: 'paused until the workspace is on a paid plan again' };
+  if (isVerifiedDomain(domain)) return { words: 'verified; nothing to do' };
   const words = STATUS_WORDS[status] ?? `status ${status}`;
   const canRestart = pick(domain, 'canRestart') === true;
   if ((status === 'failed' || status === 'not_started') && canRestart) {

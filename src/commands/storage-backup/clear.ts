@@ -7,7 +7,7 @@ import { confirmDestructive } from '../confirm.js';
 import { asRecord, pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
-import { storageBackupId } from './format.js';
+import { ownKeysThenData, storageBackupId } from './format.js';
 
 export interface StorageBackupClearOptions {
   site?: string;
@@ -19,13 +19,41 @@ const collect = (value: string, previous: unknown): string[] => {
   return [...((previous as string[] | undefined) ?? []), value];
 };
 
-/** Only when a prompt will be shown: how many backups `all` means, so the question can say it. */
-async function countBackups(ctx: Context, siteId: string): Promise<number | undefined> {
+/** Only when a prompt will be shown: the backups `all` means, so the question can say how many. */
+async function listBackupIds(ctx: Context, siteId: string): Promise<string[] | undefined> {
   if (ctx.globals.yes || !ctx.prompter.canPrompt()) return undefined;
-  let n = 0;
+  const ids: string[] = [];
   for await (const b of paginate(ctx.api(), 'list_storage_backups', { projectId: siteId }, { signal: ctx.signal }))
-    if (storageBackupId(b)) n++;
-  return n;
+    if (storageBackupId(b)) ids.push(storageBackupId(b));
+  return ids;
+}
+
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : Array.isArray(v) ? v.length : undefined;
+const idList = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' || storageBackupId(x))
+    ? v.map((x) => (typeof x === 'string' ? x : storageBackupId(x)))
+    : Array.isArray(v) && v.length === 0
+      ? []
+      : undefined;
+
+/**
+ * What was deleted: the service's answer where it says (its fields are not shown: the usual
+ * names are read), else what was asked (the ids named with --backup, or listed before asking).
+ */
+export function clearedOf(
+  data: Record<string, unknown>,
+  envelopeCount: unknown,
+  asked: string[] | undefined,
+): { deleted: number | null; backupIds: string[] | null } {
+  const said = count(pick(data, 'deleted', 'deletedCount', 'removed', 'removedCount', 'count')) ?? count(envelopeCount);
+  const saidIds =
+    idList(pick(data, 'backupIds', 'deletedBackupIds', 'deletedIds', 'ids')) ??
+    idList(pick(data, 'deleted', 'removed'));
+  // What was asked stands in only where it agrees with the count the service gave, if any.
+  const ids = saidIds ?? (asked && (said === undefined || said === asked.length) ? asked : null);
+  const deleted = said ?? ids?.length ?? null;
+  return { deleted, backupIds: ids };
 }
 
 export const clear = defineCommand<StorageBackupClearOptions>({
@@ -41,11 +69,13 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     'sitebuilder storage-backup clear s_123',
     'sitebuilder storage-backup clear s_123 --backup sb_1 --backup sb_2 --yes',
   ],
-  jsonFields: '{ siteId, deleted, backupIds } plus the fields of the service’s answer',
+  jsonFields:
+    '{ siteId, deleted: how many, backupIds: which } always: from the service’s answer where it says, else what was asked (the --backup ids, or the backups listed before asking; null when neither is known); then the service’s data as it sends it',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const named = [...new Set(opts.backup ?? [])];
-    const total = named.length ? undefined : await countBackups(ctx, siteId);
+    const listed = named.length ? undefined : await listBackupIds(ctx, siteId);
+    const total = listed?.length;
     if (total === 0) {
       ctx.io.info(`Site ${siteId} has no storage backups; nothing to delete.`);
       if (ctx.globals.json) ctx.io.printJson({ siteId, deleted: 0, backupIds: [] });
@@ -69,8 +99,13 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     if (named.length) args.backupIds = named;
     const { envelope } = await ctx.api().call('clear_storage_backups', args, { signal: ctx.signal });
     const data = asRecord(envelope.data);
-    const deleted = pick(data, 'deleted', 'count') ?? envelope.count;
-    if (ctx.globals.json) return ctx.io.printJson({ siteId, deleted: deleted ?? null, ...data });
-    ctx.io.outLine(`Deleted ${deleted ?? 'the'} storage backup${deleted === 1 ? '' : 's'} of site ${siteId}.`);
+    const { deleted, backupIds } = clearedOf(data, envelope.count, named.length ? named : listed);
+    if (ctx.globals.json) return ctx.io.printJson(ownKeysThenData({ siteId, deleted, backupIds }, data));
+    ctx.io.outLine(
+      deleted === null
+        ? `Deleted every storage backup of site ${siteId}.`
+        : `Deleted ${deleted} storage backup${deleted === 1 ? '' : 's'} of site ${siteId}.`,
+    );
+    if (deleted === null) ctx.io.info('The service’s answer did not say how many.');
   },
 });

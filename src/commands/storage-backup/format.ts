@@ -32,16 +32,44 @@ export const fileCountOf = (b: unknown): unknown => pick(b, 'files', 'fileCount'
 export const labelOf = (b: unknown): string => pickString(b, 'label', 'name', 'title', 'message') ?? '';
 
 /**
- * Whether a storage backup can be restored, and why not. The service: backups still being
- * archived, failed, or in an older format cannot be restored.
+ * The time a record was made, in ms, from an ISO string or epoch ms (the service shows no
+ * backup time field: `createdAt` and its alternatives are read).
+ */
+export function createdMs(b: unknown): number | undefined {
+  const v = createdAt(b);
+  const ms = typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/**
+ * Newest first by creation time, when every record has one; otherwise the service's order
+ * (the order inside a page is not shown), and `sorted` says which, so a title never promises
+ * an order the list does not have.
+ */
+export function newestFirst<T>(items: T[]): { items: T[]; sorted: boolean } {
+  const times = items.map(createdMs);
+  if (times.some((t) => t === undefined)) return { items, sorted: false };
+  const order = items.map((item, i) => ({ item, t: times[i] as number, i }));
+  order.sort((a, b) => b.t - a.t || a.i - b.i);
+  return { items: order.map((o) => o.item), sorted: true };
+}
+
+/** Status words (not shown by the service) that read as "still being archived" and as "failed". */
+export const ARCHIVING_STATUS = /^(archiving|pending|queued|creating|running|in[_ -]?progress|processing)$/i;
+const FAILED_STATUS = /^(failed|failure|error|errored)$/i;
+
+/**
+ * Whether a storage backup looks restorable, and why not: advice only, read from fields the
+ * service does not show (it says backups still being archived, failed, or in an older format
+ * cannot be restored). The plan call is what decides: the service refuses those with its reason.
  */
 export function restorability(backup: unknown): { restorable: boolean; reason?: string } {
   const b = asRecord(backup);
-  const status = pickString(b, 'status', 'state')?.toLowerCase();
-  if (status === 'archiving') return { restorable: false, reason: 'still being archived' };
-  if (status === 'failed') return { restorable: false, reason: 'failed' };
+  const status = pickString(b, 'status', 'state') ?? '';
+  if (ARCHIVING_STATUS.test(status)) return { restorable: false, reason: 'still being archived' };
+  if (FAILED_STATUS.test(status)) return { restorable: false, reason: 'failed' };
   if (b.olderFormat === true || b.legacy === true) return { restorable: false, reason: 'older format' };
-  if (b.restorable === false)
+  if (b.restorable === false || b.canRestore === false || b.isRestorable === false)
     return { restorable: false, reason: pickString(b, 'notRestorableReason', 'reason') ?? 'not restorable' };
   return { restorable: true };
 }
@@ -49,4 +77,14 @@ export function restorability(backup: unknown): { restorable: boolean; reason?: 
 export function statusText(backup: unknown): string {
   const r = restorability(backup);
   return r.restorable ? (pickString(backup, 'status', 'state') ?? 'ready') : `${r.reason} (cannot be restored)`;
+}
+
+/**
+ * A --json document: the command's own keys (always there, typed as documented), then the
+ * service's data as it sent it, less fields of the same names.
+ */
+export function ownKeysThenData(own: Record<string, unknown>, data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...own };
+  for (const [k, v] of Object.entries(data)) if (!(k in own)) out[k] = v;
+  return out;
 }

@@ -1,6 +1,6 @@
 // Walkthrough steps: pick a storage backup (with its date and size) and the restore mode.
-// Backups that cannot be restored (still archiving, failed, older format) are not offered;
-// the user is told which and why.
+// Backups that look like they cannot be restored (still archiving, failed, older format) come
+// last and are marked; the user is told which and why, and the service decides.
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -11,6 +11,7 @@ import {
   formatBytes,
   formatWhen,
   labelOf,
+  newestFirst,
   restorability,
   sizeOf,
   storageBackupId,
@@ -35,31 +36,42 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
     'Choosing a storage backup',
     `pass --backup ID (\`sitebuilder storage-backup list ${siteId}\` shows them)`,
   );
-  const restorable: unknown[] = [];
-  const others: string[] = [];
+  const listed: unknown[] = [];
   for await (const b of paginate(
     ctx.api(),
     'list_storage_backups',
     { projectId: siteId },
     { signal: ctx.signal, max: 500 },
-  )) {
-    const r = restorability(b);
-    if (r.restorable) restorable.push(b);
-    else others.push(`${sanitizeInline(storageBackupId(b))} (${r.reason})`);
-  }
-  if (others.length) ctx.io.errLine(`Not offered, as they cannot be restored: ${others.join(', ')}.`);
-  if (restorable.length === 0) {
+  ))
+    if (storageBackupId(b)) listed.push(b);
+  if (listed.length === 0) {
     throw new CliError(
-      `Site ${siteId} has no storage backup that can be restored${others.length ? '' : ' (it has none)'}; take one with \`sitebuilder storage-backup create ${siteId}\`.`,
+      `Site ${siteId} has no storage backups; take one with \`sitebuilder storage-backup create ${siteId}\`.`,
     );
   }
+  // Whether a backup can be restored is read from fields the service does not show: advice
+  // only. Those that look unrestorable come last, marked; the plan call is what decides.
+  const { items, sorted } = newestFirst(listed);
+  const likely = items.filter((b) => restorability(b).restorable);
+  const unlikely = items.filter((b) => !restorability(b).restorable);
+  if (unlikely.length)
+    ctx.io.errLine(
+      `These look like they cannot be restored, so they come last (the service decides): ${unlikely
+        .map((b) => `${sanitizeInline(storageBackupId(b))} (${sanitizeInline(restorability(b).reason ?? '')})`)
+        .join(', ')}.`,
+    );
   return ctx.prompter.select(
-    'Which storage backup? (newest first)',
-    restorable.slice(0, MAX_OFFERED).map((b) => ({
-      label: backupChoiceLabel(b),
-      value: storageBackupId(b),
-      hint: sanitizeInline(storageBackupId(b)),
-    })),
+    sorted ? 'Which storage backup? (newest first)' : 'Which storage backup?',
+    [...likely, ...unlikely].slice(0, MAX_OFFERED).map((b) => {
+      const r = restorability(b);
+      return {
+        label: r.restorable
+          ? backupChoiceLabel(b)
+          : `${backupChoiceLabel(b)}  (looks like it cannot be restored: ${sanitizeInline(r.reason ?? '')})`,
+        value: storageBackupId(b),
+        hint: sanitizeInline(storageBackupId(b)),
+      };
+    }),
   );
 }
 

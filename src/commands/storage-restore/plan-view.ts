@@ -22,30 +22,41 @@ export interface RestorePlan {
   bytesWritten: number;
   bytesRemoved: number;
   safetyBackup: boolean;
-  /** Paths storage no longer accepts; they stay as they are. */
+  /** How many files storage no longer accepts the path of; they stay as they are. */
+  filesSkipped: number;
+  /** Their paths, as far as the service names them. */
   skipped: string[];
-  /** Named files, when the service lists them (the emulator does). */
+  /**
+   * The files removed and replaced, as far as the service names them: it shows counts only, so
+   * these may be empty or shorter than the counts (unnamedNote says so).
+   */
   removedFiles: PlanFile[];
   replacedFiles: PlanFile[];
 }
 
+/** Where a plan may name its files besides the counts (not shown by the service). */
+const REMOVED_LISTS = ['removedFiles', 'filesToRemove', 'removed', 'deletedFiles', 'filesToDelete'];
+const REPLACED_LISTS = ['replacedFiles', 'filesToReplace', 'replaced', 'overwrittenFiles', 'filesToOverwrite'];
+
 const count = (v: unknown): number => (typeof v === 'number' ? v : Array.isArray(v) ? v.length : Number(v) || 0);
+/** A list of files: paths, or records with a path; entries without one are left out, never made up. */
 const files = (v: unknown): PlanFile[] =>
   Array.isArray(v)
-    ? v.map((f) =>
-        typeof f === 'string'
-          ? { path: f }
-          : {
-              path: pickString(f, 'path', 'name') ?? '?',
-              visibility: pickString(f, 'visibility'),
-              size: asRecord(f).size as number | undefined,
-            },
-      )
+    ? v.flatMap((f): PlanFile[] => {
+        if (typeof f === 'string') return f ? [{ path: f }] : [];
+        const path = pickString(f, 'path', 'filePath', 'name', 'key');
+        if (!path) return [];
+        const size = asRecord(f).size;
+        return [{ path, visibility: pickString(f, 'visibility'), size: typeof size === 'number' ? size : undefined }];
+      })
     : [];
+const firstList = (p: Record<string, unknown>, names: string[]): PlanFile[] => {
+  for (const n of names) if (Array.isArray(p[n])) return files(p[n]);
+  return [];
+};
 
 export function readPlan(value: unknown): RestorePlan {
   const p = asRecord(value);
-  const skipped = Array.isArray(p.filesSkipped) ? files(p.filesSkipped).map((f) => f.path) : [];
   return {
     filesAdded: count(p.filesAdded),
     filesReplaced: count(p.filesReplaced),
@@ -54,10 +65,30 @@ export function readPlan(value: unknown): RestorePlan {
     bytesWritten: count(p.bytesWritten),
     bytesRemoved: count(p.bytesRemoved),
     safetyBackup: p.safetyBackup === true,
-    skipped: skipped.length ? skipped : Array.from({ length: count(p.filesSkipped) }, () => '(path not given)'),
-    removedFiles: files(p.removedFiles),
-    replacedFiles: files(p.replacedFiles),
+    filesSkipped: count(p.filesSkipped),
+    skipped: files(p.filesSkipped).map((f) => f.path),
+    removedFiles: firstList(p, REMOVED_LISTS),
+    replacedFiles: firstList(p, REPLACED_LISTS),
   };
+}
+
+/**
+ * The sentence saying which files the plan counts but does not name (the service shows counts
+ * only), or undefined when every counted file is named. Printed wherever the plan's file rows are.
+ */
+export function unnamedNote(p: RestorePlan): string | undefined {
+  const parts = (
+    [
+      [p.filesRemoved, p.removedFiles.length, 'removed'],
+      [p.filesReplaced, p.replacedFiles.length, 'replaced'],
+      [p.filesSkipped, p.skipped.length, 'skipped'],
+    ] as const
+  )
+    .filter(([total, named]) => total > named)
+    .map(([total, named, what]) =>
+      named === 0 ? `${total} ${what} file${total === 1 ? '' : 's'}` : `${total - named} of the ${total} ${what} files`,
+    );
+  return parts.length ? `Names not given by the service’s plan (it gives counts): ${parts.join(', ')}.` : undefined;
 }
 
 /** Nothing would be written or deleted: starting the restore would change nothing. */
@@ -73,7 +104,7 @@ export function planRows(p: RestorePlan, human: boolean): Array<[string, string]
     ['Bytes written', bytes(p.bytesWritten)],
     ['Bytes removed', bytes(p.bytesRemoved)],
     ['Before restore backup', p.safetyBackup ? (human ? 'yes, taken first' : 'yes') : 'no'],
-    ['Files skipped', String(p.skipped.length)],
+    ['Files skipped', String(p.filesSkipped)],
   ];
 }
 
@@ -95,7 +126,8 @@ const fileRow = (kind: string, f: PlanFile) =>
 
 /**
  * The plan as text: a table for a terminal; otherwise tab-separated `name<TAB>value` lines,
- * then one line per named file (deletions first), which scripts pick by their first field.
+ * then one line per named file (deletions first), which scripts pick by their first field. A
+ * file the service does not name gets no row: piped, the caller prints unnamedNote on stderr.
  */
 export function formatPlan(io: IO, p: RestorePlan, tty: boolean): string {
   const rows = planRows(p, tty);
@@ -107,6 +139,8 @@ export function formatPlan(io: IO, p: RestorePlan, tty: boolean): string {
         'Skipped (storage no longer accepts these paths; they stay as they are):',
         ...p.skipped.map((s) => `  ${sanitizeInline(s)}`),
       );
+    const note = unnamedNote(p);
+    if (note) lines.push(note);
     return lines.join('\n');
   }
   for (const [k, v] of rows) lines.push(`${k}\t${v}`);
@@ -136,7 +170,7 @@ export function formatPlanComparison(io: IO, before: RestorePlan | undefined, af
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function named(list: PlanFile[], total: number, max = 8): string {
-  if (list.length === 0) return '';
+  if (list.length === 0) return ' (names not given)';
   const shown = list.slice(0, max).map((f) => sanitizeInline(f.visibility ? `${f.path} (${f.visibility})` : f.path));
   const rest = total - shown.length;
   return `: ${shown.join(', ')}${rest > 0 ? `, and ${rest} more` : ''}`;
@@ -170,8 +204,8 @@ export function planConsequences(p: RestorePlan, mode: string): string[] {
       ? 'a Before restore backup of the whole current storage is taken first'
       : 'nothing is overwritten or deleted, so no Before restore backup is taken',
   );
-  if (p.skipped.length)
-    out.push(`${plural(p.skipped.length, 'file')} skipped (path no longer accepted), ${leftAlone(p.skipped.length)}`);
+  if (p.filesSkipped)
+    out.push(`${plural(p.filesSkipped, 'file')} skipped (path no longer accepted), ${leftAlone(p.filesSkipped)}`);
   out.push('restored files are served by the live site at once; no publish is needed');
   return out;
 }

@@ -4,7 +4,7 @@
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../../core/define.js';
 import { checkSelection, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
-import { formatPlan, planConsequences, planIsEmpty } from './plan-view.js';
+import { formatPlan, planConsequences, planIsEmpty, unnamedNote } from './plan-view.js';
 import { fetchPlan, nothingToRestore, planDocument, startCommand, type RestoreRequest } from './request.js';
 
 export const plan = defineCommand<RestoreSelectionOptions>({
@@ -48,6 +48,9 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     const tty = ctx.io.stdoutIsTTY;
     const empty = planIsEmpty(answer.plan);
     ctx.io.outLine(formatPlan(ctx.io, answer.plan, tty));
+    // Piped, a file the service does not name has no row: say so (on a terminal the table does).
+    const unnamed = tty ? undefined : unnamedNote(answer.plan);
+    if (unnamed) ctx.io.info(unnamed);
     // On a terminal the table gives counts; name what is deleted and overwritten too.
     if (tty && !empty) for (const line of planConsequences(answer.plan, mode)) ctx.io.outLine(`  - ${line}`);
     ctx.io.outLine(tty ? `Confirm value: ${answer.confirm}` : `Confirm\t${answer.confirm}`);

@@ -4,7 +4,7 @@
 // terminal every part comes from flags, and a start needs --confirm (or --yes); otherwise it
 // prints the plan and its confirm value and exits 5, having restored nothing.
 import type { Context } from '../../context.js';
-import { ConfirmationNeededError, InterruptedError, UsageError } from '../../errors.js';
+import { ConfirmationNeededError, InterruptedError, PendingError, UsageError } from '../../errors.js';
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
@@ -20,6 +20,7 @@ import {
   planIsEmpty,
   readPlan,
   type RestorePlan,
+  unnamedNote,
 } from './plan-view.js';
 import {
   fetchPlan,
@@ -58,6 +59,8 @@ function printPlanForScript(ctx: Context, r: RestoreRequest, answer: PlanAnswer)
   }
   ctx.io.outLine(formatPlan(ctx.io, answer.plan, ctx.io.stdoutIsTTY));
   ctx.io.outLine(`Confirm\t${answer.confirm}`);
+  const unnamed = ctx.io.stdoutIsTTY ? undefined : unnamedNote(answer.plan);
+  if (unnamed) ctx.io.info(unnamed);
 }
 
 function nothingToDo(ctx: Context, r: RestoreRequest, answer: PlanAnswer): number {
@@ -146,6 +149,15 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   }
   const restoreId = idOf(row) || pickString(row, 'restoreId') || '';
   const wait = opts.wait ?? interactive;
+  if (!restoreId) {
+    // The row's `_id` is what get_storage_restore_status takes: without it the restore (which
+    // started) cannot be followed, and no empty id is printed in its place.
+    if (ctx.globals.json) ctx.io.printJson({ started: true, restore: row });
+    const sentence = `Storage restore of site ${siteId} started, but the service’s answer named no restore id, so it cannot be followed here; restored files are served as soon as it completes.`;
+    if (wait) throw new PendingError(sentence, { restore: row });
+    ctx.io.warn(sentence);
+    return 0;
+  }
   if (!wait) {
     if (ctx.globals.json) ctx.io.printJson({ started: true, restore: row });
     else ctx.io.outLine(restoreId);
@@ -162,13 +174,16 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   }
   printRestore(ctx, final);
   const plan = readPlan(final.plan ?? {});
-  const safety = pickString(final, 'safetyBackupId');
+  const safety = pickString(final, 'safetyBackupId', 'beforeRestoreBackupId');
   if (ctx.io.canAnimate)
     ctx.io.errLine(
       `${style(ctx.io).green('✓')} Storage restore ${sanitizeInline(restoreId)} completed; restored files are live now.`,
     );
-  if (safety && plan.safetyBackup)
-    ctx.io.info(`To undo it, restore the Before restore backup ${sanitizeInline(safety)}.`);
+  if (safety) ctx.io.info(`To undo it, restore the Before restore backup ${sanitizeInline(safety)}.`);
+  else if (plan.safetyBackup || shown?.safetyBackup)
+    ctx.io.info(
+      `A Before restore backup was taken first; \`sitebuilder storage-backup list ${siteId}\` shows it, to undo this.`,
+    );
   return 0;
 }
 
@@ -196,6 +211,6 @@ export const storageRestoreCommand = defineCommand<StorageRestoreOptions>({
     'sitebuilder storage-restore s_123 -b sb_4 --path images/ --path docs/terms.pdf --yes --wait --json',
   ],
   jsonFields:
-    '{ started: true, restore: { _id, status, backupId, mode, paths, plan, safetyBackupId, … } }; exit 5 prints the plan document of `storage-restore plan --json`',
+    '{ started: true, restore: the restore row as the service sends it (the service shows _id and status; our emulator’s fields, for example: backupId, mode, paths, plan, safetyBackupId) }; exit 5 prints the plan document of `storage-restore plan --json`',
   run: runStorageRestore,
 });

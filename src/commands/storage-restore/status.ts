@@ -41,7 +41,7 @@ export function printRestore(ctx: Context, row: Record<string, unknown>): void {
       ? ([
           [
             'files',
-            `${plan.filesAdded} added, ${plan.filesReplaced} replaced, ${plan.filesRemoved} removed, ${plan.skipped.length} skipped`,
+            `${plan.filesAdded} added, ${plan.filesReplaced} replaced, ${plan.filesRemoved} removed, ${plan.filesSkipped} skipped`,
           ],
         ] as Array<[string, unknown]>)
       : []),
