@@ -38,7 +38,8 @@ export const browse = defineCommand<StorageBackupBrowseOptions>({
     'sitebuilder storage-backup browse s_123 sb_4 images/',
     'sitebuilder storage-backup browse s_123 sb_4 --recursive | cut -f1',
   ],
-  jsonFields: '{ path, items: [{ type: file|folder, name, path, size, visibility, files }] } as the service sends it',
+  jsonFields:
+    'the service’s data as it sends it (our emulator’s fields, for example: { path, items: [{ type: file|folder, name, path, size, visibility, files }] })',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const args: Record<string, unknown> = { projectId: siteId, backupId: opts.backupId };

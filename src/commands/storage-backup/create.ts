@@ -1,6 +1,6 @@
 // `sitebuilder storage-backup create <site> [--wait]`: takes a backup of the site's storage.
 // The backup is archived in the background; --wait follows it until it can be restored.
-import { itemsOf } from '../../api/paginate.js';
+import { paginate } from '../../api/paginate.js';
 import { pollUntil } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import { CliError, InterruptedError, PendingError } from '../../errors.js';
@@ -9,7 +9,7 @@ import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { startSpinner } from '../../io/spinner.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
-import { createdAt, formatBytes, formatWhen, sizeOf, statusText, storageBackupId } from './format.js';
+import { ARCHIVING_STATUS, createdAt, formatBytes, formatWhen, sizeOf, statusText, storageBackupId } from './format.js';
 
 export interface StorageBackupCreateOptions {
   site?: string;
@@ -17,7 +17,8 @@ export interface StorageBackupCreateOptions {
   timeout?: number;
 }
 
-const isArchiving = (b: unknown) => /archiv|pending|running|creating/i.test(pickString(b, 'status', 'state') ?? '');
+/** Still being archived, by a status word (not shown by the service): only decides how long to watch. */
+const isArchiving = (b: unknown) => ARCHIVING_STATUS.test(pickString(b, 'status', 'state') ?? '');
 
 async function waitUntilArchived(
   ctx: Context,
@@ -36,15 +37,10 @@ async function waitUntilArchived(
       timeoutMs,
       initial: backup,
       read: async () => {
-        // New backups come first, so the first page holds it.
-        const { envelope } = await client.call(
-          'list_storage_backups',
-          { projectId: siteId, page: 1 },
-          { signal: ctx.signal },
-        );
-        const found = itemsOf(envelope.data).find((b) => storageBackupId(b) === id);
-        if (!found) throw new CliError(`Storage backup ${id} is no longer listed; it may have been cleared.`);
-        return asRecord(found);
+        // The listing's order is not shown: look through its pages until the backup turns up.
+        for await (const b of paginate(client, 'list_storage_backups', { projectId: siteId }, { signal: ctx.signal }))
+          if (storageBackupId(b) === id) return asRecord(b);
+        throw new CliError(`Storage backup ${id} is no longer listed; it may have been cleared.`);
       },
       done: (b) => !isArchiving(b),
     });
@@ -79,7 +75,8 @@ export const create = defineCommand<StorageBackupCreateOptions>({
     'sitebuilder storage-backup create s_123',
     'sitebuilder storage-backup create s_123 --wait --json | jq -r .backupId',
   ],
-  jsonFields: 'the storage backup record as the service sends it (backupId, status, createdAt, sizeBytes, files, …)',
+  jsonFields:
+    'the storage backup record as the service sends it (the service shows backupId; our emulator’s fields, for example: status, createdAt, sizeBytes, files, restorable)',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const { envelope } = await ctx.api().call('create_storage_backup', { projectId: siteId }, { signal: ctx.signal });

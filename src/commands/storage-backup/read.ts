@@ -51,7 +51,7 @@ export const read = defineCommand<StorageBackupReadOptions>({
     'sitebuilder storage-backup read s_123 sb_4 data/export.csv > export.csv',
   ],
   jsonFields:
-    '{ path, visibility, size, contentType, encoding, content } as the service sends it (content is base64 in the emulator)',
+    'the service’s data as it sends it (our emulator’s fields, for example: { path, visibility, size, contentType, encoding, content }, content in base64); with --output: { path, output, bytes, visibility }',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const path = opts.path.replace(/^\/+/, '');

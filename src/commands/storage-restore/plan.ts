@@ -23,7 +23,7 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     'CONFIRM=$(sitebuilder storage-restore plan s_123 -b sb_4 -m full --json | jq -r .confirm)',
   ],
   jsonFields:
-    '{ projectId, backupId, mode, paths, started: false, plan: { filesAdded, filesReplaced, filesUnchanged, filesRemoved, bytesWritten, bytesRemoved, safetyBackup, filesSkipped, … }, ' +
+    '{ projectId, backupId, mode, paths, started: false, plan: the service’s plan as it sends it (the service shows filesAdded, filesReplaced, filesUnchanged, filesRemoved, bytesWritten, bytesRemoved, safetyBackup, filesSkipped; our emulator adds removedFiles, replacedFiles), ' +
     'confirm, request: the arguments of the plan call (projectId, backupId, mode, paths), nothingToRestore: true when the plan changes nothing }',
   async run(opts, ctx) {
     // The parent command parses the options it shares with this one, so these can arrive here.

@@ -6,7 +6,7 @@ import { asRecord, idOf, pick, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
 import { formatWhen } from '../storage-backup/format.js';
-import { followRestore, readRestore, restoreStatus } from './follow.js';
+import { followRestore, readRestore } from './follow.js';
 import { readPlan } from './plan-view.js';
 
 export interface StorageRestoreStatusOptions {
@@ -18,25 +18,30 @@ export interface StorageRestoreStatusOptions {
 
 export const DEFAULT_RESTORE_TIMEOUT_MS = 30 * 60_000;
 
-/** The fields of a restore row people look at (the whole row goes to --json). */
+/**
+ * The fields of a restore row people look at (the whole row goes to --json). The service shows
+ * only `_id` and a status: a value its answer did not give is left empty and named on stderr.
+ */
 export function printRestore(ctx: Context, row: Record<string, unknown>): void {
   const r = sanitizeDeep(row);
   const tty = ctx.io.stdoutIsTTY;
   const plan = r.plan ? readPlan(r.plan) : undefined;
-  printFields(ctx.io, [
-    ['restore', idOf(r) || pickString(r, 'restoreId')],
-    ['status', restoreStatus(r)],
-    ['backup', pickString(r, 'backupId')],
-    ['mode', pickString(r, 'mode')],
+  const status = pickString(r, 'status', 'state');
+  const completed = pick(r, 'completedAt', 'finishedAt');
+  const safety =
+    pickString(r, 'safetyBackupId', 'beforeRestoreBackupId') ?? (plan && !plan.safetyBackup ? 'none' : undefined);
+  const rows: Array<[string, unknown, string?]> = [
+    ['restore', idOf(r) || pickString(r, 'restoreId'), 'restore id'],
+    ['status', status, 'status'],
+    ['backup', pickString(r, 'backupId'), 'backup id'],
+    ['mode', pickString(r, 'mode'), 'mode'],
     ...(Array.isArray(r.paths) && r.paths.length
       ? ([['paths', (r.paths as string[]).join(', ')]] as Array<[string, unknown]>)
       : []),
-    ['started', formatWhen(pick(r, 'startedAt', 'createdAt'), tty)],
-    ['completed', formatWhen(pick(r, 'completedAt', 'finishedAt'), tty)],
-    [
-      'before restore backup',
-      pickString(r, 'safetyBackupId', 'beforeRestoreBackupId') ?? (plan ? (plan.safetyBackup ? 'yes' : 'none') : ''),
-    ],
+    ['started', formatWhen(pick(r, 'startedAt', 'createdAt'), tty), 'start time'],
+    // Only a completed restore has a completion time to miss.
+    ['completed', formatWhen(completed, tty), status === 'completed' ? 'completion time' : undefined],
+    ['before restore backup', safety, 'Before restore backup'],
     ...(plan
       ? ([
           [
@@ -45,7 +50,13 @@ export function printRestore(ctx: Context, row: Record<string, unknown>): void {
           ],
         ] as Array<[string, unknown]>)
       : []),
-  ]);
+  ];
+  printFields(
+    ctx.io,
+    rows.map(([k, v]) => [k, v]),
+  );
+  const missing = rows.filter(([, v, word]) => word && (v === undefined || v === '')).map(([, , word]) => word);
+  if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
 }
 
 export const status = defineCommand<StorageRestoreStatusOptions>({
@@ -70,7 +81,7 @@ export const status = defineCommand<StorageRestoreStatusOptions>({
     'sitebuilder storage-restore status s_123 rst_9 --wait --json | jq -r .status',
   ],
   jsonFields:
-    'the restore row as the service sends it (_id, status, backupId, mode, paths, plan, safetyBackupId, createdAt, completedAt, …)',
+    'the restore row as the service sends it (the service shows _id and status; our emulator’s fields, for example: backupId, mode, paths, plan, safetyBackupId, createdAt, completedAt)',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const row = opts.wait
