@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startMethodServer, type MethodServer } from '../helpers/method-server.js';
 import { run } from '../helpers/run.js';
 import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
 import { fieldName, itemsIn, rx, spelled } from '../helpers/shapes.js';
@@ -130,6 +131,18 @@ describe('backup', () => {
     expect((await control('GET', `sites/${SITE}/content`)).pages).toHaveLength(2);
   });
 
+  it('--json names the undo backup under its own key, whatever the answer calls it', async () => {
+    const [, older] = itemsIn('list_backups', await api('list_backups', { projectId: SITE }));
+    const res = await cli(['backup', 'restore', SITE, older._id, '--yes', '--json']);
+    expect(res.code).toBe(0);
+    const doc = JSON.parse(res.stdout);
+    expect(Object.keys(doc).slice(0, 3)).toEqual(['siteId', 'backupId', 'preRestoreBackupId']);
+    expect(doc).toMatchObject({ siteId: SITE, backupId: older._id, restored: true });
+    const pre = doc[fieldName('restore_backup', 'preRestoreBackup')];
+    expect(doc.preRestoreBackupId).toBe(pre._id);
+    expect(doc.preRestoreBackupId).not.toBe(older._id);
+  });
+
   it('on a terminal: picks the backup, names what is replaced and left alone, and asks', async () => {
     const prompter = new ScriptedPrompter([{ select: 'Before the menu redesign' }, { confirm: true }]);
     const res = await cli(['backup', 'restore', SITE], { tty: true, prompter });
@@ -244,10 +257,89 @@ describe('storage-backup', () => {
     expect(res.stdout).toContain('Deleted 4 storage backups of site site_bakery.');
   });
 
+  it('--json always has deleted and backupIds, as counted and named in either shape', async () => {
+    const [first, second] = await control('GET', `sites/${SITE}/storage-backups`);
+    const ids = [first.backupId, second.backupId];
+    const res = await cli(['storage-backup', 'clear', SITE, '--backup', ids[0], '--backup', ids[1], '--yes', '--json']);
+    expect(res.code).toBe(0);
+    const doc = JSON.parse(res.stdout);
+    expect(Object.keys(doc).slice(0, 3)).toEqual(['siteId', 'deleted', 'backupIds']);
+    expect(doc).toMatchObject({ siteId: SITE, deleted: 2 });
+    expect([...doc.backupIds].sort()).toEqual([...ids].sort());
+  });
+
   it('without a prompt, clearing all exits 5 with a sentence that reads well', async () => {
     const res = await cli(['storage-backup', 'clear', SITE]);
     expect(res.code).toBe(5);
     expect(res.stderr).toContain('Delete every storage backup of site site_bakery needs confirmation');
     expect(await control('GET', `sites/${SITE}/storage-backups`)).toHaveLength(4);
+  });
+});
+
+// Answers of shapes the emulator does not give: what the service leaves open, read or said.
+describe('against answers of other shapes', () => {
+  let server: MethodServer;
+  beforeAll(async () => {
+    server = await startMethodServer();
+  });
+  beforeEach(() => server.reset());
+  afterAll(() => server.close());
+  const other = (argv: string[]) =>
+    run(argv, { env: { SITEBUILDER_BASE_URL: server.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full }, clock });
+
+  it('backup restore: the undo backup under other names, and a sentence when the answer names none', async () => {
+    const undo = (data: Record<string, unknown>) => {
+      server.answers.restore_backup = data;
+      return other(['backup', 'restore', 'site_x', 'bk_1', '--yes']);
+    };
+    for (const data of [
+      { preRestoreBackupId: 'bk_9' },
+      { createdBackup: { BackupId: 'bk_9' } },
+      { backupId: 'bk_1', undoBackup: { _id: 'bk_9' } },
+    ]) {
+      const res = await undo(data);
+      expect(res.code).toBe(0);
+      expect(res.stderr).toContain('undo with `sitebuilder backup restore site_x bk_9`');
+    }
+    // The restored backup's own id is never offered as the undo.
+    const none = await undo({ restored: true, backupId: 'bk_1', preRestoreBackup: { _id: 'bk_1' } });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('Restored backup bk_1 on site site_x.\n');
+    expect(none.stderr).toContain(
+      'A Pre-restore Backup was taken first, but the service’s answer did not name it: `sitebuilder backup list site_x` shows it (type automatic)',
+    );
+    server.answers.restore_backup = { restored: true };
+    const json = JSON.parse((await other(['backup', 'restore', 'site_x', 'bk_1', '--yes', '--json'])).stdout);
+    expect(json).toEqual({ siteId: 'site_x', backupId: 'bk_1', preRestoreBackupId: null, restored: true });
+  });
+
+  it('storage-backup clear: counts and ids read under other names, else what was asked, else said', async () => {
+    const clear = async (data: unknown, argv: string[]) => {
+      server.answers.clear_storage_backups = data;
+      const res = await other(['storage-backup', 'clear', 'site_x', ...argv, '--yes', '--json']);
+      expect(res.code).toBe(0);
+      return JSON.parse(res.stdout);
+    };
+    const named = ['--backup', 'sb_1', '--backup', 'sb_2'];
+    expect(await clear({ removedCount: 2, deletedIds: ['sb_1', 'sb_2'] }, named)).toMatchObject({
+      deleted: 2,
+      backupIds: ['sb_1', 'sb_2'],
+    });
+    expect(await clear({ deleted: [{ backupId: 'sb_1' }] }, named)).toMatchObject({ deleted: 1, backupIds: ['sb_1'] });
+    // An answer that says nothing: what was asked.
+    expect(await clear({ ok: true }, named)).toEqual({
+      siteId: 'site_x',
+      deleted: 2,
+      backupIds: ['sb_1', 'sb_2'],
+      ok: true,
+    });
+    // A count that disagrees with what was asked: the ids are not made up.
+    expect(await clear({ deletedCount: 1 }, named)).toMatchObject({ deleted: 1, backupIds: null });
+    // All, with --yes (nothing listed first) and an answer that says nothing: null, and said.
+    expect(await clear({}, [])).toMatchObject({ deleted: null, backupIds: null });
+    const plain = await other(['storage-backup', 'clear', 'site_x', '--yes']);
+    expect(plain.stdout).toBe('Deleted every storage backup of site site_x.\n');
+    expect(plain.stderr).toBe('The service’s answer did not say how many.\n');
+    expect(server.sent('clear_storage_backups').at(-1)).toEqual({ projectId: 'site_x' });
   });
 });

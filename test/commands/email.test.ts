@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Choice, Prompter } from '../../src/io/prompter.js';
+import { startMethodServer, type MethodServer } from '../helpers/method-server.js';
 import { run } from '../helpers/run.js';
 
 let emu: RunningEmulator;
@@ -193,5 +194,47 @@ describe('email restart', () => {
     expect(res.stderr).toContain(
       'This workspace has restarted email domain verification too many times this hour. Try again in 15 minutes.',
     );
+  });
+});
+
+// A domain record of another shape: paused and verified said with other names or a status word.
+describe('email domains against answers of other shapes', () => {
+  let server: MethodServer;
+  beforeAll(async () => {
+    server = await startMethodServer();
+  });
+  afterAll(() => server.close());
+
+  it('reads paused and verified under their other names and status words', async () => {
+    const domain = (id: string, extra: Record<string, unknown>) => ({
+      domainId: id,
+      name: `${id}.example`,
+      dkimStatus: 'failed',
+      canRestart: false,
+      ...extra,
+    });
+    server.answers.get_site_email_settings = {
+      emailDomains: {
+        items: [
+          domain('a', { isPaused: true }),
+          domain('b', { status: 'PAUSED' }),
+          domain('c', { dkimStatus: 'success', isVerified: true }),
+          domain('d', { state: 'verified', dkimStatus: 'success' }),
+          domain('e', {}),
+        ],
+      },
+    };
+    const res = await run(['email', 'domains', 'site_x', '--json'], {
+      env: { SITEBUILDER_BASE_URL: server.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full },
+      clock,
+    });
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).domains.map((d: { statusText: string }) => d.statusText)).toEqual([
+      'paused until the workspace is on a paid plan again',
+      'paused until the workspace is on a paid plan again',
+      'verified; nothing to do',
+      'verified; nothing to do',
+      'verification failed',
+    ]);
   });
 });

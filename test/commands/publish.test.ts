@@ -9,7 +9,8 @@ import { FakeClock } from '../../src/clock.js';
 import { InterruptedError } from '../../src/errors.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { run } from '../helpers/run.js';
-import { envelope, startScriptServer, type ScriptServer } from '../helpers/script-server.js';
+import { startMethodServer, type MethodServer } from '../helpers/method-server.js';
+import { envelope } from '../helpers/script-server.js';
 import { asService, fieldName, idRegExp, refusalCode, rx, spelled } from '../helpers/shapes.js';
 
 const SITE = 'site_portfolio';
@@ -303,21 +304,13 @@ describe('site view', () => {
 // A service whose answers the emulator does not give (the shapes the reference leaves open, and
 // broken ones): a scripted server on 127.0.0.1 answering each method as the test says.
 describe('against answers of other shapes', () => {
-  let server: ScriptServer;
-  const answers: Record<string, unknown> = {};
+  let server: MethodServer;
+  let answers: MethodServer['answers'];
   beforeAll(async () => {
-    server = await startScriptServer();
-    server.answerFor = (req) => {
-      const method = req.url.replace(/^\/v1\//, '');
-      const answer = answers[method];
-      if (answer === undefined) return { status: 404, body: envelope(null, 404, `No tool named ${method}.`) };
-      return typeof answer === 'function' ? answer(req) : { body: envelope(answer) };
-    };
+    server = await startMethodServer();
+    answers = server.answers;
   });
-  beforeEach(() => {
-    for (const k of Object.keys(answers)) delete answers[k];
-    server.requests.length = 0;
-  });
+  beforeEach(() => server.reset());
   afterAll(() => server.close());
   const other = (argv: string[], opts: Parameters<typeof run>[1] = {}) =>
     run(argv, { env: { SITEBUILDER_BASE_URL: server.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full }, clock, ...opts });
@@ -397,7 +390,7 @@ describe('against answers of other shapes', () => {
     expect(res.stderr).toContain(
       'The publish of site_x was started and may go on; see `sitebuilder publish logs site_x`.',
     );
-    expect(server.requests.filter((r) => r.url === '/v1/get_publish_status')).toHaveLength(1);
+    expect(server.sent('get_publish_status')).toHaveLength(1);
   });
 
   it('publish status leaves what the answer did not give empty and names it on stderr', async () => {

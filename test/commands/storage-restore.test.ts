@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startMethodServer, type MethodServer } from '../helpers/method-server.js';
 import { run } from '../helpers/run.js';
+import { envelope } from '../helpers/script-server.js';
 import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
 import { fieldName, rx, spelled } from '../helpers/shapes.js';
 
@@ -320,5 +322,91 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
     expect(res.stderr).toMatch(/DELETED: 4 files/);
     expect(await storage()).toEqual(before);
     expect(calls('restore_storage_backup')).toHaveLength(1);
+  });
+});
+
+// The plan as the reference shows it (counts only, no file names), and a start whose row has no
+// id: nothing made up, nothing dropped without a word.
+describe('against answers of other shapes', () => {
+  let server: MethodServer;
+  beforeAll(async () => {
+    server = await startMethodServer();
+  });
+  beforeEach(() => server.reset());
+  afterAll(() => server.close());
+  const other = async (argv: string[], opts: Parameters<typeof run>[1] = {}) => {
+    const res = await run(argv, {
+      env: { SITEBUILDER_BASE_URL: server.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full },
+      clock,
+      ...opts,
+    });
+    return { ...res, stdout: plain(res.stdout), stderr: plain(res.stderr) };
+  };
+  const COUNTS = {
+    filesAdded: 2,
+    filesReplaced: 2,
+    filesUnchanged: 1,
+    filesRemoved: 4,
+    bytesWritten: 6000,
+    bytesRemoved: 6400,
+    safetyBackup: true,
+    filesSkipped: 1,
+  };
+
+  it('a plan of counts only: no file rows, and the output says the names were not given', async () => {
+    server.answers.restore_storage_backup = { started: false, plan: COUNTS, confirm: 'rc_1' };
+    const piped = await other(['storage-restore', 'plan', 'site_x', '-b', 'sb_1', '-m', 'full']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/^Files removed\t4$/m);
+    expect(piped.stdout).toMatch(/^Files skipped\t1$/m);
+    expect(piped.stdout).not.toMatch(/^(removed|replaced|skipped)\t/m);
+    expect(piped.stderr).toContain(
+      'Names not given by the service’s plan (it gives counts): 4 removed files, 2 replaced files, 1 skipped file.',
+    );
+    const tty = await other(['storage-restore', 'plan', 'site_x', '-b', 'sb_1', '-m', 'full'], { tty: true });
+    expect(tty.stdout).toContain('DELETED: 4 files (6.3 KB), files that are not in the backup (names not given)');
+    expect(tty.stdout).toContain('OVERWRITTEN with the backup’s version: 2 files (names not given)');
+    expect(tty.stdout).toContain('1 file skipped (path no longer accepted), left as it is');
+    expect(tty.stdout).toContain('Names not given by the service’s plan');
+    // Some names under another list's name: those are rows, the rest are counted as not given.
+    server.answers.restore_storage_backup = {
+      started: false,
+      plan: {
+        ...COUNTS,
+        filesToRemove: [{ filePath: 'a.txt', visibility: 'public' }, 'b.txt'],
+        filesSkipped: ['c d.pdf'],
+      },
+      confirm: 'rc_2',
+    };
+    const some = await other(['storage-restore', 'plan', 'site_x', '-b', 'sb_1', '-m', 'full']);
+    expect(some.stdout.split('\n').filter((l) => /^(removed|replaced|skipped)\t/.test(l))).toEqual([
+      'removed\ta.txt\tpublic',
+      'removed\tb.txt',
+      'skipped\tc d.pdf',
+    ]);
+    expect(some.stderr).toContain('(it gives counts): 2 of the 4 removed files, 2 replaced files.');
+  });
+
+  it('a started restore whose row has no id prints no empty id and says it cannot be followed', async () => {
+    server.answers.restore_storage_backup = (req) => {
+      const args = JSON.parse(req.body);
+      return {
+        body: envelope(
+          args.confirm
+            ? { started: true, restore: { status: 'running' } }
+            : { started: false, plan: COUNTS, confirm: 'rc_1' },
+        ),
+      };
+    };
+    const started = await other(['storage-restore', 'site_x', '-b', 'sb_1', '-m', 'full', '--yes', '--no-wait']);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toBe('');
+    expect(started.stderr).toContain(
+      'warning: Storage restore of site site_x started, but the service’s answer named no restore id, so it cannot be followed here',
+    );
+    const waited = await other(['storage-restore', 'site_x', '-b', 'sb_1', '-m', 'full', '--yes', '--wait']);
+    expect(waited.code).toBe(8);
+    expect(waited.stdout).toBe('');
+    expect(server.sent('get_storage_restore_status')).toHaveLength(0);
   });
 });

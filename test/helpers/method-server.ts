@@ -1,0 +1,38 @@
+// A service of another shape for command tests: a scripted server on 127.0.0.1 that answers
+// each method with the data a test sets (a shape the reference leaves open, or a broken one),
+// and 404 for any other method, as the service does. Every request is recorded.
+import { envelope, type RecordedRequest, type ScriptedAnswer, startScriptServer } from './script-server.js';
+
+/** A method's answer: its `data` (enveloped as the service does), or a whole scripted answer. */
+export type MethodAnswer = unknown | ((req: RecordedRequest) => ScriptedAnswer);
+
+export interface MethodServer {
+  baseUrl: string;
+  /** By method name; set in a test, cleared by reset(). */
+  answers: Record<string, MethodAnswer>;
+  /** The bodies sent to a method, in order. */
+  sent(method: string): Record<string, unknown>[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startMethodServer(): Promise<MethodServer> {
+  const server = await startScriptServer();
+  const answers: Record<string, MethodAnswer> = {};
+  server.answerFor = (req) => {
+    const method = req.url.replace(/^\/v1\//, '');
+    const answer = answers[method];
+    if (answer === undefined) return { status: 404, body: envelope(null, 404, `No tool named ${method}.`) };
+    return typeof answer === 'function' ? answer(req) : { body: envelope(answer) };
+  };
+  return {
+    baseUrl: server.baseUrl,
+    answers,
+    sent: (method) => server.requests.filter((r) => r.url === `/v1/${method}`).map((r) => JSON.parse(r.body || '{}')),
+    reset() {
+      for (const k of Object.keys(answers)) delete answers[k];
+      server.requests.length = 0;
+    },
+    close: () => server.close(),
+  };
+}
