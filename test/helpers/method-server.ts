@@ -4,7 +4,14 @@
 import { envelope, type RecordedRequest, type ScriptedAnswer, startScriptServer } from './script-server.js';
 
 /** A method's answer: its `data` (enveloped as the service does), or a whole scripted answer. */
-export type MethodAnswer = unknown | ((req: RecordedRequest) => ScriptedAnswer);
+export type MethodAnswer =
+  | ((req: RecordedRequest) => ScriptedAnswer)
+  | Record<string, unknown>
+  | unknown[]
+  | string
+  | number
+  | boolean
+  | null;
 
 export interface MethodServer {
   baseUrl: string;
