@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { startMethodServer, type MethodServer } from '../helpers/method-server.js';
+import { type MethodAnswer, type MethodServer, startMethodServer } from '../helpers/method-server.js';
 import { run } from '../helpers/run.js';
 import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
 import { fieldName, itemsIn, rx, spelled } from '../helpers/shapes.js';
@@ -314,7 +314,7 @@ describe('against answers of other shapes', () => {
   });
 
   it('storage-backup clear: counts and ids read under other names, else what was asked, else said', async () => {
-    const clear = async (data: unknown, argv: string[]) => {
+    const clear = async (data: MethodAnswer, argv: string[]) => {
       server.answers.clear_storage_backups = data;
       const res = await other(['storage-backup', 'clear', 'site_x', ...argv, '--yes', '--json']);
       expect(res.code).toBe(0);

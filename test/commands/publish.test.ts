@@ -9,7 +9,7 @@ import { FakeClock } from '../../src/clock.js';
 import { InterruptedError } from '../../src/errors.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { run } from '../helpers/run.js';
-import { startMethodServer, type MethodServer } from '../helpers/method-server.js';
+import { type MethodAnswer, type MethodServer, startMethodServer } from '../helpers/method-server.js';
 import { envelope } from '../helpers/script-server.js';
 import { asService, fieldName, idRegExp, refusalCode, rx, spelled } from '../helpers/shapes.js';
 
@@ -357,7 +357,7 @@ describe('against answers of other shapes', () => {
   });
 
   it('publish status: an answer without `running` is an error naming it, never "status unknown"', async () => {
-    const cases: Array<[unknown, string]> = [
+    const cases: Array<[MethodAnswer, string]> = [
       [{}, 'its data has no fields'],
       [{ status: 'ready', publicUrl: 'https://a.example/' }, 'its data has the fields status, publicUrl'],
       [{ running: 'no', status: 'ready' }, 'its `running` is "no"'],
