@@ -5,14 +5,18 @@
 #   ./examples/publish.sh ["the change"]              against the service (SITEBUILDER_TOKEN set)
 #   sitebuilder emulator -- ./examples/publish.sh     offline, against a fresh local emulator
 #
-# Environment: SITEBUILDER_WORKSPACE (default: the first workspace listed), SITEBUILDER_SITE
-# (default: the workspace's first site; a new site is created when it has none).
+# Environment: SITEBUILDER_SITE, the site to change; or SITEBUILDER_WORKSPACE, its workspace
+# when that holds exactly one site (a new site is created when it has none). Left out, the
+# token's only workspace is used. The script never takes "the first" of a list: the service
+# does not say in which order it lists workspaces or sites, so when there is a choice it stops
+# (exit 2) and lists what it could pick.
 # Needs sitebuilder and jq on PATH.
 #
-# Exit codes: 0 published, the live address printed on stdout; 10 the agent asked a question;
-# 11 a plan waits for approval (both print the command that answers); 8 the change was queued
-# behind another run or a wait timed out; otherwise the exit code of the sitebuilder command
-# that failed (see `sitebuilder --help`).
+# Exit codes: 0 published, the live address printed on stdout (when the service names one;
+# otherwise stdout stays empty and stderr says so); 2 no site named and more than one to choose
+# from; 10 the agent asked a question; 11 a plan waits for approval (both print the command that
+# answers); 8 the change was queued behind another run or a wait timed out; otherwise the exit
+# code of the sitebuilder command that failed (see `sitebuilder --help`).
 set -eu
 
 change=${1:-"Add an opening hours section to the home page, with the hours for every day of the week."}
@@ -39,16 +43,32 @@ check_run() {
   esac
 }
 
-# 1. The workspace and the site. A failing command stops the script (set -e) with its exit code.
+# Lists the tab-separated rows $2 (id, name, …) on stderr under the sentence $1, then exits 2.
+choose() {
+  echo "$1" >&2
+  printf '%s\n' "$2" | cut -f 1,2 | sed 's/^/  /' >&2
+  exit 2
+}
+
+# 1. The workspace and the site, named or the only one there is. A failing command stops the
+#    script (set -e) with its exit code.
 workspace=${SITEBUILDER_WORKSPACE:-}
-if [ -z "$workspace" ]; then
-  workspaces=$(sitebuilder workspace list)
-  workspace=$(printf '%s\n' "$workspaces" | head -n 1 | cut -f 1)
-fi
 site=${SITEBUILDER_SITE:-}
+if [ -z "$site" ] && [ -z "$workspace" ]; then
+  workspaces=$(sitebuilder --quiet workspace list)
+  case $(printf '%s' "$workspaces" | grep -c . || true) in
+    0) echo "This token reaches no workspace." >&2; exit 2 ;;
+    1) workspace=$(printf '%s\n' "$workspaces" | cut -f 1) ;;
+    *) choose "Name the site to change with SITEBUILDER_SITE, or its workspace with SITEBUILDER_WORKSPACE; this token reaches:" "$workspaces" ;;
+  esac
+fi
 if [ -z "$site" ]; then
-  sites=$(sitebuilder site list --workspace "$workspace" --limit 1)
-  site=$(printf '%s\n' "$sites" | cut -f 1)
+  sites=$(sitebuilder --quiet site list --workspace "$workspace" --limit 20)
+  case $(printf '%s' "$sites" | grep -c . || true) in
+    0) ;;
+    1) site=$(printf '%s\n' "$sites" | cut -f 1) ;;
+    *) choose "Name the site to change with SITEBUILDER_SITE; workspace $workspace has:" "$sites" ;;
+  esac
 fi
 if [ -z "$site" ]; then
   echo "Creating a site in $workspace and following its first build…" >&2
@@ -60,14 +80,15 @@ if [ -z "$site" ]; then
   echo "Created site $site" >&2
   check_run "$status" "$created"
 fi
-echo "Site $site in workspace $workspace" >&2
+echo "Site $site${workspace:+ in workspace $workspace}" >&2
 
 # 2. The change: chat follows the run and prints NDJSON (exit 10 question, 11 plan).
 status=0
 run=$(sitebuilder chat "$site" "$change" --json) || status=$?
 check_run "$status" "$run"
 
-# 3. Publish and wait until it is live (exit 8 if it takes longer than the timeout).
+# 3. Publish and wait until it is live (exit 8 if it takes longer than the timeout). stdout is
+#    the live address, or empty when the service's answer names none (stderr then says so).
 url=$(sitebuilder publish "$site" --timeout 10m)
 echo "Published $site" >&2
-printf '%s\n' "$url"
+if [ -n "$url" ]; then printf '%s\n' "$url"; fi

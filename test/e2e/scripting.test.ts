@@ -59,23 +59,21 @@ const hasJq = spawnSync('sh', ['-c', 'command -v jq']).status === 0;
 
 describe.skipIf(!hasJq).concurrent('examples/publish.sh', () => {
   it('runs unmodified through `sitebuilder emulator --`: sends the change, publishes, prints the live address', async () => {
-    const res = await sh(['sitebuilder', 'emulator', '--speed', '60', '--', './examples/publish.sh']);
-    expect(res.stderr).toMatch(/Site site_bakery in workspace ws_demo\n/);
+    const res = await sh(['sitebuilder', 'emulator', '--speed', '60', '--', './examples/publish.sh'], {
+      SITEBUILDER_SITE: 'site_bakery',
+    });
+    expect(res.stderr).toMatch(/Site site_bakery\n/);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sites\/site_bakery\/\n$/);
     expect(res.stderr).toMatch(/Published site_bakery\n$/);
   });
 
   it('stops with exit 10 and the answering command when the agent asks a question; nothing is published', async () => {
-    const res = await sh([
-      'sitebuilder',
-      'emulator',
-      '--speed',
-      '60',
-      '--',
-      './examples/publish.sh',
-      'Add a page #ask',
-    ]);
+    const res = await sh(
+      ['sitebuilder', 'emulator', '--speed', '60', '--', './examples/publish.sh', 'Add a page #ask'],
+      { SITEBUILDER_WORKSPACE: 'ws_demo', SITEBUILDER_SITE: 'site_bakery' },
+    );
+    expect(res.stderr).toMatch(/Site site_bakery in workspace ws_demo\n/);
     expect(res.code).toBe(10);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('The agent asks: ');
@@ -114,6 +112,26 @@ describe.concurrent('against an emulator started by the test', () => {
       .filter((m) => m && !['get_job', 'get_publish_status'].includes(m));
     // chat reads the site's latest run first (list_messages, get_job): a message must not answer a waiting question unseen.
     expect(methods).toEqual(['list_sites', 'create_site', 'list_messages', 'send_message', 'publish_site']);
+  });
+
+  it('examples/publish.sh takes no workspace or site by order: with a choice and none named, exit 2 listing them', async () => {
+    const emu = await fresh();
+    const env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full };
+    const none = await sh(['./examples/publish.sh'], env);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(
+      /^Name the site to change with SITEBUILDER_SITE, or its workspace with SITEBUILDER_WORKSPACE; this token reaches:\n/,
+    );
+    expect(none.stderr).toContain('  ws_demo\tDemo Studio\n');
+    expect(none.stderr).toContain('  ws_broke\tBroke Co\n');
+    const inWorkspace = await sh(['./examples/publish.sh'], { ...env, SITEBUILDER_WORKSPACE: 'ws_demo' });
+    expect(inWorkspace.code).toBe(2);
+    expect(inWorkspace.stderr).toMatch(/^Name the site to change with SITEBUILDER_SITE; workspace ws_demo has:\n/);
+    for (const site of ['site_bakery', 'site_portfolio', 'site_docs'])
+      expect(inWorkspace.stderr).toContain(`  ${site}\t`);
+    const methods = emu.control.log().map((e) => e.method);
+    expect(methods).toEqual(['list_workspaces', 'list_sites']);
   });
 
   it('`echo y | sitebuilder backup restore …` confirms nothing: exit 5, the restore never sent', async () => {
