@@ -161,6 +161,12 @@ describe('backup', () => {
     expect(res.stderr).toMatch(
       rx()`^error: Site site_bakery has no backup nope; \`sitebuilder backup list site_bakery\` shows them\. \(request ${'req'}`,
     );
+    // On a terminal too: the listing only names the backup's date; the service says it is unknown.
+    const prompter = new ScriptedPrompter([{ confirm: true }]);
+    const asked = await cli(['backup', 'restore', SITE, 'nope'], { tty: true, prompter });
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain('Restore site backup nope on site site_bakery:');
+    expect(asked.stderr).toMatch(rx()`error: Site site_bakery has no backup nope; .*\(request ${'req'}\)`);
   });
 });
 

@@ -48,10 +48,10 @@ async function resolveBackup(
   const { envelope } = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
   const items = itemsOf(envelope.data);
   if (given) {
+    // Only to name its date: whether the listing is paged is not shown, so a backup missing
+    // from it is not refused here; the service answers 404 for one that does not exist.
     const found = items.find((b) => matches(b, given));
-    if (!found)
-      throw new UsageError(`Site ${siteId} has no backup ${given}; \`sitebuilder backup list ${siteId}\` shows them.`);
-    return { id: given, text: describe(found) };
+    return { id: given, text: found ? describe(found) : sanitizeInline(given) };
   }
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
   const picked = await ctx.prompter.select(
