@@ -1,6 +1,7 @@
 // `sitebuilder publish <site>`: starts a publish and, by default, waits until it is live, then
-// prints the live address. Safe in scripts: no prompt, nothing on stderr when piped except
-// errors, exit 8 on --timeout, and a retried publish_site carries the same Idempotency-Key.
+// prints the live address (or nothing, and a warning, when the answer names none: never an id).
+// Safe in scripts: no prompt, nothing on stderr when piped except errors and warnings, exit 8 on
+// --timeout, and a retried publish_site carries the same Idempotency-Key.
 import type { Context } from '../../context.js';
 import { ApiError, CliError, PendingError, UsageError } from '../../errors.js';
 import { pick } from '../../io/records.js';
@@ -125,7 +126,7 @@ export const publishCommand = defineCommand<PublishOptions>({
     'read from the answer’s url (or liveUrl, publicUrl, siteUrl, publishedUrl, address; a bare domain or hostname becomes https://NAME/). ' +
     'When the answer names no address, stdout stays empty, stderr says so, and the exit code is still 0 (the publish is live).\n' +
     'With --no-wait it returns once the publish has started, printing the address the answer names (where the site will be live), or nothing.\n' +
-    'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors.\n' +
+    'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors and warnings.\n' +
     'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.\n' +
     'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout (it goes on); 130 Ctrl-C (it goes on).',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],

@@ -40,13 +40,18 @@ export const view = defineCommand<{ site?: string }>({
       : publish && isLive(publish)
         ? 'live, but the service named no address'
         : 'none named by the service';
+    const name = nameOf(site);
+    const created = isoTime(pick(site, 'createdAt', 'created'));
     printFields(ctx.io, [
       ['ID', idOf(site)],
-      ['Name', nameOf(site)],
+      ['Name', name],
       ['Workspace', found.workspaceId],
-      ['Created', isoTime(pick(site, 'createdAt'))],
+      ['Created', created],
       ['Publish', state],
       ['Live at', liveAt],
     ]);
+    // The site record's fields beyond _id are not shown: an empty row is said, not left bare.
+    const missing = [!name && 'name', !created && 'creation time'].filter(Boolean);
+    if (missing.length) ctx.io.info(`Not in the service’s site record, so left empty: ${missing.join(', ')}.`);
   },
 });

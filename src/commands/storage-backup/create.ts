@@ -85,12 +85,18 @@ export const create = defineCommand<StorageBackupCreateOptions>({
     if (opts.wait) backup = await waitUntilArchived(ctx, siteId, backup, opts.timeout ?? 10 * 60_000);
     if (ctx.globals.json) return ctx.io.printJson(backup);
     const b = sanitizeDeep(backup);
-    printFields(ctx.io, [
-      ['backup', storageBackupId(b)],
-      ['status', statusText(b)],
-      ['created', formatWhen(createdAt(b), ctx.io.stdoutIsTTY)],
-      ['size', ctx.io.stdoutIsTTY ? formatBytes(sizeOf(b)) : (sizeOf(b) ?? '')],
-    ]);
+    const rows: Array<[string, unknown, string]> = [
+      ['backup', storageBackupId(b), 'backup id'],
+      ['status', statusText(b), 'status'],
+      ['created', formatWhen(createdAt(b), ctx.io.stdoutIsTTY), 'creation time'],
+      ['size', ctx.io.stdoutIsTTY ? formatBytes(sizeOf(b)) : (sizeOf(b) ?? ''), 'size'],
+    ];
+    printFields(
+      ctx.io,
+      rows.map(([k, v]) => [k, v]),
+    );
+    const missing = rows.filter(([, v]) => v === '' || v === undefined).map(([, , word]) => word);
+    if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
     if (!opts.wait && isArchiving(b))
       ctx.io.info(
         'It is being archived; it can be restored once `storage-backup list` shows it ready (or use --wait).',

@@ -76,7 +76,8 @@ export function restorability(backup: unknown): { restorable: boolean; reason?: 
 
 export function statusText(backup: unknown): string {
   const r = restorability(backup);
-  return r.restorable ? (pickString(backup, 'status', 'state') ?? 'ready') : `${r.reason} (cannot be restored)`;
+  // No status word is said as such, never taken for "ready".
+  return r.restorable ? (pickString(backup, 'status', 'state') ?? 'not given') : `${r.reason} (cannot be restored)`;
 }
 
 /**
