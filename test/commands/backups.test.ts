@@ -319,6 +319,14 @@ describe('against answers of other shapes', () => {
     expect(json).toEqual({ siteId: 'site_x', backupId: 'bk_1', preRestoreBackupId: null, restored: true });
   });
 
+  it('storage-backup create: a record without a status is not called ready, and what is missing is said', async () => {
+    server.answers.create_storage_backup = { backupId: 'sb_9', createdAt: Date.UTC(2026, 10, 20, 12) };
+    const res = await other(['storage-backup', 'create', 'site_x']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('backup\tsb_9\nstatus\tnot given\ncreated\t2026-11-20T12:00:00.000Z\nsize\t\n');
+    expect(res.stderr).toBe('Not in the service’s answer, so left empty: size.\n');
+  });
+
   it('storage-backup clear: counts and ids read under other names, else what was asked, else said', async () => {
     const clear = async (data: MethodAnswer, argv: string[]) => {
       server.answers.clear_storage_backups = data;

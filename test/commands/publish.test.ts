@@ -454,6 +454,8 @@ describe('against answers of other shapes', () => {
     const res = await other(['site', 'view', 'site_x']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('Live at\tlive, but the service named no address\n');
+    expect(res.stdout).toContain('Name\tX\n');
+    expect(res.stderr).toBe('Not in the service’s site record, so left empty: creation time.\n');
     answers.list_sites = () => ({
       body: envelope([{ _id: 'site_x', liveUrl: 'https://x.example/' }], 200, 'ok', { count: 1 }),
     });
