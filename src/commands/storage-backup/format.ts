@@ -32,6 +32,32 @@ export const fileCountOf = (b: unknown): unknown => pick(b, 'files', 'fileCount'
 export const labelOf = (b: unknown): string => pickString(b, 'label', 'name', 'title', 'message') ?? '';
 
 /**
+ * Whether a storage backup can be restored, and why not. The service: backups still being
+ * archived, failed, or in an older format cannot be restored. Advice only, read from fields it
+ * does not show (status words below): the plan call decides, refusing those with its reason.
+ */
+export function restorability(backup: unknown): { restorable: boolean; reason?: string } {
+  const b = asRecord(backup);
+  const status = pickString(b, 'status', 'state') ?? '';
+  if (ARCHIVING_STATUS.test(status)) return { restorable: false, reason: 'still being archived' };
+  if (FAILED_STATUS.test(status)) return { restorable: false, reason: 'failed' };
+  if (b.olderFormat === true || b.legacy === true) return { restorable: false, reason: 'older format' };
+  if (b.restorable === false || b.canRestore === false || b.isRestorable === false)
+    return { restorable: false, reason: pickString(b, 'notRestorableReason', 'reason') ?? 'not restorable' };
+  return { restorable: true };
+}
+
+export function statusText(backup: unknown): string {
+  const r = restorability(backup);
+  // No status word is said as such, never taken for "ready".
+  return r.restorable ? (pickString(backup, 'status', 'state') ?? 'not given') : `${r.reason} (cannot be restored)`;
+}
+
+/** Status words (not shown by the service) that read as "still being archived" and as "failed". */
+export const ARCHIVING_STATUS = /^(archiving|pending|queued|creating|running|in[_ -]?progress|processing)$/i;
+const FAILED_STATUS = /^(failed|failure|error|errored)$/i;
+
+/**
  * The time a record was made, in ms, from an ISO string or epoch ms (the service shows no
  * backup time field: `createdAt` and its alternatives are read).
  */
@@ -52,32 +78,6 @@ export function newestFirst<T>(items: T[]): { items: T[]; sorted: boolean } {
   const order = items.map((item, i) => ({ item, t: times[i] as number, i }));
   order.sort((a, b) => b.t - a.t || a.i - b.i);
   return { items: order.map((o) => o.item), sorted: true };
-}
-
-/** Status words (not shown by the service) that read as "still being archived" and as "failed". */
-export const ARCHIVING_STATUS = /^(archiving|pending|queued|creating|running|in[_ -]?progress|processing)$/i;
-const FAILED_STATUS = /^(failed|failure|error|errored)$/i;
-
-/**
- * Whether a storage backup looks restorable, and why not: advice only, read from fields the
- * service does not show (it says backups still being archived, failed, or in an older format
- * cannot be restored). The plan call is what decides: the service refuses those with its reason.
- */
-export function restorability(backup: unknown): { restorable: boolean; reason?: string } {
-  const b = asRecord(backup);
-  const status = pickString(b, 'status', 'state') ?? '';
-  if (ARCHIVING_STATUS.test(status)) return { restorable: false, reason: 'still being archived' };
-  if (FAILED_STATUS.test(status)) return { restorable: false, reason: 'failed' };
-  if (b.olderFormat === true || b.legacy === true) return { restorable: false, reason: 'older format' };
-  if (b.restorable === false || b.canRestore === false || b.isRestorable === false)
-    return { restorable: false, reason: pickString(b, 'notRestorableReason', 'reason') ?? 'not restorable' };
-  return { restorable: true };
-}
-
-export function statusText(backup: unknown): string {
-  const r = restorability(backup);
-  // No status word is said as such, never taken for "ready".
-  return r.restorable ? (pickString(backup, 'status', 'state') ?? 'not given') : `${r.reason} (cannot be restored)`;
 }
 
 /**
