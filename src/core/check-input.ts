@@ -54,14 +54,17 @@ export function checkCommandInput(def: AnyCommandDefinition, input: GivenInput):
     const placeholder = /<([\w-]+)>/.exec(o.flags)?.[1];
     if (!placeholder) continue;
     const flag = longFlag(o.flags);
-    const value = input.options[optionKey(flag)];
-    if (value === '') throw new UsageError(`${flag} is empty; give it a value, or leave it out. Nothing was sent.`);
-    if (typeof value !== 'string') continue;
-    if (/id$/i.test(placeholder)) checkId(flag, value, input.token());
-    if (flag === '--idempotency-key' && !/^[\x21-\x7e]{1,255}$/.test(value))
-      throw new UsageError(
-        `--idempotency-key takes 1 to 255 visible characters (no spaces); this one is ${value.length} long. Nothing was sent.`,
-      );
+    const given = input.options[optionKey(flag)];
+    // A repeatable option holds a list of the values given.
+    for (const value of Array.isArray(given) ? given : [given]) {
+      if (value === '') throw new UsageError(`${flag} is empty; give it a value, or leave it out. Nothing was sent.`);
+      if (typeof value !== 'string') continue;
+      if (/id$/i.test(placeholder)) checkId(flag, value, input.token());
+      if (flag === '--idempotency-key' && !/^[\x21-\x7e]{1,255}$/.test(value))
+        throw new UsageError(
+          `--idempotency-key takes 1 to 255 visible characters (no spaces); this one is ${value.length} long. Nothing was sent.`,
+        );
+    }
   }
   for (const a of def.args ?? []) {
     if (!/id$/i.test(a.name)) continue;
