@@ -5,6 +5,7 @@
 // redrawn: each new label is appended as a line. Everything else gets a no-op spinner.
 import type { Clock } from '../clock.js';
 import type { IO } from './io.js';
+import { sanitizeInline } from './sanitize.js';
 import { style } from './style.js';
 
 export interface Spinner {
@@ -29,10 +30,10 @@ export function formatElapsed(ms: number): string {
 /** Labels as lines, each once: for a terminal that cannot be redrawn. */
 function appendOnly(io: IO, text: string): Spinner {
   let last = text;
-  io.errLine(text);
+  io.errLine(sanitizeInline(text));
   return {
     update(t) {
-      if (t !== last) io.errLine(t);
+      if (t !== last) io.errLine(sanitizeInline(t));
       last = t;
     },
     stop(finalLine) {

@@ -51,7 +51,6 @@ interface Outcome {
 let emu: RunningEmulator;
 let proxy: PlantingProxy;
 const clock = new FakeClock();
-const outcomes: Outcome[] = [];
 let file: string;
 
 async function cli(argv: string[], mode: Mode, extraEnv: Record<string, string> = {}): Promise<Outcome> {
@@ -73,7 +72,6 @@ async function cli(argv: string[], mode: Mode, extraEnv: Record<string, string> 
     signal: new AbortController().signal,
   });
   const outcome = { argv: full, mode, code, stdout: io.stdoutText(), stderr: io.stderrText() };
-  outcomes.push(outcome);
   return outcome;
 }
 
@@ -88,7 +86,8 @@ function problems(o: Outcome): string[] {
     ['stderr', o.stderr],
   ] as const) {
     const own = o.mode === 'tty' ? (text.match(OWN_SEQUENCES) ?? []) : [];
-    for (const seq of own) if (seq.endsWith('m') && !OWN_SGR.test(seq)) found.push(`${name}: planted SGR ${JSON.stringify(seq)}`);
+    for (const seq of own)
+      if (seq.endsWith('m') && !OWN_SGR.test(seq)) found.push(`${name}: planted SGR ${JSON.stringify(seq)}`);
     const rest = o.mode === 'tty' ? text.replace(OWN_SEQUENCES, '') : text;
     const at = rest.search(FORBIDDEN);
     if (at >= 0) found.push(`${name}: ${JSON.stringify(rest.slice(Math.max(0, at - 40), at + 20))}`);
@@ -236,8 +235,9 @@ const chatSlice = () => emu.state.domains.chat as ChatSlice;
 const queue = (site: string) => chatSlice().sites[site].queue.map((q) => q.queueItemId);
 
 function newestStorageBackup(site: string): string {
-  const all = (emu.state.domains.storageBackups as { backups: Record<string, Array<{ backupId: string; createdAt: number }>> })
-    .backups[site];
+  const all = (
+    emu.state.domains.storageBackups as { backups: Record<string, Array<{ backupId: string; createdAt: number }>> }
+  ).backups[site];
   return [...all].sort((a, b) => b.createdAt - a.createdAt)[0].backupId;
 }
 
@@ -249,8 +249,3 @@ function lastRestore(): string {
 function lastJob(site: string): string {
   return chatSlice().sites[site]?.lastJobId ?? 'job_000001';
 }
-afterAll(() => {
-  if (process.env.SB_DUMP)
-    for (const o of outcomes)
-      console.log(o.mode, o.code, o.argv.join(' ').slice(0, 70), '|', JSON.stringify((o.stdout + o.stderr).slice(0, 160)));
-});

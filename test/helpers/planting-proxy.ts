@@ -40,7 +40,9 @@ export const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u
 function keepsItsValue(key: string, value: string): boolean {
   return (
     /^[a-z]+(?:[_:.-][a-z]+)*$/.test(value) ||
-    /^(?:[a-z]+_\d+|[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Z]+-\d+)$/.test(value) ||
+    /^(?:[a-z]+_\d+|[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Z]+-\d+)$/.test(
+      value,
+    ) ||
     /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(value) ||
     /base64/i.test(key) ||
     key === 'encoding'
