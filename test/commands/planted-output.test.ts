@@ -209,8 +209,12 @@ describe('planted control and bidi characters', () => {
         expect(() => parseJsonOrNdjson(text), `${o.argv.join(' ')}: ${text.slice(0, 200)}`).not.toThrow();
     // In JSON the planted characters are there, as \u escapes: the same value, valid JSON.
     const view = scanned.find((o) => o.argv[0] === 'site' && o.argv[1] === 'view');
-    const doc = JSON.parse(view?.stdout ?? 'null');
-    expect(doc.site.name).toBe(`Sunrise Bakery${PLANT}`);
+    const strings: string[] = [];
+    JSON.parse(view?.stdout ?? 'null', (_k, v) => {
+      if (typeof v === 'string') strings.push(v);
+      return v;
+    });
+    expect(strings).toContain(`Sunrise Bakery${PLANT}`);
     expect(view?.stdout).toContain('\\u202e');
     expect(view?.stdout).toContain('\\u009b');
   });
