@@ -1,7 +1,7 @@
 // Text from the service, and anything the user typed that is echoed back, cannot drive the
 // terminal: escape sequences (CSI, an OSC 52 clipboard write, DCS, APC, PM, SOS, …), C0 and C1
 // controls, DEL and the bidi controls (which reorder what is shown) are removed before printing,
-// and written as \uXXXX escapes in JSON. Two layers (docs/architecture.md "Output safety"):
+// and written as \uXXXX escapes in JSON. Two layers (README.md "Reliability"):
 // sanitize()/sanitizeInline() where a value is put into a sentence or a cell, and forTerminal()/
 // forJson() in the IO object's writers, which every byte printed goes through. Our own colour
 // survives the second layer only because style.ts marks each of its SGR sequences with a secret
