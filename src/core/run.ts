@@ -96,7 +96,9 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     };
     // SIGTERM ends the command as a first Ctrl-C does (what it prints on the way out included),
     // and the process within TERM_GRACE_MS whatever the command is waiting on; a second one at once.
+    // A command listening for SIGTERM itself takes it over (the emulator stops and saves its state).
     const onSigterm = () => {
+      if (process.listeners('SIGTERM').some((l) => l !== onSigterm)) return;
       if (terminated) process.exit(EXIT_TERMINATED);
       terminated = true;
       controller.abort(new InterruptedError('Terminated.'));
