@@ -91,10 +91,10 @@ export function createContext(init: ContextInit): Context {
   const ctx: Context = {
     ...init,
     profileName() {
-      // `--profile ""` is a mistake, not a request for the default profile.
-      if (init.globals.profile !== undefined) checkProfileName(init.globals.profile, '--profile');
-      const name = init.config.resolveProfileName(init.globals.profile, init.env);
-      return checkProfileName(name, init.globals.profile !== undefined ? '--profile' : 'The profile name');
+      // `--profile ""` is a mistake, not a request for the default profile (core/check-input.ts refuses it first).
+      const flag = init.globals.profile;
+      if (flag !== undefined) return checkProfileName(flag, '--profile');
+      return checkProfileName(init.config.resolveProfileName(undefined, init.env), 'The profile name');
     },
     profile: () => init.config.profile(ctx.profileName()),
     token() {
