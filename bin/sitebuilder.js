@@ -149,19 +149,23 @@ function loadCli() {
   return load(path.join(dist, 'cli.js'));
 }
 
+/** A message for the terminal: no control or bidi character (src/io/sanitize.ts does the same for the CLI). */
+const printable = (text) =>
+  String(text).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+
 if (!fastAnswer()) {
   let cli;
   try {
     cli = loadCli();
   } catch (err) {
-    process.stderr.write(`sitebuilder could not start: ${err?.message}. Run \`npm install\` to build it.\n`);
+    process.stderr.write(`sitebuilder could not start: ${printable(err?.message)}. Run \`npm install\` to build it.\n`);
     process.exitCode = 1;
   }
   if (cli) {
     cli.main(argv).then(
       (code) => (process.exitCode = code),
       (err) => {
-        process.stderr.write(`error: ${err?.message}\n`);
+        process.stderr.write(`error: ${printable(err?.message)}\n`);
         process.exitCode = 1;
       },
     );

@@ -4,6 +4,7 @@ import { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
 import { type ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';
 import { NotLoggedInError, UsageError } from './errors.js';
+import { checkId, checkProfileName } from './input.js';
 import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';
 import type { Interrupts } from './interrupts.js';
@@ -73,6 +74,15 @@ export interface ContextInit {
   version: string;
 }
 
+/** The token in force, to recognize it pasted as an id; none when the configuration cannot be read. */
+export function tokenInForce(ctx: Context): string | undefined {
+  try {
+    return ctx.token().token;
+  } catch {
+    return undefined;
+  }
+}
+
 const origin = (source: TokenSource) => (source === 'none' ? 'profile' : source);
 
 export function createContext(init: ContextInit): Context {
@@ -80,7 +90,12 @@ export function createContext(init: ContextInit): Context {
   let client: ApiClient | undefined;
   const ctx: Context = {
     ...init,
-    profileName: () => init.config.resolveProfileName(init.globals.profile, init.env),
+    profileName() {
+      // `--profile ""` is a mistake, not a request for the default profile (core/check-input.ts refuses it first).
+      const flag = init.globals.profile;
+      if (flag !== undefined) return checkProfileName(flag, '--profile');
+      return checkProfileName(init.config.resolveProfileName(undefined, init.env), 'The profile name');
+    },
     profile: () => init.config.profile(ctx.profileName()),
     token() {
       if (init.globals.token) return { token: init.globals.token, source: 'flag' };
@@ -121,13 +136,16 @@ export function createContext(init: ContextInit): Context {
       return c;
     },
     site(arg) {
-      const site = arg || init.env.SITEBUILDER_SITE || ctx.profile().site;
+      // An empty argument is a mistake (an unset shell variable), not a request for the default site.
+      if (arg !== undefined) return checkId('The site id', arg, tokenInForce(ctx));
+      const fromEnv = init.env.SITEBUILDER_SITE;
+      const site = fromEnv || ctx.profile().site;
       if (!site) {
         throw new UsageError(
           'Name a site (sitebuilder site list shows them), or set a default with `sitebuilder site use <site>`.',
         );
       }
-      return site;
+      return checkId(fromEnv ? 'SITEBUILDER_SITE' : 'The default site of the profile', site, tokenInForce(ctx));
     },
     debug(line) {
       if (init.globals.debug) init.io.errLine(`[debug] ${line}`);

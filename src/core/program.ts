@@ -6,14 +6,27 @@ import type { IO } from '../io/io.js';
 import type { AnyCommandDefinition } from './define.js';
 import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
 
-/** Runs a command: its definition, the options run() gets, and optsWithGlobals(). */
+/**
+ * Runs a command: its definition, the options run() gets, optsWithGlobals(), and the long flags
+ * that appeared on the command line (check-input.ts refuses `--wait --no-wait`).
+ */
 export type Execute = (
   def: AnyCommandDefinition,
   options: Record<string, unknown>,
   withGlobals: Record<string, unknown>,
+  given: ReadonlySet<string>,
 ) => Promise<void>;
 
 type RunCommand = (def: AnyCommandDefinition, cmd: Command, positionals: unknown[]) => Promise<void>;
+
+/** The long flags each command read from the command line, from commander's `option:<name>` events. */
+const givenFlags = new WeakMap<Command, Set<string>>();
+
+function flagsGiven(cmd: Command): Set<string> {
+  const all = new Set<string>();
+  for (let c: Command | null = cmd; c; c = c.parent) for (const f of givenFlags.get(c) ?? []) all.add(f);
+  return all;
+}
 
 function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
   const cmd = new Command(def.name);
@@ -33,6 +46,8 @@ function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
     const label = `${a.name}${a.variadic ? '...' : ''}`;
     cmd.argument(a.required ? `<${label}>` : `[${label}]`, a.description);
   }
+  const given = new Set<string>();
+  givenFlags.set(cmd, given);
   for (const o of def.options ?? []) {
     const opt = new Option(o.flags, o.description);
     if (o.choices) opt.choices(o.choices as string[]);
@@ -40,6 +55,7 @@ function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
     if (o.parse) opt.argParser(o.parse as (v: string, p: unknown) => unknown);
     if (o.hidden) opt.hideHelp();
     cmd.addOption(opt);
+    if (opt.long) cmd.on(`option:${opt.name()}`, () => given.add(opt.long as string));
   }
   const after: string[] = [];
   if (def.examples?.length) after.push(`Examples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
@@ -66,7 +82,7 @@ export function buildProgram(commands: AnyCommandDefinition[], execute: Execute 
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   program.showSuggestionAfterError(true).addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
   const run: RunCommand = (def, cmd, positionals) =>
-    execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals());
+    execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals(), flagsGiven(cmd));
   for (const def of commands) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
   return program;
 }

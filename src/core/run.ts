@@ -4,11 +4,13 @@
 import { rerunAdvice } from '../api/rerun.js';
 import { systemClock } from '../clock.js';
 import { ConfigStore, configDir } from '../config/store.js';
-import { type Context, type ContextOverrides, createContext, type GlobalOptions } from '../context.js';
+import { type Context, type ContextOverrides, createContext, type GlobalOptions, tokenInForce } from '../context.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { decideColorLevel, type IO, systemIO } from '../io/io.js';
 import { EnquirerPrompter } from '../io/prompter.js';
+import { jsonText, sanitizeInline } from '../io/sanitize.js';
 import { Interrupts } from '../interrupts.js';
+import { checkCommandInput } from './check-input.js';
 import type { AnyCommandDefinition, Cli, CommandDefinition } from './define.js';
 import { VERSION } from './global-options.js';
 import { findNoun, loadCommands } from './nouns.js';
@@ -50,6 +52,11 @@ function errorDocument(err: CliError | Error, exitCode: number): Record<string, 
   return { error: { type: err.name, message: err.message, exitCode, ...details } };
 }
 
+/** Killed by SIGTERM: 128 + 15, as a shell reports it. */
+const EXIT_TERMINATED = 143;
+/** How long a command has to end after SIGTERM before the process ends anyway. */
+const TERM_GRACE_MS = 1000;
+
 /** What commands that run or describe the CLI get (define.ts: Cli). */
 const cli: Cli = { run, commands: loadCommands };
 
@@ -73,7 +80,8 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
   const signal = overrides.signal ?? controller.signal;
   const interrupts = overrides.interrupts ?? new Interrupts();
   let ctx: Context | undefined;
-  let removeSigint = () => {};
+  let removeSignals = () => {};
+  let terminated = false;
   if (!overrides.signal) {
     let presses = 0;
     const onSigint = () => {
@@ -81,12 +89,27 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
       presses++;
       if (presses === 1) controller.abort(new InterruptedError());
       else {
+        io.status(undefined);
         io.errLine('');
         process.exit(ExitCode.interrupted);
       }
     };
+    // SIGTERM ends the command as a first Ctrl-C does (what it prints on the way out included),
+    // and the process within TERM_GRACE_MS whatever the command is waiting on; a second one at once.
+    // A command listening for SIGTERM itself takes it over (the emulator stops and saves its state).
+    const onSigterm = () => {
+      if (process.listeners('SIGTERM').some((l) => l !== onSigterm)) return;
+      if (terminated) process.exit(EXIT_TERMINATED);
+      terminated = true;
+      controller.abort(new InterruptedError('Terminated.'));
+      setTimeout(() => process.exit(EXIT_TERMINATED), TERM_GRACE_MS).unref();
+    };
     process.on('SIGINT', onSigint);
-    removeSigint = () => process.off('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+    removeSignals = () => {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    };
   }
 
   let exitCode: number = ExitCode.ok;
@@ -95,6 +118,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     def: AnyCommandDefinition,
     options: Record<string, unknown>,
     withGlobals: Record<string, unknown>,
+    given: ReadonlySet<string>,
   ) => {
     ran = def;
     const globals = globalsFrom(withGlobals, env);
@@ -107,11 +131,13 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
       globals,
       config: new ConfigStore(configDir(env)),
       clock: overrides.clock ?? systemClock,
-      prompter: overrides.prompter ?? new EnquirerPrompter(io, env),
+      prompter: overrides.prompter ?? new EnquirerPrompter(io, env, signal),
       signal,
       interrupts,
       version: VERSION,
     });
+    const context = ctx;
+    checkCommandInput(def, { options, globals: withGlobals, given, token: () => tokenInForce(context) });
     // The options come from the definition itself (program.ts), so they are the ones it declares.
     const code = await (def as CommandDefinition).run!(options, ctx, cli);
     exitCode = code ?? ExitCode.ok;
@@ -127,10 +153,11 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
   } catch (err) {
     exitCode = reportError(err, io, wantsJson, env, argv, words, ran);
   } finally {
-    removeSigint();
+    io.status(undefined);
+    removeSignals();
     ctx?.close();
   }
-  return exitCode;
+  return terminated ? EXIT_TERMINATED : exitCode;
 }
 
 /** The code of commander's own errors (thrown through exitOverride), e.g. commander.unknownOption. */
@@ -158,12 +185,12 @@ function reportError(
       if ((err as { exitCode?: number }).exitCode === 0) return ExitCode.ok;
       if (wantsJson)
         io.errLine(
-          JSON.stringify({ error: { type: 'UsageError', message: missingCommand(words), exitCode: ExitCode.usage } }),
+          jsonText({ error: { type: 'UsageError', message: missingCommand(words), exitCode: ExitCode.usage } }),
         );
       return ExitCode.usage;
     }
     const message = (err as Error).message.replace(/^error: /, '');
-    if (wantsJson) io.errLine(JSON.stringify({ error: { type: 'UsageError', message, exitCode: ExitCode.usage } }));
+    if (wantsJson) io.errLine(jsonText({ error: { type: 'UsageError', message, exitCode: ExitCode.usage } }));
     else io.errLine('Run with --help for usage.');
     return ExitCode.usage;
   }
@@ -180,8 +207,10 @@ function reportError(
     header: flags.some((f) => f.includes('--header')),
   });
   if (rerun) message = `${message} ${rerun}`;
-  if (wantsJson) io.errLine(JSON.stringify(errorDocument(Object.assign(e, { message }), exitCode)));
-  else io.errLine(`error: ${message}`);
+  // One line, whatever the service's message held (the IO's writers strip controls; newlines
+  // would let a message print lines that look like ours).
+  if (wantsJson) io.errLine(jsonText(errorDocument(Object.assign(e, { message }), exitCode)));
+  else io.errLine(`error: ${sanitizeInline(message)}`);
   if (debug && e.stack) io.errLine(e.stack);
   return exitCode;
 }

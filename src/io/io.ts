@@ -1,15 +1,30 @@
 // The IO object owns the streams, their TTY-ness and the colour policy (docs/scripting.md "Output
-// contract"). Commands never touch process.stdout: tests build an IO over buffers.
+// contract"). Commands never touch process.stdout: tests build an IO over buffers. It is also the
+// output boundary: every writer cleans what it is given (sanitize.ts), so a string from the
+// service that reached a sentence unsanitized still cannot drive the terminal.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { isatty } from 'node:tty';
+import { forJson, forTerminal, jsonText } from './sanitize.js';
+import { fitWidth } from './width.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
 export interface IOStreams {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
-  stdout: Writable & { isTTY?: boolean; columns?: number };
-  stderr: Writable & { isTTY?: boolean; columns?: number };
+  stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number; rows?: number };
 }
+
+/**
+ * A size a terminal can be redrawn in. A terminal may say 0 × 0 (`stty cols 0`, a pty nobody
+ * sized yet) or something absurd; redrawing there (a spinner clearing the lines it wrapped
+ * onto) has no sensible meaning, so such a terminal gets lines appended instead.
+ */
+export const saneSize = (n: number | undefined, min: number): n is number =>
+  typeof n === 'number' && Number.isInteger(n) && n >= min && n <= 10_000;
+
+/** Goes back to the start of the status line and clears it. */
+const CLEAR_LINE = '\r\u001b[2K';
 
 export interface ColorInputs {
   env: Record<string, string | undefined>;
@@ -52,6 +67,11 @@ export class IO {
   quiet = false;
 
   readonly #streams: IOStreams;
+  /** The status line (a spinner) at the bottom of stderr, if any; whether it is on the screen now. */
+  #status: string | undefined;
+  #statusShown = false;
+  /** The last text written to the terminal did not end its line. */
+  #midLine = false;
 
   constructor(
     streams: IOStreams,
@@ -81,30 +101,87 @@ export class IO {
     return this.stderrIsTTY && !this.json && !this.quiet;
   }
 
-  /** Width for tables and wrapping; 80 when unknown. */
+  /** Width for tables and wrapping; 80 when unknown, zero or absurd. */
   get columns(): number {
-    return this.stdout.columns ?? this.stderr.columns ?? 80;
+    const c = this.stdout.columns ?? this.stderr.columns;
+    return saneSize(c, 10) ? c : 80;
+  }
+
+  /**
+   * Whether stderr is a terminal whose last line can be redrawn in place (a spinner): a TTY of
+   * a sane size. Elsewhere progress is appended as lines.
+   */
+  get canRedraw(): boolean {
+    const { columns, rows } = this.stderr;
+    return this.stderrIsTTY && saneSize(columns, 10) && (rows === undefined || saneSize(rows, 2));
+  }
+
+  /**
+   * Draws a one-line status at the bottom of stderr, replacing the previous one; undefined
+   * clears it. Only where canRedraw; what is written meanwhile goes above it.
+   */
+  status(line: string | undefined): void {
+    if (!this.canRedraw) return;
+    const width = (this.stderr.columns ?? 80) - 1;
+    this.#status =
+      line === undefined ? undefined : fitWidth(forTerminal(line, this.color).replace(/[\n\t]/g, ' '), width);
+    this.#drawStatus();
+  }
+
+  #drawStatus(): void {
+    if (this.#statusShown) this.stderr.write(CLEAR_LINE);
+    // Never over a line cut short (no newline yet): it would be erased with the status.
+    this.#statusShown = this.#status !== undefined && !this.#midLine;
+    if (this.#statusShown) this.stderr.write(this.#status as string);
+  }
+
+  /** The boundary: under --json, stdout is JSON and gets escapes; everything else is cleaned. */
+  #clean(text: string, stream: 'stdout' | 'stderr'): string {
+    return stream === 'stdout' && this.json ? forJson(text) : forTerminal(text, this.color);
+  }
+
+  /** Writes cleaned text; a status line on the same terminal is lifted out of the way, then drawn again below. */
+  #write(text: string, stream: 'stdout' | 'stderr'): boolean {
+    const clean = this.#clean(text, stream);
+    if (stream === 'stdout' && !this.stdoutIsTTY) return this.stdout.write(clean);
+    if (this.#statusShown) {
+      this.stderr.write(CLEAR_LINE);
+      this.#statusShown = false;
+    }
+    const ok = this[stream].write(clean);
+    if (clean !== '') this.#midLine = !clean.endsWith('\n');
+    if (this.#status !== undefined) this.#drawStatus();
+    return ok;
   }
 
   out(text: string): void {
-    this.stdout.write(text);
+    this.#write(text, 'stdout');
   }
 
   /** Writes honouring back-pressure, for long streamed output (memory stays flat). */
   async write(text: string): Promise<void> {
-    if (!this.stdout.write(text)) await new Promise<void>((resolve) => this.stdout.once('drain', () => resolve()));
+    if (!this.#write(text, 'stdout')) await new Promise<void>((resolve) => this.stdout.once('drain', () => resolve()));
   }
 
   outLine(text = ''): void {
-    this.stdout.write(`${text}\n`);
+    this.#write(`${text}\n`, 'stdout');
+  }
+
+  /**
+   * A file's bytes, unchanged, for `> file` (storage-backup read): only when stdout is not a
+   * terminal; on a terminal they are shown cleaned like any text.
+   */
+  async writeFileBytes(bytes: Buffer): Promise<void> {
+    if (this.stdoutIsTTY) return this.out(bytes.toString('utf8'));
+    await new Promise<void>((resolve, reject) => this.stdout.write(bytes, (err) => (err ? reject(err) : resolve())));
   }
 
   err(text: string): void {
-    this.stderr.write(text);
+    this.#write(text, 'stderr');
   }
 
   errLine(text = ''): void {
-    this.stderr.write(`${text}\n`);
+    this.#write(`${text}\n`, 'stderr');
   }
 
   /** A hint or progress note on stderr; silent under --quiet and --json. */
@@ -117,12 +194,13 @@ export class IO {
     if (!this.json) this.errLine(`warning: ${text}`);
   }
 
+  /** One JSON document on stdout; control and bidi characters in its strings as \uXXXX escapes. */
   printJson(value: unknown): void {
-    this.outLine(JSON.stringify(value, null, this.stdoutIsTTY ? 2 : undefined));
+    this.outLine(jsonText(value, this.stdoutIsTTY ? 2 : undefined));
   }
 
   printJsonLine(value: unknown): void {
-    this.outLine(JSON.stringify(value));
+    this.outLine(jsonText(value));
   }
 }
 
@@ -157,6 +235,7 @@ export function createTestIO(
     stderrTTY?: boolean;
     colorLevel?: ColorLevel;
     columns?: number;
+    rows?: number;
   } = {},
 ): TestIO {
   const stdin = new PassThrough();
@@ -167,8 +246,8 @@ export function createTestIO(
   stdout.on('data', (c: Buffer) => outChunks.push(c));
   stderr.on('data', (c: Buffer) => errChunks.push(c));
   const tty = opts.tty ?? false;
-  Object.assign(stdout, { columns: opts.columns ?? 100 });
-  Object.assign(stderr, { columns: opts.columns ?? 100 });
+  Object.assign(stdout, { columns: opts.columns ?? 100, rows: opts.rows });
+  Object.assign(stderr, { columns: opts.columns ?? 100, rows: opts.rows });
   const io = new IO({ stdin, stdout, stderr }, opts.colorLevel ?? 0, {
     stdin: opts.stdinTTY ?? tty,
     stdout: opts.stdoutTTY ?? tty,

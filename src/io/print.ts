@@ -2,7 +2,7 @@
 // header, ISO-8601 times, no ANSI byte), and one JSON document with --json.
 import { createRequire } from 'node:module';
 import type { IO } from './io.js';
-import { sanitizeInline } from './sanitize.js';
+import { markOwnSgr, sanitizeInline } from './sanitize.js';
 
 export interface Column<R> {
   header: string;
@@ -39,7 +39,8 @@ export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): 
     io.errLine('Nothing to show.');
     return;
   }
-  io.outLine(table.toString());
+  // The cells are sanitized, so every SGR sequence in the table is cli-table3's colour: ours.
+  io.outLine(markOwnSgr(table.toString()));
 }
 
 /** Key/value lines for one record: aligned on a TTY, tab-separated when piped. */

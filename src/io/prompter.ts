@@ -1,6 +1,14 @@
 // Prompts (enquirer, loaded only when a prompt is shown). They write to stderr: stdout is data.
-import { ConfirmationNeededError } from '../errors.js';
+// enquirer writes to the terminal itself, past the IO's writers, so what it is given is cleaned
+// here: every label and hint is sanitized, its colour is dropped when colour is off (NO_COLOR,
+// --no-color: enquirer's own colour library only knows FORCE_COLOR=0), and it is told a sane
+// width when the terminal says 0 or something absurd.
+import { ConfirmationNeededError, InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
+import { sanitizeInline } from './sanitize.js';
+
+/** Every SGR sequence (enquirer's colour); its cursor movements stay. */
+const SGR = /\u001b\[[0-9;]*m/g;
 
 export interface Choice<T> {
   label: string;
@@ -22,14 +30,27 @@ export interface Prompter {
   multiselect<T>(message: string, choices: Choice<T>[], opts?: { max?: number }): Promise<T[]>;
 }
 
+const hintOf = (c: Choice<unknown>) => (c.hint === undefined ? undefined : sanitizeInline(c.hint));
+
 export function promptPossible(io: IO, env: Record<string, string | undefined>): boolean {
   return io.stdinIsTTY && io.stderrIsTTY && !io.json && !env.CI;
 }
 
+interface EnquirerPrompt {
+  cancel(err?: unknown): Promise<void>;
+}
+
+interface EnquirerInstance {
+  on(event: 'prompt', fn: (prompt: EnquirerPrompt) => void): void;
+  prompt(question: unknown): Promise<Record<string, unknown>>;
+}
+
 export class EnquirerPrompter implements Prompter {
+  /** signal: a prompt on the screen is cancelled when it aborts (SIGINT sent by `kill`, not typed). */
   constructor(
     private readonly io: IO,
     private readonly env: Record<string, string | undefined>,
+    private readonly signal?: AbortSignal,
   ) {}
 
   canPrompt(): boolean {
@@ -45,28 +66,53 @@ export class EnquirerPrompter implements Prompter {
   }
 
   private async run<T>(options: Record<string, unknown>): Promise<T> {
-    const { default: enquirer } = (await import('enquirer')) as unknown as {
-      default: { prompt: (o: unknown) => Promise<Record<string, T>> };
+    if (this.signal?.aborted) throw new InterruptedError('Cancelled.');
+    const { default: Enquirer } = (await import('enquirer')) as unknown as {
+      default: new () => EnquirerInstance;
     };
+    const io = this.io;
+    // What enquirer writes goes to stderr as it is (cursor movements), without colour when colour is off.
+    const terminal = {
+      write: (text: string) => io.stderr.write(io.color ? text : text.replace(SGR, '')),
+      get columns() {
+        return io.columns;
+      },
+      get rows() {
+        const rows = io.stderr.rows;
+        return rows !== undefined && rows >= 2 && rows <= 10_000 ? rows : 24;
+      },
+    };
+    const enquirer = new Enquirer();
+    let shown: EnquirerPrompt | undefined;
+    enquirer.on('prompt', (p) => {
+      shown = p;
+    });
+    const onAbort = () => void shown?.cancel();
+    this.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const answers = await enquirer.prompt({
         name: 'value',
         stdin: this.io.stdin,
-        stdout: this.io.stderr,
+        stdout: terminal,
+        columns: terminal.columns,
+        rows: terminal.rows,
         ...options,
+        message: sanitizeInline(String(options.message ?? '')),
       });
       return answers.value as T;
     } catch (err) {
       // enquirer rejects with an empty value when the user presses Ctrl-C or Esc.
-      const { InterruptedError } = await import('../errors.js');
-      if (err === '' || err === undefined || (err instanceof Error && err.message === ''))
+      if (this.signal?.aborted || err === '' || err === undefined || (err instanceof Error && err.message === ''))
         throw new InterruptedError('Cancelled.');
       throw err;
+    } finally {
+      this.signal?.removeEventListener('abort', onAbort);
     }
   }
 
   input(message: string, opts: { initial?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
-    return this.run<string>({ type: 'input', message, initial: opts.initial, validate: opts.validate });
+    const initial = opts.initial === undefined ? undefined : sanitizeInline(opts.initial);
+    return this.run<string>({ type: 'input', message, initial, validate: opts.validate });
   }
 
   password(message: string): Promise<string> {
@@ -81,10 +127,10 @@ export class EnquirerPrompter implements Prompter {
     // enquirer prints the chosen name after the question, so the name is what to show then (made unique).
     const seen = new Set<string>();
     const names = choices.map((c, i) => {
-      const shown = c.picked ?? c.label;
+      const shown = sanitizeInline(c.picked ?? c.label);
       const name = seen.has(shown) ? `${shown} (${i + 1})` : shown;
       seen.add(name);
-      return { name, message: c.label, hint: c.hint };
+      return { name, message: sanitizeInline(c.label), hint: hintOf(c) };
     });
     const picked = await this.run<string>({
       type: 'select',
@@ -98,7 +144,7 @@ export class EnquirerPrompter implements Prompter {
   }
 
   async multiselect<T>(message: string, choices: Choice<T>[], opts: { max?: number } = {}): Promise<T[]> {
-    const names = choices.map((c, i) => ({ name: String(i), message: c.label, hint: c.hint }));
+    const names = choices.map((c, i) => ({ name: String(i), message: sanitizeInline(c.label), hint: hintOf(c) }));
     const picked = await this.run<string[]>({
       type: 'multiselect',
       message,

@@ -1,14 +1,28 @@
-// Text from the service cannot drive the terminal: escape sequences (CSI, OSC such as an
-// OSC 52 clipboard write, DCS, …) and control characters are removed before printing.
+// Text from the service, and anything the user typed that is echoed back, cannot drive the
+// terminal: escape sequences (CSI, an OSC 52 clipboard write, DCS, APC, PM, SOS, …), C0 and C1
+// controls, DEL and the bidi controls (which reorder what is shown) are removed before printing,
+// and written as \uXXXX escapes in JSON. Two layers (README.md "Reliability"):
+// sanitize()/sanitizeInline() where a value is put into a sentence or a cell, and forTerminal()/
+// forJson() in the IO object's writers, which every byte printed goes through. Our own colour
+// survives the second layer only because style.ts marks each of its SGR sequences with a secret
+// made when the process starts, which no string from outside can carry.
 
-// ESC followed by: CSI (ESC [ … final), OSC/DCS/SOS/PM/APC (… terminated by BEL or ESC \), or a single char.
-const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)|[\s\S]?)/g;
-// 8-bit CSI / OSC introducers and the rest of C1; C0 controls except tab and newline; DEL.
-const C1_SEQUENCES = /[\u009b][0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][\s\S]*?(?:\u0007|\u009c|$)/g;
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/** ESC sequences: CSI; OSC, DCS, SOS, PM, APC strings up to BEL, ST or the end; nF; Fp/Fe/Fs; a lone ESC. */
+const ESC_SEQUENCE =
+  '\\u001b(?:\\[[0-?]*[ -/]*[@-~]?|[\\]PX^_][\\s\\S]*?(?:\\u0007|\\u001b\\\\|\\u009c|$)|[ -/]+[0-~]?|[0-~])?';
+/** The 8-bit forms: CSI, and OSC, DCS, SOS, PM, APC strings. */
+const C1_SEQUENCE = '\\u009b[0-?]*[ -/]*[@-~]?|[\\u0090\\u0098\\u009d-\\u009f][\\s\\S]*?(?:\\u0007|\\u009c|$)';
+/** Bidi controls: embeddings and overrides, isolates, and the marks (LRM, RLM, ALM). */
+const BIDI = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+/** C0 but tab and newline, DEL, C1, and the bidi controls. */
+const CONTROL = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI}]`;
 
+const SEQUENCES = new RegExp(`${ESC_SEQUENCE}|${C1_SEQUENCE}`, 'g');
+const CONTROLS = new RegExp(CONTROL, 'g');
+
+/** Removes every escape sequence, control and bidi character; keeps newlines and tabs (`\r\n` and `\r` become `\n`). */
 export function sanitize(text: string): string {
-  return text.replace(ESCAPES, '').replace(C1_SEQUENCES, '').replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+  return text.replace(SEQUENCES, '').replace(/\r\n?/g, '\n').replace(CONTROLS, '');
 }
 
 /** For one-line cells: also folds newlines and tabs into spaces. */
@@ -26,4 +40,69 @@ export function sanitizeDeep<T>(value: T): T {
     return out as T;
   }
   return value;
+}
+
+/** True when the text holds a character sanitize() removes (besides `\r`). */
+export function hasControls(text: string): boolean {
+  CONTROLS.lastIndex = 0;
+  return CONTROLS.test(text);
+}
+
+// The mark of our own SGR sequences: eight characters of the Private Use Area drawn at random
+// when first needed. Text from outside cannot guess it, so it cannot pass its SGR as ours.
+let ownMark: string | undefined;
+let ownPatterns: { marked: RegExp; unmarked: RegExp; any: RegExp } | undefined;
+
+function patterns() {
+  if (!ownPatterns) {
+    const draw = globalThis.crypto.getRandomValues(new Uint16Array(8));
+    ownMark = String.fromCharCode(...Array.from(draw, (n) => 0xe000 + (n % 0x1900)));
+    const mark = [...ownMark].map((c) => `\\u${c.charCodeAt(0).toString(16)}`).join('');
+    ownPatterns = {
+      // Our SGR, or the mark alone (what is left of it once sanitize() removed the SGR).
+      marked: new RegExp(`${mark}(\\u001b\\[[0-9;]*m)?`, 'g'),
+      unmarked: new RegExp(`(?<!${mark})\\u001b\\[[0-9;]*m`, 'g'),
+      any: new RegExp(`${mark}(\\u001b\\[[0-9;]*m)|${ESC_SEQUENCE}|${C1_SEQUENCE}|\\r\\n?|${CONTROL}|${mark}`, 'g'),
+    };
+  }
+  return ownPatterns;
+}
+
+/** Marks every SGR sequence of a text we coloured ourselves (style.ts, the table printer) as ours. */
+export function markOwnSgr(text: string): string {
+  return text.includes('\u001b') ? text.replace(patterns().unmarked, `${ownMark}$&`) : text;
+}
+
+/**
+ * What reaches a terminal or a pipe: sanitize(), except that our own SGR sequences stay when
+ * `keepOwnColour` (and lose their mark). Every writer of the IO object goes through it.
+ */
+export function forTerminal(text: string, keepOwnColour: boolean): string {
+  if (
+    !ownPatterns &&
+    !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(text)
+  )
+    return text;
+  return text.replace(patterns().any, (whole, sgr: string | undefined) => {
+    if (sgr) return keepOwnColour ? sgr : '';
+    return whole[0] === '\r' ? '\n' : '';
+  });
+}
+
+/** In JSON text (a string's contents or between tokens): every control and bidi character but tab and newline, and the line and paragraph separators, as \uXXXX. */
+const JSON_ESCAPED = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI}\\u2028\\u2029]`, 'g');
+
+/**
+ * What reaches stdout under --json: the same value, but no raw control or bidi character.
+ * JSON.stringify already escapes C0; C1, DEL and the bidi controls it leaves raw are escaped
+ * here, which inside a JSON string means the same characters. Our colour is dropped.
+ */
+export function forJson(text: string): string {
+  const bare = ownPatterns ? text.replace(ownPatterns.marked, '') : text;
+  return bare.replace(JSON_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** JSON.stringify, then forJson(): a JSON document that shows as it is on any terminal. */
+export function jsonText(value: unknown, indent?: number): string {
+  return forJson(JSON.stringify(value, null, indent) ?? 'null');
 }

@@ -77,7 +77,12 @@ export const create = defineCommand<CreateOptions>({
     'with --no-follow: { site, jobId, workspaceId }; followed: NDJSON, {"type":"site",site,jobId,workspaceId} then the run as `chat --json` prints it, ending with one {"type":"end",…} line',
   async run(opts, ctx) {
     const prompt = await readPrompt(opts, ctx);
+    // Every local check before the first call (list_workspaces, when no --workspace is given).
     if (!prompt.trim()) throw new UsageError('The brief is empty; say what the site should be. Nothing was sent.');
+    if (prompt.length > LIMITS.promptMax)
+      throw new UsageError(
+        `The brief is ${formatCount(prompt.length)} characters, longer than ${formatCount(LIMITS.promptMax)} characters (the most the service takes). Nothing was sent.`,
+      );
     if (opts.importUrl !== undefined) {
       try {
         const u = new URL(opts.importUrl);

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../core/define.js';
-import type { Context } from '../../context.js';
+import { type Context, tokenInForce } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { checkId } from '../../input.js';
 import { requireSite } from './workspaces.js';
 
 /** A default site that does not exist would only fail later: check it when a token is at hand. */
@@ -26,9 +27,11 @@ export const use = defineCommand<{ site: string; clear?: boolean }>({
   ],
   jsonFields: '{ profile, site }',
   async run(opts, ctx) {
-    if (!opts.site && !opts.clear) throw new UsageError('Name the site to use by default, or pass --clear.');
-    if (opts.site && !/^[\w.-]{1,128}$/.test(opts.site))
-      throw new UsageError(`${JSON.stringify(opts.site)} is not a site id; \`sitebuilder site list\` shows them.`);
+    if (opts.site !== undefined && opts.clear)
+      throw new UsageError('Name a site or pass --clear, not both; nothing was changed.');
+    if (opts.site === undefined && !opts.clear)
+      throw new UsageError('Name the site to use by default, or pass --clear.');
+    if (opts.site !== undefined) checkId('The site id', opts.site, tokenInForce(ctx));
     const profile = ctx.profileName();
     const site = opts.clear ? undefined : opts.site;
     if (site) await checkSiteExists(ctx, site);

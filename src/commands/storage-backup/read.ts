@@ -72,12 +72,7 @@ export const read = defineCommand<StorageBackupReadOptions>({
       else ctx.io.info(`Wrote ${formatBytes(bytes.length)} to ${opts.output}.`);
       return;
     }
-    if (!ctx.io.stdoutIsTTY) {
-      await new Promise<void>((resolve, reject) =>
-        ctx.io.stdout.write(bytes, (err) => (err ? reject(err) : resolve())),
-      );
-      return;
-    }
+    if (!ctx.io.stdoutIsTTY) return ctx.io.writeFileBytes(bytes);
     if (looksBinary(bytes)) {
       throw new UsageError(
         `${path} is a binary file (${formatBytes(bytes.length)}); save it with --output FILE, or pipe it.`,

@@ -1,0 +1,151 @@
+// Degenerate terminals and signals, with the built binary in a real pseudo-terminal (`script`)
+// whose size is set with stty (README.md "Reliability"). A terminal of 0 × 0 or of absurd size
+// cannot be redrawn: progress comes as a few appended lines and the run ends as usual. SIGINT and
+// SIGTERM end the process in every state: following a run, at a prompt, waiting on a request that
+// never answers.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { type ScriptServer, startScriptServer } from '../helpers/script-server.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+let emu: RunningEmulator;
+let hanging: ScriptServer;
+const running: ChildProcess[] = [];
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, speed: 20 });
+  hanging = await startScriptServer();
+  hanging.answerFor = () => ({ hang: true });
+});
+afterAll(async () => {
+  for (const c of running) c.kill('SIGKILL');
+  await hanging.close();
+  await emu.close();
+});
+
+interface Terminal {
+  output(): string;
+  /** The pid of sitebuilder itself (the shell execs it). */
+  pid(): Promise<number>;
+  exit: Promise<number | null>;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs sitebuilder in a pseudo-terminal of the given size (`stty rows R cols C`), stdin and both outputs on it. */
+function inTerminal(size: { rows: number; cols: number }, args: string[], env: Record<string, string> = {}): Terminal {
+  const line = `stty rows ${size.rows} cols ${size.cols}; echo PID=$$; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  const child = spawn('script', ['-qfec', line, '/dev/null'], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      SHELL: '/bin/sh',
+      TERM: 'xterm-256color',
+      XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(tmpdir(), 'sb-cache'),
+      SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-term-')), 'config'),
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  const exit = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const output = () => out;
+  const pid = () => waitFor(() => Number(/PID=(\d+)/.exec(out)?.[1]) || undefined, { what: 'the pid', detail: output });
+  return { output, pid, exit };
+}
+
+/** Resolves with the exit code, failing when the process is still there after the deadline. */
+function ended(t: Terminal, what: string): Promise<number | null> {
+  let code: number | null | undefined;
+  t.exit.then((c) => {
+    code = c;
+  });
+  return waitFor(() => (code === undefined ? undefined : { code }), {
+    what,
+    deadlineMs: 15_000,
+    detail: t.output,
+  }).then((r) => r.code);
+}
+
+describe.skipIf(!hasScript)('degenerate terminals', () => {
+  it.each([
+    { rows: 0, cols: 0 },
+    { rows: 50, cols: 65_535 },
+  ])('a run followed in a terminal of %j ends, in a few appended lines', async (size) => {
+    const t = inTerminal(size, ['chat', 'site_bakery', 'Add an about page with our story']);
+    expect(await ended(t, 'the run to end')).toBe(0);
+    const out = t.output();
+    expect(out).toContain('Done in');
+    expect(out).toContain('The agent is working');
+    // Appended, never redrawn: no line clearing, and little written.
+    expect(out).not.toContain('\u001b[2K');
+    expect(out.length).toBeLessThan(4_000);
+  });
+
+  it('publish --wait in a terminal of 0 × 0 ends, its progress in a few lines', async () => {
+    const t = inTerminal({ rows: 0, cols: 0 }, ['publish', 'site_portfolio']);
+    expect(await ended(t, 'the publish to end')).toBe(0);
+    expect(t.output()).toMatch(/Publishing site_portfolio\r?\n[\s\S]*Published site_portfolio in/);
+    expect(t.output()).not.toContain('\u001b[2K');
+    expect(t.output().length).toBeLessThan(2_000);
+  });
+});
+
+describe.skipIf(!hasScript)('SIGINT and SIGTERM end the process in every state', () => {
+  const states: Array<{
+    state: string;
+    args: string[];
+    env?: () => Record<string, string>;
+    reached: (t: Terminal) => boolean;
+    slow?: boolean;
+  }> = [
+    {
+      state: 'following a run',
+      args: ['chat', 'site_docs', 'Add a changelog page with the last three releases'],
+      reached: (t) => t.output().includes('The agent is working'),
+      slow: true,
+    },
+    {
+      state: 'at a prompt',
+      args: ['site', 'create', '--workspace', 'ws_demo'],
+      reached: (t) => t.output().includes('Describe the site'),
+    },
+    {
+      state: 'waiting on a request that never answers',
+      args: ['workspace', 'list'],
+      env: () => ({ SITEBUILDER_BASE_URL: hanging.baseUrl }),
+      reached: () => hanging.requests.length > 0,
+    },
+  ];
+  const cases = states.flatMap((s) =>
+    (['SIGINT', 'SIGTERM'] as const).map((signal) => ({ ...s, signal, code: signal === 'SIGINT' ? 130 : 143 })),
+  );
+
+  it.each(cases)('$signal $state, at 0 × 0', async ({ args, env, reached, slow, signal, code }) => {
+    // A run slow enough to still be going when the signal comes.
+    if (slow) emu.control.setClock({ speed: 1 });
+    hanging.requests.length = 0;
+    try {
+      const t = inTerminal({ rows: 0, cols: 0 }, args, env?.());
+      const pid = await t.pid();
+      await waitFor(() => reached(t), { what: 'the state to be reached', deadlineMs: 15_000, detail: t.output });
+      process.kill(pid, signal);
+      expect(await ended(t, `the process to end after ${signal}`)).toBe(code);
+      expect(t.output().length).toBeLessThan(4_000);
+    } finally {
+      emu.control.setClock({ speed: 20 });
+    }
+  });
+});
