@@ -90,6 +90,8 @@ export function answerError(
   method: string,
   result: Pick<CallResult, 'status' | 'requestId' | 'envelope'> | undefined,
   problem: string,
+  /** Whether the error (and its JSON document) may carry the data: not when it cannot be printed. */
+  withData = true,
 ): ApiError {
   const requestId = result?.requestId;
   return new ApiError(
@@ -98,10 +100,10 @@ export function answerError(
       method,
       message: '',
       requestId,
-      data: result?.envelope.data,
-      envelope: result?.envelope,
+      data: withData ? result?.envelope.data : undefined,
+      envelope: withData ? result?.envelope : undefined,
     },
-    `The answer to ${method} ${problem}; nothing was taken from it.${requestNote(requestId)}`,
+    `The answer${method ? ` to ${method}` : ''} ${problem}; nothing was taken from it.${requestNote(requestId)}`,
   );
 }
 
@@ -113,7 +115,7 @@ export function answerList(method: string, result: CallResult): unknown[] {
   const found = findList(result.envelope.data);
   if (!Array.isArray(found)) throw answerError(method, result, found.problem);
   if (nestedDeeperThan(found, ANSWER_NESTING_MAX))
-    throw answerError(method, result, `holds records nested more than ${ANSWER_NESTING_MAX} levels deep`);
+    throw answerError(method, result, `holds records nested more than ${ANSWER_NESTING_MAX} levels deep`, false);
   return found;
 }
 
