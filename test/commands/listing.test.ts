@@ -289,14 +289,20 @@ describe('listings against hostile servers', () => {
     async (kind) => {
       const token = (n: number) => (kind === 'number' ? 100 + n : `t${n}`);
       /** Three pages of one record each; page n (0, 1, 2) hands out token(n + 1) for the next. */
-      const pageOf = (body: Record<string, any>, arg: string) => {
+      interface PageOf {
+        at: number;
+        more: boolean;
+        next: unknown;
+        items: Array<{ _id: string }>;
+      }
+      const pageOf = (body: Record<string, any>, arg: string): PageOf | ScriptedAnswer => {
         const first = arg === 'page' ? body.page === 1 : body[arg] === undefined;
         const at = first ? 0 : [1, 2].find((n) => body[arg] === token(n));
         if (at === undefined)
           return refusal(400, `\`${arg}\` was not sent back as it came: ${JSON.stringify(body[arg])}.`);
         return { at, more: at < 2, next: at < 2 ? token(at + 1) : null, items: [{ _id: `r${at}` }] };
       };
-      const patterns: Array<[string, string, (p: ReturnType<typeof pageOf> & { at: number }) => unknown]> = [
+      const patterns: Array<[string, string, (p: PageOf) => unknown]> = [
         ['list_workspace_credit_activity', 'offset', (p) => ({ items: p.items, hasMore: p.more, nextOffset: p.next })],
         ['list_site_cron_runs', 'cursor', (p) => ({ items: p.items, nextCursor: p.next })],
         ['list_storage_files', 'token', (p) => ({ files: p.items, nextToken: p.next })],
@@ -306,7 +312,7 @@ describe('listings against hostile servers', () => {
       for (const [method, arg, shape] of patterns) {
         serve((_m, body) => {
           const p = pageOf(body, arg);
-          return 'status' in p ? p : { body: envelope(shape(p as never)) };
+          return 'at' in p ? { body: envelope(shape(p)) } : p;
         });
         server.requests.length = 0;
         const res = await cli(['api', method, '-f', 'projectId=site_1', '-f', 'workspaceId=ws_1', '--paginate']);
