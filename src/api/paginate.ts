@@ -70,7 +70,13 @@ const refusesLimit = (err: unknown) =>
 
 const records = (n: number) => `${formatCount(n)} record${n === 1 ? '' : 's'}`;
 
-function incomplete(method: string, result: CallResult, what: string, read: number): ApiError {
+function incomplete(
+  method: string,
+  result: CallResult,
+  what: string,
+  read: number,
+  advice = ' Try again later, and report it if it goes on.',
+): ApiError {
   return new ApiError(
     {
       status: result.status,
@@ -80,7 +86,7 @@ function incomplete(method: string, result: CallResult, what: string, read: numb
       data: null,
       envelope: result.envelope,
     },
-    `${method} ${what}; stopped after ${records(read)}, so the listing is incomplete. Try again later, and report it if it goes on.${requestNote(result.requestId)}`,
+    `${method} ${what}; stopped after ${records(read)}, so the listing is incomplete.${advice}${requestNote(result.requestId)}`,
   );
 }
 
@@ -120,25 +126,23 @@ export async function* pages(
   let previous: string | undefined;
   let read = 0;
   let longest = 0;
+  // From the second page on, what the service handed back goes back as it came, even where the
+  // reference types the argument (an offset or page as text): the rest was checked on page 1.
+  const call = (a: Args, index: number) =>
+    client.call(method, a, { signal: options.signal, headers: options.headers, skipValidation: index > 0 });
   for (let index = 0; ; index++) {
     seen.add(JSON.stringify(args));
     let result: CallResult;
     try {
-      // From the second page on, what the service handed back goes back as it came, even where
-      // the reference types the argument (an offset or page as text): the rest was checked on page 1.
-      result = await client.call(method, args, {
-        signal: options.signal,
-        headers: options.headers,
-        skipValidation: index > 0,
-      });
+      result = await call(args, index);
     } catch (err) {
       if (!(index === 0 && addedLimit && refusesLimit(err))) throw err;
-      // The method takes no `limit`: the service's own page size, from the first page again.
+      // The method takes no `limit`: the first page again, at the service's own page size.
       const { limit: _dropped, ...rest } = args;
       args = rest;
       addedLimit = false;
-      index--;
-      continue;
+      seen.add(JSON.stringify(args));
+      result = await call(args, 0);
     }
     options.onPage?.(result.envelope, index);
     const items = recordsOf(method, result);
@@ -172,6 +176,7 @@ export async function* pages(
         result,
         `still had more after ${formatCount(bound)} pages, the most a listing reads`,
         read,
+        '',
       );
     args = verdict.next;
     previous = sig;
