@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Listing benchmark: `site list --all --json` over 1,000 and 10,000 sites of the emulator,
-// with the peak memory (max RSS) of the CLI process. The budget: streamed, peak memory flat
-// (not growing with N). Usage: node bench/listing.mjs
+// Listing benchmark: `site list --all --json` over 10,000 and 100,000 sites of the emulator:
+// the calls it makes (the emulator's request log), the wall time and the peak memory (max RSS)
+// of the CLI process. The budgets: pages of 1,000 (100,000 sites in about 100 calls), streamed,
+// peak memory flat (not growing with N). Usage: node bench/listing.mjs [sites…]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,16 @@ async function control(baseUrl, path, body) {
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+async function listSitesCalls(baseUrl) {
+  const res = await fetch(`${baseUrl}/_emulator/log?method=list_sites`);
+  const body = await res.json();
+  return body.data.length;
+}
+
+async function clearLog(baseUrl) {
+  await fetch(`${baseUrl}/_emulator/log`, { method: 'DELETE' });
 }
 
 /** Runs the CLI under `/usr/bin/time -f %M` (max RSS, KiB) and counts the JSON elements it printed. */
@@ -71,17 +82,28 @@ const env = {
   SITEBUILDER_TOKEN: emu.token,
   SITEBUILDER_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sb-bench-')),
 };
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 try {
   await control(emu.baseUrl, 'workspaces', { _id: 'ws_bench', name: 'Bench', plan: 'paid', siteLimit: 100000 });
-  console.log('sites'.padStart(7), 'time ms'.padStart(9), 'max RSS MiB'.padStart(12), 'JSON MiB'.padStart(9));
+  console.log(
+    'sites'.padStart(7),
+    'calls'.padStart(6),
+    'time ms'.padStart(9),
+    'max RSS MiB'.padStart(12),
+    'JSON MiB'.padStart(9),
+  );
   let total = 0;
-  for (const n of [1000, 10000]) {
-    for (let added = total; added < n; added += 1000)
-      await control(emu.baseUrl, 'workspaces/ws_bench/sites', { count: 1000 });
-    total = n;
+  for (const n of sizes.length ? sizes : [10000, 100000]) {
+    if (n > total) await control(emu.baseUrl, 'workspaces/ws_bench/sites', { count: n - total });
+    total = Math.max(total, n);
+    await clearLog(emu.baseUrl);
     const r = await listAll(env);
     console.log(
       String(r.sites).padStart(7),
+      String(await listSitesCalls(emu.baseUrl)).padStart(6),
       r.ms.toFixed(0).padStart(9),
       (r.rssKiB / 1024).toFixed(1).padStart(12),
       (r.bytes / 1048576).toFixed(2).padStart(9),

@@ -1,153 +1,226 @@
-// Async iterators over the six listing patterns of the service (docs/emulator.md "Listing
-// conventions"). Pages are fetched one at a time and items yielded as they come, so a caller
-// can stream 10,000 sites with flat memory.
-import type { ApiClient, Envelope } from './client.js';
+// Listings over the six paging patterns of the service (docs/scripting.md "Listings"). Pages
+// are fetched one at a time and their records yielded as they come, so 100,000 sites stream
+// with flat memory; each page asks for the largest page the method takes. A listing always
+// ends: at the end its pages state, on an empty page, or with an error saying it is incomplete
+// (a page that repeats the one before, a cursor handed out twice, an empty page that says more
+// follow, or PAGE_BOUND pages). Paging tokens are sent back exactly as they came.
+import { ApiError, requestNote } from '../errors.js';
+import { ANSWER_NESTING_MAX, answerError, findList, nestedDeeperThan } from './answer.js';
+import type { ApiClient, CallResult, Envelope } from './client.js';
+import { formatCount } from './limits.js';
 import { methodInfo } from './method-index.js';
-import type { ListingPattern } from './methods.js';
+import { decideNext, detectPattern, type Verdict } from './page-fields.js';
+import type { ListingPattern } from './registry-terms.js';
+
+export { detectPattern } from './page-fields.js';
+
+type Args = Record<string, unknown>;
+
+/** A listing stops with an error after this many pages: 10,000,000 records at 1,000 a page. */
+export const PAGE_BOUND = 10_000;
 
 export interface PaginateOptions {
   /** The pattern; by default the registry's for the method. */
   pattern?: ListingPattern;
-  /** Stop after this many items. */
+  /** Without a pattern (a method the registry does not know): read it from the first page. */
+  detect?: boolean;
+  /** Stop after this many records (no page is fetched past them). */
   max?: number;
   signal?: AbortSignal;
-  /** Called with each page's envelope (for totals, headers). */
+  headers?: Record<string, string>;
+  /** Called with each page's envelope (for totals). */
   onPage?: (envelope: Envelope, pageIndex: number) => void;
+  /** The page bound (tests); PAGE_BOUND by default. */
+  maxPages?: number;
 }
 
-const LIST_KEYS = [
-  'items',
-  'results',
-  'rows',
-  'messages',
-  'sites',
-  'workspaces',
-  'backups',
-  'files',
-  'entries',
-  'records',
-];
-
-/** Finds the list in a page's data: the data itself, a well-known key, or the only array field. */
-export function itemsOf(data: unknown): unknown[] {
-  if (Array.isArray(data)) return data;
-  if (!data || typeof data !== 'object') return [];
-  const rec = data as Record<string, unknown>;
-  for (const k of LIST_KEYS) if (Array.isArray(rec[k])) return rec[k] as unknown[];
-  const arrays = Object.values(rec).filter(Array.isArray);
-  return arrays.length === 1 ? (arrays[0] as unknown[]) : [];
+export interface Page {
+  items: unknown[];
+  result: CallResult;
+  /** 0 for the first page. */
+  index: number;
+  pattern?: ListingPattern;
 }
 
-/** A field looked up in data first, then in the envelope (the service puts `count` on the envelope). */
-function field(env: Envelope, name: string): unknown {
-  const data = env.data as Record<string, unknown> | null;
-  if (data && typeof data === 'object' && !Array.isArray(data) && name in data) return data[name];
-  return env[name];
+/** The records of a page's data (findList); an error naming what is missing or ambiguous. */
+export function itemsOf(data: unknown, method = ''): unknown[] {
+  const found = findList(data);
+  if (Array.isArray(found)) return found;
+  throw answerError(method, undefined, found.problem);
 }
 
-interface PageState {
-  args: Record<string, unknown>;
-  done: boolean;
+/** The records of an answer, checked: a list, and not absurdly deep. */
+export function recordsOf(method: string, result: CallResult): unknown[] {
+  const found = findList(result.envelope.data);
+  if (!Array.isArray(found)) throw answerError(method, result, found.problem);
+  if (nestedDeeperThan(found, ANSWER_NESTING_MAX))
+    throw answerError(method, result, `holds records nested more than ${ANSWER_NESTING_MAX} levels deep`, false);
+  return found;
 }
 
-/** Given a page and the arguments that fetched it, the arguments of the next page, or null at the end. */
-export function nextPageArgs(
-  pattern: ListingPattern,
-  args: Record<string, unknown>,
-  env: Envelope,
-  received: number,
-): Record<string, unknown> | null {
-  if (received === 0) return null;
-  switch (pattern) {
-    case 'offset': {
-      const offset = Number(args.offset ?? 0) + received;
-      const count = Number(field(env, 'count'));
-      if (Number.isFinite(count) && offset >= count) return null;
-      return { ...args, offset };
+/** The largest page a method takes: the registry's bound of its `limit` argument. */
+export function largestPage(method: string): number | undefined {
+  const limit = methodInfo(method)?.schema.properties?.limit;
+  return typeof limit?.maximum === 'number' ? limit.maximum : undefined;
+}
+
+/** `limit` is our guess for most methods ("some take limit"): a 400 about it means this one does not. */
+const refusesLimit = (err: unknown) =>
+  err instanceof ApiError && err.status === 400 && /\blimit\b/i.test(err.serviceMessage || err.message);
+
+const records = (n: number) => `${formatCount(n)} record${n === 1 ? '' : 's'}`;
+
+function incomplete(
+  method: string,
+  result: CallResult,
+  what: string,
+  read: number,
+  advice = ' Try again later, and report it if it goes on.',
+): ApiError {
+  return new ApiError(
+    {
+      status: result.status,
+      method,
+      message: '',
+      requestId: result.requestId,
+      data: null,
+      envelope: result.envelope,
+    },
+    `${method} ${what}; stopped after ${records(read)}, so the listing is incomplete.${advice}${requestNote(result.requestId)}`,
+  );
+}
+
+/** What tells two pages apart: their records' ids, else the records themselves. */
+function signature(items: unknown[]): string {
+  const ids = items.map((r) =>
+    r && typeof r === 'object' ? ((r as Args)._id ?? (r as Args).id ?? (r as Args).key) : undefined,
+  );
+  return JSON.stringify(ids.every((id) => id !== undefined && id !== null) ? ids : items);
+}
+
+/** The argument that moves a listing on, for the error that says it was ignored. */
+const movedBy = (pattern: ListingPattern | undefined) =>
+  pattern === 'offset' || pattern === 'offsetHasMore'
+    ? 'offset'
+    : pattern === 'page'
+      ? 'page'
+      : pattern === 'token'
+        ? 'token'
+        : 'cursor';
+
+/** Every page of a listing, in order, until it ends (see the head of this file). */
+export async function* pages(
+  client: ApiClient,
+  method: string,
+  firstArgs: Args = {},
+  options: PaginateOptions = {},
+): AsyncGenerator<Page> {
+  let pattern = options.pattern ?? methodInfo(method)?.listing ?? undefined;
+  if (!pattern && !options.detect) throw new Error(`${method} is not a listing method`);
+  const bound = options.maxPages ?? PAGE_BOUND;
+  let args: Args = pattern === 'page' && firstArgs.page === undefined ? { ...firstArgs, page: 1 } : { ...firstArgs };
+  const size = largestPage(method);
+  let addedLimit = size !== undefined && args.limit === undefined;
+  if (addedLimit) args.limit = Math.min(size!, Math.max(1, options.max ?? size!));
+  const seen = new Set<string>();
+  let previous: string | undefined;
+  let read = 0;
+  let longest = 0;
+  // From the second page on, what the service handed back goes back as it came, even where the
+  // reference types the argument (an offset or page as text): the rest was checked on page 1.
+  const call = (a: Args, index: number) =>
+    client.call(method, a, { signal: options.signal, headers: options.headers, skipValidation: index > 0 });
+  for (let index = 0; ; index++) {
+    seen.add(JSON.stringify(args));
+    let result: CallResult;
+    try {
+      result = await call(args, index);
+    } catch (err) {
+      if (!(index === 0 && addedLimit && refusesLimit(err))) throw err;
+      // The method takes no `limit`: the first page again, at the service's own page size.
+      const { limit: _dropped, ...rest } = args;
+      args = rest;
+      addedLimit = false;
+      seen.add(JSON.stringify(args));
+      result = await call(args, 0);
     }
-    case 'offsetHasMore': {
-      if (field(env, 'hasMore') !== true) return null;
-      const next = field(env, 'nextOffset');
-      return { ...args, offset: typeof next === 'number' ? next : Number(args.offset ?? 0) + received };
+    options.onPage?.(result.envelope, index);
+    const items = recordsOf(method, result);
+    if (options.detect && !pattern) pattern = detectPattern(result.envelope);
+    const sig = items.length > 0 ? signature(items) : undefined;
+    if (sig !== undefined && sig === previous)
+      throw incomplete(
+        method,
+        result,
+        `sent page ${index + 1} with the same records as page ${index} (it seems to ignore \`${movedBy(pattern)}\`)`,
+        read,
+      );
+    const verdict = pattern
+      ? decideNext(pattern, args, result.envelope, { received: items.length, before: read, longest })
+      : ({ end: true } as Verdict);
+    if (items.length === 0 && 'next' in verdict && verdict.stated)
+      throw incomplete(method, result, `answered an empty page ${index + 1} although it says more follow`, read);
+    yield { items, result, index, pattern };
+    read += items.length;
+    longest = Math.max(longest, items.length);
+    if ('end' in verdict) {
+      if (verdict.problem) throw incomplete(method, result, verdict.problem, read);
+      return;
     }
-    case 'nextCursor': {
-      const next = field(env, 'nextCursor');
-      return next === null || next === undefined || next === '' ? null : { ...args, cursor: next };
-    }
-    case 'token': {
-      const next = field(env, 'nextToken');
-      return next === null || next === undefined || next === '' ? null : { ...args, token: next };
-    }
-    case 'page': {
-      const page = Number(args.page ?? 1);
-      const totalPages = Number(field(env, 'totalPages') ?? field(env, 'pages'));
-      if (Number.isFinite(totalPages) && page >= totalPages) return null;
-      if (field(env, 'hasMore') === false) return null;
-      return { ...args, page: page + 1 };
-    }
-    case 'backwards': {
-      if (field(env, 'hasMore') !== true) return null;
-      const cursor = field(env, 'oldestCursor');
-      return cursor === null || cursor === undefined ? null : { ...args, cursor };
-    }
+    if (items.length === 0) return;
+    if (seen.has(JSON.stringify(verdict.next)))
+      throw incomplete(method, result, `handed out the same ${movedBy(pattern)} twice (page ${index + 1})`, read);
+    if (index + 1 >= bound)
+      throw incomplete(
+        method,
+        result,
+        `still had more after ${formatCount(bound)} pages, the most a listing reads`,
+        read,
+        '',
+      );
+    args = verdict.next;
+    previous = sig;
   }
 }
 
+/** The records of a listing, one at a time, across pages. */
 export async function* paginate<T = unknown>(
   client: ApiClient,
   method: string,
-  args: Record<string, unknown> = {},
+  args: Args = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<T> {
-  const pattern = options.pattern ?? methodInfo(method)?.listing ?? undefined;
-  if (!pattern) throw new Error(`${method} is not a listing method`);
-  const state: PageState = {
-    args: pattern === 'page' && args.page === undefined ? { ...args, page: 1 } : { ...args },
-    done: false,
-  };
+  if (options.max !== undefined && options.max <= 0) return;
   let yielded = 0;
-  let pageIndex = 0;
-  const seen = new Set<string>();
-  while (!state.done) {
-    const { envelope } = await client.call(method, state.args, { signal: options.signal });
-    options.onPage?.(envelope, pageIndex++);
-    const items = itemsOf(envelope.data);
-    for (const item of items) {
-      if (options.max !== undefined && yielded >= options.max) return;
+  for await (const page of pages(client, method, args, options)) {
+    for (const item of page.items) {
       yield item as T;
-      yielded++;
-    }
-    if (options.max !== undefined && yielded >= options.max) return;
-    const next = nextPageArgs(pattern, state.args, envelope, items.length);
-    // A service that hands back the same cursor twice would loop for ever: stop instead.
-    const key = next ? JSON.stringify(next) : '';
-    if (!next || seen.has(key)) state.done = true;
-    else {
-      seen.add(key);
-      state.args = next;
+      if (options.max !== undefined && ++yielded >= options.max) return;
     }
   }
 }
 
 /**
  * A page-numbered listing as the list commands show it: one page (the first by default), or
- * every page with `all`; `more` says that a page follows the one shown.
+ * every page with `all`. `more`: a page follows the one shown (true), none does (false), or
+ * the page does not say (`maybe`: it has no total, and was not short).
  */
 export async function listByPage(
   client: ApiClient,
   method: string,
-  args: Record<string, unknown>,
+  args: Args,
   opts: { page?: number; all?: boolean; signal?: AbortSignal },
-): Promise<{ items: unknown[]; more: boolean }> {
+): Promise<{ items: unknown[]; more: boolean | 'maybe' }> {
   if (opts.all) {
     const items: unknown[] = [];
     for await (const item of paginate(client, method, args, { pattern: 'page', signal: opts.signal })) items.push(item);
     return { items, more: false };
   }
   const page = opts.page ?? 1;
-  const { envelope } = await client.call(method, { ...args, page }, { signal: opts.signal });
-  return {
-    items: itemsOf(envelope.data),
-    more: nextPageArgs('page', { ...args, page }, envelope, itemsOf(envelope.data).length) !== null,
-  };
+  const pageArgs = { ...args, page };
+  const result = await client.call(method, pageArgs, { signal: opts.signal });
+  const items = recordsOf(method, result);
+  const before = page === 1 ? 0 : undefined;
+  const verdict = decideNext('page', pageArgs, result.envelope, { received: items.length, before, longest: 0 });
+  return { items, more: 'end' in verdict ? false : verdict.stated ? true : 'maybe' };
 }

@@ -8,7 +8,8 @@ import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { putStorageFile } from '../../src/emulator/storage.js';
 import { run } from '../helpers/run.js';
-import { rx } from '../helpers/shapes.js';
+import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
+import { itemsIn, rx, SHAPES } from '../helpers/shapes.js';
 
 let emu: RunningEmulator;
 const clock = new FakeClock();
@@ -25,6 +26,14 @@ afterAll(() => emu.close());
 const api = (args: string[], opts: { stdin?: string; tty?: boolean } = {}) =>
   run(['api', ...args], { env, clock, ...opts });
 const sent = (method: string) => emu.emulator.log.list({ method });
+async function control(path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${emu.baseUrl}/_emulator/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.ok, path).toBe(true);
+}
 
 describe('api <method>', () => {
   it('posts text and typed fields and prints the whole envelope', async () => {
@@ -77,7 +86,7 @@ describe('api <method>', () => {
     expect(sent('list_sites')).toHaveLength(0);
   });
 
-  it('sends what the registry only guesses: the service decides (the emulator answers 400)', async () => {
+  it('sends what the registry only guesses: the service decides', async () => {
     // `limit` of list_sites is our guess ("some take limit"): text for it goes to the service.
     const limit = await api(['list_sites', '-f', 'workspaceId=ws_demo', '-f', 'limit=2']);
     expect(limit.code).toBe(1);
@@ -93,8 +102,11 @@ describe('api <method>', () => {
       '-f',
       'content=aGk=',
     ]);
-    expect(upload.code).toBe(1);
-    expect(JSON.parse(upload.stdout)).toMatchObject({ success: false, code: 400 });
+    // The default shapes call them fileName and contentBase64 (400); the alternate ones take these names.
+    expect(upload.code).toBe(SHAPES === 'alternate' ? 0 : 1);
+    expect(JSON.parse(upload.stdout)).toMatchObject(
+      SHAPES === 'alternate' ? { success: true } : { success: false, code: 400 },
+    );
     expect(sent('upload_storage_file').map((e) => e.args)).toEqual([
       { projectId: 'site_bakery', path: 'a.txt', content: 'aGk=' },
     ]);
@@ -116,6 +128,7 @@ describe('api <method>', () => {
       'projectId=site_docs',
       '-f',
       'domainId=edom_docs',
+      '--yes',
     ]);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).message).toBe(
@@ -175,8 +188,77 @@ describe('api <method>', () => {
   });
 });
 
+describe('api <destructive method>', () => {
+  const backupId = async () => {
+    const res = await api(['list_backups', '-f', 'projectId=site_bakery']);
+    return itemsIn('list_backups', JSON.parse(res.stdout).data)[0]._id as string;
+  };
+  const restore = (id: string, extra: string[] = []) => [
+    'restore_backup',
+    '-f',
+    'projectId=site_bakery',
+    '-f',
+    `backupId=${id}`,
+    ...extra,
+  ];
+  const restores = () => sent('restore_backup');
+
+  it('needs --yes without a terminal: exit 5, nothing sent (piped, CI=true, `echo y |`, --json)', async () => {
+    const id = await backupId();
+    const modes: Array<[string, Parameters<typeof run>[1]]> = [
+      ['piped', { env, clock }],
+      ['CI=true on a terminal', { env: { ...env, CI: 'true' }, clock, tty: true }],
+      ['echo y |', { env, clock, stdin: 'y\n' }],
+    ];
+    for (const [mode, opts] of modes) {
+      const res = await run(['api', ...restore(id)], opts);
+      expect(res.code, mode).toBe(5);
+      expect(res.stdout, mode).toBe('');
+      expect(res.stderr, mode).toContain(
+        'Calling restore_backup on site site_bakery (destructive) needs confirmation and no prompt is possible here; pass --yes to confirm. Nothing was changed.',
+      );
+    }
+    const json = await api([...restore(id), '--json'], { tty: true });
+    expect(json.code).toBe(5);
+    expect(JSON.parse(json.stderr).error).toMatchObject({ type: 'ConfirmationNeededError', exitCode: 5 });
+    // A bad stated argument is refused before anything is asked (exit 2).
+    expect((await api(['restore_backup', '-f', 'projectId=site_bakery'])).code).toBe(2);
+    expect(restores()).toHaveLength(0);
+    const yes = await api(restore(id, ['--yes']));
+    expect(yes.code).toBe(0);
+    expect(JSON.parse(yes.stdout)).toMatchObject({ success: true });
+    expect(restores()).toHaveLength(1);
+  });
+
+  it('asks on a terminal, saying what the method does; no sends nothing, yes sends it once', async () => {
+    const id = await backupId();
+    const no = new ScriptedPrompter([{ confirm: false }]);
+    const declined = await run(['api', ...restore(id)], { env, clock, tty: true, prompter: no });
+    expect(declined.code).toBe(130);
+    expect(declined.stderr).toContain('Calling restore_backup on site site_bakery (destructive):');
+    expect(declined.stderr).toContain(
+      '  - Replace every page, component and setting with a backup’s; takes a Pre-restore Backup first.',
+    );
+    expect(declined.stderr).toContain('Cancelled; nothing was changed.');
+    expect(restores()).toHaveLength(0);
+    const yes = new ScriptedPrompter([{ confirm: true }]);
+    const done = await run(['api', ...restore(id)], { env, clock, tty: true, prompter: yes });
+    expect(done.code).toBe(0);
+    expect(yes.asked).toEqual(['Go ahead?']);
+    expect(restores()).toHaveLength(1);
+    // A method that destroys nothing never asks.
+    const read = await run(['api', 'list_backups', '-f', 'projectId=site_bakery'], {
+      env,
+      clock,
+      tty: true,
+      prompter: new ScriptedPrompter([]),
+    });
+    expect(read.code).toBe(0);
+  });
+});
+
 describe('api --paginate', () => {
-  it('follows each of the six listing patterns to the end', async () => {
+  it('follows each of the six listing patterns to the end, sending every cursor back as it came', async () => {
     for (let i = 0; i < 75; i++) {
       putStorageFile(emu.emulator, 'site_bakery', {
         path: `f/${String(i).padStart(2, '0')}.txt`,
@@ -186,23 +268,46 @@ describe('api --paginate', () => {
       });
     }
     const sites = emu.emulator.sitesOf('ws_demo').length;
-    const cases: Array<[string[], number, number]> = [
-      [['list_sites', '-f', 'workspaceId=ws_demo', '-F', 'limit=1'], sites, sites], // offset and count
-      [['list_workspace_credit_activity', '-f', 'workspaceId=ws_demo'], 36, 2], // offset with hasMore
-      [['list_site_cron_runs', '-f', 'projectId=site_bakery'], 48, 3], // next cursor
-      [['list_storage_files', '-f', 'projectId=site_bakery', '-f', 'prefix=f/'], 75, 2], // token
-      [['list_database_backups', '-f', 'projectId=site_bakery'], 30, 3], // page numbers
-      [['list_messages', '-f', 'projectId=site_bakery', '-F', 'limit=1'], 2, 2], // backwards
+    // A small -F limit where the method takes one, so that every pattern really pages.
+    const cases: Array<[string[], number, number, string]> = [
+      [['list_sites', '-f', 'workspaceId=ws_demo', '-F', 'limit=1'], sites, sites, 'offset'], // offset and count
+      [['list_workspace_credit_activity', '-f', 'workspaceId=ws_demo', '-F', 'limit=10'], 36, 4, 'offset'], // hasMore
+      [['list_site_cron_runs', '-f', 'projectId=site_bakery', '-F', 'limit=10'], 48, 5, 'cursor'], // next cursor
+      [['list_storage_files', '-f', 'projectId=site_bakery', '-f', 'prefix=f/'], 75, 2, 'token'], // token
+      [['list_database_backups', '-f', 'projectId=site_bakery'], 30, 3, 'page'], // page numbers
+      [['list_messages', '-f', 'projectId=site_bakery', '-F', 'limit=1'], 2, 2, 'cursor'], // backwards
     ];
-    for (const [args, count, pages] of cases) {
+    for (const [args, count, pages, moves] of cases) {
       const before = sent(args[0]).length;
       const res = await api([...args, '--paginate']);
-      expect(res.code, args[0]).toBe(0);
+      expect(res.code, `${args[0]}: ${res.stderr}`).toBe(0);
       const items = JSON.parse(res.stdout);
       expect(Array.isArray(items), args[0]).toBe(true);
       expect(items.length, args[0]).toBe(count);
-      expect(sent(args[0]).length - before, args[0]).toBe(pages);
+      const calls = sent(args[0]).slice(before);
+      expect(calls.length, args[0]).toBe(pages);
+      // Cursors and tokens are text in the default shapes and numbers in the alternate ones.
+      if (moves === 'cursor' || moves === 'token') {
+        const types = calls.slice(1).map((c) => typeof (c.args as Record<string, unknown>)[moves]);
+        expect(new Set(types), args[0]).toEqual(new Set([SHAPES === 'alternate' ? 'number' : 'string']));
+      }
+      // The other arguments stay the same on every page.
+      const others = (a: unknown) => Object.entries(a as object).filter(([k]) => k !== moves);
+      for (const c of calls) expect(others(c.args), args[0]).toEqual(others(calls[0].args));
     }
+  });
+
+  it('asks for the largest page the method takes, unless -F limit says otherwise', async () => {
+    await control('workspaces', { _id: 'ws_many', name: 'Many', plan: 'paid', siteLimit: 5000 });
+    await control('workspaces/ws_many/sites', { count: 2500 });
+    const res = await api(['list_sites', '-f', 'workspaceId=ws_many', '--paginate', '--jsonl']);
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim().split('\n')).toHaveLength(2500);
+    expect(sent('list_sites').map((e) => e.args)).toEqual([
+      { workspaceId: 'ws_many', limit: 1000 },
+      { workspaceId: 'ws_many', limit: 1000, offset: 1000 },
+      { workspaceId: 'ws_many', limit: 1000, offset: 2000 },
+    ]);
   });
 
   it('prints NDJSON with --jsonl, one item a line', async () => {

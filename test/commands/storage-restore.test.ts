@@ -71,7 +71,7 @@ describe('storage-restore plan', () => {
       (await cli(['storage-restore', 'plan', SITE, '-b', weekly, '--path', 'images/', '--json'])).stdout,
     );
     expect(doc.request).toEqual({ projectId: SITE, backupId: weekly, mode: 'selected', paths: ['images/'] });
-    const res = await cli(['api', 'restore_storage_backup', '--input', '-', '-f', `confirm=${doc.confirm}`], {
+    const res = await cli(['api', 'restore_storage_backup', '--input', '-', '-f', `confirm=${doc.confirm}`, '--yes'], {
       stdin: JSON.stringify(doc.request),
     });
     expect(res.code).toBe(0);

@@ -38,16 +38,18 @@ describe('listing patterns', () => {
         contentBase64: 'AA==',
       });
     }
+    // paginate() asks for the largest page a method takes unless a limit is given: small ones
+    // here, so that every pattern is followed over several pages.
     const cases: Array<[string, Record<string, unknown>, number, number]> = [
-      ['list_rows', { projectId: 'site_bakery', collectionId: 'col_orders' }, 130, 3], // offset and count
+      ['list_rows', { projectId: 'site_bakery', collectionId: 'col_orders', limit: 50 }, 130, 3], // offset and count
       ['list_templates', { limit: 5 }, 14, 3],
       ['list_workspace_members', { workspaceId: 'ws_demo', limit: 1 }, 2, 2],
-      ['list_workspace_credit_activity', { workspaceId: 'ws_demo' }, 36, 2], // offset with hasMore
-      ['list_site_cron_runs', { projectId: 'site_bakery' }, 48, 3], // next cursor
-      ['list_site_cron_runs', { projectId: 'site_bakery', cronId: 'cron_bakery_stock' }, 24, 2],
-      ['list_deploy_hook_calls', { projectId: 'site_bakery' }, 25, 2],
-      ['list_webhook_deliveries', { projectId: 'site_bakery' }, 30, 2],
-      ['list_site_email_sends', { projectId: 'site_bakery' }, 45, 3],
+      ['list_workspace_credit_activity', { workspaceId: 'ws_demo', limit: 20 }, 36, 2], // offset with hasMore
+      ['list_site_cron_runs', { projectId: 'site_bakery', limit: 20 }, 48, 3], // next cursor
+      ['list_site_cron_runs', { projectId: 'site_bakery', cronId: 'cron_bakery_stock', limit: 20 }, 24, 2],
+      ['list_deploy_hook_calls', { projectId: 'site_bakery', limit: 20 }, 25, 2],
+      ['list_webhook_deliveries', { projectId: 'site_bakery', limit: 20 }, 30, 2],
+      ['list_site_email_sends', { projectId: 'site_bakery', limit: 20 }, 45, 3],
       [
         'list_site_email_suppressions',
         { projectId: 'site_bakery', limit: 5 },

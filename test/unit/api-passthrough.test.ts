@@ -95,6 +95,12 @@ describe('the listing pattern of a page', () => {
     expect(detectPattern(env({ items: [], page: 1, totalPages: 3 }))).toBe('page');
     expect(detectPattern(env([], { count: 10 }))).toBe('offset');
     expect(detectPattern(env({ anything: 1 }))).toBeUndefined();
+    // The obvious alternatives of each field.
+    expect(detectPattern(env({ runs: [], next_cursor: 7 }))).toBe('nextCursor');
+    expect(detectPattern(env({ files: [], nextPageToken: 'x' }))).toBe('token');
+    expect(detectPattern(env({ entries: [], nextPageOffset: 20 }))).toBe('offsetHasMore');
+    expect(detectPattern(env({ backups: [], page: 1, pageCount: 3 }))).toBe('page');
+    expect(detectPattern(env([], { count: '10' }))).toBe('offset');
   });
 });
 

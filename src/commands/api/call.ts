@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { defineCommand } from '../../core/define.js';
+import type { MethodInfo } from '../../api/method-index.js';
 import type { ListingPattern } from '../../api/methods.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -63,6 +64,26 @@ function headerLines(status: number, headers: IncomingHttpHeaders | Record<strin
   return `${lines.join('\n')}\n\n`;
 }
 
+/**
+ * A method the registry marks destructive (the reference's "Destructive") is called only once
+ * confirmed: on a terminal, saying what it does from its summary; else with --yes (exit 5
+ * otherwise, nothing sent). Its stated arguments are checked first, so a bad one never asks.
+ */
+async function confirmMethod(ctx: Context, info: MethodInfo, body: Record<string, unknown>): Promise<void> {
+  const [{ checkArgsForSending }, { confirmDestructive }, { sanitizeInline }] = await Promise.all([
+    import('../../api/validate.js'),
+    import('../confirm.js'),
+    import('../../io/sanitize.js'),
+  ]);
+  const problem = checkArgsForSending(info.name, info.schema, body);
+  if (problem) throw new UsageError(`Not sent: ${problem.message}`, { method: info.name, argument: problem.path });
+  const site = typeof body.projectId === 'string' ? ` on site ${sanitizeInline(body.projectId)}` : '';
+  await confirmDestructive(ctx, {
+    action: `Calling ${info.name}${site} (destructive)`,
+    consequences: [info.summary],
+  });
+}
+
 function printAnswer(
   ctx: Context,
   opts: ApiOptions,
@@ -86,7 +107,7 @@ export const call = defineCommand<ApiOptions>({
   name: 'api',
   summary: 'Call any method of the service and print its answer as JSON',
   description:
-    'Post to any method of the service and print the whole answer (the envelope) as JSON. What the service’s reference states of a known method’s arguments is checked before anything is sent; any argument it does not show is sent and the service decides; an unknown method is sent anyway (the service answers 404). Without a method, lists the methods the CLI knows. A refusal prints its envelope on stdout and the reason on stderr, with the usual exit code.',
+    'Post to any method of the service and print the whole answer (the envelope) as JSON. What the service’s reference states of a known method’s arguments is checked before anything is sent; any argument it does not show is sent and the service decides; an unknown method is sent anyway (the service answers 404). Without a method, lists the methods the CLI knows. A method the service marks destructive (restore_backup, restore_code_backup, …) asks first on a terminal and needs --yes otherwise (exit 5, nothing sent). A refusal prints its envelope on stdout and the reason on stderr, with the usual exit code. --paginate asks for the largest page the method takes unless -F limit=N says otherwise, and ends with an error, never a silently shorter list, when the service’s pages cannot be followed to their end.',
   args: [
     {
       name: 'method',
@@ -132,11 +153,11 @@ export const call = defineCommand<ApiOptions>({
     'sitebuilder api list_sites -f workspaceId=ws_1 --paginate --jsonl | jq -r ._id',
     'sitebuilder api send_message -f projectId=site_1 -F prompt=@brief.txt -H "Idempotency-Key: brief-1"',
     'sitebuilder storage-restore plan site_1 --backup sb_4 --mode full --json > plan.json',
-    'jq .request plan.json | sitebuilder api restore_storage_backup --input - -f confirm="$(jq -r .confirm plan.json)" --include',
+    'jq .request plan.json | sitebuilder api restore_storage_backup --input - -f confirm="$(jq -r .confirm plan.json)" --yes --include',
     'sitebuilder api',
   ],
   jsonFields:
-    'the envelope as the service sent it (success, message, data, code, version, count…); with --include {status, headers, body}; with --paginate a JSON array of the items',
+    'the envelope as the service sent it (success, message, data, code, version, count…); with --include {status, headers, body}; with --paginate a JSON array of the items (closed even when a later page fails; the exit code says so)',
   async run(opts, ctx) {
     if (!opts.method) return (await import('./methods-list.js')).printMethodList(ctx);
     if (!/^[A-Za-z0-9_.-]+$/.test(opts.method)) {
@@ -154,10 +175,12 @@ export const call = defineCommand<ApiOptions>({
     const body = opts.input ? await readInputBody(opts.input, readText) : {};
     const fields = [...(opts.rawField ?? []), ...(opts.field ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
     await applyFields(body, fields, readText);
+    const { methodInfo } = await import('../../api/method-index.js');
+    const info = methodInfo(opts.method);
     const client = ctx.api();
+    if (info?.destructive) await confirmMethod(ctx, info, body);
     if (opts.paginate) {
-      const { methodInfo } = await import('../../api/method-index.js');
-      const pattern = opts.pattern ?? methodInfo(opts.method)?.listing ?? undefined;
+      const pattern = opts.pattern ?? info?.listing ?? undefined;
       const { printAllPages } = await import('./pages.js');
       const result = await printAllPages({
         client,
@@ -174,7 +197,7 @@ export const call = defineCommand<ApiOptions>({
       return;
     }
     try {
-      const res = await ctx.api().call(opts.method, body, { idempotencyKey, headers, signal: ctx.signal });
+      const res = await client.call(opts.method, body, { idempotencyKey, headers, signal: ctx.signal });
       printAnswer(ctx, opts, res.status, res.headers, res.envelope);
     } catch (err) {
       if (err instanceof ApiError && err.envelope)

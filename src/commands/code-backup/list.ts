@@ -5,7 +5,8 @@ import { printTable } from '../../io/print.js';
 import { pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parsePositiveInt } from '../../core/define.js';
-import { codeBackupId, createdAt, fileCountOf, formatWhen, labelOf } from '../storage-backup/format.js';
+import { columnWatch, morePagesHint, newestFirst } from '../listing.js';
+import { BACKUP_FIELDS, codeBackupId, createdAt, fileCountOf, formatWhen, labelOf } from '../storage-backup/format.js';
 
 export interface CodeBackupListOptions {
   site?: string;
@@ -18,8 +19,9 @@ export const list = defineCommand<CodeBackupListOptions>({
   aliases: ['ls'],
   summary: 'List the code backups of a site',
   description:
-    'Lists the code backups of the site, newest first: the files the agent had written at that point. ' +
-    'Shows one page (the first by default); --all reads every page.',
+    'Lists the code backups of the site, newest first by their creation time: the files the agent had written at that point. ' +
+    'Shows one page (the first by default; the service decides which backups a page holds, and the page is sorted); --all reads every page and sorts them all. ' +
+    'If a backup shows no creation time, they stay in the service’s order, and stderr says so.',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },
@@ -29,29 +31,38 @@ export const list = defineCommand<CodeBackupListOptions>({
     'sitebuilder code-backup list s_123',
     'sitebuilder code-backup list s_123 --all --json | jq -r ".[].codeBackupId"',
   ],
-  jsonFields: 'an array of code backup records as the service sends them (codeBackupId, createdAt, label, files, …)',
+  jsonFields:
+    'an array of code backup records as the service sends them (codeBackupId, createdAt, label, files, …), newest first',
   async run(opts, ctx) {
     if (opts.all && opts.page !== undefined) throw new UsageError('Use either --all or --page, not both.');
     const siteId = ctx.site(opts.site);
     const client = ctx.api();
-    const { items, more } = await listByPage(
+    const page = await listByPage(
       client,
       'list_code_backups',
       { projectId: siteId },
       { page: opts.page, all: opts.all, signal: ctx.signal },
     );
-    if (ctx.globals.json) return ctx.io.printJson(items);
+    const { records, sorted } = newestFirst(page.items, createdAt);
+    if (!sorted) ctx.io.warn('some code backups show no creation time, so they are in the service’s order.');
+    if (ctx.globals.json) return ctx.io.printJson(records);
     const tty = ctx.io.stdoutIsTTY;
+    const watch = columnWatch<unknown>([
+      { header: 'ID', fields: ['codeBackupId', '_id', 'id'], value: (b) => codeBackupId(b) },
+      { header: 'CREATED', fields: BACKUP_FIELDS.created, value: (b) => formatWhen(createdAt(b), tty) },
+      { header: 'FILES', fields: BACKUP_FIELDS.files, value: (b) => fileCountOf(b) ?? '' },
+      {
+        header: 'LABEL',
+        fields: [...BACKUP_FIELDS.label, 'jobId', 'runId'],
+        value: (b) => labelOf(b) || (pickString(b, 'jobId', 'runId') ?? ''),
+      },
+    ]);
     printTable(
       ctx.io,
-      [
-        { header: 'ID', value: (b) => codeBackupId(b) },
-        { header: 'CREATED', value: (b) => formatWhen(createdAt(b), tty) },
-        { header: 'FILES', value: (b) => fileCountOf(b) ?? '' },
-        { header: 'LABEL', value: (b) => labelOf(b) || (pickString(b, 'jobId') ?? '') },
-      ],
-      items.map((b) => sanitizeDeep(b)),
+      watch.columns,
+      records.map((b) => sanitizeDeep(b)),
     );
-    if (more) ctx.io.info(`More on the next page: --page ${(opts.page ?? 1) + 1}, or --all.`);
+    watch.report(ctx.io, 'code backups', records.length);
+    morePagesHint(ctx, page.more, opts.page);
   },
 });

@@ -1,15 +1,21 @@
 import { defineCommand, parsePositiveInt } from '../../core/define.js';
 import { paginate } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
-import { cellText, printTable } from '../../io/print.js';
+import { printTable } from '../../io/print.js';
 import { humanTime, idOf, nameOf, pick } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
+import { columnWatch, type FieldColumn, writeJsonArray, writeRows } from '../listing.js';
 import { workspaceIds } from './workspaces.js';
 
 interface ListOptions {
   workspace?: string;
   limit?: number;
   all?: boolean;
+}
+
+interface Row {
+  workspace: string;
+  site: unknown;
 }
 
 const DEFAULT_LIMIT = 30;
@@ -19,7 +25,7 @@ export const list = defineCommand<ListOptions>({
   aliases: ['ls'],
   summary: 'List sites',
   description:
-    'List the sites of a workspace (--workspace), or of every workspace the token reaches. Shows the first 30 by default; --all streams every page, so even 10,000 sites print with flat memory.',
+    'List the sites of a workspace (--workspace), or of every workspace the token reaches, in the service’s order. Shows the first 30 by default; --all streams every page (1,000 sites a page), so even 100,000 sites print with flat memory. A listing that cannot be read to its end is an error (exit 1), never a shorter list.',
   options: [
     { flags: '-w, --workspace <id>', description: 'only this workspace' },
     {
@@ -34,14 +40,15 @@ export const list = defineCommand<ListOptions>({
     'sitebuilder site list --workspace ws_1 --all --json > sites.json',
     'sitebuilder site list --all | cut -f1',
   ],
-  jsonFields: 'an array of site records as the service sends them (each has _id, used as projectId)',
+  jsonFields:
+    'an array of site records as the service sends them (each has _id, used as projectId); on a failure after some records, the array holds those and is closed, and the exit code says it failed',
   async run(opts, ctx) {
     if (opts.all && opts.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
     const max = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
     const client = ctx.api();
     const workspaces = opts.workspace ? [opts.workspace] : await workspaceIds(client, ctx.signal);
-    let remaining = max;
-    const sites = async function* () {
+    const sites = async function* (): AsyncGenerator<Row> {
+      let remaining = max;
       for (const ws of workspaces) {
         if (remaining !== undefined && remaining <= 0) return;
         for await (const site of paginate(
@@ -57,36 +64,34 @@ export const list = defineCommand<ListOptions>({
     };
     const { io } = ctx;
     if (ctx.globals.json) {
-      // Streamed as one JSON array, one element at a time: memory stays flat for any count.
-      let first = true;
-      await io.write('[');
-      for await (const { site } of sites()) {
-        await io.write(`${first ? '\n' : ',\n'}${JSON.stringify(site)}`);
-        first = false;
-      }
-      io.outLine(first ? ']' : '\n]');
+      await writeJsonArray(
+        io,
+        (async function* () {
+          for await (const { site } of sites()) yield site;
+        })(),
+        'sites',
+      );
       return;
     }
-    const columns = [
-      { header: 'ID', value: (r: { site: unknown }) => idOf(r.site) },
-      { header: 'NAME', value: (r: { site: unknown }) => nameOf(r.site) },
-      {
-        header: 'WORKSPACE',
-        value: (r: { workspace: string; site: unknown }) => pick(r.site, 'workspaceId') ?? r.workspace,
-      },
+    const site = (r: Row) => r.site;
+    const watch = columnWatch<Row>([
+      { header: 'ID', fields: ['_id', 'id'], recordOf: site, value: (r) => idOf(r.site) },
+      { header: 'NAME', fields: ['name', 'title', 'label'], recordOf: site, value: (r) => nameOf(r.site) },
+      { header: 'WORKSPACE', value: (r) => pick(r.site, 'workspaceId') ?? r.workspace },
       {
         header: 'UPDATED',
-        value: (r: { site: unknown }) =>
-          humanTime(pick(r.site, 'updatedAt', 'createdAt'), ctx.clock.now(), io.stdoutIsTTY),
+        fields: ['updatedAt', 'createdAt'],
+        recordOf: site,
+        value: (r) => humanTime(pick(r.site, 'updatedAt', 'createdAt'), ctx.clock.now(), io.stdoutIsTTY),
       },
-    ];
+    ] satisfies FieldColumn<Row>[]);
     if (!io.stdoutIsTTY) {
-      for await (const row of sites())
-        await io.write(`${columns.map((c) => cellText(c.value(row as never)).replace(/\t/g, ' ')).join('\t')}\n`);
+      watch.report(io, 'sites', await writeRows(io, watch.columns, sites(), 'sites'));
       return;
     }
-    const rows = [];
+    const rows: Row[] = [];
     for await (const row of sites()) rows.push({ ...row, site: sanitizeDeep(row.site) });
-    printTable(io, columns, rows);
+    printTable(io, watch.columns, rows);
+    watch.report(io, 'sites', rows.length);
   },
 });

@@ -26,10 +26,17 @@ export function formatWhen(value: unknown, tty: boolean): string {
 
 export const storageBackupId = (b: unknown): string => pickString(b, 'backupId', '_id', 'id') ?? '';
 export const codeBackupId = (b: unknown): string => pickString(b, 'codeBackupId', '_id', 'id') ?? '';
-export const createdAt = (b: unknown): unknown => pick(b, 'createdAt', 'created', 'date', 'takenAt');
-export const sizeOf = (b: unknown): unknown => pick(b, 'sizeBytes', 'size', 'bytes');
-export const fileCountOf = (b: unknown): unknown => pick(b, 'files', 'fileCount');
-export const labelOf = (b: unknown): string => pickString(b, 'label', 'name', 'title', 'message') ?? '';
+/** The names each field of a backup is read under (the list commands name them when none is sent). */
+export const BACKUP_FIELDS = {
+  created: ['createdAt', 'created', 'date', 'takenAt'],
+  size: ['sizeBytes', 'size', 'bytes'],
+  files: ['files', 'fileCount'],
+  label: ['label', 'name', 'title', 'message'],
+};
+export const createdAt = (b: unknown): unknown => pick(b, ...BACKUP_FIELDS.created);
+export const sizeOf = (b: unknown): unknown => pick(b, ...BACKUP_FIELDS.size);
+export const fileCountOf = (b: unknown): unknown => pick(b, ...BACKUP_FIELDS.files);
+export const labelOf = (b: unknown): string => pickString(b, ...BACKUP_FIELDS.label) ?? '';
 
 /**
  * Whether a storage backup can be restored, and why not. The service: backups still being

@@ -1,0 +1,148 @@
+// What every listing command shares (docs/scripting.md "Listings"): a JSON array streamed one
+// record at a time and always closed, columns that say when the service sent none of their
+// fields, and "newest first" kept by sorting on a time the records show.
+import { formatCount } from '../api/limits.js';
+import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
+import type { IO } from '../io/io.js';
+import { cellText, type Column } from '../io/print.js';
+import { asRecord } from '../io/records.js';
+
+/**
+ * JSON text of a record with the characters a terminal or a bidi-aware viewer would act on
+ * (DEL, C1, bidi controls) written as \uXXXX escapes: the same JSON value, nothing hidden.
+ */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Marks an error raised after part of a listing was printed: how much, for stderr and the JSON error. */
+function markIncomplete(io: IO, err: unknown, printed: number, noun: string): void {
+  if (err instanceof CliError) Object.assign(err.details, { incomplete: true, printed });
+  io.warn(`the ${formatCount(printed)} ${noun} printed above are only part of the list.`);
+}
+
+/**
+ * Streams records as one JSON array. The `[` is written with the first record, so a listing
+ * that fails before any record leaves stdout empty; one that fails later still leaves one
+ * closed, valid array, and the error (exit code, stderr) says it is incomplete.
+ */
+export async function writeJsonArray(io: IO, records: AsyncIterable<unknown>, noun = 'records'): Promise<number> {
+  let printed = 0;
+  try {
+    for await (const record of records) {
+      const text = jsonText(record);
+      await io.write(`${printed === 0 ? '[\n' : ',\n'}${text}`);
+      printed++;
+    }
+  } catch (err) {
+    if (printed > 0) {
+      io.outLine('\n]');
+      markIncomplete(io, err, printed, noun);
+    }
+    throw err;
+  }
+  io.outLine(printed === 0 ? '[]' : '\n]');
+  return printed;
+}
+
+/** Streams records as NDJSON, one a line; a failure after some lines says they are incomplete. */
+export async function writeJsonLines(io: IO, records: AsyncIterable<unknown>, noun = 'records'): Promise<number> {
+  let printed = 0;
+  try {
+    for await (const record of records) {
+      await io.write(`${jsonText(record)}\n`);
+      printed++;
+    }
+  } catch (err) {
+    if (printed > 0) markIncomplete(io, err, printed, noun);
+    throw err;
+  }
+  return printed;
+}
+
+/** Streams records as tab-separated rows; a failure after some rows says they are incomplete. */
+export async function writeRows<R>(
+  io: IO,
+  columns: Column<R>[],
+  rows: AsyncIterable<R>,
+  noun = 'records',
+): Promise<number> {
+  let printed = 0;
+  try {
+    for await (const row of rows) {
+      await io.write(`${columns.map((c) => cellText(c.value(row)).replace(/\t/g, ' ')).join('\t')}\n`);
+      printed++;
+    }
+  } catch (err) {
+    if (printed > 0) markIncomplete(io, err, printed, noun);
+    throw err;
+  }
+  return printed;
+}
+
+/** A column read from fields of the service's records: `fields` are the names it looks for. */
+export interface FieldColumn<R> extends Column<R> {
+  fields?: readonly string[];
+  /** The record the fields are looked for in (default: the row itself). */
+  recordOf?: (row: R) => unknown;
+}
+
+/**
+ * Watches which columns' fields appear in at least one record; `report` says once, on stderr,
+ * which never did (an empty column is otherwise indistinguishable from empty values).
+ */
+export function columnWatch<R>(columns: FieldColumn<R>[]) {
+  const found = new Set<FieldColumn<R>>();
+  const watched: Column<R>[] = columns.map((c) => ({
+    header: c.header,
+    value: (row: R) => {
+      if (c.fields && !found.has(c) && c.fields.some((f) => f in asRecord(c.recordOf ? c.recordOf(row) : row)))
+        found.add(c);
+      return c.value(row);
+    },
+  }));
+  return {
+    columns: watched,
+    /** After `shown` rows were printed: one warning per column none of whose fields any record had. */
+    report(io: IO, noun: string, shown: number): void {
+      if (shown === 0) return;
+      for (const c of columns) {
+        if (!c.fields || found.has(c)) continue;
+        io.warn(`the service sent no ${c.header} for these ${noun} (looked for ${c.fields.join(', ')}).`);
+      }
+    },
+  };
+}
+
+/** A time the service sent as ISO-8601 text or epoch milliseconds, as ms; undefined if neither. */
+export function timeValue(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * Records newest first by a time they show. When some record shows no time, they stay in the
+ * service's order (`sorted` false), and the caller says so rather than promise an order.
+ */
+export function newestFirst<T>(records: T[], timeOf: (r: T) => unknown): { records: T[]; sorted: boolean } {
+  const times = records.map((r) => timeValue(timeOf(r)));
+  if (times.some((t) => t === undefined)) return { records, sorted: false };
+  const order = records.map((r, i) => ({ r, t: times[i]!, i }));
+  order.sort((a, b) => b.t - a.t || a.i - b.i);
+  return { records: order.map((o) => o.r), sorted: true };
+}
+
+/** After one page of a page-numbered list: how to see the next, when there is (or may be) one. */
+export function morePagesHint(ctx: Context, more: boolean | 'maybe', page = 1): void {
+  if (!more) return;
+  ctx.io.info(
+    `${more === 'maybe' ? 'There may be more (the service did not say)' : 'More'} on the next page: --page ${page + 1}, or --all.`,
+  );
+}
