@@ -7,17 +7,7 @@ import { CliError } from '../errors.js';
 import type { IO } from '../io/io.js';
 import { cellText, type Column } from '../io/print.js';
 import { asRecord } from '../io/records.js';
-
-/**
- * JSON text of a record with the characters a terminal or a bidi-aware viewer would act on
- * (DEL, C1, bidi controls) written as \uXXXX escapes: the same JSON value, nothing hidden.
- */
-export function jsonText(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
+import { jsonText } from '../io/sanitize.js';
 
 /** Marks an error raised after part of a listing was printed: how much, for stderr and the JSON error. */
 function markIncomplete(io: IO, err: unknown, printed: number, noun: string): void {
