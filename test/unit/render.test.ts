@@ -199,6 +199,8 @@ describe('transcript', () => {
     ];
     const applied = applyAnswer(initialRunState(), { state: 'running', events });
     view.answer(applied, events);
+    // pretty holds an answer's lines for playback until the next answer, the end, or stop.
+    view.stop();
     const out = io.stdoutText();
     expect(out).not.toMatch(/\u001b|\u0007|\r/);
     expect(out).toContain('safe text');
