@@ -2,7 +2,7 @@
 // FakeClock (the client's sleeps move emulated time, so runs progress without waiting), a
 // scripted prompter, and Ctrl-C presses fired after a number of polls.
 import { main } from '../../src/cli.js';
-import { FakeClock } from '../../src/clock.js';
+import { type Clock, FakeClock } from '../../src/clock.js';
 import { createTestIO } from '../../src/io/io.js';
 import type { Choice, Prompter } from '../../src/io/prompter.js';
 import { InterruptedError } from '../../src/errors.js';
@@ -72,9 +72,25 @@ export class InterruptingClock extends FakeClock {
   }
 }
 
+/**
+ * The shared clock (the emulator's too), pressing Ctrl-C on the given sleeps (1-based): emulated
+ * time moves with the CLI's sleeps, so the request log's times are the CLI's.
+ */
+export function pressingOn(clock: FakeClock, interrupts: Interrupts, pressOn: number[]): Clock {
+  let n = 0;
+  return {
+    now: () => clock.now(),
+    sleep: (ms, signal) => {
+      n++;
+      for (const at of pressOn) if (at === n) interrupts.fire();
+      return clock.sleep(ms, signal);
+    },
+  };
+}
+
 export interface ChatRunOptions {
   env: Record<string, string>;
-  clock: FakeClock;
+  clock: Clock;
   tty?: boolean;
   prompter?: Prompter;
   interrupts?: Interrupts;
