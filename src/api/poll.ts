@@ -14,7 +14,7 @@ export const POLL_TIMING = {
   /** The wait reached while nothing changes (at most 13 reads in an idle minute). */
   idleMs: 5_000,
   /** Growth of the wait for each quiet read. */
-  factor: 1.5,
+  factor: 1.6,
   /** Calls left for other work before the wait starts stretching over the rest of the minute. */
   reserve: 20,
 } as const;

@@ -13,7 +13,7 @@ describe('pollUntil', () => {
       done: (v) => v === 'done',
     });
     expect(res).toEqual({ value: 'done', timedOut: false, polls: 5 });
-    expect(clock.sleeps).toEqual([4500, 5000, 5000, 5000]);
+    expect(clock.sleeps).toEqual([4800, 5000, 5000, 5000]);
   });
 
   it('checks a value already in hand before reading', async () => {
