@@ -167,6 +167,23 @@ describe('the polling rule: no two polls of a run under 2 s apart', () => {
     expect(gaps.length + 1).toBeLessThanOrEqual(21);
   });
 
+  it('a get_job the transport retries (a 500, a dropped answer) waits out the floor too', async () => {
+    // Before the message: the read of the latest run, answered 500 twice, then read.
+    emu.control.addFault({ method: 'get_job', status: 500, times: 2 });
+    const n = await chat(['Add an about page and a contact page', '--no-follow']);
+    expect(n.code).toBe(0);
+    // Following it: a poll dropped, then a 500, then read.
+    emu.control.addFault({ method: 'get_job', drop: true, when: 'before' });
+    emu.control.addFault({ method: 'get_job', status: 500 });
+    const w = await cli(['job', 'watch', SITE, n.stdout.trim()]);
+    expect(w.code).toBe(0);
+    const log = emu.control.log({ method: 'get_job' });
+    const runs = new Set(log.map((e) => (e.args as any).jobId as string));
+    expect(runs.size).toBe(2);
+    expect(new Set(log.filter((e) => e.fault).map((e) => (e.args as any).jobId)).size).toBe(2);
+    for (const jobId of runs) expect(Math.min(...pollGaps(jobId)), jobId).toBeGreaterThanOrEqual(POLL_TIMING.floorMs);
+  });
+
   it('publish status is polled under the same floor', async () => {
     const r = await cli(['publish', SITE, '--json']);
     expect(r.code).toBe(0);

@@ -4,6 +4,7 @@
 // page: the order inside a page of list_messages is not stated. Then one get_job on that run.
 // Cost before a message is sent: one list_messages and at most one get_job.
 import { answerList } from '../../api/answer.js';
+import { POLL_TIMING } from '../../api/poll.js';
 import type { KnownRun } from '../../config/runs.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
@@ -95,7 +96,11 @@ export async function readRunSources(ctx: Context, site: string): Promise<RunSou
 export async function readRun(ctx: Context, site: string, jobId: string): Promise<LatestRun> {
   const { envelope } = await ctx
     .api()
-    .call<JobAnswer>('get_job', { projectId: site, jobId, cursor: 0 }, { signal: ctx.signal });
+    .call<JobAnswer>(
+      'get_job',
+      { projectId: site, jobId, cursor: 0 },
+      { signal: ctx.signal, retryFloorMs: POLL_TIMING.floorMs },
+    );
   const state = applyAnswer(initialRunState(jobId), (envelope.data ?? {}) as JobAnswer).state;
   const outcome = outcomeOf(state);
   if (outcome === 'question') return { jobId, outcome, question: state.question };

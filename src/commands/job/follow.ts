@@ -3,7 +3,7 @@
 // budget runs low), each answer through the reducer into a view, which may play it back over the
 // wait. Ctrl-C: with onInterrupt 'cancel' the first press sends cancel_job and the next detaches;
 // with 'detach' the first detaches. Used by chat, job watch and site create.
-import { AdaptivePoller } from '../../api/poll.js';
+import { AdaptivePoller, POLL_TIMING } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { pickString } from '../../io/records.js';
@@ -116,7 +116,8 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
         const { envelope } = await client.call<JobAnswer>(
           'get_job',
           { projectId: o.projectId, jobId: o.jobId, cursor: state.cursor },
-          { signal: wake.signal },
+          // A retry (after a 500 or a dropped connection) is a poll too.
+          { signal: wake.signal, retryFloorMs: POLL_TIMING.floorMs },
         );
         data = (envelope.data ?? {}) as JobAnswer;
       } catch (err) {
