@@ -146,8 +146,10 @@ export class Playback {
     for (const row of c.rows.slice(c.row + 1)) this.write(`${row}\n`);
   }
 
+  /** At once: a text line cut into rows as when played (where the terminal redraws), anything else as it prints. */
   private whole(item: PlayItem): void {
     if (item.kind === 'other') item.emit();
+    else if (this.redraw) this.write(`${wrapRows(item.text, this.columns() - 1).join('\n')}\n`);
     else this.write(`${item.text}\n`);
   }
 

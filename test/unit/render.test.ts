@@ -378,6 +378,13 @@ describe('pretty playback', () => {
     const rows = screenOf(io.stdoutText());
     expect(rows.join(' ')).toBe(words(20));
     for (const r of rows) expect(r.length).toBeLessThan(30);
+    // Printed at once (the next answer, the end), a line is cut into the same rows.
+    const flushed = createTestIO({ tty: true, columns: 30 });
+    const at0 = new TextRunView(flushed, clock, 'pretty');
+    const applied = textAnswer(initialRunState('j'), [words(20)]);
+    at0.answer(applied, []);
+    at0.stop();
+    expect(flushed.stdoutText().split('\n').slice(0, -1)).toEqual(rows);
   });
 
   it('where the terminal cannot redraw, plays whole lines with no cursor movement', async () => {
