@@ -235,6 +235,15 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/^note\tThe cancel was refused, so the run goes on: .*chat:write/m);
     expect(plain.stdout).toMatch(/^end\tsucceeded\texit=0/m);
+    // Refused, then a second Ctrl-C: detached from a run that surely goes on.
+    emu.control.addFault({ method: 'cancel_job', status: 403, message: 'This token lacks the chat:write scope.' });
+    const i3 = new Interrupts();
+    const gone = await chat(['Add every page you can think of #long'], {
+      interrupts: i3,
+      clock: pressingOn(clock, i3, [2, 3]),
+    });
+    expect(gone.code).toBe(130);
+    expect(gone.stderr).toMatch(/^Detached; the run goes on\. Re-attach with: sitebuilder job watch site_bakery \S+$/m);
   });
 
   it('job cancel: {projectId}; --job is checked with get_job first; --clear-session confirms (exit 5, nothing sent)', async () => {

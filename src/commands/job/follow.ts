@@ -43,7 +43,7 @@ export interface FollowResult {
   outcome: Outcome | 'detached' | 'timeout';
   /** The user pressed Ctrl-C and the run was cancelled because of it. */
   cancelledByUser: boolean;
-  /** cancel_job was sent (detaching after it: the run may be cancelled or go on). */
+  /** cancel_job was sent and not refused (detaching after it: the run may be cancelled or go on). */
   cancelSent: boolean;
   elapsedMs: number;
   calls: number;
@@ -60,6 +60,7 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
   let state = initialRunState(o.jobId);
   let presses = 0;
   let cancelSent = false;
+  let cancelTried = false;
   let detached = false;
   let calls = 0;
   let wake = new AbortController();
@@ -101,9 +102,9 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
     let first = true;
     for (;;) {
       if (wake.signal.aborted) wake = new AbortController();
-      if (presses > 0 && o.onInterrupt === 'cancel' && !cancelSent) {
-        cancelSent = true;
-        await cancelRun(ctx, o, wake.signal);
+      if (presses > 0 && o.onInterrupt === 'cancel' && !cancelTried) {
+        cancelTried = true;
+        cancelSent = await cancelRun(ctx, o, wake.signal);
         if (wake.signal.aborted) wake = new AbortController();
       }
       if (detached) return finish('detached');
@@ -160,7 +161,7 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
  * with what to do next; a second Ctrl-C aborts the call and detaches. A run that ended meanwhile
  * answers 409: the next get_job shows how it ended.
  */
-async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): Promise<void> {
+async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): Promise<boolean> {
   const site = shellQuote(o.projectId);
   try {
     const { envelope } = await ctx.api().call('cancel_job', { projectId: o.projectId }, { signal });
@@ -172,17 +173,28 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
           ? `The service stopped run ${sanitizeInline(other)}, not ${sanitizeInline(o.jobId)}; this one is followed on (Ctrl-C again to detach).`
           : 'Cancel sent; waiting for the run to stop (Ctrl-C again to detach).',
     });
+    return true;
   } catch (err) {
-    if (signal.aborted) return;
+    // Aborted by a second Ctrl-C: it may have reached the service.
+    if (signal.aborted) return true;
     if (!(err instanceof CliError)) throw err;
-    const ended = err instanceof ApiError && err.status === 409;
-    o.view.status(ended ? 'The run ended before the cancel arrived' : 'The cancel was refused; the run goes on');
+    const refused = err instanceof ApiError;
+    const ended = refused && err.status === 409;
+    o.view.status(
+      ended
+        ? 'The run ended before the cancel arrived'
+        : refused
+          ? 'The cancel was refused; the run goes on'
+          : 'The cancel was not confirmed',
+    );
     o.view.cancelled({
       ok: false,
       message: ended
         ? `Nothing to cancel: ${sanitizeInline(err.serviceMessage || 'the run already ended')}`
-        : `The cancel was refused, so the run goes on: ${err.message} Press Ctrl-C again to detach; try again with: sitebuilder job cancel ${site}`,
+        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Press Ctrl-C again to detach; try again with: sitebuilder job cancel ${site}`,
     });
+    // A network failure may have come after the service took it.
+    return !refused;
   }
 }
 
