@@ -1,89 +1,174 @@
 // The measured part of bench/polling.mjs (bundled by it with esbuild): the CLI in-process
-// against an emulator, both on one FakeClock, so 60 emulated seconds take milliseconds and
-// every time below is exact emulated time.
+// against an emulator, both on one FakeClock, so minutes of emulated time take milliseconds and
+// every time below is exact emulated time. What it measures: get_job calls per busy and per idle
+// minute, the shortest gap between two polls of a run, the delay from an agent event to its first
+// word on a terminal (the pretty view plays each answer back over the wait), and the calls a
+// message costs before its send_message.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { main } from '../src/cli.js';
 import { FakeClock } from '../src/clock.js';
+import { rememberRun } from '../src/config/runs.js';
+import { ConfigStore } from '../src/config/store.js';
 import { DEMO_TOKENS, startEmulator } from '../src/emulator/index.js';
 import { createTestIO } from '../src/io/io.js';
+import { REWRITE_ROW } from '../src/io/io.js';
 
 const SITE = 'site_bakery';
 
-async function setup() {
+type Shapes = 'default' | 'alternate';
+
+async function setup(shapes: Shapes = 'default') {
   const clock = new FakeClock();
-  const emu = await startEmulator({ port: 0, clock });
+  const emu = await startEmulator({ port: 0, clock, shapes });
+  const configDir = join(mkdtempSync(join(tmpdir(), 'sitebuilder-bench-config-')), 'config');
   const env = {
     SITEBUILDER_BASE_URL: emu.baseUrl,
     SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-    SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-bench',
+    SITEBUILDER_CONFIG_DIR: configDir,
     NO_COLOR: '1',
   };
-  const cli = async (argv: string[], onLine?: (line: string) => void) => {
-    const io = createTestIO();
+  // A machine that has chatted with the site before: its latest run is known here.
+  const chat = (await (await fetch(`${emu.baseUrl}/_emulator/sites/${SITE}/chat`)).json()) as {
+    data: { lastJobId: string };
+  };
+  await rememberRun(new ConfigStore(configDir), 'default', SITE, { jobId: chat.data.lastJobId, startedAt: 1 });
+  const cli = async (argv: string[], o: { tty?: boolean; onWrite?: (text: string) => void } = {}) => {
+    const io = createTestIO({ tty: o.tty ?? false, stderrTTY: false, columns: 100 });
     io.stdinStream.end();
-    let buf = '';
-    io.stdout.on('data', (c: Buffer) => {
-      buf += c.toString('utf8');
-      const lines = buf.split('\n');
-      buf = lines.pop() ?? '';
-      for (const l of lines) onLine?.(l);
-    });
+    if (o.onWrite) io.stdout.on('data', (c: Buffer) => o.onWrite?.(c.toString('utf8')));
     const code = await main(argv, { io, env, clock, signal: new AbortController().signal });
     return { code, stdout: io.stdoutText() };
   };
-  return { clock, emu, cli };
+  const pollTimes = (jobId: string) =>
+    emu.control
+      .log({ method: 'get_job' })
+      .filter((e) => (e.args as { jobId?: string }).jobId === jobId)
+      .map((e) => Date.parse(e.time));
+  return { clock, emu, cli, pollTimes };
 }
 
-/** Calls made following an idle run (stalled, no events) for 60 emulated seconds. */
+const gapsOf = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** get_job calls following an idle run (stalled, no events) for `seconds` emulated seconds. */
 export async function idleRun(seconds = 60) {
-  const { clock, emu, cli } = await setup();
+  const { clock, emu, cli, pollTimes } = await setup();
   try {
     const started = await cli(['chat', SITE, 'Add opening hours to the home page #stall:600', '--no-follow', '--json']);
     const jobId = JSON.parse(started.stdout).jobId as string;
     clock.advance(2_000); // past the opening words: from here on nothing happens
-    const since = emu.control.log().at(-1)?.seq ?? 0;
-    const t0 = clock.now();
     const r = await cli(['job', 'watch', SITE, jobId, '--timeout', `${seconds}s`, '--json']);
-    const calls = emu.control.log({ method: 'get_job', since }).length;
     return {
       seconds,
-      calls,
-      followedMs: clock.now() - t0,
+      calls: pollTimes(jobId).length,
+      minGapMs: Math.min(...gapsOf(pollTimes(jobId))),
       exitCode: r.code,
-      state: (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { state: string }).state,
     };
   } finally {
     await emu.close();
   }
 }
 
-/** On a busy run, the delay from each event's creation to its print, against the poll interval in force. */
-export async function busyRun(prompt: string) {
-  const { clock, emu, cli } = await setup();
+/** get_job calls in the first minute of a long busy run (an event every few seconds, for minutes). */
+export async function busyMinute() {
+  const { emu, cli, pollTimes } = await setup();
   try {
-    const printed: Array<{ at: number; sleep: number }> = [];
-    const r = await cli(['chat', SITE, prompt, '--json'], (line) => {
-      const doc = JSON.parse(line) as { event?: string };
-      if (doc.event) printed.push({ at: clock.now(), sleep: clock.sleeps.at(-1) ?? 0 });
-    });
-    const end = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { jobId: string };
-    const job = (
-      emu.emulator.slice('chat') as {
-        jobs: Record<string, { startedAt: number; script: { events: Array<{ at: number }> } }>;
+    const r = await cli(['chat', SITE, 'Add every page you can think of #long', '--json']);
+    const jobId = JSON.parse(r.stdout.trim().split('\n')[0]).jobId as string;
+    const times = pollTimes(jobId);
+    const inFirstMinute = times.filter((t) => t < times[0] + 60_000).length;
+    return { calls: inFirstMinute, minGapMs: Math.min(...gapsOf(times)), totalCalls: times.length, exitCode: r.code };
+  } finally {
+    await emu.close();
+  }
+}
+
+/**
+ * A terminal's rows from the bytes written, and when each word of each row first showed: the
+ * playback's only cursor move is REWRITE_ROW (rewrite the last row, longer).
+ */
+class Screen {
+  rows: string[] = [];
+  firstSeen: number[][] = [];
+  write(text: string, at: number): void {
+    text.split(REWRITE_ROW).forEach((part, i) => {
+      if (i > 0) this.rows.pop();
+      for (const row of part.split('\n').slice(0, -1)) {
+        const r = this.rows.push(row) - 1;
+        const seen = (this.firstSeen[r] ??= []);
+        row
+          .split(/\s+/)
+          .filter(Boolean)
+          .forEach((_, k) => {
+            seen[k] ??= at;
+          });
       }
-    ).jobs[end.jobId];
-    const created = job.script.events.map((e) => job.startedAt + e.at);
-    const delays = printed.map((p, i) => ({ delay: p.at - created[i], interval: p.sleep }));
-    const sorted = delays.map((d) => d.delay).sort((a, b) => a - b);
+    });
+  }
+}
+
+/** On a terminal: the delay from each text event's creation to its first word on the screen. */
+export async function firstWordDelays(prompt: string) {
+  const { clock, emu, cli, pollTimes } = await setup();
+  try {
+    const screen = new Screen();
+    const r = await cli(['chat', SITE, prompt], { tty: true, onWrite: (t) => screen.write(t, clock.now()) });
+    const jobs = (
+      emu.emulator.slice('chat') as {
+        jobs: Record<
+          string,
+          { startedAt: number; script: { events: Array<{ at: number; event: string; data: { text?: string } }> } }
+        >;
+      }
+    ).jobs;
+    const [jobId, job] = Object.entries(jobs).sort(([, a], [, b]) => b.startedAt - a.startedAt)[0];
+    // Walk the text events' words along the screen's rows, skipping rows that are not text.
+    const words = screen.rows.map((row) => row.split(/\s+/).filter(Boolean));
+    let row = 0;
+    let word = 0;
+    const delays: number[] = [];
+    for (const ev of job.script.events) {
+      if (ev.event !== 'text') continue;
+      const evWords = (ev.data.text ?? '').split(/\s+/).filter(Boolean);
+      evWords.forEach((w, i) => {
+        while (row < words.length && (word >= words[row].length || (word === 0 && words[row][0] !== w))) {
+          row++;
+          word = 0;
+        }
+        if (row >= words.length) return;
+        if (i === 0) delays.push(screen.firstSeen[row][word] - (job.startedAt + ev.at));
+        word++;
+      });
+    }
+    const times = pollTimes(jobId);
     return {
-      events: delays.length,
-      runMs: created.at(-1)! - job.startedAt,
-      calls: emu.control.log({ method: 'get_job' }).length,
-      medianDelayMs: sorted[Math.floor(sorted.length / 2)],
-      maxDelayMs: sorted.at(-1)!,
-      maxIntervalMs: Math.max(...delays.map((d) => d.interval)),
-      withinOneInterval: delays.every((d) => d.delay <= d.interval),
+      textEvents: delays.length,
+      runMs: Math.max(...job.script.events.map((e) => e.at)),
+      calls: times.length,
+      medianDelayMs: median(delays),
+      maxDelayMs: Math.max(...delays),
+      maxGapMs: Math.max(...gapsOf(times)),
       exitCode: r.code,
     };
+  } finally {
+    await emu.close();
+  }
+}
+
+/** What a message costs before its send_message, on a site whose latest run is known here. */
+export async function callsBeforeSend(shapes: Shapes) {
+  const { emu, cli } = await setup(shapes);
+  try {
+    await cli(['chat', SITE, 'Add a gallery page please', '--no-follow']);
+    const log = emu.control.log();
+    const before = log.slice(
+      0,
+      log.findIndex((e) => e.method === 'send_message'),
+    );
+    const count = (m: string) => before.filter((e) => e.method === m).length;
+    return { shapes, listMessages: count('list_messages'), getJob: count('get_job'), total: before.length };
   } finally {
     await emu.close();
   }

@@ -88,7 +88,7 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 1 0
     case 'chat'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--plan	plan mode: the agent writes a plan and changes no file until you approve it' '-F	read the message from a file (- for standard input)' '--message-file	read the message from a file (- for standard input)' '--answer	answer the question the agent asked' '--choose	answer with the agent’s suggested answer number N' '--job	the run that asked (for --choose; default: the site’s latest run)' '--approve	approve the plan the agent wrote, and build it' '--revise	ask for a revised plan' '--no-follow	send and exit: print the job id, or the queue position' '--timeout	stop following after this long (exit 8; the run goes on), e.g. 90s, 5m' '--idempotency-key	key for send_message, so a retried script never sends twice' '-h	show help' '--help	show help'
+      set -g __sitebuilder_flags '--plan	plan mode: the agent writes a plan and changes no file until you approve it' '-F	read the message from a file (- for standard input)' '--message-file	read the message from a file (- for standard input)' '--answer	answer the question the agent asked' '--choose	answer with the agent’s suggested answer number N' '--job	the site’s latest run, as printed with its question or plan: nothing is sent unless it is' '--approve	approve the plan the agent wrote, and build it' '--revise	ask for a revised plan' '--no-follow	send and exit: print the job id, or the queue position' '--timeout	stop following after this long (exit 8; the run goes on), e.g. 90s, 5m' '--idempotency-key	key for send_message, so a retried script never sends twice' '-h	show help' '--help	show help'
       set -g __sitebuilder_vflags '-F' '--message-file' '--answer' '--choose' '--job' '--revise' '--timeout' '--idempotency-key'
       set -g __sitebuilder_npos 2 0
     case 'job'
@@ -103,7 +103,7 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 2 0
     case 'job cancel'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--job	cancel this run only (refused when it already ended)' '--clear-session	the agent’s next conversation starts fresh' '-h	show help' '--help	show help'
+      set -g __sitebuilder_flags '--job	the run you mean; nothing is sent unless it is the one running' '--clear-session	the agent’s next conversation starts fresh (asks first)' '-h	show help' '--help	show help'
       set -g __sitebuilder_vflags '--job'
       set -g __sitebuilder_npos 1 0
     case 'job help'

@@ -34,7 +34,7 @@ check_run() {
       echo "then publish with: sitebuilder publish $site" >&2
       exit 10 ;;
     11)
-      echo "A plan waits for approval: sitebuilder chat $site --approve (or --revise \"…\")" >&2
+      echo "A plan waits for approval: $(printf '%s' "$end" | jq -r '.pending.approve') (or $(printf '%s' "$end" | jq -r '.pending.revise'))" >&2
       exit 11 ;;
     8)
       echo "The run of $site is queued or still going; publish once it has finished." >&2

@@ -54,6 +54,8 @@ export interface CallOptions {
   skipValidation?: boolean;
   /** Extra headers (the api passthrough's -H). */
   headers?: Record<string, string>;
+  /** The shortest wait before a retry: a poller's floor (docs/real-service.md "Polling"). */
+  retryFloorMs?: number;
 }
 
 /** The bounds of the transport (docs/scripting.md "How calls are made"). */
@@ -126,6 +128,7 @@ interface Request {
   answerCap: number;
   signal?: AbortSignal;
   key?: string;
+  retryFloorMs?: number;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -220,6 +223,7 @@ export class ApiClient {
       answerCap: Math.max(this.opts.maxAnswerBytes, spec?.largeAnswer ? TRANSPORT_BOUNDS.fileAnswerMaxBytes : 0),
       signal: options.signal,
       key,
+      retryFloorMs: options.retryFloorMs,
     });
   }
 
@@ -281,7 +285,7 @@ export class ApiClient {
               `No complete answer from ${this.baseUrl.host} within ${duration(this.opts.timeoutMs)}; trying ${label} once more.`,
             );
           }
-          await clock.sleep(this.backoff(failures), signal);
+          await clock.sleep(Math.max(this.backoff(failures), r.retryFloorMs ?? 0), signal);
           continue;
         }
         const failure = networkFailure(label, this.baseUrl, err as NodeJS.ErrnoException, attempt, this.opts.timeoutMs);
@@ -376,7 +380,7 @@ export class ApiClient {
       }
 
       if (res.status >= 500 && r.retrySafe) {
-        const wait = this.backoff(failures + 1);
+        const wait = Math.max(this.backoff(failures + 1), r.retryFloorMs ?? 0);
         if (failures < this.opts.maxAttempts - 1 && clock.now() - started + wait <= this.opts.maxRetryTimeMs) {
           failures++;
           this.debug(`retrying ${label} in ${wait}ms`);

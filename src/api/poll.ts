@@ -1,18 +1,33 @@
-// Adaptive polling for get_job, get_publish_status and the storage restore status: quick right
-// after something changed, slowing to a few seconds while nothing does, slower still when the
-// rate budget runs low, never a tight loop. Time comes from the injected clock.
+// Polling for get_job, get_publish_status and the storage restore status, under the service's
+// rule "poll no more often than every few seconds" (docs/real-service.md "Polling"): never two
+// reads of the same thing less than POLL_TIMING.floorMs apart, about busyMs while it changes,
+// stretching to idleMs while nothing does, and longer still when the minute's budget runs low.
+// Time comes from the injected clock.
 import type { Clock } from '../clock.js';
 import type { RateBudget } from './client.js';
+
+export const POLL_TIMING = {
+  /** No two reads of one run (or publish, or restore) closer than this, whatever happens. */
+  floorMs: 2_000,
+  /** The wait after a read that brought something new. */
+  busyMs: 3_000,
+  /** The wait reached while nothing changes (at most 13 reads in an idle minute). */
+  idleMs: 5_000,
+  /** Growth of the wait for each quiet read. */
+  factor: 1.6,
+  /** Calls left for other work before the wait starts stretching over the rest of the minute. */
+  reserve: 20,
+} as const;
 
 export interface PollerOptions {
   clock: Clock;
   /** Current budget of the minute (the client's X-RateLimit-* view). */
   budget?: () => RateBudget | undefined;
-  /** Delay right after a change. */
+  /** Wait right after a change (never below the floor). */
   fastMs?: number;
-  /** Delay reached while nothing changes (the service asks for a poll every few seconds at most). */
+  /** Wait reached while nothing changes (never below the floor). */
   idleMs?: number;
-  /** Growth of the delay for each quiet poll. */
+  /** Growth of the wait for each quiet read. */
   factor?: number;
   /** Calls the poller leaves for other work before it starts stretching its interval. */
   reserve?: number;
@@ -20,17 +35,38 @@ export interface PollerOptions {
 
 export class AdaptivePoller {
   private delay: number;
+  private lastReadAt?: number;
   private readonly o: Required<Omit<PollerOptions, 'budget'>> & Pick<PollerOptions, 'budget'>;
 
   constructor(options: PollerOptions) {
-    this.o = { fastMs: 1_000, idleMs: 4_000, factor: 1.6, reserve: 20, ...options };
+    const floor = POLL_TIMING.floorMs;
+    this.o = {
+      fastMs: POLL_TIMING.busyMs,
+      idleMs: POLL_TIMING.idleMs,
+      factor: POLL_TIMING.factor,
+      reserve: POLL_TIMING.reserve,
+      ...options,
+    };
+    this.o.fastMs = Math.max(floor, this.o.fastMs);
+    this.o.idleMs = Math.max(this.o.fastMs, this.o.idleMs);
     this.delay = this.o.fastMs;
   }
 
-  /** The delay before the next poll, given whether the last answer brought anything new. */
+  /** Call when a read starts: the floor counts from there. */
+  markRead(): void {
+    this.lastReadAt = this.o.clock.now();
+  }
+
+  /** How long until the next read is allowed by the floor (0 when it is). */
+  untilAllowed(): number {
+    if (this.lastReadAt === undefined) return 0;
+    return Math.max(0, this.lastReadAt + POLL_TIMING.floorMs - this.o.clock.now());
+  }
+
+  /** The wait before the next read, given whether the last one brought anything new. */
   next(changed: boolean): number {
     this.delay = changed ? this.o.fastMs : Math.min(this.o.idleMs, Math.round(this.delay * this.o.factor));
-    return this.delay + this.budgetPenalty();
+    return Math.max(this.delay + this.budgetPenalty(), this.untilAllowed());
   }
 
   /** Sleeps for next(changed); rejects when the signal aborts. */
@@ -76,7 +112,8 @@ export interface PollUntilResult<T> {
 
 /**
  * Reads until done or until timeoutMs has passed (the work goes on; the caller says so), waiting
- * adaptively between reads. An abort of the signal rejects with its reason.
+ * adaptively between reads and never reading twice within the floor: at the deadline it reads a
+ * last time only when the floor allows. An abort of the signal rejects with its reason.
  */
 export async function pollUntil<T>(o: PollUntilOptions<T>): Promise<PollUntilResult<T>> {
   const deadline = o.clock.now() + o.timeoutMs;
@@ -88,6 +125,7 @@ export async function pollUntil<T>(o: PollUntilOptions<T>): Promise<PollUntilRes
   });
   let polls = 0;
   const read = async () => {
+    poller.markRead();
     const value = await o.read();
     polls++;
     o.onRead?.(value, polls);
@@ -98,7 +136,15 @@ export async function pollUntil<T>(o: PollUntilOptions<T>): Promise<PollUntilRes
     if (o.done(value)) return { value, timedOut: false, polls };
     const left = deadline - o.clock.now();
     if (left <= 0) return { value, timedOut: true, polls };
-    await o.clock.sleep(Math.min(poller.next(o.changed?.(value, polls) ?? false), left), o.signal);
+    const wait = poller.next(o.changed?.(value, polls) ?? false);
+    if (wait > left) {
+      // A last read at the deadline, unless it would come within the floor of the previous one.
+      await o.clock.sleep(left, o.signal);
+      if (poller.untilAllowed() > 0) return { value, timedOut: true, polls };
+      value = await read();
+      continue;
+    }
+    await o.clock.sleep(wait, o.signal);
     value = await read();
   }
 }

@@ -5,10 +5,13 @@
 import { readPrivateFile, updatePrivateFile } from './private-dir.js';
 
 export interface KnownRun {
+  /** The run's job id; for a queued message (`queued`), the queue item's id. */
   jobId: string;
-  /** When the CLI started or first followed the run (ms, from ctx.clock). */
+  /** When the CLI started or first followed the run, or queued the message (ms, from ctx.clock). */
   startedAt: number;
   mode?: 'build' | 'plan';
+  /** A message this CLI queued: the run it starts later has an id nobody told us. */
+  queued?: true;
 }
 
 /** Oldest dropped first: runs of a site, sites of a profile (by their latest run), profiles. */
@@ -24,11 +27,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typ
 
 function asRun(v: unknown): KnownRun | undefined {
   if (!isRecord(v)) return undefined;
-  const { jobId, startedAt, mode } = v;
+  const { jobId, startedAt, mode, queued } = v;
   if (typeof jobId !== 'string' || !jobId || jobId.length > MAX_ID_LENGTH) return undefined;
   if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return undefined;
   if (mode !== undefined && mode !== 'build' && mode !== 'plan') return undefined;
-  return mode ? { jobId, startedAt, mode } : { jobId, startedAt };
+  if (queued !== undefined && queued !== true) return undefined;
+  return { jobId, startedAt, ...(mode ? { mode } : {}), ...(queued ? { queued } : {}) };
 }
 
 const newestFirst = (a: KnownRun, b: KnownRun) => b.startedAt - a.startedAt;
@@ -95,6 +99,7 @@ export async function rememberRun(store: { dir: string }, profile: string, site:
       jobId: checked.jobId,
       startedAt: before ? Math.min(before.startedAt, checked.startedAt) : checked.startedAt,
       ...(mode ? { mode } : {}),
+      ...(checked.queued ? { queued: true as const } : {}),
     };
     const others = list.filter((r) => r.jobId !== checked.jobId);
     // Sorts are stable: among runs of the same instant, the one remembered last comes first.

@@ -25,6 +25,8 @@ export const saneSize = (n: number | undefined, min: number): n is number =>
 
 /** Goes back to the start of the status line and clears it. */
 const CLEAR_LINE = '\r\u001b[2K';
+/** Cursor up one row, to its first column, and clear it: the one cursor move of the run view's playback. */
+export const REWRITE_ROW = '\u001b[1A\r\u001b[2K';
 
 export interface ColorInputs {
   env: Record<string, string | undefined>;
@@ -140,14 +142,18 @@ export class IO {
     return stream === 'stdout' && this.json ? forJson(text) : forTerminal(text, this.color);
   }
 
-  /** Writes cleaned text; a status line on the same terminal is lifted out of the way, then drawn again below. */
-  #write(text: string, stream: 'stdout' | 'stderr'): boolean {
+  /**
+   * Writes cleaned text; a status line on the same terminal is lifted out of the way, then drawn
+   * again below. `control` is our own cursor move, written raw after the status is lifted.
+   */
+  #write(text: string, stream: 'stdout' | 'stderr', control = ''): boolean {
     const clean = this.#clean(text, stream);
     if (stream === 'stdout' && !this.stdoutIsTTY) return this.stdout.write(clean);
     if (this.#statusShown) {
       this.stderr.write(CLEAR_LINE);
       this.#statusShown = false;
     }
+    if (control) this[stream].write(control);
     const ok = this[stream].write(clean);
     if (clean !== '') this.#midLine = !clean.endsWith('\n');
     if (this.#status !== undefined) this.#drawStatus();
@@ -156,6 +162,14 @@ export class IO {
 
   out(text: string): void {
     this.#write(text, 'stdout');
+  }
+
+  /**
+   * Replaces the last row written to stdout with `text` (which ends with a newline), where
+   * stdout is a terminal that redraws; elsewhere `text` is appended.
+   */
+  rewriteLastRow(text: string): void {
+    this.#write(text, 'stdout', this.stdoutIsTTY && this.canRedraw ? REWRITE_ROW : '');
   }
 
   /** Writes honouring back-pressure, for long streamed output (memory stays flat). */

@@ -42,13 +42,23 @@ export function textOf(data: unknown): string | undefined {
   return str(pick(data, 'text', 'content', 'delta', 'message', 'value'));
 }
 
+/**
+ * A file change: its path, and whether it was added, changed or deleted, read from the names a
+ * service would plausibly use (`action`, `changeType`, `kind`…); unknown words mean changed.
+ */
 export function fileOf(data: unknown, kind: string): { path: string; op: FileOp } | undefined {
-  const path = typeof data === 'string' ? data : str(pick(data, 'path', 'file', 'filePath', 'filename', 'name'));
+  const path =
+    typeof data === 'string' ? data : str(pick(data, 'path', 'filePath', 'file', 'filename', 'fileName', 'name'));
   if (!path) return undefined;
   if (kind === 'file_deleted') return { path, op: 'deleted' };
-  const how = str(pick(data, 'action', 'change', 'op', 'status', 'type'))?.toLowerCase() ?? '';
-  const created = /^(add|added|create|created|new)$/.test(how) || pick(data, 'created', 'isNew') === true;
-  return { path, op: created ? 'added' : 'changed' };
+  const how =
+    str(
+      pick(data, 'action', 'changeType', 'change_type', 'change', 'kind', 'op', 'operation', 'status', 'type'),
+    )?.toLowerCase() ?? '';
+  if (/^(add|added|create|created|new)$/.test(how) || pick(data, 'created', 'isNew') === true)
+    return { path, op: 'added' };
+  if (/^(delete|deleted|remove|removed)$/.test(how)) return { path, op: 'deleted' };
+  return { path, op: 'changed' };
 }
 
 function todoStatus(item: Record<string, unknown>): TodoStatus {

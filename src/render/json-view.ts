@@ -1,8 +1,8 @@
 // The --json view of a followed run: NDJSON. The events pass through exactly as the service
 // sent them; our own lines carry `type` (start, state, reset) and exactly one `end` line closes it.
 import { asEvent } from './events.js';
-import { creditsOfRun, failureMessage, type AppliedAnswer } from './reducer.js';
-import type { RunEnd, RunView } from './run-view.js';
+import { creditsOfRun, runErrorOf, type AppliedAnswer } from './reducer.js';
+import type { CancelNotice, RunEnd, RunView } from './run-view.js';
 import type { IO } from '../io/io.js';
 
 export class JsonRunView implements RunView {
@@ -34,6 +34,11 @@ export class JsonRunView implements RunView {
   recap(): void {}
   status(): void {}
 
+  cancelled(notice: CancelNotice): void {
+    this.start();
+    this.io.printJsonLine({ type: 'cancel', jobId: this.jobId, ok: notice.ok, message: notice.message });
+  }
+
   end(end: RunEnd): void {
     this.start();
     const s = end.state;
@@ -45,7 +50,9 @@ export class JsonRunView implements RunView {
       outcome: end.outcome,
       exitCode: end.exitCode,
       creditsCharged: creditsOfRun(s) ?? null,
-      error: s.state === 'failed' ? (s.error ?? { message: failureMessage(s) }) : null,
+      // The service shows no field of the job's error: code and message are read from the obvious
+      // names, and `raw` keeps the object as sent (docs/scripting.md).
+      error: s.state === 'failed' ? runErrorOf(s) : null,
       pending: end.pending ?? null,
       reattach: end.reattach ?? null,
     });

@@ -170,6 +170,17 @@ export function planOf(s: RunState): string {
 }
 
 export function errorCodeOf(s: RunState): string | undefined {
-  const c = pick(asRecord(s.error), 'code', 'type');
+  const c = pick(asRecord(s.error), 'code', 'type', 'errorCode', 'error_code');
   return typeof c === 'string' ? c : undefined;
+}
+
+/** What a failed run's `end` line says: its code and message read tolerantly, and the object as the service sent it. */
+export interface RunError {
+  code: string | null;
+  message: string;
+  raw: unknown;
+}
+
+export function runErrorOf(s: RunState): RunError {
+  return { code: errorCodeOf(s) ?? null, message: failureMessage(s), raw: s.error ?? null };
 }

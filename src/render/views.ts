@@ -1,6 +1,8 @@
 // The three views of a followed run. pretty (TTY) and plain (piped) print transcript lines on
 // stdout, with a spinner on stderr in pretty mode; json prints NDJSON: the events unchanged, a
 // few lines of our own marked by `type`, and exactly one `{"type":"end",…}` line at the end.
+// pretty plays each answer's lines back over the wait until the next poll (playback.ts); plain
+// and json print them at once.
 import type { Clock } from '../clock.js';
 import type { IO } from '../io/io.js';
 import { startSpinner, formatElapsed, type Spinner } from '../io/spinner.js';
@@ -10,15 +12,24 @@ import { formatPlain, formatPretty, type ViewMode } from './format.js';
 import { creditsOfRun, failureMessage, type AppliedAnswer, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
 import { JsonRunView } from './json-view.js';
-import type { RunEnd, RunView } from './run-view.js';
+import { Playback } from './playback.js';
+import type { CancelNotice, RunEnd, RunView } from './run-view.js';
 
 export function chooseViewMode(io: IO): ViewMode | 'json' {
   return io.json ? 'json' : io.stdoutIsTTY ? 'pretty' : 'plain';
 }
 
-export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io)): RunView {
-  return mode === 'json' ? new JsonRunView(io) : new TextRunView(io, clock, mode);
+export interface RunViewOptions {
+  /** Whether the terminal can move the cursor (not TERM=dumb): rows are then played word by word. */
+  redraw?: boolean;
 }
+
+export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io), opts: RunViewOptions = {}): RunView {
+  return mode === 'json' ? new JsonRunView(io) : new TextRunView(io, clock, mode, opts);
+}
+
+/** Below this width, rows are not redrawn: lines are played whole. */
+const MIN_REDRAW_COLUMNS = 20;
 
 function stateLabel(state: string): string {
   if (state === 'stalled') return 'The agent stalled; waiting for it to go on';
@@ -38,12 +49,25 @@ export class TextRunView implements RunView {
   /** pretty: a failed step, held until we know the run's error does not repeat it. */
   private heldFailure?: Extract<TranscriptLine, { kind: 'result' }>;
   private printedErrors = new Set<string>();
+  /** pretty: the lines of the last answer, played back over the wait. */
+  private readonly playback?: Playback;
 
   constructor(
     private readonly io: IO,
     private readonly clock: Clock,
     private readonly mode: ViewMode,
-  ) {}
+    opts: RunViewOptions = {},
+  ) {
+    if (mode === 'pretty') {
+      const redraw = (opts.redraw ?? true) && io.columns >= MIN_REDRAW_COLUMNS;
+      this.playback = new Playback(
+        clock,
+        (text, rewrite) => this.write(text, rewrite),
+        () => io.columns,
+        redraw,
+      );
+    }
+  }
 
   async begin(projectId: string, jobId: string): Promise<void> {
     this.jobId = jobId;
@@ -58,11 +82,19 @@ export class TextRunView implements RunView {
   }
 
   answer(applied: AppliedAnswer, _raw: unknown[], opts: { quiet?: boolean } = {}): void {
+    // Never slower than the service: what the last answer brought is all shown before this one.
+    this.playback?.flush();
     this.printHeader();
     if (applied.reset) this.t.reset();
     const lines: TranscriptLine[] = [];
     for (const ev of applied.events) lines.push(...this.t.event(ev));
     if (opts.quiet) this.kept.push(...lines);
+    else if (this.playback)
+      this.playback.push(
+        this.withoutRepeats(lines).map((l) =>
+          l.kind === 'text' ? { kind: 'text', text: l.text } : { kind: 'other', emit: () => this.emit([l]) },
+        ),
+      );
     else this.print(lines);
     const state = applied.state.state;
     if (state !== this.lastState) {
@@ -100,12 +132,22 @@ export class TextRunView implements RunView {
     this.print([...lastText, ...todos, ...tail]);
   }
 
+  async play(until: number, signal?: AbortSignal): Promise<void> {
+    await this.playback?.play(until, signal);
+  }
+
   status(text: string): void {
     if (this.spinner) this.spinner.update(text);
     else if (this.mode === 'plain') this.io.outLine(`note\t${text}`);
   }
 
+  cancelled(notice: CancelNotice): void {
+    this.playback?.flush();
+    this.emit([{ kind: 'note', text: notice.message }]);
+  }
+
   end(end: RunEnd): void {
+    this.playback?.flush();
     this.print(this.t.finish(), { final: true });
     this.stop();
     const s = end.state;
@@ -138,20 +180,29 @@ export class TextRunView implements RunView {
   }
 
   stop(): void {
+    this.playback?.flush();
     this.spinner?.stop();
     this.spinner = undefined;
   }
 
   private print(all: TranscriptLine[], opts: { final?: boolean } = {}): void {
-    const lines = this.mode === 'pretty' ? this.withoutRepeats(all, opts.final) : all;
+    this.emit(this.mode === 'pretty' ? this.withoutRepeats(all, opts.final) : all);
+  }
+
+  private emit(lines: TranscriptLine[]): void {
     for (const l of lines) if (l.kind === 'error') this.printedErrors.add(l.message.trim());
     if (lines.length === 0) return;
     const c = style(this.io);
     const text = lines.flatMap((l) => (this.mode === 'plain' ? formatPlain(l) : formatPretty(l, c)));
     if (text.length === 0) return;
-    const write = () => this.io.out(`${text.join('\n')}\n`);
-    if (this.spinner) this.spinner.pause(write);
-    else write();
+    this.write(`${text.join('\n')}\n`);
+  }
+
+  /** Writes to stdout, clearing the spinner (stderr, same terminal) while it does; `rewrite` replaces the last row. */
+  private write(text: string, rewrite = false): void {
+    const print = () => (rewrite ? this.io.rewriteLastRow(text) : this.io.out(text));
+    if (this.spinner) this.spinner.pause(print);
+    else print();
   }
 
   /**

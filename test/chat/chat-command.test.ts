@@ -5,19 +5,35 @@ import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { Interrupts } from '../../src/interrupts.js';
 import { fieldName, rx, spelled } from '../helpers/shapes.js';
-import { InterruptingClock, jobEvents, ndjson, runCli, ScriptedPrompter } from './helpers.js';
+import { tempConfigDir } from '../helpers/run.js';
+import { InterruptingClock, jobEvents, knowLatestRun, ndjson, runCli, ScriptedPrompter } from './helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
 let emu: RunningEmulator;
 let env: Record<string, string>;
+let configDir: string;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, clock });
-  env = { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, NO_COLOR: '1' };
 });
 afterAll(() => emu.close());
-beforeEach(() => emu.control.reset());
+// Each test is a user who has chatted with site_bakery from this machine before (its latest run
+// is known here), so the stories read the same whatever the history's records show; a machine
+// that knows no run is in chat-latest-run.test.ts.
+/** A fresh emulator state, and a fresh machine that knows the site's latest run. */
+async function startOver(): Promise<void> {
+  emu.control.reset();
+  configDir = tempConfigDir();
+  env = {
+    SITEBUILDER_BASE_URL: emu.baseUrl,
+    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+    NO_COLOR: '1',
+    SITEBUILDER_CONFIG_DIR: configDir,
+  };
+  await knowLatestRun(emu, configDir, SITE);
+}
+beforeEach(startOver);
 
 const chat = (args: string[], o: Partial<Parameters<typeof runCli>[1]> = {}) =>
   runCli(['chat', SITE, ...args], { env, clock, ...o });
@@ -63,8 +79,18 @@ describe('one-shot chat', () => {
     expect(r.code).toBe(6);
     const end = ndjson(r.stdout).at(-1);
     // The job's error object as the service gave it (its fields are not shown).
+    // Its code and message read from the job's error object (whose fields are not shown), and the
+    // object as the service gave it.
     const code = fieldName('get_job', 'error.code');
-    expect(end).toMatchObject({ state: 'failed', exitCode: 6, error: { [code]: 'agent_build_failed' } });
+    expect(end).toMatchObject({
+      state: 'failed',
+      exitCode: 6,
+      error: {
+        code: 'agent_build_failed',
+        message: 'The agent could not finish: the page template could not be compiled.',
+        raw: { [code]: 'agent_build_failed' },
+      },
+    });
     const plain = await chat(['Rebuild the whole menu #fail']);
     expect(plain.code).toBe(6);
     expect(plain.stdout).toMatch(/^error\tThe agent could not finish/m);
@@ -107,8 +133,8 @@ describe('questions and plans', () => {
     expect(r.stdout).toMatch(/^option\t2\tA portfolio$/m);
     const jobId = rx()`--job (${'job'})`.exec(r.stderr)![1];
     expect(r.stderr).toContain(`sitebuilder chat site_bakery --choose N --job ${jobId}`);
-    expect(r.stderr).toContain("sitebuilder chat site_bakery --answer '…'");
-    emu.control.reset();
+    expect(r.stderr).toContain(`sitebuilder chat site_bakery --answer '…' --job ${jobId}`);
+    await startOver();
     const json = await chat(['make it nicer', '--json']);
     expect(json.code).toBe(10);
     expect(ndjson(json.stdout).at(-1).pending).toMatchObject({
@@ -228,8 +254,9 @@ describe('replies check what waits; a new message does not answer a waiting ques
     expect(r.stderr).toMatch(
       rx()`A question from run ${'job'} waits on site_bakery, and the agent would take this message as its answer\. Nothing was sent\.`,
     );
+    const waiting = rx()`from run (${'job'}) waits`.exec(r.stderr)![1];
     expect(r.stderr).toContain(
-      'Answer with sitebuilder chat site_bakery --choose N or sitebuilder chat site_bakery --answer',
+      `Answer with sitebuilder chat site_bakery --choose N --job ${waiting} or sitebuilder chat site_bakery --answer '…' --job ${waiting}`,
     );
     expect(r.stderr).toContain('--yes');
     const json = await chat(['Add a gallery page', '--json']);
@@ -283,7 +310,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(cancelled.stdout).toMatch(/^end\tcancelled\texit=130\tcredits=\d+$/m);
     // Keep the shared clock ahead of the one that ran.
     clock.advance(120_000);
-    emu.control.reset();
+    await startOver();
     // The service does not stop the run at once (here: cancel_job refused once), so the second press detaches.
     emu.control.addFault({ method: 'cancel_job', status: 422, message: 'The run could not be stopped yet.' });
     const i2 = new Interrupts();
@@ -389,6 +416,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(ninth.stderr).toMatch(
       rx()`8 messages waiting.*See the queue with: sitebuilder queue list site_bakery \(request ${'req'}`,
     );
+    await knowLatestRun(emu, configDir, 'site_shop');
     const broke = await runCli(['chat', 'site_shop', 'Add an about page and a contact page'], { env, clock });
     expect(broke.code).toBe(1);
     expect(broke.stderr.match(/nothing ran/gi)).toHaveLength(1);
@@ -408,12 +436,16 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(stale.stderr).toMatch(/changed since you read it.*Nothing was overwritten/);
     const move = await runCli(['queue', 'move', SITE, ids[1], '--first'], { env, clock });
     expect(move.stdout).toBe(`1\t${ids[1]}\n2\t${ids[0]}\n`);
-    const rm = await runCli(['queue', 'remove', SITE, ids[0], '--json'], { env, clock });
+    const unconfirmed = await runCli(['queue', 'remove', SITE, ids[0]], { env, clock });
+    expect(unconfirmed.code).toBe(5);
+    expect(unconfirmed.stderr).toContain('pass --yes to confirm. Nothing was changed.');
+    expect(calls('remove_queued_message')).toHaveLength(0);
+    const rm = await runCli(['queue', 'remove', SITE, ids[0], '--json', '--yes'], { env, clock });
     // --json is the service's data, in its shape.
     expect(JSON.parse(rm.stdout)).toMatchObject({ [fieldName('remove_queued_message', 'waiting')]: 1 });
     const json = JSON.parse((await runCli(['queue', 'list', SITE, '--json'], { env, clock })).stdout);
     expect(json[fieldName('list_queued_messages', 'items')].map((i: any) => i.queueItemId)).toEqual([ids[1]]);
-    const noScope = await runCli(['queue', 'remove', SITE, ids[1]], {
+    const noScope = await runCli(['queue', 'remove', SITE, ids[1], '--yes'], {
       env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly },
       clock,
     });

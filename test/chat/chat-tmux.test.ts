@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { waitFor as waitForEvent } from '../helpers/wait-for.js';
+import { knowLatestRun } from './helpers.js';
 
 const bin = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
 const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
@@ -33,6 +34,8 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, speed: 20 });
     const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-tmux-')), 'config');
+    // A user who has chatted with the site from this machine before: its latest run is known here.
+    await knowLatestRun(emu, config, 'site_bakery');
     const env = `SITEBUILDER_BASE_URL=${emu.baseUrl} SITEBUILDER_TOKEN=${DEMO_TOKENS.full} SITEBUILDER_CONFIG_DIR=${config}`;
     tmux(
       'new-session',

@@ -2,12 +2,14 @@
 // FakeClock (the client's sleeps move emulated time, so runs progress without waiting), a
 // scripted prompter, and Ctrl-C presses fired after a number of polls.
 import { main } from '../../src/cli.js';
-import { FakeClock } from '../../src/clock.js';
+import { type Clock, FakeClock } from '../../src/clock.js';
 import { createTestIO } from '../../src/io/io.js';
 import type { Choice, Prompter } from '../../src/io/prompter.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { Interrupts } from '../../src/interrupts.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { rememberRun } from '../../src/config/runs.js';
+import { ConfigStore } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/run.js';
 
 export interface ChatRun {
@@ -70,9 +72,25 @@ export class InterruptingClock extends FakeClock {
   }
 }
 
+/**
+ * The shared clock (the emulator's too), pressing Ctrl-C on the given sleeps (1-based): emulated
+ * time moves with the CLI's sleeps, so the request log's times are the CLI's.
+ */
+export function pressingOn(clock: FakeClock, interrupts: Interrupts, pressOn: number[]): Clock {
+  let n = 0;
+  return {
+    now: () => clock.now(),
+    sleep: (ms, signal) => {
+      n++;
+      for (const at of pressOn) if (at === n) interrupts.fire();
+      return clock.sleep(ms, signal);
+    },
+  };
+}
+
 export interface ChatRunOptions {
   env: Record<string, string>;
-  clock: FakeClock;
+  clock: Clock;
   tty?: boolean;
   prompter?: Prompter;
   interrupts?: Interrupts;
@@ -115,4 +133,34 @@ export async function jobEvents(emu: RunningEmulator, projectId: string, jobId: 
     body: JSON.stringify({ projectId, jobId, cursor: 0 }),
   });
   return ((await res.json()) as { data: { events: unknown[] } }).data.events;
+}
+
+/** The emulator's own view of a site's chat (control API, not the service): its latest run, what waits. */
+export async function siteChat(
+  emu: RunningEmulator,
+  site: string,
+): Promise<{ lastJobId: string | null; awaiting: string | null }> {
+  const res = await fetch(`${emu.baseUrl}/_emulator/sites/${site}/chat`);
+  return ((await res.json()) as { data: { lastJobId: string | null; awaiting: string | null } }).data;
+}
+
+/**
+ * "This machine has talked to the site before": the site's latest run (from the control API) is
+ * among the runs known in the config dir, as if this CLI had started it long ago. Without it, a
+ * history that names no run (the alternate shapes) leaves the latest run unknown.
+ */
+export async function knowLatestRun(emu: RunningEmulator, configDir: string, site: string): Promise<string> {
+  const { lastJobId } = await siteChat(emu, site);
+  if (!lastJobId) throw new Error(`${site} has no run yet`);
+  await rememberRun(new ConfigStore(configDir), 'default', site, { jobId: lastJobId, startedAt: 1 });
+  return lastJobId;
+}
+
+/** Shell words of a printed command (POSIX single quotes, as shellQuote writes them). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  for (const m of command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)) {
+    words.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]);
+  }
+  return words;
 }

@@ -75,8 +75,11 @@ async function cli(argv: string[], mode: Mode, extraEnv: Record<string, string> 
   return outcome;
 }
 
-/** What a clean output may hold on a terminal in colour: our SGR (bold, dim, colours, resets) and the spinner's line clearing. */
-const OWN_SEQUENCES = /\u001b\[(?:[0-9;]*m|2K)|\r(?=\u001b\[2K)/g;
+/**
+ * What a clean output may hold on a terminal in colour: our SGR (bold, dim, colours, resets),
+ * the spinner's line clearing and the playback's one cursor move (io.ts REWRITE_ROW: up one row).
+ */
+const OWN_SEQUENCES = /\u001b\[(?:[0-9;]*m|2K)|\u001b\[1A(?=\r\u001b\[2K)|\r(?=\u001b\[2K)/g;
 const OWN_SGR = /^\u001b\[(?:0|1|2|22|3[0-9]|9[0-7]|39)m$/;
 
 function problems(o: Outcome): string[] {

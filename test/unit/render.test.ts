@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyAnswer, initialRunState, outcomeOf, creditsOfRun, type JobAnswer } from '../../src/render/reducer.js';
 import { asEvent } from '../../src/render/events.js';
+import { REWRITE_ROW } from '../../src/io/io.js';
+import { wrapRows } from '../../src/render/playback.js';
 import { createRunView, TextRunView } from '../../src/render/views.js';
 import { createTestIO } from '../../src/io/io.js';
 import { FakeClock } from '../../src/clock.js';
@@ -199,6 +201,8 @@ describe('transcript', () => {
     ];
     const applied = applyAnswer(initialRunState(), { state: 'running', events });
     view.answer(applied, events);
+    // pretty holds an answer's lines for playback until the next answer, the end, or stop.
+    view.stop();
     const out = io.stdoutText();
     expect(out).not.toMatch(/\u001b|\u0007|\r/);
     expect(out).toContain('safe text');
@@ -260,5 +264,147 @@ describe('transcript', () => {
       error: null,
       pending: null,
     });
+  });
+});
+
+describe('tolerant readers of the shapes the service does not show', () => {
+  it('file_changed: added, changed or deleted under any of the obvious names', () => {
+    const op = (data: unknown) => applyAnswer(initialRunState(), { events: [ev('file_changed', data)] }).state.files;
+    expect(op({ filePath: 'a.html', changeType: 'created' })).toEqual([{ path: 'a.html', op: 'added' }]);
+    expect(op({ path: 'a.html', action: 'created' })).toEqual([{ path: 'a.html', op: 'added' }]);
+    expect(op({ file: 'a.html', kind: 'new' })).toEqual([{ path: 'a.html', op: 'added' }]);
+    expect(op({ filePath: 'b.html', changeType: 'modified' })).toEqual([{ path: 'b.html', op: 'changed' }]);
+    expect(op({ fileName: 'c.html', operation: 'removed' })).toEqual([{ path: 'c.html', op: 'deleted' }]);
+    expect(op({ path: 'd.html', changeType: 'renamed' })).toEqual([{ path: 'd.html', op: 'changed' }]);
+  });
+
+  it('the end line of a failed run: code and message read from either shape, and the object as sent', () => {
+    const end = (error: unknown) => {
+      const io = createTestIO();
+      io.json = true;
+      const view = createRunView(io, new FakeClock());
+      const { state } = applyAnswer(initialRunState('j'), { state: 'failed', error, events: [] });
+      view.end({ state, outcome: 'failed', exitCode: 6, elapsedMs: 1 });
+      return JSON.parse(io.stdoutText().trim().split('\n').at(-1)!).error;
+    };
+    expect(end({ code: 'agent_build_failed', message: 'Broke.' })).toEqual({
+      code: 'agent_build_failed',
+      message: 'Broke.',
+      raw: { code: 'agent_build_failed', message: 'Broke.' },
+    });
+    const alt = { type: 'agent_build_failed', detail: 'Broke.', __v: 0 };
+    expect(end(alt)).toEqual({ code: 'agent_build_failed', message: 'Broke.', raw: alt });
+    expect(end(undefined)).toEqual({ code: null, message: 'The run failed without saying why.', raw: null });
+  });
+});
+
+/** What a terminal shows after these bytes, given the playback's only cursor move (REWRITE_ROW). */
+function screenOf(out: string): string[] {
+  const rows: string[] = [];
+  out.split(REWRITE_ROW).forEach((part, i) => {
+    if (i > 0) rows.pop();
+    rows.push(...part.split('\n').slice(0, -1));
+  });
+  return rows;
+}
+
+describe('pretty playback', () => {
+  const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${from + i}`).join(' ');
+  const textAnswer = (s: ReturnType<typeof initialRunState>, lines: string[], extra: unknown[] = []) =>
+    applyAnswer(s, { state: 'running', events: [...lines.map((l) => ev('text', { text: `${l}\n` })), ...extra] });
+
+  it('plays one answer word by word over the wait, never past it, and ends showing exactly the lines', async () => {
+    const clock = new FakeClock();
+    const io = createTestIO({ tty: true, columns: 100 });
+    const view = new TextRunView(io, clock, 'pretty');
+    const applied = textAnswer(
+      initialRunState('j'),
+      [words(10), words(5, 10)],
+      [ev('file_changed', { path: 'a.html', action: 'created' })],
+    );
+    view.answer(applied, []);
+    expect(io.stdoutText()).toBe('');
+    const t0 = clock.now();
+    await view.play(t0 + 3000);
+    const out = io.stdoutText();
+    expect(screenOf(out)).toEqual([words(10), words(5, 10), '+ a.html']);
+    // One write a word: the row grows by a word each time.
+    expect(out.split(REWRITE_ROW)).toHaveLength(15 - 2 + 1);
+    expect(clock.now() - t0).toBeLessThanOrEqual(3000 * 0.9);
+    expect(clock.sleeps.length).toBeGreaterThanOrEqual(13);
+  });
+
+  it('shows several words a step when there are many, and everything by the next poll', async () => {
+    const clock = new FakeClock();
+    const io = createTestIO({ tty: true, columns: 100 });
+    const view = new TextRunView(io, clock, 'pretty');
+    view.answer(textAnswer(initialRunState('j'), [words(12), words(12, 12), words(12, 24)]), []);
+    const t0 = clock.now();
+    await view.play(t0 + 500);
+    expect(clock.now() - t0).toBeLessThanOrEqual(500);
+    expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(40);
+    expect(screenOf(io.stdoutText())).toEqual([words(12), words(12, 12), words(12, 24)]);
+  });
+
+  it('the next answer prints what is left of the last one at once, first', async () => {
+    const clock = new FakeClock();
+    const io = createTestIO({ tty: true, columns: 100 });
+    const view = new TextRunView(io, clock, 'pretty');
+    let applied = textAnswer(initialRunState('j'), [words(8)]);
+    view.answer(applied, []);
+    const stop = new AbortController();
+    const sleep = clock.sleep.bind(clock);
+    let n = 0;
+    clock.sleep = async (ms, signal) => {
+      if (++n === 3) stop.abort(); // Ctrl-C, or the wait ended: the playback stops
+      return sleep(ms, signal);
+    };
+    await view.play(clock.now() + 3000, stop.signal);
+    applied = textAnswer(applied.state, [words(3, 8)]);
+    view.answer(applied, []);
+    view.end({ state: applied.state, outcome: 'succeeded', exitCode: 0, elapsedMs: 1 });
+    expect(screenOf(io.stdoutText()).slice(0, 2)).toEqual([words(8), words(3, 8)]);
+  });
+
+  it('cuts a long line into rows that fit the terminal, counting wide characters twice', async () => {
+    expect(wrapRows('aaa bbb ccc ddd', 8)).toEqual(['aaa bbb', 'ccc ddd']);
+    expect(wrapRows('abcdefghijkl', 5)).toEqual(['abcde', 'fghij', 'kl']);
+    expect(wrapRows('日本語 の 文章', 7)).toEqual(['日本語', 'の 文章']);
+    expect(wrapRows('', 10)).toEqual(['']);
+    const clock = new FakeClock();
+    const io = createTestIO({ tty: true, columns: 30 });
+    const view = new TextRunView(io, clock, 'pretty');
+    view.answer(textAnswer(initialRunState('j'), [words(20)]), []);
+    await view.play(clock.now() + 3000);
+    const rows = screenOf(io.stdoutText());
+    expect(rows.join(' ')).toBe(words(20));
+    for (const r of rows) expect(r.length).toBeLessThan(30);
+    // Printed at once (the next answer, the end), a line is cut into the same rows.
+    const flushed = createTestIO({ tty: true, columns: 30 });
+    const at0 = new TextRunView(flushed, clock, 'pretty');
+    const applied = textAnswer(initialRunState('j'), [words(20)]);
+    at0.answer(applied, []);
+    at0.stop();
+    expect(flushed.stdoutText().split('\n').slice(0, -1)).toEqual(rows);
+  });
+
+  it('where the terminal cannot redraw, plays whole lines with no cursor movement', async () => {
+    const clock = new FakeClock();
+    const io = createTestIO({ tty: true, columns: 100 });
+    const view = createRunView(io, clock, 'pretty', { redraw: false });
+    view.answer(textAnswer(initialRunState('j'), [words(4), words(4, 4)]), []);
+    await view.play?.(clock.now() + 3000);
+    expect(io.stdoutText()).toBe(`${words(4)}\n${words(4, 4)}\n`);
+    expect(clock.sleeps).toHaveLength(1);
+  });
+
+  it('plain and NDJSON print each answer at once and have nothing to play', () => {
+    const io = createTestIO();
+    const plain = createRunView(io, new FakeClock());
+    plain.answer(textAnswer(initialRunState('j'), ['hello there']), []);
+    expect(io.stdoutText()).toBe('text\thello there\n');
+    const json = createTestIO();
+    json.json = true;
+    expect(createRunView(json, new FakeClock()).play).toBeUndefined();
   });
 });

@@ -1,10 +1,9 @@
 // Answering what a run ended with: the ask_user question (a select of its suggested answers
 // plus "Other"), the plan (Approve and build / Revise / Decide later), and --choose N, which
-// reads the question back from the run that asked it.
+// reads the question back from the latest run (waiting.ts).
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { applyAnswer, initialRunState, type JobAnswer } from '../../render/reducer.js';
 import type { Question } from '../../render/events.js';
 import type { Mode } from './send.js';
 import { requireQuestion } from './waiting.js';
@@ -64,28 +63,14 @@ export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
   return text?.trim() ? { prompt: text.trim(), mode: 'plan' } : undefined;
 }
 
-/** --choose N: the Nth suggested answer of the question that waits (checked on the site's latest run). */
+/** --choose N: the Nth suggested answer of the question that waits on the latest run (--job names it). */
 export async function chosenAnswer(ctx: Context, projectId: string, n: number, jobId?: string): Promise<string> {
-  const q = (await requireQuestion(ctx, projectId, '--choose', jobId)) ?? (await questionOfRun(ctx, projectId, jobId));
+  const { question: q } = await requireQuestion(ctx, projectId, '--choose', jobId);
   if (q.options.length === 0)
     throw new UsageError('This question has no suggested answers; answer with --answer TEXT. Nothing was sent.');
   if (n > q.options.length) {
-    const list = q.options.map((o, i) => `${i + 1}. ${o}`).join('; ');
+    const list = q.options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join('; ');
     throw new UsageError(`--choose takes 1 to ${q.options.length} for this question (${list}); nothing was sent.`);
   }
   return q.options[n - 1];
-}
-
-/** When the history names no run, the question is read from the run --job names. */
-async function questionOfRun(ctx: Context, projectId: string, jobId: string | undefined): Promise<Question> {
-  if (!jobId)
-    throw new UsageError(
-      'Could not find the run that asked the question; pass --job JOB (printed with the question). Nothing was sent.',
-    );
-  const { envelope } = await ctx
-    .api()
-    .call<JobAnswer>('get_job', { projectId, jobId, cursor: 0 }, { signal: ctx.signal });
-  const q = applyAnswer(initialRunState(jobId), (envelope.data ?? {}) as JobAnswer).state.question;
-  if (!q) throw new UsageError(`Run ${sanitizeInline(jobId)} did not end with a question; --choose sent nothing.`);
-  return q;
 }

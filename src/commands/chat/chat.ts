@@ -10,7 +10,7 @@ export const chat = defineCommand<ChatOptions>({
   summary: 'Talk to the site agent: send a message and watch the run live',
   description: `Send a message to the site's agent and follow the run: its text as it arrives, its task list, the files it changes, and the credits it cost. Without a message, in a terminal, a conversation: /plan toggles plan mode, /queue shows the queue, /cancel stops the run, an empty line or /exit leaves. Ctrl-C during a run cancels it; a second Ctrl-C detaches (the run goes on) and prints the command that re-attaches.
 
-When the agent asks a question or writes a plan, a terminal offers a choice; a script gets exit code 10 (question) or 11 (plan) and the exact command that answers: --answer TEXT or --choose N, --approve or --revise TEXT. These flags check that a question (or a plan) waits, and send nothing otherwise (exit 2). A new message while one waits would be taken as its reply: a terminal asks first; otherwise nothing is sent (exit 10 or 11) unless --yes. A message sent while the agent is busy waits in the site's queue (exit 8 when following, 0 with --no-follow) and runs on its own.`,
+When the agent asks a question or writes a plan, a terminal offers a choice; a script gets exit code 10 (question) or 11 (plan) and the exact command that answers, naming the run with --job: --answer TEXT or --choose N, --approve or --revise TEXT. These flags check that a question (or a plan) waits on the site's latest run, and send nothing otherwise (exit 2). A new message while one waits would be taken as its reply: a terminal asks first; otherwise nothing is sent (exit 10 or 11) unless --yes. The latest run is the one --job names, else the newest the history names with a time, else the newest this CLI started or followed; when none of these tells it, a terminal asks, a reply flag without one exits 2 (name the run with --job), and a new message exits 5 (--job or --yes). A message sent while the agent is busy waits in the site's queue (exit 8 when following, 0 with --no-follow) and runs on its own.`,
   args: [
     { name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' },
     { name: 'message', description: 'what the agent should do (quote it); omit for a conversation' },
@@ -24,7 +24,10 @@ When the agent asks a question or writes a plan, a terminal offers a choice; a s
       description: 'answer with the agent’s suggested answer number N',
       parse: parsePositiveInt('--choose'),
     },
-    { flags: '--job <jobId>', description: 'the run that asked (for --choose; default: the site’s latest run)' },
+    {
+      flags: '--job <jobId>',
+      description: 'the site’s latest run, as printed with its question or plan: nothing is sent unless it is',
+    },
     { flags: '--approve', description: 'approve the plan the agent wrote, and build it' },
     { flags: '--revise <text>', description: 'ask for a revised plan' },
     { flags: '--no-follow', description: 'send and exit: print the job id, or the queue position' },
@@ -39,12 +42,12 @@ When the agent asks a question or writes a plan, a terminal offers a choice; a s
     'sitebuilder chat site_bakery',
     'sitebuilder chat site_bakery "Add an about page with our story"',
     'sitebuilder chat site_bakery --plan "Move the menu to its own page"',
-    'sitebuilder chat site_bakery --approve',
+    'sitebuilder chat site_bakery --approve --job job_000011',
     'sitebuilder chat site_bakery --choose 2 --job job_000012',
     'sitebuilder chat site_bakery "Use a darker theme" --json | jq -c \'select(.type == "end")\'',
   ],
   jsonFields:
-    'NDJSON: {"type":"start",projectId,jobId}; each event as the service sent it ({"event","data"}); {"type":"state",state} on changes; {"type":"reset"}; {"type":"queued",queueItemId,queuePosition,queueResumable} when queued; and exactly one last line {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}, where pending holds the question with its options and answer commands, or the plan. With --no-follow: one document {projectId,queued,jobId} or {projectId,queued,queueItemId,queuePosition,queueResumable}.',
+    'NDJSON: {"type":"start",projectId,jobId}; each event as the service sent it ({"event","data"}); {"type":"state",state} on changes; {"type":"reset"}; {"type":"cancel",jobId,ok,message} after a Ctrl-C; {"type":"queued",queueItemId,queuePosition,queueResumable} when queued; and exactly one last line {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}, where error is {code,message,raw} on a failed run (raw: the service’s object) and pending holds the question with its options and answer commands, or the plan. With --no-follow: one document {projectId,queued,jobId} or {projectId,queued,queueItemId,queuePosition,queueResumable}.',
   async run(opts, ctx) {
     const { runChat } = await import('./run.js');
     return runChat(opts, ctx);

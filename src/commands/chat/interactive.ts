@@ -2,7 +2,8 @@
 // that is rendered live; questions and plans are answered with a select. An empty line or
 // /exit leaves; /plan toggles plan mode; /cancel stops the site's run; /queue shows the queue.
 // Ctrl-C during a run cancels it; a second Ctrl-C detaches and leaves with 130. A question or
-// plan left waiting by an earlier run is asked first.
+// plan left waiting by an earlier run is asked first; when the latest run cannot be told, the
+// first message is confirmed (waiting.ts).
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
 import { sanitize, sanitizeInline } from '../../io/sanitize.js';
@@ -10,7 +11,7 @@ import { style } from '../../io/style.js';
 import { printQueue } from '../queue/list.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import { runTurn } from './turn.js';
-import { latestRun } from './waiting.js';
+import { waitingAtStart } from './waiting.js';
 
 const HELP =
   'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /cancel stops the run · /exit or an empty line leaves.';
@@ -20,17 +21,23 @@ async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
     const { envelope } = await ctx.api().call('cancel_job', { projectId }, { signal: ctx.signal });
     ctx.io.errLine(sanitizeInline(envelope.message || 'Cancelled.'));
   } catch (err) {
-    // 409: nothing runs. Say so and stay in the loop.
-    if (err instanceof ApiError && err.status === 409)
-      ctx.io.errLine(sanitizeInline(err.serviceMessage || 'Nothing is running.'));
-    else throw err;
+    // A refusal (409: nothing runs; a missing scope…) is said, and the conversation goes on.
+    if (!(err instanceof ApiError)) throw err;
+    ctx.io.errLine(
+      err.status === 409
+        ? sanitizeInline(err.serviceMessage || 'Nothing is running; nothing was cancelled.')
+        : `Could not cancel: ${err.message}`,
+    );
   }
 }
 
-/** A question or plan left waiting by an earlier run is shown first: the next message would answer it. */
-async function replyToWaiting(ctx: Context, projectId: string): Promise<NextMessage | undefined> {
-  const run = await latestRun(ctx, projectId);
-  if (!run || (!run.question && run.plan === undefined)) return undefined;
+/**
+ * What an earlier run left waiting is shown first: the next message would answer it. When that
+ * cannot be told, the first message is confirmed (--yes: sent as typed).
+ */
+async function replyToWaiting(ctx: Context, projectId: string): Promise<NextMessage | 'unknown' | undefined> {
+  const run = await waitingAtStart(ctx, projectId);
+  if (run === 'unknown' || !run) return run;
   const what = run.question ? 'question' : 'plan';
   ctx.io.errLine(`The agent's ${what} from run ${sanitizeInline(run.jobId)} still waits:`);
   if (run.plan) ctx.io.outLine(sanitize(run.plan));
@@ -40,6 +47,16 @@ async function replyToWaiting(ctx: Context, projectId: string): Promise<NextMess
       `The ${what} still waits: your next message is taken as ${run.question ? 'its answer' : 'the reply to it'}.`,
     );
   return next;
+}
+
+/** The first message, when what waits cannot be told; Esc declines. */
+async function confirmFirst(ctx: Context): Promise<boolean> {
+  try {
+    return await ctx.prompter.confirm('Send it? (it may answer a question or plan left waiting)', true);
+  } catch (err) {
+    if (err instanceof InterruptedError) return false;
+    throw err;
+  }
 }
 
 export async function interactiveChat(
@@ -61,7 +78,8 @@ export async function interactiveChat(
     }
   };
   const waiting = await replyToWaiting(ctx, projectId);
-  if (waiting && (await turn(waiting))) return ExitCode.interrupted;
+  let unconfirmed = waiting === 'unknown' && !ctx.globals.yes;
+  if (waiting && waiting !== 'unknown' && (await turn(waiting))) return ExitCode.interrupted;
   for (;;) {
     let line: string;
     try {
@@ -95,6 +113,13 @@ export async function interactiveChat(
     if (/^\/\w+$/.test(line)) {
       ctx.io.errLine(`Unknown command ${line}. ${HELP}`);
       continue;
+    }
+    if (unconfirmed) {
+      if (!(await confirmFirst(ctx))) {
+        ctx.io.errLine('Not sent.');
+        continue;
+      }
+      unconfirmed = false;
     }
     if (await turn({ prompt: line, mode: plan ? 'plan' : 'build' })) return ExitCode.interrupted;
   }

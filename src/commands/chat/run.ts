@@ -2,12 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { text as readStream } from 'node:stream/consumers';
 import type { Context } from '../../context.js';
+import { formatCount, LIMITS } from '../../api/limits.js';
 import { UsageError } from '../../errors.js';
+import { shellQuote } from '../job/commands.js';
 import { APPROVE_TEXT, chosenAnswer } from './answers.js';
 import { interactiveChat } from './interactive.js';
 import type { Mode } from './send.js';
 import { runTurn } from './turn.js';
-import { confirmReplyByMessage, requirePlan, requireQuestion } from './waiting.js';
+import { confirmNewMessage, requirePlan, requireQuestion } from './waiting.js';
 
 /** What `chat` takes (chat.ts declares the flags). */
 export interface ChatOptions {
@@ -47,6 +49,33 @@ async function messageOf(opts: ChatOptions, given: string | undefined, ctx: Cont
   }
 }
 
+/** Everything that can be checked here is, before the first request (issue: bad input costs nothing). */
+function checkLocally(opts: ChatOptions, message: string | undefined, replies: number): void {
+  if (replies > 1) throw new UsageError('Give one of: a message, --answer, --choose, --approve or --revise.');
+  if (opts.job !== undefined && replies === 0)
+    throw new UsageError(
+      '--job goes with a message, --answer, --choose, --approve or --revise (it names the site’s latest run).',
+    );
+  if (opts.job !== undefined && !/^[^\s\p{Cc}\p{Cf}]{1,256}$/u.test(opts.job))
+    throw new UsageError(`--job takes a job id (as printed with the question or plan); nothing was sent.`);
+  if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve))
+    throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
+  for (const [what, v] of [
+    ['message', message],
+    ['--answer', opts.answer],
+    ['--revise', opts.revise],
+  ] as const) {
+    if (v === undefined) continue;
+    if (!v.trim()) throw new UsageError(`The ${what} is empty; say what the agent should do. Nothing was sent.`);
+    if (v.length > LIMITS.promptMax)
+      throw new UsageError(
+        `The ${what} is ${formatCount(v.length)} characters long; the service takes at most ${formatCount(LIMITS.promptMax)}. Nothing was sent.`,
+      );
+  }
+  if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(opts.idempotencyKey))
+    throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces); nothing was sent.');
+}
+
 export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> {
   const { site, message: given } = siteAndMessage(opts, ctx);
   const message = await messageOf(opts, given, ctx);
@@ -57,41 +86,30 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
     Boolean(opts.approve),
     opts.revise !== undefined,
   ].filter(Boolean).length;
-  if (replies > 1) throw new UsageError('Give one of: a message, --answer, --choose, --approve or --revise.');
-  if (opts.job !== undefined && opts.choose === undefined)
-    throw new UsageError('--job goes with --choose (it names the run whose question you answer).');
-  if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve))
-    throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
-  for (const [flag, v] of [
-    ['message', message],
-    ['--answer', opts.answer],
-    ['--revise', opts.revise],
-  ] as const) {
-    if (v !== undefined && !v.trim())
-      throw new UsageError(`The ${flag} is empty; say what the agent should do. Nothing was sent.`);
-  }
+  checkLocally(opts, message, replies);
   if (replies === 0) {
     if (!ctx.prompter.canPrompt()) {
       throw new UsageError(
-        `A conversation needs a terminal; here, pass the message: sitebuilder chat ${site} "…" (or --answer, --choose, --approve, --revise).`,
+        `A conversation needs a terminal; here, pass the message: sitebuilder chat ${shellQuote(site)} "…" (or --answer, --choose, --approve, --revise).`,
       );
     }
     return interactiveChat(ctx, site, { plan: Boolean(opts.plan), timeoutMs: opts.timeout });
   }
-  // Each reply checks that what it answers waits; a new message, that nothing does.
+  // Each reply checks that what it answers waits on the latest run; a new message, that nothing does.
   let prompt: string;
   let mode: Mode = 'build';
   if (message !== undefined) {
     [prompt, mode] = [message, opts.plan ? 'plan' : 'build'];
-    await confirmReplyByMessage(ctx, site, mode);
+    await confirmNewMessage(ctx, site, mode, opts.job);
   } else if (opts.answer !== undefined) {
     prompt = opts.answer;
-    await requireQuestion(ctx, site, '--answer');
+    await requireQuestion(ctx, site, '--answer', opts.job);
   } else if (opts.choose !== undefined) {
     prompt = await chosenAnswer(ctx, site, opts.choose, opts.job);
   } else {
+    const flag = opts.approve ? '--approve' : '--revise';
     [prompt, mode] = opts.approve ? [APPROVE_TEXT, 'build'] : [opts.revise!, 'plan'];
-    await requirePlan(ctx, site, opts.approve ? '--approve' : '--revise');
+    await requirePlan(ctx, site, flag, opts.job);
   }
   const r = await runTurn(ctx, {
     projectId: site,

@@ -3,11 +3,12 @@
 // its Idempotency-Key, so even a retry cannot queue it twice).
 import type { Envelope } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, CliError } from '../../errors.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { shellQuote } from '../job/commands.js';
+import { rememberSiteRun } from '../job/known-runs.js';
 
 export type Mode = 'build' | 'plan';
 
@@ -39,16 +40,23 @@ export async function sendMessage(
   const data = asRecord(envelope.data);
   if (data.queued === true) {
     const pos = pick(data, 'queuePosition', 'position');
+    const queueItemId = pickString(data, 'queueItemId', 'id') ?? '';
+    // The run it starts later is not known here: until a newer run is, what waits cannot be told.
+    await rememberSiteRun(ctx, projectId, { jobId: queueItemId || 'unnamed', queued: true, mode });
     return {
       queued: true,
-      queueItemId: pickString(data, 'queueItemId', 'id') ?? '',
+      queueItemId,
       queuePosition: typeof pos === 'number' ? pos : null,
       queueResumable: data.queueResumable === true,
       data,
     };
   }
   const jobId = pickString(data, 'jobId') ?? pickString(pick(data, 'job'), 'jobId', '_id');
-  if (!jobId) throw new Error('The service started a run but did not say its job id.');
+  if (!jobId)
+    throw new CliError(
+      `The service took the message but named no job id, so its run cannot be followed; see it with: sitebuilder message list ${shellQuote(projectId)}`,
+    );
+  await rememberSiteRun(ctx, projectId, { jobId, mode });
   return { queued: false, jobId, data };
 }
 

@@ -55,7 +55,8 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
       reportStarted(ctx, o.projectId, sent.jobId);
       return { exitCode: ExitCode.ok, jobId: sent.jobId };
     }
-    ({ result, next } = await followToEnd(ctx, o.projectId, sent.jobId, o.timeoutMs));
+    // sendMessage remembered the run already.
+    ({ result, next } = await followToEnd(ctx, o.projectId, sent.jobId, o.timeoutMs, false));
   }
   return result;
 }
@@ -63,16 +64,24 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
 /**
  * Follows a started run to its end and prints how it ended. When it ended with a question or a
  * plan and a prompt is possible, returns the answer as `next` (the caller sends it); otherwise
- * prints the commands that answer.
+ * prints the commands that answer. The run is remembered as started here unless the caller did.
  */
 export async function followToEnd(
   ctx: Context,
   projectId: string,
   jobId: string,
   timeoutMs?: number,
+  remember = true,
 ): Promise<{ result: TurnResult; next?: NextMessage }> {
-  const view = createRunView(ctx.io, ctx.clock);
-  const r = await followJob(ctx, { projectId, jobId, view, timeoutMs, onInterrupt: 'cancel' });
+  const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
+  const r = await followJob(ctx, {
+    projectId,
+    jobId,
+    view,
+    timeoutMs,
+    onInterrupt: 'cancel',
+    ...(remember && { remember: 'started' as const }),
+  });
   const pending = pendingOf(r.state, projectId, jobId);
   const exitCode = exitCodeOf(r);
   const reattach = r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, jobId) : undefined;

@@ -1,52 +1,23 @@
-// What the site's agent waits for. The service takes the next message as the reply to a
-// waiting question or plan (a build message approves a plan, a plan message revises it), so:
-// a reply flag with nothing waiting is refused, and a new message while something waits is
-// confirmed first (refused without a prompt), since it would answer it unseen.
+// The guards of a reply. The service takes the next message as the reply to a waiting question or
+// plan (a build message approves a plan, a plan message revises it), so: a reply flag checks that
+// what it answers waits on the latest run, and a new message while something waits is confirmed
+// first. The latest run comes from latest-run.ts; when it cannot be told, a terminal asks, and
+// without one a reply flag is refused (exit 2) and a new message needs --yes (exit 5): a
+// decision that answers the agent never rests on a guess (docs/real-service.md).
 import type { Context } from '../../context.js';
-import { PlanPendingError, QuestionPendingError, UsageError } from '../../errors.js';
-import { asRecord, pickString } from '../../io/records.js';
+import {
+  ConfirmationNeededError,
+  InterruptedError,
+  PlanPendingError,
+  QuestionPendingError,
+  UsageError,
+} from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { itemsOf } from '../../api/paginate.js';
-import { applyAnswer, initialRunState, outcomeOf, planOf, type JobAnswer } from '../../render/reducer.js';
-import type { Question } from '../../render/events.js';
 import { chatCommand, shellQuote } from '../job/commands.js';
+import { type Choice, chooseLatest, type LatestRun, readRunSources, type RunSources, whatWaits } from './latest-run.js';
 import type { Mode } from './send.js';
 
-/** The site's latest run and what it left waiting for a reply, if anything. */
-export interface LatestRun {
-  jobId: string;
-  /** Its state, or how it ended (question and plan: waiting for a reply). */
-  outcome: string;
-  question?: Question;
-  plan?: string;
-}
-
-/** The newest run of the site, from its history (our emulator's messages carry jobId). */
-async function latestJobId(ctx: Context, projectId: string): Promise<string | undefined> {
-  const { envelope } = await ctx.api().call('list_messages', { projectId }, { signal: ctx.signal });
-  for (const m of itemsOf(envelope.data)) {
-    const id = pickString(asRecord(m), 'jobId');
-    if (id) return id;
-  }
-  return undefined;
-}
-
-/**
- * Undefined when the history names no run: then nothing can be checked, and what the user
- * asked is sent as asked.
- */
-export async function latestRun(ctx: Context, projectId: string): Promise<LatestRun | undefined> {
-  const jobId = await latestJobId(ctx, projectId);
-  if (!jobId) return undefined;
-  const { envelope } = await ctx
-    .api()
-    .call<JobAnswer>('get_job', { projectId, jobId, cursor: 0 }, { signal: ctx.signal });
-  const state = applyAnswer(initialRunState(jobId), (envelope.data ?? {}) as JobAnswer).state;
-  const outcome = outcomeOf(state);
-  if (outcome === 'question') return { jobId, outcome, question: state.question };
-  if (outcome === 'plan') return { jobId, outcome, plan: planOf(state) };
-  return { jobId, outcome: outcome === 'ongoing' ? state.state : outcome };
-}
+export type { LatestRun } from './latest-run.js';
 
 const ENDED: Record<string, string> = {
   succeeded: 'succeeded',
@@ -60,61 +31,176 @@ function howItIs(run: LatestRun): string {
   return `its latest run, ${sanitizeInline(run.jobId)}, ${ENDED[run.outcome] ?? `is ${sanitizeInline(run.outcome)}`}`;
 }
 
-/** The flags that answer what waits, as a sentence. */
-function answeredWith(site: string, run: LatestRun): string {
+/** The commands that answer what waits, as a sentence; each names the run with --job. */
+export function answeredWith(site: string, run: LatestRun): string {
+  const job = ['--job', shellQuote(run.jobId)];
   if (run.question) {
-    const choose = run.question.options.length ? `${chatCommand(site, '--choose', 'N')} or ` : '';
-    return `The agent asks: ${sanitizeInline(run.question.question)} Answer with ${choose}${chatCommand(site, '--answer', shellQuote('…'))}`;
+    const choose = run.question.options.length ? `${chatCommand(site, '--choose', 'N', ...job)} or ` : '';
+    return `The agent asks: ${sanitizeInline(run.question.question)} Answer with ${choose}${chatCommand(site, '--answer', shellQuote('…'), ...job)}`;
   }
-  return `Its plan waits: approve it with ${chatCommand(site, '--approve')}, or ask for changes with ${chatCommand(site, '--revise', shellQuote('…'))}`;
+  return `Its plan waits: approve it with ${chatCommand(site, '--approve', ...job)}, or ask for changes with ${chatCommand(site, '--revise', shellQuote('…'), ...job)}`;
 }
 
-/** --answer / --choose: a question must wait (on the run named, when --job names one). Returns it. */
+function notLatestSentence(site: string, c: Extract<Choice, { notLatest: string }>): string {
+  const by = c.by === 'history' ? 'by the times in its history' : 'among the runs started from here';
+  return `Run ${sanitizeInline(c.notLatest)} is not the latest run of ${sanitizeInline(site)} (${sanitizeInline(c.latest)} is, ${by}), so what it asked no longer waits`;
+}
+
+/**
+ * The latest run, read once; 'none' when the site has no conversation yet. When it cannot be
+ * told, `unknown` decides: it returns a run id to try (asked on a terminal), or throws, or
+ * returns undefined (then so does this).
+ */
+async function latestRun(
+  ctx: Context,
+  site: string,
+  job: string | undefined,
+  onNotLatest: (c: Extract<Choice, { notLatest: string }>) => never,
+  unknown: (why: string) => Promise<string | undefined>,
+): Promise<LatestRun | 'none' | undefined> {
+  const sources: RunSources = await readRunSources(ctx, site);
+  let named = job;
+  for (;;) {
+    const choice = chooseLatest(sources, named);
+    if ('notLatest' in choice) onNotLatest(choice);
+    if ('none' in choice) return 'none';
+    let why: string;
+    if ('unknown' in choice) why = choice.unknown;
+    else {
+      const w = await whatWaits(ctx, site, choice);
+      if (w.known) return w.run;
+      why = w.why;
+    }
+    const typed = await unknown(why);
+    if (typed === undefined || typed === named) return undefined;
+    named = typed;
+  }
+}
+
+/** On a terminal: the run the reply answers, typed by the user; Esc or an empty answer sends nothing. */
+async function askWhichRun(ctx: Context, site: string, why: string, flag: string): Promise<string> {
+  ctx.io.errLine(`Cannot tell which run of ${sanitizeInline(site)} is the latest (${why}).`);
+  let typed: string | undefined;
+  try {
+    typed = await ctx.prompter.input(`The run ${flag} answers (its job id, printed with the question or plan)`);
+  } catch (err) {
+    if (!(err instanceof InterruptedError)) throw err;
+  }
+  if (!typed?.trim()) throw new InterruptedError(`No run named; ${flag} sent nothing.`);
+  return typed.trim();
+}
+
+const NO_HISTORY = 'it has no chat history yet';
+
+/** For a reply flag: the latest run ('none': no conversation yet), or exit 2 (no terminal) naming --job. */
+async function latestForReply(ctx: Context, site: string, flag: string, job?: string): Promise<LatestRun | 'none'> {
+  const run = await latestRun(
+    ctx,
+    site,
+    job,
+    (c) => {
+      throw new UsageError(
+        `${notLatestSentence(site, c)}; ${flag} sent nothing. See how the latest run ended with: sitebuilder job watch ${shellQuote(site)} ${shellQuote(c.latest)}`,
+      );
+    },
+    async (why) => {
+      if (!ctx.prompter.canPrompt())
+        throw new UsageError(
+          `Cannot tell which run of ${sanitizeInline(site)} is the latest (${why}), so ${flag} sent nothing; name the run it answers with --job JOB (printed with the question or plan).`,
+        );
+      return askWhichRun(ctx, site, why, flag);
+    },
+  );
+  if (!run) throw new UsageError(`Could not read the run named; ${flag} sent nothing.`);
+  return run;
+}
+
+/** --answer / --choose: a question must wait on the latest run. Returns that run and its question. */
 export async function requireQuestion(
   ctx: Context,
   site: string,
   flag: string,
-  jobId?: string,
-): Promise<Question | undefined> {
-  const run = await latestRun(ctx, site);
-  if (!run) return undefined;
-  if (jobId !== undefined && jobId !== run.jobId) {
+  job?: string,
+): Promise<LatestRun & { question: NonNullable<LatestRun['question']> }> {
+  const run = await latestForReply(ctx, site, flag, job);
+  if (run === 'none')
     throw new UsageError(
-      `Run ${sanitizeInline(jobId)} is not the latest run of ${site} (${sanitizeInline(run.jobId)} is), so its question no longer waits; ${flag} sent nothing.`,
+      `No question waits for an answer on ${sanitizeInline(site)} (${NO_HISTORY}); ${flag} sent nothing. To send it as a new message: ${chatCommand(site, shellQuote('…'))}`,
     );
-  }
-  if (run.question) return run.question;
+  if (run.question) return { ...run, question: run.question };
   const instead =
     run.plan !== undefined
       ? ` ${answeredWith(site, run)}.`
       : ` To send it as a new message: ${chatCommand(site, shellQuote('…'))}`;
-  throw new UsageError(`No question waits for an answer on ${site} (${howItIs(run)}); ${flag} sent nothing.${instead}`);
+  throw new UsageError(
+    `No question waits for an answer on ${sanitizeInline(site)} (${howItIs(run)}); ${flag} sent nothing.${instead}`,
+  );
 }
 
-/** --approve / --revise: a plan must wait. */
-export async function requirePlan(ctx: Context, site: string, flag: string): Promise<void> {
-  const run = await latestRun(ctx, site);
-  if (!run || run.plan !== undefined) return;
+/** --approve / --revise: a plan must wait on the latest run. */
+export async function requirePlan(ctx: Context, site: string, flag: string, job?: string): Promise<LatestRun> {
+  const run = await latestForReply(ctx, site, flag, job);
+  if (run === 'none')
+    throw new UsageError(
+      `No plan waits for approval on ${sanitizeInline(site)} (${NO_HISTORY}); ${flag} sent nothing. To ask for a plan: ${chatCommand(site, '--plan', shellQuote('…'))}`,
+    );
+  if (run.plan !== undefined) return run;
   const instead = run.question
     ? ` ${answeredWith(site, run)}.`
     : ` To ask for a plan: ${chatCommand(site, '--plan', shellQuote('…'))}`;
-  throw new UsageError(`No plan waits for approval on ${site} (${howItIs(run)}); ${flag} sent nothing.${instead}`);
+  throw new UsageError(
+    `No plan waits for approval on ${sanitizeInline(site)} (${howItIs(run)}); ${flag} sent nothing.${instead}`,
+  );
 }
 
 /**
- * A new message while a question or plan waits would be taken as its reply. --yes sends it
- * so; a terminal asks; otherwise it is refused with 10 (question) or 11 (plan), nothing sent.
+ * A new message. Nothing waits: it goes. A question or plan waits: --yes sends it as the reply,
+ * a terminal asks, otherwise exit 10 (question) or 11 (plan). The latest run cannot be told:
+ * --yes sends it, a terminal asks, otherwise exit 5; nothing is sent unconfirmed.
  */
-export async function confirmReplyByMessage(ctx: Context, site: string, mode: Mode): Promise<void> {
-  const run = await latestRun(ctx, site);
-  if (!run || (!run.question && run.plan === undefined)) return;
+export async function confirmNewMessage(ctx: Context, site: string, mode: Mode, job?: string): Promise<void> {
+  const run = await latestRun(
+    ctx,
+    site,
+    job,
+    (c) => {
+      throw new UsageError(
+        `${notLatestSentence(site, c)}; nothing was sent. Name the latest run with --job, or leave --job out.`,
+      );
+    },
+    async (why) => {
+      await confirmUnknown(ctx, site, why);
+      return undefined;
+    },
+  );
+  if (run && run !== 'none' && (run.question || run.plan !== undefined)) await confirmReply(ctx, site, mode, run);
+}
+
+async function confirmUnknown(ctx: Context, site: string, why: string): Promise<void> {
+  const sentence = `Cannot tell whether a question or plan waits on ${sanitizeInline(site)} (${why}); if one does, the agent takes this message as the reply to it.`;
+  if (ctx.globals.yes) {
+    ctx.io.info(`${sentence} Sending it anyway (--yes).`);
+    return;
+  }
+  if (ctx.prompter.canPrompt()) {
+    ctx.io.errLine(sentence);
+    if (await ctx.prompter.confirm('Send your message?', true)) return;
+    throw new InterruptedError('Nothing was sent.');
+  }
+  throw new ConfirmationNeededError(
+    `${sentence} Nothing was sent. Name the site's latest run with --job JOB, or add --yes to send the message anyway.`,
+    { site },
+  );
+}
+
+async function confirmReply(ctx: Context, site: string, mode: Mode, run: LatestRun): Promise<void> {
   const what = run.question ? 'A question' : 'A plan';
   const taken = run.question
     ? 'its answer'
     : mode === 'plan'
       ? 'a revision of it'
       : 'its approval, and build it with your words added';
-  const sentence = `${what} from run ${sanitizeInline(run.jobId)} waits on ${site}, and the agent would take this message as ${taken}.`;
+  const sentence = `${what} from run ${sanitizeInline(run.jobId)} waits on ${sanitizeInline(site)}, and the agent would take this message as ${taken}.`;
   if (ctx.globals.yes) {
     ctx.io.info(`${sentence} Sending it so (--yes).`);
     return;
@@ -129,4 +215,32 @@ export async function confirmReplyByMessage(ctx: Context, site: string, mode: Mo
     `${sentence} Nothing was sent. ${answeredWith(site, run)}; or add --yes to send this message as the reply.`,
     { jobId: run.jobId },
   );
+}
+
+/**
+ * The conversation's start: what the latest run left waiting, or, when that cannot be told, a
+ * confirmation before the first message (--yes skips it). Undefined: nothing waits, or unknown
+ * and confirmed. The note on unknown says so before the first prompt.
+ */
+export async function waitingAtStart(ctx: Context, site: string): Promise<LatestRun | 'unknown' | undefined> {
+  let unknownWhy: string | undefined;
+  const run = await latestRun(
+    ctx,
+    site,
+    undefined,
+    () => {
+      throw new Error('unreachable: no run named');
+    },
+    async (why) => {
+      unknownWhy = why;
+      return undefined;
+    },
+  );
+  if (unknownWhy !== undefined) {
+    ctx.io.errLine(
+      `Cannot tell whether a question or plan waits on ${sanitizeInline(site)} (${unknownWhy}); if one does, your first message is taken as the reply to it.`,
+    );
+    return 'unknown';
+  }
+  return run && run !== 'none' && (run.question || run.plan !== undefined) ? run : undefined;
 }

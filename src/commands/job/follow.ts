@@ -1,10 +1,13 @@
-// Following a run: get_job from a cursor with adaptive polling (quick after events, slower
-// while idle, slower still when the budget runs low), each answer through the reducer into a
-// view. Ctrl-C: with onInterrupt 'cancel' the first press sends cancel_job and the next
-// detaches; with 'detach' the first detaches. Used by chat, job watch and site create.
-import { AdaptivePoller } from '../../api/poll.js';
+// Following a run: get_job from a cursor under the service's polling rule (src/api/poll.ts: never
+// two polls within 2 s, about 3 s while the run is busy, slower while idle, slower still when the
+// budget runs low), each answer through the reducer into a view, which may play it back over the
+// wait. Ctrl-C: with onInterrupt 'cancel' the first press sends cancel_job and the next detaches;
+// with 'detach' the first detaches. Used by chat, job watch and site create.
+import { AdaptivePoller, POLL_TIMING } from '../../api/poll.js';
 import type { Context } from '../../context.js';
-import { ExitCode } from '../../errors.js';
+import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
 import { guardKeys } from '../../io/keyguard.js';
 import {
   applyAnswer,
@@ -17,6 +20,7 @@ import {
 } from '../../render/reducer.js';
 import type { RunView } from '../../render/run-view.js';
 import { shellQuote } from './commands.js';
+import { rememberSiteRun } from './known-runs.js';
 
 export interface FollowOptions {
   projectId: string;
@@ -27,6 +31,11 @@ export interface FollowOptions {
   /** Attaching to a run that may have gone on for a while: summarize the first answer. */
   recap?: boolean;
   onInterrupt?: 'cancel' | 'detach';
+  /**
+   * Remember the run as one of this CLI's (src/config/runs.ts): 'started' always (this CLI
+   * started it), 'followed' only while it goes on (an old run attached to is not the latest).
+   */
+  remember?: 'started' | 'followed';
 }
 
 export interface FollowResult {
@@ -34,7 +43,7 @@ export interface FollowResult {
   outcome: Outcome | 'detached' | 'timeout';
   /** The user pressed Ctrl-C and the run was cancelled because of it. */
   cancelledByUser: boolean;
-  /** cancel_job was sent (detaching after it: the run may be cancelled or go on). */
+  /** cancel_job was sent and not refused (detaching after it: the run may be cancelled or go on). */
   cancelSent: boolean;
   elapsedMs: number;
   calls: number;
@@ -51,6 +60,7 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
   let state = initialRunState(o.jobId);
   let presses = 0;
   let cancelSent = false;
+  let cancelTried = false;
   let detached = false;
   let calls = 0;
   let wake = new AbortController();
@@ -74,29 +84,41 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
     elapsedMs: ctx.clock.now() - started,
     calls,
   });
+  /** Sleeps until `until` (clock time); false when woken by Ctrl-C. */
+  const sleepUntil = async (until: number): Promise<boolean> => {
+    const ms = until - ctx.clock.now();
+    if (ms <= 0) return true;
+    try {
+      await ctx.clock.sleep(ms, wake.signal);
+      return true;
+    } catch (err) {
+      if (!wake.signal.aborted) throw err;
+      return false;
+    }
+  };
+  const timeoutAt = o.timeoutMs === undefined ? Number.POSITIVE_INFINITY : started + o.timeoutMs;
   try {
     await o.view.begin(o.projectId, o.jobId);
     let first = true;
     for (;;) {
       if (wake.signal.aborted) wake = new AbortController();
-      if (presses > 0 && o.onInterrupt === 'cancel' && !cancelSent) {
-        cancelSent = true;
-        // A second press aborts it: a slow cancel must not hold the user. Whether or not it
-        // reached the service, the re-attach command shows how the run goes on. A run that
-        // ended meanwhile answers 409: the next get_job shows how it ended.
-        await client
-          .call('cancel_job', { projectId: o.projectId, jobId: o.jobId }, { signal: wake.signal })
-          .catch(() => undefined);
+      if (presses > 0 && o.onInterrupt === 'cancel' && !cancelTried) {
+        cancelTried = true;
+        cancelSent = await cancelRun(ctx, o, wake.signal);
         if (wake.signal.aborted) wake = new AbortController();
       }
       if (detached) return finish('detached');
+      // The spec's rule: no two polls of a run closer than the floor, even right after a Ctrl-C.
+      if (!(await sleepUntil(ctx.clock.now() + poller.untilAllowed()))) continue;
       let data: JobAnswer;
       try {
         calls++;
+        poller.markRead();
         const { envelope } = await client.call<JobAnswer>(
           'get_job',
           { projectId: o.projectId, jobId: o.jobId, cursor: state.cursor },
-          { signal: wake.signal },
+          // A retry (after a 500 or a dropped connection) is a poll too.
+          { signal: wake.signal, retryFloorMs: POLL_TIMING.floorMs },
         );
         data = (envelope.data ?? {}) as JobAnswer;
       } catch (err) {
@@ -111,23 +133,68 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       const raw = Array.isArray(data.events) ? data.events : [];
       o.view.answer(applied, raw, { quiet: first && o.recap });
       if (first && o.recap) o.view.recap(state);
+      if (first && o.remember && (o.remember === 'started' || !isEnded(state.state)))
+        await rememberSiteRun(ctx, o.projectId, { jobId: o.jobId });
       first = false;
       if (isEnded(state.state)) return finish(outcomeOf(state));
       if (detached) return finish('detached');
-      if (o.timeoutMs !== undefined && ctx.clock.now() - started >= o.timeoutMs) return finish('timeout');
-      try {
-        let delay = poller.next(applied.events.length > 0 || applied.stateChanged || applied.reset);
-        if (o.timeoutMs !== undefined) delay = Math.min(delay, Math.max(0, started + o.timeoutMs - ctx.clock.now()));
-        await ctx.clock.sleep(delay, wake.signal);
-      } catch (err) {
-        if (!wake.signal.aborted) throw err;
-      }
+      if (ctx.clock.now() >= timeoutAt) return finish('timeout');
+      const until = Math.min(
+        ctx.clock.now() + poller.next(applied.events.length > 0 || applied.stateChanged || applied.reset),
+        timeoutAt,
+      );
+      await o.view.play?.(until, wake.signal);
+      if (!(await sleepUntil(until))) continue;
+      if (ctx.clock.now() >= timeoutAt) return finish('timeout');
     }
   } finally {
     keys.release();
     release();
     ctx.signal.removeEventListener('abort', onOuterAbort);
     o.view.stop();
+  }
+}
+
+/**
+ * Ctrl-C's cancel: cancel_job with the arguments the service shows (projectId; it stops the
+ * site's running generation), never a guessed `jobId` (docs/real-service.md). A refusal is shown
+ * with what to do next; a second Ctrl-C aborts the call and detaches. A run that ended meanwhile
+ * answers 409: the next get_job shows how it ended.
+ */
+async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): Promise<boolean> {
+  const site = shellQuote(o.projectId);
+  try {
+    const { envelope } = await ctx.api().call('cancel_job', { projectId: o.projectId }, { signal });
+    const other = pickString(envelope.data, 'jobId', 'cancelledJobId', 'job_id');
+    o.view.cancelled({
+      ok: true,
+      message:
+        other && other !== o.jobId
+          ? `The service stopped run ${sanitizeInline(other)}, not ${sanitizeInline(o.jobId)}; this one is followed on (Ctrl-C again to detach).`
+          : 'Cancel sent; waiting for the run to stop (Ctrl-C again to detach).',
+    });
+    return true;
+  } catch (err) {
+    // Aborted by a second Ctrl-C: it may have reached the service.
+    if (signal.aborted) return true;
+    if (!(err instanceof CliError)) throw err;
+    const refused = err instanceof ApiError;
+    const ended = refused && err.status === 409;
+    o.view.status(
+      ended
+        ? 'The run ended before the cancel arrived'
+        : refused
+          ? 'The cancel was refused; the run goes on'
+          : 'The cancel was not confirmed',
+    );
+    o.view.cancelled({
+      ok: false,
+      message: ended
+        ? `Nothing to cancel: ${sanitizeInline(err.serviceMessage || 'the run already ended')}`
+        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Press Ctrl-C again to detach; try again with: sitebuilder job cancel ${site}`,
+    });
+    // A network failure may have come after the service took it.
+    return !refused;
   }
 }
 

@@ -30,7 +30,7 @@ export const watch = defineCommand<WatchOptions>({
     'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}',
   async run(opts, ctx) {
     // The renderer loads only when a run is followed.
-    const [{ createRunView }, { pendingOf, chatCommand }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
+    const [{ createRunView }, { pendingOf }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
       await Promise.all([
         import('../../render/views.js'),
         import('./commands.js'),
@@ -38,7 +38,7 @@ export const watch = defineCommand<WatchOptions>({
         import('../../io/sanitize.js'),
       ]);
     const projectId = ctx.site(opts.site);
-    const view = createRunView(ctx.io, ctx.clock);
+    const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
     const r = await followJob(ctx, {
       projectId,
       jobId: opts.jobId,
@@ -46,6 +46,7 @@ export const watch = defineCommand<WatchOptions>({
       timeoutMs: opts.timeout,
       recap: !ctx.io.json,
       onInterrupt: 'detach',
+      remember: 'followed',
     });
     const pending = pendingOf(r.state, projectId, opts.jobId);
     const exitCode = exitCodeOf(r);
@@ -55,8 +56,7 @@ export const watch = defineCommand<WatchOptions>({
     if (reattach) ctx.io.info(`The run goes on. Re-attach with: ${reattach}`);
     if (pending?.kind === 'question')
       ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
-    if (pending?.kind === 'plan')
-      ctx.io.info(`The plan waits: ${chatCommand(projectId, '--approve')}  or  ${pending.revise}`);
+    if (pending?.kind === 'plan') ctx.io.info(`The plan waits: ${pending.approve}  or  ${pending.revise}`);
     return exitCode;
   },
 });

@@ -1,8 +1,14 @@
-import { paginate } from '../../api/paginate.js';
+// `sitebuilder message list`: the chat history, newest first. The service states that pages come
+// newest page first; the order inside a page is not stated, so each page is sorted by its records'
+// times. Records without a time keep the service's order, and stderr says so; when no record
+// names a run, the JOB column stays (piped columns do not move) and stderr says why it is empty
+// (docs/real-service.md).
+import { itemsOf, paginate } from '../../api/paginate.js';
+import { defineCommand, parsePositiveInt } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
 import { asRecord, humanTime, pick } from '../../io/records.js';
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { newestFirst, recordJobId, recordTime } from './history.js';
 
 interface ListOptions {
   site?: string;
@@ -12,12 +18,40 @@ interface ListOptions {
 
 const DEFAULT_LIMIT = 20;
 
+/** The history page by page, each page newest first when its records show times; at most `max` records. */
+async function* historyPages(
+  pages: AsyncIterable<unknown>,
+  sizes: number[],
+  max: number | undefined,
+  unordered: () => void,
+): AsyncGenerator<unknown[]> {
+  let page: unknown[] = [];
+  let given = 0;
+  const flush = (): unknown[] => {
+    const sorted = newestFirst(page);
+    if (!sorted) unordered();
+    const out = (sorted ?? page).slice(0, max === undefined ? undefined : max - given);
+    given += out.length;
+    page = [];
+    sizes.shift();
+    return out;
+  };
+  for await (const m of pages) {
+    page.push(m);
+    if (page.length >= (sizes[0] ?? Number.POSITIVE_INFINITY)) {
+      yield flush();
+      if (max !== undefined && given >= max) return;
+    }
+  }
+  if (page.length) yield flush();
+}
+
 export const list = defineCommand<ListOptions>({
   name: 'list',
   aliases: ['ls'],
   summary: 'Show a site’s chat history, newest first',
   description:
-    'The chat history of a site, newest first, page by page backwards (the service’s hasMore and oldestCursor). Shows the newest 20 by default; --all walks back to the first message.',
+    'The chat history of a site, newest first, page by page backwards (the service’s hasMore and oldestCursor). Inside a page the records are sorted by their time; when they carry none, they are shown in the order the service sent them, and stderr says so. Shows the newest 20 by default; --all walks back to the first message.',
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     {
@@ -32,34 +66,54 @@ export const list = defineCommand<ListOptions>({
     'sitebuilder message list site_bakery --all --json > history.json',
   ],
   jsonFields:
-    'an array of messages as the service sends them (ours: _id, role, text, mode, jobId, author, state, createdAt), newest first',
+    'an array of messages as the service sends them (ours: _id, role, text, mode, jobId, author, state, createdAt), newest first by their time',
   async run(opts, ctx) {
     if (opts.all && opts.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
     const projectId = ctx.site(opts.site);
     const max = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
-    const pages = paginate<unknown>(ctx.api(), 'list_messages', { projectId }, { max, signal: ctx.signal });
+    const sizes: number[] = [];
+    const items = paginate<unknown>(
+      ctx.api(),
+      'list_messages',
+      { projectId },
+      { signal: ctx.signal, onPage: (envelope) => sizes.push(itemsOf(envelope.data).length) },
+    );
+    let unordered = false;
+    const pages = historyPages(items, sizes, max, () => {
+      unordered = true;
+    });
+    const sayOrder = () => {
+      if (unordered)
+        ctx.io.info(
+          'The history’s records carry no time, so they are shown in the order the service sent them (its pages come newest first).',
+        );
+    };
     if (ctx.io.json) {
-      // Streamed: one array, written item by item.
+      // Streamed: one array, written page by page.
       let first = true;
       ctx.io.out('[');
-      for await (const m of pages) {
-        ctx.io.out(`${first ? '' : ','}\n${JSON.stringify(m)}`);
-        first = false;
+      for await (const page of pages) {
+        for (const m of page) {
+          ctx.io.out(`${first ? '' : ','}\n${JSON.stringify(m)}`);
+          first = false;
+        }
       }
       ctx.io.outLine(first ? ']' : '\n]');
+      sayOrder();
       return;
     }
     const rows: Record<string, unknown>[] = [];
-    for await (const m of pages) rows.push(asRecord(m));
+    for await (const page of pages) rows.push(...page.map(asRecord));
     const now = ctx.clock.now();
     const tty = ctx.io.stdoutIsTTY;
     const width = Math.max(30, ctx.io.columns - 50);
+    const named = rows.some((r) => recordJobId(r) !== undefined);
     printTable(
       ctx.io,
       [
-        { header: 'WHEN', value: (r) => humanTime(pick(r, 'createdAt', 'time', 'at'), now, tty) },
+        { header: 'WHEN', value: (r) => humanTime(recordTime(r), now, tty) },
         { header: 'FROM', value: (r) => pick(r, 'role', 'author', 'from') },
-        { header: 'JOB', value: (r) => pick(r, 'jobId') },
+        { header: 'JOB', value: (r) => recordJobId(r) },
         {
           header: 'MESSAGE',
           value: (r) => oneLine(String(pick(r, 'text', 'content', 'prompt', 'message') ?? ''), tty ? width : Infinity),
@@ -67,6 +121,9 @@ export const list = defineCommand<ListOptions>({
       ],
       rows,
     );
+    sayOrder();
+    if (rows.length > 0 && !named)
+      ctx.io.info('The history’s records name no run (no job id), so the JOB column is empty.');
   },
 });
 

@@ -1,5 +1,9 @@
-import { pick } from '../../io/records.js';
+// `sitebuilder queue remove`: takes a waiting message out for good, so it confirms first (--yes
+// in scripts; exit 5 without either, nothing sent).
 import { defineCommand } from '../../core/define.js';
+import { pick } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { confirmDestructive } from '../confirm.js';
 
 interface RemoveOptions {
   site?: string;
@@ -10,22 +14,31 @@ export const remove = defineCommand<RemoveOptions>({
   name: 'remove',
   aliases: ['rm'],
   summary: 'Take a message out of the queue; it will not run',
-  description: 'Takes a waiting message out of the site’s queue. Needs a token with the sites:delete scope.',
+  description:
+    'Takes a waiting message out of the site’s queue: it will not run, and its text is not kept. Asks first (--yes in scripts). Needs a token with the sites:delete scope.',
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },
   ],
-  examples: ['sitebuilder queue remove site_bakery qmsg_000004'],
-  jsonFields: 'the service’s data: { removed, waiting }',
+  examples: [
+    'sitebuilder queue remove site_bakery qmsg_000004',
+    'sitebuilder queue remove site_bakery qmsg_000004 --yes',
+  ],
+  jsonFields: 'the service’s data (ours: { removed, waiting })',
   async run(opts, ctx) {
     const projectId = ctx.site(opts.site);
+    const id = sanitizeInline(opts.queueItemId);
+    await confirmDestructive(ctx, {
+      action: `Remove the queued message ${id} from ${sanitizeInline(projectId)}`,
+      consequences: ['it will not run, and its text is not kept'],
+    });
     const { envelope } = await ctx
       .api()
       .call('remove_queued_message', { projectId, queueItemId: opts.queueItemId }, { signal: ctx.signal });
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
-    const waiting = pick(envelope.data, 'waiting');
+    const waiting = pick(envelope.data, 'waiting', 'remaining', 'waitingCount', 'queueLength');
     ctx.io.info(
-      `Removed ${opts.queueItemId}; it will not run.${typeof waiting === 'number' ? ` ${waiting} message${waiting === 1 ? '' : 's'} still wait.` : ''}`,
+      `Removed ${id}; it will not run.${typeof waiting === 'number' ? ` ${waiting} message${waiting === 1 ? '' : 's'} still wait.` : ''}`,
     );
   },
 });

@@ -1,6 +1,11 @@
-import { pick, pickString } from '../../io/records.js';
-import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
+import { asRecord, pick, pickString } from '../../io/records.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { shellQuote } from '../job/commands.js';
+import { rememberSiteRun } from '../job/known-runs.js';
+
+/** Where the run it started may be named (null there: none started). */
+const JOB_FIELDS = ['jobId', 'startedJobId', 'job_id'];
 
 interface ResumeOptions {
   site?: string;
@@ -10,15 +15,17 @@ export const resume = defineCommand<ResumeOptions>({
   name: 'resume',
   summary: 'Restart a queue stopped after a failed or cancelled run',
   description:
-    'A failed or cancelled run stops the site’s queue: waiting messages stay until the queue is resumed. Resuming runs them in order, the first one at once.',
+    'A failed or cancelled run stops the site’s queue: waiting messages stay until the queue is resumed. Resuming runs them in order, the first one at once; its job id is printed (when the service names it) with the command that follows it.',
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   examples: ['sitebuilder queue resume site_bakery', 'sitebuilder queue resume site_bakery --json'],
-  jsonFields: 'the service’s data: { resumed, waiting, jobId } (jobId: the run that started, if any)',
+  jsonFields: 'the service’s data (ours: { resumed, waiting, jobId }; jobId: the run that started, if any)',
   async run(opts, ctx) {
     const projectId = ctx.site(opts.site);
     const { envelope } = await ctx.api().call('resume_queue', { projectId }, { signal: ctx.signal });
+    // The started run's id is not a field the service shows: read under the obvious names.
+    const jobId = pickString(envelope.data, ...JOB_FIELDS);
+    if (jobId) await rememberSiteRun(ctx, projectId, { jobId });
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
-    const jobId = pickString(envelope.data, 'jobId');
     if (jobId) ctx.io.outLine(sanitizeInline(jobId));
     ctx.io.info(
       sanitizeInline(
@@ -26,6 +33,10 @@ export const resume = defineCommand<ResumeOptions>({
           (pick(envelope.data, 'resumed') === false ? 'The queue was not stopped.' : 'The queue runs again.'),
       ),
     );
-    if (jobId) ctx.io.info(`Follow it with: sitebuilder job watch ${projectId} ${jobId}`);
+    if (jobId) ctx.io.info(`Follow it with: sitebuilder job watch ${shellQuote(projectId)} ${shellQuote(jobId)}`);
+    else if (pick(envelope.data, 'resumed') !== false && !JOB_FIELDS.some((k) => k in asRecord(envelope.data)))
+      ctx.io.info(
+        `The service did not name the run it started; see it with: sitebuilder message list ${shellQuote(projectId)}`,
+      );
   },
 });

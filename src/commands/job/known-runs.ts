@@ -1,0 +1,31 @@
+// The runs this CLI started or followed, per profile and site (src/config/runs.ts): a source for
+// a site's latest run that no reshaped history can mislead (docs/real-service.md "Chat, replies
+// and runs"). The file is a memory, not the command's work: when it cannot be read or written (a
+// shared configuration directory, a lock held too long), a warning says so and the command goes on.
+import { type KnownRun, knownRuns, rememberRun } from '../../config/runs.js';
+import type { Context } from '../../context.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+
+const why = (err: unknown) => sanitizeInline(err instanceof Error ? err.message : String(err));
+
+/** The runs known for the site, newest first; empty (with a warning) when the file cannot be read. */
+export function runsOfSite(ctx: Context, site: string): KnownRun[] {
+  try {
+    return knownRuns(ctx.config, ctx.profileName(), site);
+  } catch (err) {
+    ctx.io.warn(`Could not read the runs started from here (${why(err)}); going on without them.`);
+    return [];
+  }
+}
+
+/** Remembers a run (or a queued message) of the site, now; a failure is a warning. */
+export async function rememberSiteRun(ctx: Context, site: string, run: Omit<KnownRun, 'startedAt'>): Promise<void> {
+  try {
+    await rememberRun(ctx.config, ctx.profileName(), site, { ...run, startedAt: ctx.clock.now() });
+  } catch (err) {
+    const what = run.queued ? `the queued message ${run.jobId}` : `run ${run.jobId}`;
+    ctx.io.warn(
+      `Could not remember ${sanitizeInline(what)} for later replies (${why(err)}); a reply to it needs --job.`,
+    );
+  }
+}
