@@ -15,8 +15,11 @@
 # Exit codes: 0 published, the live address printed on stdout (when the service names one;
 # otherwise stdout stays empty and stderr says so); 2 no site named and more than one to choose
 # from; 10 the agent asked a question; 11 a plan waits for approval (both print the command that
-# answers); 8 the change was queued behind another run or a wait timed out; otherwise the exit
-# code of the sitebuilder command that failed (see `sitebuilder --help`).
+# answers); 8 the change was queued behind another run or a wait timed out; 5 sitebuilder cannot
+# tell whether a question or plan already waits on the site (a service whose history names no
+# runs, on a machine that started none: keep sitebuilder's config directory between CI runs, or
+# answer what waits first); otherwise the exit code of the sitebuilder command that failed (see
+# `sitebuilder --help`).
 set -eu
 
 change=${1:-"Add an opening hours section to the home page, with the hours for every day of the week."}
@@ -39,6 +42,10 @@ check_run() {
     8)
       echo "The run of $site is queued or still going; publish once it has finished." >&2
       exit 8 ;;
+    5)
+      echo "Nothing was sent to $site: sitebuilder could not tell whether the agent waits for a reply there." >&2
+      echo "Keep its config directory between runs (it remembers the runs it started), or look first with: sitebuilder message list $site" >&2
+      exit 5 ;;
     *) exit "$1" ;;
   esac
 }

@@ -4,13 +4,14 @@
 // SIGTERM end the process in every state: following a run, at a prompt, waiting on a request that
 // never answers.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { type ScriptServer, startScriptServer } from '../helpers/script-server.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { knowLatestRun } from '../chat/helpers.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -19,8 +20,15 @@ let emu: RunningEmulator;
 let hanging: ScriptServer;
 const running: ChildProcess[] = [];
 
+/** A config dir where this machine knows the latest runs of the sites the tests chat with. */
+let knownRuns: string;
+
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, speed: 20 });
+  // Without it, a history that names no run (the alternate shapes) leaves the latest run unknown,
+  // and chat asks first: these tests are about following a run, not about that question.
+  knownRuns = join(mkdtempSync(join(tmpdir(), 'sb-term-known-')), 'config');
+  for (const site of ['site_bakery', 'site_docs']) await knowLatestRun(emu, knownRuns, site);
   hanging = await startScriptServer();
   hanging.answerFor = () => ({ hang: true });
 });
@@ -39,6 +47,13 @@ interface Terminal {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** A fresh config dir holding what `knownRuns` holds. */
+function copyOf(dir: string): string {
+  const copy = join(mkdtempSync(join(tmpdir(), 'sb-term-')), 'config');
+  cpSync(dir, copy, { recursive: true });
+  return copy;
+}
+
 /** Runs sitebuilder in a pseudo-terminal of the given size (`stty rows R cols C`), stdin and both outputs on it. */
 function inTerminal(size: { rows: number; cols: number }, args: string[], env: Record<string, string> = {}): Terminal {
   const line = `stty rows ${size.rows} cols ${size.cols}; echo PID=$$; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
@@ -48,7 +63,7 @@ function inTerminal(size: { rows: number; cols: number }, args: string[], env: R
       SHELL: '/bin/sh',
       TERM: 'xterm-256color',
       XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(tmpdir(), 'sb-cache'),
-      SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-term-')), 'config'),
+      SITEBUILDER_CONFIG_DIR: copyOf(knownRuns),
       SITEBUILDER_BASE_URL: emu.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
       ...env,
