@@ -6,6 +6,7 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
 import { fitWidth } from './width.js';
+import { wrapText } from './wrap.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -184,14 +185,24 @@ export class IO {
     this.#write(`${text}\n`, 'stderr');
   }
 
-  /** A hint or progress note on stderr; silent under --quiet and --json. */
-  info(text: string): void {
-    if (!this.quiet && !this.json) this.errLine(text);
+  /**
+   * Prose for stderr (or stdout): on a terminal, wrapped at word boundaries to its width now (a resized
+   * window is followed), commands kept whole (wrap.ts); elsewhere as it is.
+   */
+  prose(text: string, stream: 'stdout' | 'stderr' = 'stderr'): string {
+    const c = this[stream].columns;
+    const tty = stream === 'stdout' ? this.stdoutIsTTY : this.stderrIsTTY;
+    return tty && saneSize(c, 10) ? wrapText(text, c) : text;
   }
 
-  /** A warning on stderr; silent under --json (the JSON document says what matters). */
+  /** A hint or progress note on stderr, wrapped to fit; silent under --quiet and --json. */
+  info(text: string): void {
+    if (!this.quiet && !this.json) this.errLine(this.prose(text));
+  }
+
+  /** A warning on stderr, wrapped to fit; silent under --json (the JSON document says what matters). */
   warn(text: string): void {
-    if (!this.json) this.errLine(`warning: ${text}`);
+    if (!this.json) this.errLine(this.prose(`warning: ${text}`));
   }
 
   /** One JSON document on stdout; control and bidi characters in its strings as \uXXXX escapes. */
