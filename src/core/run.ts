@@ -39,11 +39,30 @@ function helpAsFlag(words: string[], rest: string[]): string[] | undefined {
   return at < 0 ? undefined : [...words.toSpliced(at, 1), ...rest, '--help'];
 }
 
+/**
+ * `help sit` and `help site lsit` are typos of a command, answered as `sit` and `site lsit` are
+ * (commander's "unknown command … (Did you mean site?)", exit 2), not with the program's or the
+ * noun's whole help. Only where nothing can run: an unknown noun, or an unknown verb of a noun
+ * that does nothing by itself (`help publish site_1` stays `publish site_1 --help`). `help help` is `--help`.
+ */
+function helpTopicTypo(words: string[], rest: string[], commands: AnyCommandDefinition[]): string[] | undefined {
+  const at = words[0] === 'help' ? 1 : words[1] === 'help' && findNoun(words[0]) ? 2 : -1;
+  if (at < 0 || words.length <= at) return undefined;
+  const topic = at === 1 ? words.slice(1) : [words[0], ...words.slice(2)];
+  if (topic[0] === 'help') return [...rest, '--help'];
+  const noun = findNoun(topic[0]);
+  if (!noun) return [...topic, ...rest];
+  const def = commands.find((c) => c.name === noun.name);
+  const verb = topic[1];
+  if (!def?.subcommands?.length || def.run || verb === undefined || verb === 'help') return undefined;
+  const known = def.subcommands.some((sub) => sub.name === verb || sub.aliases?.includes(verb));
+  return known ? undefined : [...topic, ...rest];
+}
+
 /** What is missing when commander answers with help instead of running anything (said under --json). */
 function missingCommand(words: string[]): string {
   const named = words.filter((w) => w !== 'help');
   if (named.length === 0) return '`sitebuilder` needs a command; `sitebuilder --help` lists them.';
-  if (!findNoun(named[0])) return `There is no command ${JSON.stringify(named[0])}; \`sitebuilder --help\` lists them.`;
   return `\`sitebuilder ${named[0]}\` needs a command; \`sitebuilder ${named[0]} --help\` lists them.`;
 }
 
@@ -149,7 +168,13 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     // the program's help and its suggestions ("Did you mean site?").
     const noun = findNoun(words[0] === 'help' ? words[1] : words[0]);
     const commands = noun ? [await noun.load()] : await loadCommands();
-    await runProgram(helpAsFlag(words, rest) ?? argv, commands, execute, io, wantsJson);
+    await runProgram(
+      helpTopicTypo(words, rest, commands) ?? helpAsFlag(words, rest) ?? argv,
+      commands,
+      execute,
+      io,
+      wantsJson,
+    );
   } catch (err) {
     exitCode = reportError(err, io, wantsJson, env, argv, words, ran);
   } finally {
