@@ -12,6 +12,17 @@ import type { Interrupts } from './interrupts.js';
 /** The placeholder address of the hosted service; set --base-url or SITEBUILDER_BASE_URL. */
 export const DEFAULT_BASE_URL = 'https://api.sitebuilder.example';
 
+/**
+ * Refuses the placeholder address before anything is sent: it resolves nowhere, and a newcomer
+ * would only meet "Could not resolve" after the retries. Says how to set one, or to try the emulator.
+ */
+export function checkServiceAddress(baseUrl: string): string {
+  if (baseUrl !== DEFAULT_BASE_URL) return baseUrl;
+  throw new UsageError(
+    'No service address is set: pass --base-url URL (`sitebuilder auth login --base-url URL` saves it with the profile) or set SITEBUILDER_BASE_URL. To try sitebuilder offline, start the emulator with a profile that points at it: sitebuilder emulator --setup',
+  );
+}
+
 export interface GlobalOptions {
   json: boolean;
   profile?: string;
@@ -124,7 +135,7 @@ export function createContext(init: ContextInit): Context {
     },
     apiWith(token, baseUrl) {
       const c = new ApiClient({
-        baseUrl: baseUrl ?? ctx.baseUrl(),
+        baseUrl: checkServiceAddress(baseUrl ?? ctx.baseUrl()),
         token,
         clock: init.clock,
         userAgent: `sitebuilder/${init.version} node/${process.versions.node}`,

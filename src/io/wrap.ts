@@ -1,12 +1,15 @@
 // Prose fitted to the terminal: lines wrap at word boundaries, and what wraps is indented under
 // the start of its line (a hanging indent). A command meant to be copied is never broken: a
-// `backquoted` span, or a `sitebuilder …` that starts a line or follows a colon and runs to its
-// end, moves whole to a line of its own, even when that line is wider than the terminal. A word
+// `backquoted` span, or a `sitebuilder …` (or `export …`) that starts a line or follows a colon
+// and runs to its end, moves whole to a line of its own, even when that line is wider than the terminal. A word
 // wider than the terminal stays whole too (the terminal folds it; copying it still works).
 import { displayWidth } from './width.js';
 
 /** Continuation lines start this many columns right of their line's own indent. */
 export const HANG = 2;
+
+/** The first word of a command line to copy: ours, a shell prompt's `$`, an `export` of variables. */
+const COMMAND_START = new Set(['sitebuilder', '$', 'export']);
 
 interface Group {
   /** What separated it from the group before (kept when both share a line). */
@@ -22,7 +25,7 @@ function groupsOf(body: string): Group[] {
   for (let i = 0; i < tokens.length; i++) {
     const { gap, text } = tokens[i];
     const previous = tokens[i - 1]?.text;
-    if ((text === 'sitebuilder' || text === '$') && (previous === undefined || previous.endsWith(':'))) {
+    if (COMMAND_START.has(text) && (previous === undefined || previous.endsWith(':'))) {
       groups.push({
         gap,
         text: tokens
