@@ -70,7 +70,7 @@ _sitebuilder_spec() {
     'tools') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'openapi') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'completion') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
-    'emulator') __sb_cmds=''; __sb_flags='--host --port --state --speed --shapes -h --help'; __sb_vflags=' --host --port --state --speed --shapes '; __sb_npos=1; __sb_variadic=1 ;;
+    'emulator') __sb_cmds=''; __sb_flags='--host --port --state --speed --setup --shapes -h --help'; __sb_vflags=' --host --port --state --speed --shapes '; __sb_npos=1; __sb_variadic=1 ;;
     'demo') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'help') __sb_cmds=''; __sb_flags=''; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     *) __sb_cmds=''; __sb_flags=''; __sb_vflags=' '; __sb_npos=0; __sb_variadic=0 ;;

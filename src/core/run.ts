@@ -235,7 +235,7 @@ function reportError(
   // One line, whatever the service's message held (the IO's writers strip controls; newlines
   // would let a message print lines that look like ours).
   if (wantsJson) io.errLine(jsonText(errorDocument(Object.assign(e, { message }), exitCode)));
-  else io.errLine(io.prose(`error: ${sanitizeInline(message)}`));
+  else io.errLine(`error: ${sanitizeInline(message)}`);
   if (debug && e.stack) io.errLine(e.stack);
   return exitCode;
 }

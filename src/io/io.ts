@@ -181,13 +181,15 @@ export class IO {
     this.#write(text, 'stderr');
   }
 
+  /** A line on stderr: sentences, hints, progress; on a terminal wrapped to fit it (prose()). */
   errLine(text = ''): void {
-    this.#write(`${text}\n`, 'stderr');
+    this.#write(`${this.prose(text)}\n`, 'stderr');
   }
 
   /**
-   * Prose for stderr (or stdout): on a terminal, wrapped at word boundaries to its width now (a resized
-   * window is followed), commands kept whole (wrap.ts); elsewhere as it is.
+   * Prose for stderr (or stdout): on a terminal, wrapped at word boundaries to its width now (a
+   * resized window is followed), commands kept whole (wrap.ts); elsewhere as it is. Lines that
+   * fit are left as they are.
    */
   prose(text: string, stream: 'stdout' | 'stderr' = 'stderr'): string {
     const c = this[stream].columns;
@@ -195,14 +197,14 @@ export class IO {
     return tty && saneSize(c, 10) ? wrapText(text, c) : text;
   }
 
-  /** A hint or progress note on stderr, wrapped to fit; silent under --quiet and --json. */
+  /** A hint or progress note on stderr; silent under --quiet and --json. */
   info(text: string): void {
-    if (!this.quiet && !this.json) this.errLine(this.prose(text));
+    if (!this.quiet && !this.json) this.errLine(text);
   }
 
-  /** A warning on stderr, wrapped to fit; silent under --json (the JSON document says what matters). */
+  /** A warning on stderr; silent under --json (the JSON document says what matters). */
   warn(text: string): void {
-    if (!this.json) this.errLine(this.prose(`warning: ${text}`));
+    if (!this.json) this.errLine(`warning: ${text}`);
   }
 
   /** One JSON document on stdout; control and bidi characters in its strings as \uXXXX escapes. */

@@ -287,7 +287,7 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
       },
       { confirm: true },
     ]);
-    const res = await cli(['storage-restore', SITE], { tty: true, prompter });
+    const res = await cli(['storage-restore', SITE], { tty: true, columns: 200, prompter });
     expect(res.stderr).not.toMatch(/error/);
     expect(res.code).toBe(0);
     expect(prompter.remaining).toBe(0);
