@@ -59,6 +59,17 @@ function helpTopicTypo(words: string[], rest: string[], commands: AnyCommandDefi
   return known ? undefined : [...topic, ...rest];
 }
 
+/**
+ * Whether the site is picked from a list before the command runs: an optional `site` argument
+ * left out, no default site, and a person at a terminal (otherwise the command's own refusal
+ * names the argument, exit 2).
+ */
+function sitePickWanted(def: AnyCommandDefinition, options: Record<string, unknown>, ctx: Context): boolean {
+  const arg = def.args?.find((a) => a.name === 'site');
+  if (!arg || arg.required || arg.pick === false || options.site !== undefined) return false;
+  return !ctx.env.SITEBUILDER_SITE && !ctx.profile().site && ctx.prompter.canPrompt();
+}
+
 /** What is missing when commander answers with help instead of running anything (said under --json). */
 function missingCommand(words: string[]): string {
   const named = words.filter((w) => w !== 'help');
@@ -157,6 +168,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     });
     const context = ctx;
     checkCommandInput(def, { options, globals: withGlobals, given, token: () => tokenInForce(context) });
+    if (sitePickWanted(def, options, context)) options.site = await (await import('../pickers.js')).pickSite(context);
     // The options come from the definition itself (program.ts), so they are the ones it declares.
     const code = await (def as CommandDefinition).run!(options, ctx, cli);
     exitCode = code ?? ExitCode.ok;
