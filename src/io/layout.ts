@@ -3,8 +3,8 @@
 // natural widths do not fit, the free-text columns (names, labels, descriptions) give way, the
 // widest first, each down to a minimum, and are cut with …; ids, times, counts and commands are
 // never cut. When that is not enough, every row becomes a block of `KEY  value` lines, where
-// free text wraps at word boundaries and nothing is cut but a single free word wider than the
-// terminal. Pure: the printer (print.ts) gives it plain cells and the width.
+// free text wraps at word boundaries (a single free word wider than the room is cut) and an id
+// too wide to stand beside its key goes whole on the line under it. Pure: the printer (print.ts) gives it plain cells and the width.
 import { cutWidth, displayWidth, padWidth } from './width.js';
 import { wrapLine } from './wrap.js';
 
@@ -81,6 +81,12 @@ export function layoutBlocks(columns: LayoutColumn[], rows: string[][], width: n
       const value = row[i] ?? '';
       if (value === '') return;
       let parts = [value];
+      if (!c.free && displayWidth(value) > room) {
+        // An id too wide to stand beside the keys goes under its key, whole (the terminal folds
+        // it only when it is wider than the terminal itself).
+        lines.push(paint(c.header), `${displayWidth(value) + 2 <= width ? '  ' : ''}${value}`);
+        return;
+      }
       if (c.free) {
         // Wrapped in the room beside the keys; a single word wider than that room is cut.
         parts = wrapLine(value, room, 0).map((p) => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const creates = () => emu.emulator.log.entries.filter((e) => e.method === 'create_site').length;
+const creates = () => emu.emulator.log.list({ method: 'create_site' }).length;
 
 describe('a site left out', () => {
   it('is picked on a terminal, among the sites of every workspace the token reaches', async () => {

@@ -8,16 +8,19 @@ export function foldedLines(screen: string, width: number): string[] {
   return screen.split('\n').filter((line) => displayWidth(line.trimEnd()) > width);
 }
 
-/** A line that is one command to copy (wrap.ts keeps it whole; the terminal may fold it). */
-const COMMAND_LINE = /^\s*(\$ )?sitebuilder \S/;
+/**
+ * What is never broken, so may be wider than the screen (the terminal folds it): a line that is
+ * one command to copy, or one word alone (an address, a DNS host name, an id).
+ */
+const WHOLE_LINE = /^\s*((\$ )?sitebuilder \S.*|`sitebuilder [^`]*`[.,;:]?|\S+)\s*$/;
 
 /**
- * Every line fits `width`, but a command to copy, which is never broken (the terminal may fold
- * it when it is wider than the screen); and each of `words` and `commands` shows whole on one
+ * Every line fits `width`, but a command or a word alone on its line, which is never broken;
+ * and each of `words` and `commands` shows whole on one
  * line (a word our own wrapping broke would show as two pieces).
  */
 export function expectFits(screen: string, width: number, opts: { words?: string[]; commands?: string[] } = {}): void {
-  const folded = foldedLines(screen, width).filter((line) => !COMMAND_LINE.test(line));
+  const folded = foldedLines(screen, width).filter((line) => !WHOLE_LINE.test(line));
   expect(folded, `lines wider than ${width} columns in:\n${screen}`).toEqual([]);
   for (const word of [...(opts.words ?? []), ...(opts.commands ?? [])])
     expect(screen, `"${word}" whole on the screen`).toContain(word);
