@@ -1,4 +1,4 @@
-// Tables laid out to fit the terminal's width (README.md "Fitting the terminal"). Columns are
+// Tables laid out to fit the terminal's width (docs/guide.md "Fitting the terminal"). Columns are
 // separated by two spaces, without borders (what is selected to copy an id is the id). When the
 // natural widths do not fit, the free-text columns (names, labels, descriptions) give way, the
 // widest first, each down to a minimum, and are cut with …; ids, times, counts and commands are

@@ -1,4 +1,4 @@
-// Every listing fits the terminal (README.md "Fitting the terminal"): the built binary in a real
+// Every listing fits the terminal (docs/guide.md "Fitting the terminal"): the built binary in a real
 // terminal (tmux) at 80 and 40 columns, against an emulator on port 0. No line is folded by the
 // terminal (a table row that wraps, a word cut at the edge), ids show whole; piped, the same
 // commands print full values as tab-separated rows.
