@@ -72,6 +72,18 @@ describe('emulator --setup', () => {
     expect(emu.io.stderrText()).not.toContain('current profile again');
   });
 
+  it('puts the profile back when its terminal is closed (SIGHUP), writing nothing more to it', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'sb-setup-')), 'config');
+    const emu = startEmulator(['--setup'], config);
+    await waitFor(() => emu.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
+    const shown = emu.io.stderrText();
+    expect(configIn(config).currentProfile).toBe('emulator');
+    process.emit('SIGHUP', 'SIGHUP');
+    expect(await emu.done).toBe(0);
+    expect(configIn(config).currentProfile).toBeUndefined();
+    expect(emu.io.stderrText()).toBe(shown);
+  });
+
   it('is refused with -- command, and SITEBUILDER_EMULATOR_SPEED is checked like --speed', async () => {
     const both = await run(['emulator', '--setup', '--', 'true']);
     expect(both.code).toBe(2);

@@ -89,7 +89,7 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
 
   // Listening for SIGTERM before the address is printed: a script that reads the address and
   // stops the emulator at once must not meet Node's default SIGTERM (exit by signal, no --state).
-  const stopped = waitForStop(ctx.signal);
+  const stopped = waitForStop(ctx.signal, Boolean(opts.setup));
   let profile: EmulatorProfile | undefined;
   try {
     if (opts.setup) profile = await setUpProfile(ctx, running.baseUrl, running.token);
@@ -99,13 +99,14 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   }
   if (profile) printSetupBanner(running, profile, ctx);
   else printBanner(running, ctx);
-  await stopped;
-  io.info('Stopping the emulator…');
+  // After a hangup the terminal is gone: nothing more is written to it.
+  const said = (await stopped) === 'stop' ? (line: string) => io.info(line) : () => {};
+  said('Stopping the emulator…');
   await stop();
-  if (opts.state) io.info(`State saved to ${opts.state}.`);
+  if (opts.state) said(`State saved to ${opts.state}.`);
   if (profile) {
     const back = await restoreProfile(ctx, profile);
-    if (back) io.info(`Profile ${back} is the current profile again.`);
+    if (back) said(`Profile ${back} is the current profile again.`);
   }
   return 0;
 }
@@ -208,18 +209,25 @@ function formatLogLine(e: LogEntry): string {
   return `[emulator] ${e.time} ${e.requestId} ${what} → ${e.status}${e.token ? ` token=${e.token}` : ''}${extra ? ` ${extra}` : ''}`;
 }
 
-/** Resolves on the first Ctrl-C (the context's signal) or SIGTERM. */
-function waitForStop(signal: AbortSignal): Promise<void> {
+/**
+ * Resolves on the first Ctrl-C (the context's signal) or SIGTERM: 'stop'; or, when it was asked
+ * to (--setup: the profile must be put back), on SIGHUP, the terminal closed: 'hangup'.
+ */
+function waitForStop(signal: AbortSignal, hangup: boolean): Promise<'stop' | 'hangup'> {
   return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGTERM', done);
-      signal.removeEventListener('abort', done);
-      resolve();
+    const done = (why: 'stop' | 'hangup') => () => {
+      process.off('SIGTERM', onStop);
+      process.off('SIGHUP', onHangup);
+      signal.removeEventListener('abort', onStop);
+      resolve(why);
     };
-    if (signal.aborted) return resolve();
-    signal.addEventListener('abort', done, { once: true });
+    const onStop = done('stop');
+    const onHangup = done('hangup');
+    if (signal.aborted) return resolve('stop');
+    signal.addEventListener('abort', onStop, { once: true });
     // A server is stopped with SIGTERM too; core/run.ts only turns Ctrl-C into the signal.
-    process.once('SIGTERM', done);
+    process.once('SIGTERM', onStop);
+    if (hangup) process.once('SIGHUP', onHangup);
   });
 }
 
