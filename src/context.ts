@@ -61,8 +61,8 @@ export interface Context {
   /** The site argument, or the default site (`site use`, SITEBUILDER_SITE). */
   site(arg: string | undefined): string;
   debug(line: string): void;
-  /** Closes what the context opened (the keep-alive connection). */
-  close(): void;
+  /** Closes what the context opened (the keep-alive connection) and keeps the site ids seen. */
+  close(): Promise<void>;
 }
 
 /** What a caller of run() may put into the context instead of the process's own (tests, the demo). */
@@ -196,12 +196,13 @@ export function createContext(init: ContextInit): Context {
     debug(line) {
       if (init.globals.debug) init.io.errLine(`[debug] ${line}`);
     },
-    close() {
+    async close() {
       for (const c of clients) c.close();
       // Kept per profile, so only when the token is a profile's (not SITEBUILDER_TOKEN's, nor --token's).
       try {
-        if (seenSites.length && ctx.token().source === 'profile')
+        if (seenSites.length && ctx.token().source === 'profile') {
           rememberSiteIds(init.config.dir, ctx.profileName(), seenSites);
+        }
       } catch {
         // An unreadable configuration was already reported; the ids are kept another time.
       }

@@ -3,7 +3,7 @@
 // suggestions.
 import { Command, Help, Option } from 'commander';
 import type { IO } from '../io/io.js';
-import { wrapText } from '../io/wrap.js';
+import { wrapText } from '../io/width.js';
 import type { AnyCommandDefinition } from './define.js';
 import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
 

@@ -30,36 +30,6 @@ function globalsFrom(o: Record<string, unknown>, env: Record<string, string | un
 }
 
 /**
- * `help site list` and `site help list` are `site list --help`: commander's help command takes
- * one word only, and a noun with arguments of its own (`publish help`) would take "help" as one.
- * Only among the words before any option but the program's, and only next to a noun that exists.
- */
-function helpAsFlag(words: string[], rest: string[]): string[] | undefined {
-  const at = words[0] === 'help' && findNoun(words[1]) ? 0 : findNoun(words[0]) && words[1] === 'help' ? 1 : -1;
-  return at < 0 ? undefined : [...words.toSpliced(at, 1), ...rest, '--help'];
-}
-
-/**
- * `help sit` and `help site lsit` are typos of a command, answered as `sit` and `site lsit` are
- * (commander's "unknown command … (Did you mean site?)", exit 2), not with the program's or the
- * noun's whole help. Only where nothing can run: an unknown noun, or an unknown verb of a noun
- * that does nothing by itself (`help publish site_1` stays `publish site_1 --help`). `help help` is `--help`.
- */
-function helpTopicTypo(words: string[], rest: string[], commands: AnyCommandDefinition[]): string[] | undefined {
-  const at = words[0] === 'help' ? 1 : words[1] === 'help' && findNoun(words[0]) ? 2 : -1;
-  if (at < 0 || words.length <= at) return undefined;
-  const topic = at === 1 ? words.slice(1) : [words[0], ...words.slice(2)];
-  if (topic[0] === 'help') return [...rest, '--help'];
-  const noun = findNoun(topic[0]);
-  if (!noun) return [...topic, ...rest];
-  const def = commands.find((c) => c.name === noun.name);
-  const verb = topic[1];
-  if (!def?.subcommands?.length || def.run || verb === undefined || verb === 'help') return undefined;
-  const known = def.subcommands.some((sub) => sub.name === verb || sub.aliases?.includes(verb));
-  return known ? undefined : [...topic, ...rest];
-}
-
-/**
  * Whether the site is picked from a list before the command runs: an optional `site` argument
  * left out, no default site, and a person at a terminal (otherwise the command's own refusal
  * names the argument, exit 2).
@@ -180,19 +150,17 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     // the program's help and its suggestions ("Did you mean site?").
     const noun = findNoun(words[0] === 'help' ? words[1] : words[0]);
     const commands = noun ? [await noun.load()] : await loadCommands();
-    await runProgram(
-      helpTopicTypo(words, rest, commands) ?? helpAsFlag(words, rest) ?? argv,
-      commands,
-      execute,
-      io,
-      wantsJson,
-    );
+    // `help` among the words: help-words.ts says what it asks for (loaded only then).
+    const helpArgv = words.includes('help')
+      ? (await import('./help-words.js')).helpArgv(words, rest, commands, findNoun)
+      : undefined;
+    await runProgram(helpArgv ?? argv, commands, execute, io, wantsJson);
   } catch (err) {
     exitCode = reportError(err, io, wantsJson, env, argv, words, ran);
   } finally {
     io.status(undefined);
     removeSignals();
-    ctx?.close();
+    await ctx?.close();
   }
   return terminated ? EXIT_TERMINATED : exitCode;
 }

@@ -5,8 +5,7 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
-import { fitWidth } from './width.js';
-import { wrapText } from './wrap.js';
+import { fitWidth, wrapText } from './width.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -188,7 +187,7 @@ export class IO {
 
   /**
    * Prose for stderr (or stdout): on a terminal, wrapped at word boundaries to its width now (a
-   * resized window is followed), commands kept whole (wrap.ts); elsewhere as it is. Lines that
+   * resized window is followed), commands kept whole (width.ts); elsewhere as it is. Lines that
    * fit are left as they are.
    */
   prose(text: string, stream: 'stdout' | 'stderr' = 'stderr'): string {

@@ -6,7 +6,7 @@
 // free text wraps at word boundaries (a single free word wider than the room is cut) and an id
 // too wide to stand beside its key goes whole on the line under it. Pure: the printer (print.ts) gives it plain cells and the width.
 import { cutWidth, displayWidth, padWidth } from './width.js';
-import { wrapLine } from './wrap.js';
+import { wrapLine } from './width.js';
 
 export const GAP = '  ';
 /** A free column is not cut narrower than this (nor than its header): below it, rows become blocks. */

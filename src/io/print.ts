@@ -5,7 +5,7 @@ import type { IO } from './io.js';
 import { layoutBlocks, layoutTable, type LayoutColumn } from './layout.js';
 import { markOwnSgr, sanitizeInline } from './sanitize.js';
 import { displayWidth } from './width.js';
-import { wrapLine } from './wrap.js';
+import { wrapLine } from './width.js';
 
 export interface Column<R> {
   header: string;

@@ -6,7 +6,7 @@ import { createTestIO } from '../../src/io/io.js';
 import { columnWidths, layoutTable } from '../../src/io/layout.js';
 import { printFields, printTable } from '../../src/io/print.js';
 import { cutWidth, displayWidth } from '../../src/io/width.js';
-import { wrapText } from '../../src/io/wrap.js';
+import { wrapText } from '../../src/io/width.js';
 
 const SITES = [
   { id: 'site_bakery', name: 'Sunrise Bakery', ws: 'ws_demo', at: '30 days ago' },

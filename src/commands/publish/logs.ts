@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
 import { displayWidth } from '../../io/width.js';
-import { wrapLine } from '../../io/wrap.js';
+import { wrapLine } from '../../io/width.js';
 import { defineCommand, parsePositiveInt } from '../../core/define.js';
 
 export interface PublishLogsOptions {
