@@ -56,9 +56,9 @@ afterEach(() => {
 });
 afterAll(() => emu.close());
 
-/** Runs every listing in one terminal, each after a marker line; the screen of each by its command. */
-async function screens(cols: number): Promise<Map<string, string>> {
-  const script = LISTINGS.map(([c]) => `echo '== ${c}'; '${process.execPath}' '${BIN}' ${c}`).join('; ');
+/** Runs the command lines in one terminal, each after a marker line; the screen of each by its command. */
+async function screens(cols: number, lines = LISTINGS): Promise<Map<string, string>> {
+  const script = lines.map(([c]) => `echo '== ${c}'; '${process.execPath}' '${BIN}' ${c}; echo "code $?"`).join('; ');
   const t = new TmuxSession(
     ['sh', '-c', `${script}; echo '== end'`],
     { ...env, TERM: 'xterm-256color' },
@@ -98,6 +98,26 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
     expect(shown.get('site list --workspace ws_demo')).toMatch(/^ID {9}site_portfolio\nNAME {7}Ana Lima Portfolio$/m);
     expect(shown.get('tools')).toMatch(/^METHOD\n {2}restart_site_email_domain_verification$/m);
   });
+
+  for (const cols of [80, 40]) {
+    it(`help fits ${cols} columns, and \`help <typo>\` suggests the command`, async () => {
+      const shown = await screens(cols, [
+        ['help sit', []],
+        ['help site create', ['--workspace', 'SITEBUILDER_BASE_URL']],
+        ['site lsit', []],
+      ]);
+      for (const typo of ['help sit', 'site lsit']) {
+        const screen = shown.get(typo) ?? '';
+        expect(screen).toMatch(/\(Did you mean (site|list)\?\)/);
+        expect(screen).toContain('code 2');
+        expect(screen).not.toContain('Usage:');
+        expectFits(screen, cols);
+      }
+      const help = shown.get('help site create') ?? '';
+      expect(help).toContain('code 0');
+      expectFits(help, cols, { words: ['--workspace', 'SITEBUILDER_BASE_URL', 'picked from a list'] });
+    });
+  }
 
   it('piped, print every value whole, tab-separated, whatever the terminal', async () => {
     const res = await promisify(execFile)(process.execPath, [BIN, 'code-backup', 'list', 'site_bakery'], {
