@@ -99,6 +99,9 @@ export function tokenInForce(ctx: Context): string | undefined {
 
 const origin = (source: TokenSource) => (source === 'none' ? 'profile' : source);
 
+/** Site ids noted in one command at most (site-ids.ts keeps 200 a profile). */
+const SEEN_MAX = 500;
+
 /**
  * The client, noting the sites its answers name (listings, a site just created) for the shell
  * completion of site ids (config/site-ids.ts): every command that lists sites keeps the ids.
@@ -117,7 +120,7 @@ class SiteNotingClient extends ApiClient {
     options: CallOptions = {},
   ): Promise<CallResult<T>> {
     const result = await super.call<T>(method, args, options);
-    if (this.seen.length < 500) {
+    if (this.seen.length < SEEN_MAX) {
       const data = result.envelope.data;
       const sites =
         method === 'list_sites' ? itemsOf(data) : method === 'create_site' ? [pick(data, 'site', 'project')] : [];
