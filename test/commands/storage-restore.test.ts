@@ -118,7 +118,7 @@ describe('storage-restore plan', () => {
   });
 
   it('prints a readable plan with skipped files and the command that starts it', async () => {
-    const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full'], { tty: true });
+    const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full'], { tty: true, columns: 200 });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/Files removed\s*│\s*4/);
     expect(res.stdout).toContain('docs/price list: 2025.pdf');
