@@ -23,7 +23,9 @@ function fastAnswer() {
   const isVersion = argv.length === 1 && (last === '--version' || last === '-v');
   // `site list --help`, `help site list`
   const words = argv[0] === 'help' ? argv.slice(1) : last === '--help' || last === '-h' ? argv.slice(0, -1) : undefined;
-  const isHelp = words?.every((w) => /^[a-z][a-z0-9-]*$/.test(w));
+  // The texts are wrapped at 80 columns: a narrower terminal gets them from the CLI, at its width.
+  const narrow = process.stdout.isTTY && process.stdout.columns > 0 && process.stdout.columns < 80;
+  const isHelp = !narrow && words?.every((w) => /^[a-z][a-z0-9-]*$/.test(w));
   if (!isVersion && !isHelp) return false;
   let text;
   try {

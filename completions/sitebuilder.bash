@@ -70,7 +70,7 @@ _sitebuilder_spec() {
     'tools') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'openapi') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'completion') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
-    'emulator') __sb_cmds=''; __sb_flags='--host --port --state --speed --shapes -h --help'; __sb_vflags=' --host --port --state --speed --shapes '; __sb_npos=1; __sb_variadic=1 ;;
+    'emulator') __sb_cmds=''; __sb_flags='--host --port --state --speed --setup --shapes -h --help'; __sb_vflags=' --host --port --state --speed --shapes '; __sb_npos=1; __sb_variadic=1 ;;
     'demo') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'help') __sb_cmds=''; __sb_flags=''; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     *) __sb_cmds=''; __sb_flags=''; __sb_vflags=' '; __sb_npos=0; __sb_variadic=0 ;;
@@ -78,22 +78,51 @@ _sitebuilder_spec() {
 }
 
 _sitebuilder_args() {
-  __sb_args=''; __sb_argfiles=0
+  __sb_args=''; __sb_argfiles=0; __sb_argsites=0
   local n=$2
   ((__sb_variadic && n >= __sb_npos)) && n=$((__sb_npos - 1))
   case "$1|$n" in
     'auth help|0') __sb_args='login status token logout' ;;
     'workspace help|0') __sb_args='list' ;;
+    'site use|0') __sb_argsites=1 ;;
+    'site view|0') __sb_argsites=1 ;;
     'site help|0') __sb_args='list create use view' ;;
+    'chat|0') __sb_argsites=1 ;;
+    'job watch|0') __sb_argsites=1 ;;
+    'job cancel|0') __sb_argsites=1 ;;
     'job help|0') __sb_args='watch cancel' ;;
+    'message list|0') __sb_argsites=1 ;;
     'message help|0') __sb_args='list' ;;
+    'queue list|0') __sb_argsites=1 ;;
+    'queue edit|0') __sb_argsites=1 ;;
+    'queue move|0') __sb_argsites=1 ;;
+    'queue remove|0') __sb_argsites=1 ;;
+    'queue resume|0') __sb_argsites=1 ;;
     'queue help|0') __sb_args='list edit move remove resume' ;;
+    'upload|0') __sb_argsites=1 ;;
     'upload|1') __sb_argfiles=1 ;;
+    'publish|0') __sb_argsites=1 ;;
+    'publish status|0') __sb_argsites=1 ;;
+    'publish logs|0') __sb_argsites=1 ;;
     'publish help|0') __sb_args='status logs' ;;
+    'backup list|0') __sb_argsites=1 ;;
+    'backup restore|0') __sb_argsites=1 ;;
     'backup help|0') __sb_args='list restore' ;;
+    'code-backup list|0') __sb_argsites=1 ;;
+    'code-backup restore|0') __sb_argsites=1 ;;
     'code-backup help|0') __sb_args='list restore' ;;
+    'storage-backup list|0') __sb_argsites=1 ;;
+    'storage-backup browse|0') __sb_argsites=1 ;;
+    'storage-backup read|0') __sb_argsites=1 ;;
+    'storage-backup create|0') __sb_argsites=1 ;;
+    'storage-backup clear|0') __sb_argsites=1 ;;
     'storage-backup help|0') __sb_args='list browse read create clear' ;;
+    'storage-restore|0') __sb_argsites=1 ;;
+    'storage-restore plan|0') __sb_argsites=1 ;;
+    'storage-restore status|0') __sb_argsites=1 ;;
     'storage-restore help|0') __sb_args='plan status' ;;
+    'email domains|0') __sb_argsites=1 ;;
+    'email restart|0') __sb_argsites=1 ;;
     'email help|0') __sb_args='domains restart' ;;
     'api|0') __sb_args='create_site send_message get_job cancel_job list_messages list_queued_messages edit_queued_message reorder_queued_message remove_queued_message resume_queue upload_storage_file publish_site get_publish_status get_publish_logs list_deployments list_workspaces list_sites list_templates list_workspace_members list_workspace_credit_activity list_backups restore_backup list_code_backups restore_code_backup list_storage_backups browse_storage_backup read_storage_backup_file create_storage_backup clear_storage_backups restore_storage_backup get_storage_restore_status list_database_backups list_storage_files get_site_email_settings restart_site_email_domain_verification list_site_email_sends list_site_email_engagement list_site_email_suppressions run_site_cron list_site_cron_runs trigger_deploy_hook list_deploy_hook_calls list_webhook_deliveries export_collection list_rows set_secret get_site_analytics get_site_analytics_pages get_site_analytics_referrers' ;;
     'completion|0') __sb_args='bash zsh fish' ;;
@@ -193,6 +222,24 @@ _sitebuilder_values() {
   esac
 }
 
+# The site ids the CLI saw lately for the profile in force (--profile, SITEBUILDER_PROFILE, the
+# current profile of config.json, else default), from <config dir>/site-ids: profile<TAB>id<TAB>name.
+_sitebuilder_sites() {
+  local dir=${SITEBUILDER_CONFIG_DIR:-${XDG_CONFIG_HOME:-$HOME/.config}/sitebuilder}
+  local profile=${__sb_profile:-$SITEBUILDER_PROFILE} line p id rest
+  local current='^[[:space:]]*"currentProfile":[[:space:]]*"([^"]*)"'
+  if [[ -z $profile && -r $dir/config.json ]]; then
+    while IFS= read -r line; do
+      [[ $line =~ $current ]] && profile=${BASH_REMATCH[1]}
+    done < "$dir/config.json"
+  fi
+  profile=${profile:-default}
+  [[ -r $dir/site-ids ]] || return
+  while IFS=$'\t' read -r p id rest; do
+    [[ $p == "$profile" ]] && __sb_args+=" $id"
+  done < "$dir/site-ids"
+}
+
 _sitebuilder_files() {
   if declare -F _filedir >/dev/null 2>&1; then _filedir; else
     compopt -o filenames 2>/dev/null
@@ -202,7 +249,8 @@ _sitebuilder_files() {
 
 _sitebuilder() {
   local cur prev words cword split=false
-  local __sb_cmds __sb_flags __sb_vflags __sb_npos __sb_variadic __sb_next __sb_args __sb_argfiles __sb_values __sb_valfiles
+  local __sb_cmds __sb_flags __sb_vflags __sb_npos __sb_variadic __sb_next __sb_args __sb_argfiles __sb_argsites __sb_values __sb_valfiles
+  local __sb_profile='' vflag=''
   if declare -F _init_completion >/dev/null 2>&1; then
     _init_completion -s || return
   else
@@ -215,11 +263,19 @@ _sitebuilder() {
   local path='' positionals=0 i w skip=0
   for ((i = 1; i < cword; i++)); do
     w=${words[i]}
-    if ((skip)); then skip=0; continue; fi
+    if ((skip)); then
+      # Without bash-completion, --profile = NAME: the value is the word after '='.
+      [[ $w == = ]] && continue
+      skip=0
+      [[ $vflag == -p || $vflag == --profile ]] && __sb_profile=$w
+      continue
+    fi
     [[ $w == = ]] && { skip=1; continue; }
     [[ $w == -- ]] && return
     if [[ $w == -* ]]; then
       _sitebuilder_spec "$path"
+      vflag=$w
+      [[ $w == --profile=* ]] && __sb_profile=${w#--profile=}
       [[ $w != *=* && ( $__sb_vflags == *" $w "* || $__sb_global_vflags == *" $w "* ) ]] && skip=1
       continue
     fi
@@ -242,6 +298,7 @@ _sitebuilder() {
     return
   fi
   _sitebuilder_args "$path" "$positionals"
+  ((__sb_argsites)) && _sitebuilder_sites
   ((positionals == 0)) || __sb_cmds=''
   COMPREPLY=($(compgen -W "$__sb_cmds $__sb_args" -- "$cur"))
   if ((${#COMPREPLY[@]} == 0 && __sb_argfiles)); then _sitebuilder_files; fi

@@ -68,7 +68,7 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 0 0
     case 'site create'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '-w	the owning workspace (default: the token’s only one)' '--workspace	the owning workspace (default: the token’s only one)' '--prompt	the brief' '--prompt-file	read the brief from a file (- for standard input)' '--import-url	address of a page of an existing website to rebuild' '--idempotency-key	key for the create call, so a retried script creates nothing twice' '--no-follow	print the site and job id and return, without following the first build' '-h	show help' '--help	show help'
+      set -g __sitebuilder_flags '-w	the owning workspace (default: the token’s only one; on a terminal, picked from a list)' '--workspace	the owning workspace (default: the token’s only one; on a terminal, picked from a list)' '--prompt	the brief' '--prompt-file	read the brief from a file (- for standard input)' '--import-url	address of a page of an existing website to rebuild' '--idempotency-key	key for the create call, so a retried script creates nothing twice' '--no-follow	print the site and job id and return, without following the first build' '-h	show help' '--help	show help'
       set -g __sitebuilder_vflags '-w' '--workspace' '--prompt' '--prompt-file' '--import-url' '--idempotency-key'
       set -g __sitebuilder_npos 0 0
     case 'site use'
@@ -323,7 +323,7 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 1 0
     case 'emulator'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--host	address to bind (anything but loopback exposes the demo tokens)' '--port	port (0 picks a free one and prints it)' '--state	load the state from FILE at start (when it exists) and save it there on exit' '--speed	emulated time runs n times faster (runs, publishes, the budget minute)' '--shapes	answer with our choices where the service leaves them open (default), or with other plausible ones (alternate: other field names, orders, numeric cursors, id forms); default: $SITEBUILDER_EMULATOR_SHAPES, else default' '-h	show help' '--help	show help'
+      set -g __sitebuilder_flags '--host	address to bind (anything but loopback exposes the demo tokens)' '--port	port (0 picks a free one and prints it)' '--state	load the state from FILE at start (when it exists) and save it there on exit' '--speed	emulated time runs n times faster (runs, publishes, the budget minute); default: $SITEBUILDER_EMULATOR_SPEED, else 1' '--setup	save a profile "emulator" (or --profile NAME) that points at this emulator with its full-scope demo token, current until the emulator stops' '--shapes	answer with our choices where the service leaves them open (default), or with other plausible ones (alternate: other field names, orders, numeric cursors, id forms); default: $SITEBUILDER_EMULATOR_SHAPES, else default' '-h	show help' '--help	show help'
       set -g __sitebuilder_vflags '--host' '--port' '--state' '--speed' '--shapes'
       set -g __sitebuilder_npos 1 1
     case 'demo'
@@ -512,7 +512,30 @@ function __sitebuilder_values
   end
 end
 
-# path, index, current token: prints what the positional argument at index takes.
+# profile (or empty): the site ids the CLI saw lately for the profile in force (--profile,
+# SITEBUILDER_PROFILE, the current profile of config.json, else default), with their names,
+# from <config dir>/site-ids: profile<TAB>id<TAB>name.
+function __sitebuilder_sites
+  set -l dir $SITEBUILDER_CONFIG_DIR
+  if test -z "$dir"
+    set -l base $XDG_CONFIG_HOME
+    test -n "$base"; or set base $HOME/.config
+    set dir $base/sitebuilder
+  end
+  set -l profile $argv[1]
+  test -n "$profile"; or set profile $SITEBUILDER_PROFILE
+  if test -z "$profile" -a -r $dir/config.json
+    set -l current (string match -r -g '^\s*"currentProfile":\s*"([^"]*)"' < $dir/config.json)
+    set profile $current[1]
+  end
+  test -n "$profile"; or set profile default
+  test -r $dir/site-ids; or return
+  while read -l -d \t p id name
+    test "$p" = "$profile"; and printf '%s\t%s\n' $id $name
+  end < $dir/site-ids
+end
+
+# path, index, current token, profile: prints what the positional argument at index takes.
 function __sitebuilder_args
   set -l n $argv[2]
   if test $__sitebuilder_npos[2] = 1 -a $n -ge $__sitebuilder_npos[1]
@@ -523,26 +546,84 @@ function __sitebuilder_args
       printf '%s\n' 'login	Save a token for this profile, after checking it with the service' 'status	Show which token is in force and what it can do' 'token	Print the token in force (the only command that prints it)' 'logout	Forget the saved token of this profile'
     case 'workspace help|0'
       printf '%s\n' 'list	List the workspaces the token reaches'
+    case 'site use|0'
+      __sitebuilder_sites $argv[4]
+    case 'site view|0'
+      __sitebuilder_sites $argv[4]
     case 'site help|0'
       printf '%s\n' 'list	List sites' 'create	Create a site from a brief and start its first build' 'use	Set the default site of this profile' 'view	Show a site and its publish state'
+    case 'chat|0'
+      __sitebuilder_sites $argv[4]
+    case 'job watch|0'
+      __sitebuilder_sites $argv[4]
+    case 'job cancel|0'
+      __sitebuilder_sites $argv[4]
     case 'job help|0'
       printf '%s\n' 'watch	Attach to a run and follow it to its end' 'cancel	Stop the site’s running generation'
+    case 'message list|0'
+      __sitebuilder_sites $argv[4]
     case 'message help|0'
       printf '%s\n' 'list	Show a site’s chat history, newest first'
+    case 'queue list|0'
+      __sitebuilder_sites $argv[4]
+    case 'queue edit|0'
+      __sitebuilder_sites $argv[4]
+    case 'queue move|0'
+      __sitebuilder_sites $argv[4]
+    case 'queue remove|0'
+      __sitebuilder_sites $argv[4]
+    case 'queue resume|0'
+      __sitebuilder_sites $argv[4]
     case 'queue help|0'
       printf '%s\n' 'list	List the messages waiting in a site’s queue, oldest first' 'edit	Rewrite a message you queued, before it runs' 'move	Move a queued message earlier or later' 'remove	Take a message out of the queue; it will not run' 'resume	Restart a queue stopped after a failed or cancelled run'
+    case 'upload|0'
+      __sitebuilder_sites $argv[4]
     case 'upload|1'
       __fish_complete_path $argv[3]
+    case 'publish|0'
+      __sitebuilder_sites $argv[4]
+    case 'publish status|0'
+      __sitebuilder_sites $argv[4]
+    case 'publish logs|0'
+      __sitebuilder_sites $argv[4]
     case 'publish help|0'
       printf '%s\n' 'status	Show whether a publish is running, and its status' 'logs	Show the log of the latest publish'
+    case 'backup list|0'
+      __sitebuilder_sites $argv[4]
+    case 'backup restore|0'
+      __sitebuilder_sites $argv[4]
     case 'backup help|0'
       printf '%s\n' 'list	List the site backups (pages, components, settings)' 'restore	Replace the site’s pages, components and settings with a backup’s'
+    case 'code-backup list|0'
+      __sitebuilder_sites $argv[4]
+    case 'code-backup restore|0'
+      __sitebuilder_sites $argv[4]
     case 'code-backup help|0'
       printf '%s\n' 'list	List the code backups of a site' 'restore	Revert the agent’s files to a code backup (deletes the chat history)'
+    case 'storage-backup list|0'
+      __sitebuilder_sites $argv[4]
+    case 'storage-backup browse|0'
+      __sitebuilder_sites $argv[4]
+    case 'storage-backup read|0'
+      __sitebuilder_sites $argv[4]
+    case 'storage-backup create|0'
+      __sitebuilder_sites $argv[4]
+    case 'storage-backup clear|0'
+      __sitebuilder_sites $argv[4]
     case 'storage-backup help|0'
       printf '%s\n' 'list	List the storage backups of a site' 'browse	List the files and folders in a storage backup' 'read	Print or save one file of a storage backup' 'create	Take a backup of the site’s storage' 'clear	Delete storage backups of a site (all, or the ones named)'
+    case 'storage-restore|0'
+      __sitebuilder_sites $argv[4]
+    case 'storage-restore plan|0'
+      __sitebuilder_sites $argv[4]
+    case 'storage-restore status|0'
+      __sitebuilder_sites $argv[4]
     case 'storage-restore help|0'
       printf '%s\n' 'plan	Show what a storage restore would do, and its confirm value (restores nothing)' 'status	Show a storage restore (or follow it with --wait)'
+    case 'email domains|0'
+      __sitebuilder_sites $argv[4]
+    case 'email restart|0'
+      __sitebuilder_sites $argv[4]
     case 'email help|0'
       printf '%s\n' 'domains	Show the email domains of a site, their status and the DNS records to set' 'restart	Set an email domain up again with the mail provider (its DKIM records change)'
     case 'api|0'
@@ -560,9 +641,12 @@ function __sitebuilder_complete
   set -l path ''
   set -l positionals 0
   set -l skip 0
+  set -l profile ''
+  set -l vflag ''
   for w in $tokens[2..-1]
     if test $skip = 1
       set skip 0
+      contains -- $vflag -p --profile; and set profile $w
       continue
     end
     if test "$w" = '--'
@@ -570,6 +654,8 @@ function __sitebuilder_complete
     end
     if string match -q -- '-*' $w
       __sitebuilder_spec $path
+      set vflag $w
+      string match -q -- '--profile=*' $w; and set profile (string replace -- '--profile=' '' $w)
       if not string match -q -- '*=*' $w; and contains -- $w $__sitebuilder_vflags $__sitebuilder_global_vflags
         set skip 1
       end
@@ -603,7 +689,7 @@ function __sitebuilder_complete
   if test $positionals = 0
     printf '%s\n' $__sitebuilder_cmds
   end
-  __sitebuilder_args $path $positionals $cur
+  __sitebuilder_args $path $positionals $cur $profile
 end
 
 complete -c sitebuilder -e

@@ -1,16 +1,30 @@
 // Context = everything a command needs, built once, lazily (docs/architecture.md). Commands
 // never import singletons: tests build a Context over buffers, a fake clock and a fake prompter.
-import { ApiClient } from './api/client.js';
+import { ApiClient, type CallOptions, type CallResult } from './api/client.js';
+import { itemsOf } from './api/paginate.js';
 import type { Clock } from './clock.js';
+import { rememberSiteIds, type SeenSite } from './config/site-ids.js';
 import { type ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';
 import { NotLoggedInError, UsageError } from './errors.js';
 import { checkId, checkProfileName } from './input.js';
 import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';
+import { idOf, nameOf, pick } from './io/records.js';
 import type { Interrupts } from './interrupts.js';
 
 /** The placeholder address of the hosted service; set --base-url or SITEBUILDER_BASE_URL. */
 export const DEFAULT_BASE_URL = 'https://api.sitebuilder.example';
+
+/**
+ * Refuses the placeholder address before anything is sent: it resolves nowhere, and a newcomer
+ * would only meet "Could not resolve" after the retries. Says how to set one, or to try the emulator.
+ */
+export function checkServiceAddress(baseUrl: string): string {
+  if (baseUrl !== DEFAULT_BASE_URL) return baseUrl;
+  throw new UsageError(
+    'No service address is set: pass --base-url URL (`sitebuilder auth login --base-url URL` saves it with the profile) or set SITEBUILDER_BASE_URL. To try sitebuilder offline, start the emulator with a profile that points at it: sitebuilder emulator --setup',
+  );
+}
 
 export interface GlobalOptions {
   json: boolean;
@@ -47,8 +61,8 @@ export interface Context {
   /** The site argument, or the default site (`site use`, SITEBUILDER_SITE). */
   site(arg: string | undefined): string;
   debug(line: string): void;
-  /** Closes what the context opened (the keep-alive connection). */
-  close(): void;
+  /** Closes what the context opened (the keep-alive connection) and keeps the site ids seen. */
+  close(): Promise<void>;
 }
 
 /** What a caller of run() may put into the context instead of the process's own (tests, the demo). */
@@ -85,9 +99,41 @@ export function tokenInForce(ctx: Context): string | undefined {
 
 const origin = (source: TokenSource) => (source === 'none' ? 'profile' : source);
 
+/** Site ids noted in one command at most (site-ids.ts keeps 200 a profile). */
+const SEEN_MAX = 500;
+
+/**
+ * The client, noting the sites its answers name (listings, a site just created) for the shell
+ * completion of site ids (config/site-ids.ts): every command that lists sites keeps the ids.
+ */
+class SiteNotingClient extends ApiClient {
+  constructor(
+    options: ConstructorParameters<typeof ApiClient>[0],
+    private readonly seen: SeenSite[],
+  ) {
+    super(options);
+  }
+
+  override async call<T = unknown>(
+    method: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<CallResult<T>> {
+    const result = await super.call<T>(method, args, options);
+    if (this.seen.length < SEEN_MAX) {
+      const data = result.envelope.data;
+      const sites =
+        method === 'list_sites' ? itemsOf(data) : method === 'create_site' ? [pick(data, 'site', 'project')] : [];
+      for (const site of sites) if (idOf(site)) this.seen.push({ id: idOf(site), name: nameOf(site) });
+    }
+    return result;
+  }
+}
+
 export function createContext(init: ContextInit): Context {
   const clients: ApiClient[] = [];
   let client: ApiClient | undefined;
+  const seenSites: SeenSite[] = [];
   const ctx: Context = {
     ...init,
     profileName() {
@@ -123,15 +169,18 @@ export function createContext(init: ContextInit): Context {
       return client;
     },
     apiWith(token, baseUrl) {
-      const c = new ApiClient({
-        baseUrl: baseUrl ?? ctx.baseUrl(),
-        token,
-        clock: init.clock,
-        userAgent: `sitebuilder/${init.version} node/${process.versions.node}`,
-        debug: init.globals.debug ? (line) => ctx.debug(line) : undefined,
-        notice: (line) => init.io.info(line),
-        tokenOrigin: origin(ctx.token().source),
-      });
+      const c = new SiteNotingClient(
+        {
+          baseUrl: checkServiceAddress(baseUrl ?? ctx.baseUrl()),
+          token,
+          clock: init.clock,
+          userAgent: `sitebuilder/${init.version} node/${process.versions.node}`,
+          debug: init.globals.debug ? (line) => ctx.debug(line) : undefined,
+          notice: (line) => init.io.info(line),
+          tokenOrigin: origin(ctx.token().source),
+        },
+        seenSites,
+      );
       clients.push(c);
       return c;
     },
@@ -150,8 +199,16 @@ export function createContext(init: ContextInit): Context {
     debug(line) {
       if (init.globals.debug) init.io.errLine(`[debug] ${line}`);
     },
-    close() {
+    async close() {
       for (const c of clients) c.close();
+      // Kept per profile, so only when the token is a profile's (not SITEBUILDER_TOKEN's, nor --token's).
+      try {
+        if (seenSites.length && ctx.token().source === 'profile') {
+          rememberSiteIds(init.config.dir, ctx.profileName(), seenSites);
+        }
+      } catch {
+        // An unreadable configuration was already reported; the ids are kept another time.
+      }
     },
   };
   return ctx;

@@ -28,8 +28,12 @@ function valueBranches(key: string | undefined, flags: CompletionFlag[], indent:
 /** `case` branches giving the values of positional argument N ('path|N'); the walker clamps N for a variadic last one. */
 function positionalBranches(node: CompletionNode, indent: string): string[] {
   return node.positionals.flatMap((p, i) => {
-    if (!p.files && p.words.length === 0) return [];
-    const set = p.files ? '__sb_argfiles=1' : `__sb_args=${words(p.words.map((w) => w.value))}`;
+    if (!p.files && !p.sites && p.words.length === 0) return [];
+    const set = p.files
+      ? '__sb_argfiles=1'
+      : p.sites
+        ? '__sb_argsites=1'
+        : `__sb_args=${words(p.words.map((w) => w.value))}`;
     return [`${indent}${q(`${pathKey(node.path)}|${i}`)}) ${set} ;;`];
   });
 }
@@ -65,7 +69,7 @@ ${spec.join('\n')}
 }
 
 ${fn}_args() {
-  __sb_args=''; __sb_argfiles=0
+  __sb_args=''; __sb_argfiles=0; __sb_argsites=0
   local n=$2
   ((__sb_variadic && n >= __sb_npos)) && n=$((__sb_npos - 1))
   case "$1|$n" in
@@ -88,6 +92,24 @@ ${[...values, ...valueBranches(undefined, tree.globalFlags, '    ')].join('\n')}
   esac
 }
 
+# The site ids the CLI saw lately for the profile in force (--profile, SITEBUILDER_PROFILE, the
+# current profile of config.json, else default), from <config dir>/site-ids: profile<TAB>id<TAB>name.
+${fn}_sites() {
+  local dir=\${SITEBUILDER_CONFIG_DIR:-\${XDG_CONFIG_HOME:-$HOME/.config}/sitebuilder}
+  local profile=\${__sb_profile:-$SITEBUILDER_PROFILE} line p id rest
+  local current='^[[:space:]]*"currentProfile":[[:space:]]*"([^"]*)"'
+  if [[ -z $profile && -r $dir/config.json ]]; then
+    while IFS= read -r line; do
+      [[ $line =~ $current ]] && profile=\${BASH_REMATCH[1]}
+    done < "$dir/config.json"
+  fi
+  profile=\${profile:-default}
+  [[ -r $dir/site-ids ]] || return
+  while IFS=$'\\t' read -r p id rest; do
+    [[ $p == "$profile" ]] && __sb_args+=" $id"
+  done < "$dir/site-ids"
+}
+
 ${fn}_files() {
   if declare -F _filedir >/dev/null 2>&1; then _filedir; else
     compopt -o filenames 2>/dev/null
@@ -97,7 +119,8 @@ ${fn}_files() {
 
 ${fn}() {
   local cur prev words cword split=false
-  local __sb_cmds __sb_flags __sb_vflags __sb_npos __sb_variadic __sb_next __sb_args __sb_argfiles __sb_values __sb_valfiles
+  local __sb_cmds __sb_flags __sb_vflags __sb_npos __sb_variadic __sb_next __sb_args __sb_argfiles __sb_argsites __sb_values __sb_valfiles
+  local __sb_profile='' vflag=''
   if declare -F _init_completion >/dev/null 2>&1; then
     _init_completion -s || return
   else
@@ -110,11 +133,19 @@ ${fn}() {
   local path='' positionals=0 i w skip=0
   for ((i = 1; i < cword; i++)); do
     w=\${words[i]}
-    if ((skip)); then skip=0; continue; fi
+    if ((skip)); then
+      # Without bash-completion, --profile = NAME: the value is the word after '='.
+      [[ $w == = ]] && continue
+      skip=0
+      [[ $vflag == -p || $vflag == --profile ]] && __sb_profile=$w
+      continue
+    fi
     [[ $w == = ]] && { skip=1; continue; }
     [[ $w == -- ]] && return
     if [[ $w == -* ]]; then
       ${fn}_spec "$path"
+      vflag=$w
+      [[ $w == --profile=* ]] && __sb_profile=\${w#--profile=}
       [[ $w != *=* && ( $__sb_vflags == *" $w "* || $__sb_global_vflags == *" $w "* ) ]] && skip=1
       continue
     fi
@@ -137,6 +168,7 @@ ${fn}() {
     return
   fi
   ${fn}_args "$path" "$positionals"
+  ((__sb_argsites)) && ${fn}_sites
   ((positionals == 0)) || __sb_cmds=''
   COMPREPLY=($(compgen -W "$__sb_cmds $__sb_args" -- "$cur"))
   if ((\${#COMPREPLY[@]} == 0 && __sb_argfiles)); then ${fn}_files; fi

@@ -36,6 +36,11 @@ export interface CompletionNode {
 export interface CompletionPositional {
   words: CompletionWord[];
   files: boolean;
+  /**
+   * Site ids: the ones the CLI saw lately for the profile in force, which the scripts read from
+   * <config dir>/site-ids (config/site-ids.ts) with shell builtins.
+   */
+  sites?: boolean;
   /** The last argument takes any number of values. */
   variadic: boolean;
 }
@@ -65,6 +70,7 @@ const HELP_FLAG: CompletionFlag = { names: ['-h', '--help'], description: 'show 
 async function positionalOf(arg: ArgumentDefinition): Promise<CompletionPositional> {
   const suggest = typeof arg.suggest === 'function' ? await arg.suggest() : arg.suggest;
   const variadic = Boolean(arg.variadic);
+  if (arg.name === 'site') return { words: [], files: false, variadic, sites: true };
   if (suggest === 'files') return { words: [], files: true, variadic };
   if (!suggest) return { words: [], files: /file/i.test(arg.name), variadic };
   const words = suggest.map((s) =>

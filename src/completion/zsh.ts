@@ -33,8 +33,9 @@ function valueBranches(key: string | undefined, flags: CompletionFlag[]): string
 
 function positionalBranches(node: CompletionNode): string[] {
   return node.positionals.flatMap((p, i) => {
-    if (!p.files && p.words.length === 0) return [];
-    return [`    ${q(`${pathKey(node.path)}|${i}`)}) ${p.files ? 'sb_argfiles=1' : `sb_args=${array(p.words)}`} ;;`];
+    if (!p.files && !p.sites && p.words.length === 0) return [];
+    const set = p.files ? 'sb_argfiles=1' : p.sites ? 'sb_argsites=1' : `sb_args=${array(p.words)}`;
+    return [`    ${q(`${pathKey(node.path)}|${i}`)}) ${set} ;;`];
   });
 }
 
@@ -67,12 +68,29 @@ ${spec.join('\n')}
 }
 
 ${fn}_args() {
-  sb_args=(); sb_argfiles=0
+  sb_args=(); sb_argfiles=0; sb_argsites=0
   local -i n=$2
   (( sb_variadic && n >= sb_npos )) && n=$(( sb_npos - 1 ))
   case "$1|$n" in
 ${positionals.join('\n')}
   esac
+}
+
+# The site ids the CLI saw lately for the profile in force (--profile, SITEBUILDER_PROFILE, the
+# current profile of config.json, else default), from <config dir>/site-ids: profile<TAB>id<TAB>name.
+${fn}_sites() {
+  local dir=\${SITEBUILDER_CONFIG_DIR:-\${XDG_CONFIG_HOME:-$HOME/.config}/sitebuilder}
+  local profile=\${sb_profile:-$SITEBUILDER_PROFILE} line p id name
+  if [[ -z $profile && -r $dir/config.json ]]; then
+    while IFS= read -r line; do
+      [[ $line =~ '^[[:space:]]*"currentProfile":[[:space:]]*"([^"]*)"' ]] && profile=$match[1]
+    done < "$dir/config.json"
+  fi
+  profile=\${profile:-default}
+  [[ -r $dir/site-ids ]] || return
+  while IFS=$'\t' read -r p id name; do
+    [[ $p == "$profile" ]] && sb_args+=("$id\${name:+:$name}")
+  done < "$dir/site-ids"
 }
 
 ${fn}_child() {
@@ -94,14 +112,20 @@ ${fn}() {
   local -a sb_cmds sb_flags sb_args sb_values
   local -a sb_global_flags=${array(flagWords(tree.globalFlags))}
   local sb_global_vflags=${valueFlags(tree.globalFlags)}
-  local sb_vflags sb_next sb_path='' w
-  local -i i sb_argfiles sb_valfiles sb_npos sb_variadic positionals=0 skip=0
+  local sb_vflags sb_next sb_path='' w sb_profile='' vflag=''
+  local -i i sb_argfiles sb_argsites sb_valfiles sb_npos sb_variadic positionals=0 skip=0
   for (( i = 2; i < CURRENT; i++ )); do
     w=\${words[i]}
-    if (( skip )); then skip=0; continue; fi
+    if (( skip )); then
+      skip=0
+      [[ $vflag == -p || $vflag == --profile ]] && sb_profile=$w
+      continue
+    fi
     [[ $w == -- ]] && return 1
     if [[ $w == -* ]]; then
       ${fn}_spec "$sb_path"
+      vflag=$w
+      [[ $w == --profile=* ]] && sb_profile=\${w#--profile=}
       [[ $w != *=* && ( $sb_vflags == *" $w "* || $sb_global_vflags == *" $w "* ) ]] && skip=1
       continue
     fi
@@ -129,6 +153,7 @@ ${fn}() {
     return
   fi
   ${fn}_args "$sb_path" $positionals
+  (( sb_argsites )) && ${fn}_sites
   (( positionals == 0 )) || sb_cmds=()
   local ret=1
   (( \${#sb_cmds} )) && _describe -t commands 'command' sb_cmds && ret=0

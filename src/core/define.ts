@@ -10,6 +10,11 @@ export interface ArgumentDefinition {
   description: string;
   required?: boolean;
   variadic?: boolean;
+  /**
+   * An optional argument named `site`, left out with no default site, is picked from a list on a
+   * terminal before the command runs (core/run.ts); false: the command decides (`site use`).
+   */
+  pick?: boolean;
   /** Values shell completion offers for it (not enforced): 'files', or words (a function: loaded only when generating). */
   suggest?: 'files' | SuggestedWords | (() => Promise<SuggestedWords>);
 }

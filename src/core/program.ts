@@ -1,8 +1,9 @@
 // The commander program over the command tree: it reads every command line (over the one noun
 // that runs, or over all of them for help and completion), and gives help, usage errors and
 // suggestions.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { IO } from '../io/io.js';
+import { wrapText } from '../io/width.js';
 import type { AnyCommandDefinition } from './define.js';
 import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
 
@@ -28,10 +29,31 @@ function flagsGiven(cmd: Command): Set<string> {
   return all;
 }
 
+/** Below this many columns beside the flags, a description goes on the lines under its flag. */
+const MIN_DESCRIPTION_WIDTH = 30;
+
+/**
+ * commander leaves a description unwrapped when the column beside the flags is narrow (a
+ * terminal under 80 columns), and the terminal then folds it mid-word: there it goes under its
+ * flag, wrapped to the width.
+ */
+function formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
+  const width = this.helpWidth ?? 80;
+  if (!description || width - termWidth - 4 >= MIN_DESCRIPTION_WIDTH)
+    return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+  const under = wrapText(description, width - 6, 0).replace(/^/gm, '      ');
+  return `  ${term}\n${under}`;
+}
+
+/** Help text added after the generated one, wrapped to the help's width when it is printed. */
+const wrappedAfter = (text: string) => (context: { command: Command }) =>
+  wrapText(text, context.command.configureOutput().getOutHelpWidth?.() ?? 80);
+
 function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
   const cmd = new Command(def.name);
   cmd.summary(def.summary).description(def.description ?? def.summary);
   cmd.configureHelp({
+    formatItem,
     showGlobalOptions: true,
     // "Global Options" are the program's own; a parent noun's options are not global.
     visibleGlobalOptions(c: Command) {
@@ -60,7 +82,7 @@ function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
   const after: string[] = [];
   if (def.examples?.length) after.push(`Examples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
   if (def.jsonFields) after.push(`JSON output (--json):\n  ${def.jsonFields}`);
-  if (after.length) cmd.addHelpText('after', `\n${after.join('\n\n')}`);
+  if (after.length) cmd.addHelpText('after', wrappedAfter(`\n${after.join('\n\n')}`));
   for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith));
   if (def.run) {
     cmd.action(async (...params: unknown[]) => {
@@ -80,7 +102,10 @@ export function buildProgram(commands: AnyCommandDefinition[], execute: Execute 
     .description('Build, change and publish sites with the AI site agent, from a terminal or a script.')
     .version(VERSION, VERSION_FLAGS, 'print the version');
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
-  program.showSuggestionAfterError(true).addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
+  program
+    .configureHelp({ formatItem })
+    .showSuggestionAfterError(true)
+    .addHelpText('after', wrappedAfter(`\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
   const run: RunCommand = (def, cmd, positionals) =>
     execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals(), flagsGiven(cmd));
   for (const def of commands) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
@@ -140,12 +165,14 @@ export async function runProgram(
 ): Promise<void> {
   const program = buildProgram(commands, execute);
   // exitOverride and configureOutput are not inherited by commands added before them, so every
-  // command gets them. Help is wrapped at 80 columns, as in the texts bin/ prints without the CLI.
+  // command gets them. Help is wrapped at 80 columns, as in the texts bin/ prints without the CLI,
+  // or at the width of a narrower terminal.
+  const helpWidth = (tty: boolean) => (tty ? Math.min(80, io.columns) : 80);
   const configure = (c: Command) => {
     c.exitOverride();
     c.configureOutput({
-      getOutHelpWidth: () => 80,
-      getErrHelpWidth: () => 80,
+      getOutHelpWidth: () => helpWidth(io.stdoutIsTTY),
+      getErrHelpWidth: () => helpWidth(io.stderrIsTTY),
       writeOut: (s) => io.out(s),
       // Under --json stderr carries only the JSON error (main writes it), not a help text.
       writeErr: (s) => !wantsJson && io.err(s),

@@ -30,20 +30,20 @@ function globalsFrom(o: Record<string, unknown>, env: Record<string, string | un
 }
 
 /**
- * `help site list` and `site help list` are `site list --help`: commander's help command takes
- * one word only, and a noun with arguments of its own (`publish help`) would take "help" as one.
- * Only among the words before any option but the program's, and only next to a noun that exists.
+ * Whether the site is picked from a list before the command runs: an optional `site` argument
+ * left out, no default site, and a person at a terminal (otherwise the command's own refusal
+ * names the argument, exit 2).
  */
-function helpAsFlag(words: string[], rest: string[]): string[] | undefined {
-  const at = words[0] === 'help' && findNoun(words[1]) ? 0 : findNoun(words[0]) && words[1] === 'help' ? 1 : -1;
-  return at < 0 ? undefined : [...words.toSpliced(at, 1), ...rest, '--help'];
+function sitePickWanted(def: AnyCommandDefinition, options: Record<string, unknown>, ctx: Context): boolean {
+  const arg = def.args?.find((a) => a.name === 'site');
+  if (!arg || arg.required || arg.pick === false || options.site !== undefined) return false;
+  return !ctx.env.SITEBUILDER_SITE && !ctx.profile().site && ctx.prompter.canPrompt();
 }
 
 /** What is missing when commander answers with help instead of running anything (said under --json). */
 function missingCommand(words: string[]): string {
   const named = words.filter((w) => w !== 'help');
   if (named.length === 0) return '`sitebuilder` needs a command; `sitebuilder --help` lists them.';
-  if (!findNoun(named[0])) return `There is no command ${JSON.stringify(named[0])}; \`sitebuilder --help\` lists them.`;
   return `\`sitebuilder ${named[0]}\` needs a command; \`sitebuilder ${named[0]} --help\` lists them.`;
 }
 
@@ -138,6 +138,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     });
     const context = ctx;
     checkCommandInput(def, { options, globals: withGlobals, given, token: () => tokenInForce(context) });
+    if (sitePickWanted(def, options, context)) options.site = await (await import('../pickers.js')).pickSite(context);
     // The options come from the definition itself (program.ts), so they are the ones it declares.
     const code = await (def as CommandDefinition).run!(options, ctx, cli);
     exitCode = code ?? ExitCode.ok;
@@ -149,13 +150,17 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     // the program's help and its suggestions ("Did you mean site?").
     const noun = findNoun(words[0] === 'help' ? words[1] : words[0]);
     const commands = noun ? [await noun.load()] : await loadCommands();
-    await runProgram(helpAsFlag(words, rest) ?? argv, commands, execute, io, wantsJson);
+    // `help` among the words: help-words.ts says what it asks for (loaded only then).
+    const helpArgv = words.includes('help')
+      ? (await import('./help-words.js')).helpArgv(words, rest, commands, findNoun)
+      : undefined;
+    await runProgram(helpArgv ?? argv, commands, execute, io, wantsJson);
   } catch (err) {
     exitCode = reportError(err, io, wantsJson, env, argv, words, ran);
   } finally {
     io.status(undefined);
     removeSignals();
-    ctx?.close();
+    await ctx?.close();
   }
   return terminated ? EXIT_TERMINATED : exitCode;
 }

@@ -5,7 +5,7 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
-import { fitWidth } from './width.js';
+import { fitWidth, wrapText } from './width.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -194,8 +194,20 @@ export class IO {
     this.#write(text, 'stderr');
   }
 
+  /** A line on stderr: sentences, hints, progress; on a terminal wrapped to fit it (prose()). */
   errLine(text = ''): void {
-    this.#write(`${text}\n`, 'stderr');
+    this.#write(`${this.prose(text)}\n`, 'stderr');
+  }
+
+  /**
+   * Prose for stderr (or stdout): on a terminal, wrapped at word boundaries to its width now (a
+   * resized window is followed), commands kept whole (width.ts); elsewhere as it is. Lines that
+   * fit are left as they are.
+   */
+  prose(text: string, stream: 'stdout' | 'stderr' = 'stderr'): string {
+    const c = this[stream].columns;
+    const tty = stream === 'stdout' ? this.stdoutIsTTY : this.stderrIsTTY;
+    return tty && saneSize(c, 10) ? wrapText(text, c) : text;
   }
 
   /** A hint or progress note on stderr; silent under --quiet and --json. */

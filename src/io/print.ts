@@ -1,14 +1,28 @@
-// The three output modes of a list: a table on a TTY, tab-separated rows when piped (no
-// header, ISO-8601 times, no ANSI byte), and one JSON document with --json.
-import { createRequire } from 'node:module';
+// The three output modes of a list: a table on a TTY, fitted to the terminal's width at the
+// moment it prints (layout.ts), tab-separated rows when piped (no header, full values, ISO-8601
+// times, no ANSI byte), and one JSON document with --json.
 import type { IO } from './io.js';
+import { layoutBlocks, layoutTable, type LayoutColumn } from './layout.js';
 import { markOwnSgr, sanitizeInline } from './sanitize.js';
+import { displayWidth } from './width.js';
+import { wrapLine } from './width.js';
 
 export interface Column<R> {
   header: string;
   /** Text of the cell; values from the service are sanitized here. */
   value: (row: R) => unknown;
+  /**
+   * Free text (a name, a label, a description): on a terminal it may be cut with … to fit the
+   * width. Ids, times, counts and commands are never cut. Unset: free when the header says a
+   * NAME, LABEL, TITLE, DESCRIPTION, SUMMARY or MESSAGE.
+   */
+  free?: boolean;
 }
+
+/** Bold, marked as our own colour; without chalk, which a listing would otherwise load. */
+const bold = (io: IO) => (io.color ? (text: string) => markOwnSgr(`\u001b[1m${text}\u001b[22m`) : undefined);
+
+const FREE_HEADERS = /^(NAME|LABEL|TITLE|DESCRIPTION|SUMMARY|MESSAGE)$/;
 
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -17,37 +31,55 @@ export function cellText(value: unknown): string {
   return sanitizeInline(String(value));
 }
 
-export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): void {
+/** Whether a column is free text (Column.free, else its header). */
+export const isFree = (c: { header: string; free?: boolean }) => c.free ?? FREE_HEADERS.test(c.header);
+
+/**
+ * Rows as a table fitted to the terminal (or key/value blocks below its minimum width); tab-
+ * separated when piped. Answers whether a value was cut to fit, for a hint on how to see it whole.
+ */
+export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): boolean {
   if (!io.stdoutIsTTY) {
     for (const row of rows) io.outLine(columns.map((c) => cellText(c.value(row)).replace(/\t/g, ' ')).join('\t'));
-    return;
+    return false;
   }
-  const require = createRequire(import.meta.url);
-  const Table = require('cli-table3') as typeof import('cli-table3');
-  const table = new Table({
-    head: columns.map((c) => c.header),
-    style: { head: io.color ? ['bold'] : [], border: io.color ? ['grey'] : [] },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    wordWrap: true,
-  });
-  let count = 0;
-  for (const row of rows) {
-    table.push(columns.map((c) => cellText(c.value(row))));
-    count++;
-  }
-  if (count === 0) {
+  const cells: string[][] = [];
+  for (const row of rows) cells.push(columns.map((c) => cellText(c.value(row)).trim()));
+  if (cells.length === 0) {
     io.errLine('Nothing to show.');
-    return;
+    return false;
   }
-  // The cells are sanitized, so every SGR sequence in the table is cli-table3's colour: ours.
-  io.outLine(markOwnSgr(table.toString()));
+  const layout = layoutTable(
+    columns.map((c) => ({ header: c.header, free: isFree(c) })),
+    cells,
+    io.columns,
+    bold(io),
+  );
+  io.outLine(layout.lines.join('\n'));
+  return layout.cut;
 }
 
-/** Key/value lines for one record: aligned on a TTY, tab-separated when piped. */
+/** The same rows, always as key/value blocks (one record per block), for lists too wide for columns. */
+export function printBlocks(io: IO, columns: LayoutColumn[], rows: string[][]): boolean {
+  const layout = layoutBlocks(columns, rows, io.columns, bold(io));
+  io.outLine(layout.lines.join('\n'));
+  return layout.cut;
+}
+
+/**
+ * Key/value lines for one record: aligned on a TTY, where long values wrap at word boundaries
+ * under their start; tab-separated when piped.
+ */
 export function printFields(io: IO, fields: Array<[string, unknown]>): void {
-  const width = Math.max(...fields.map(([k]) => k.length));
+  const width = Math.max(...fields.map(([k]) => displayWidth(k)));
+  const room = io.columns - width - 2;
   for (const [k, v] of fields) {
     const text = cellText(v);
-    io.outLine(io.stdoutIsTTY ? `${k.padEnd(width)}  ${text}` : `${k}\t${text}`);
+    if (!io.stdoutIsTTY) {
+      io.outLine(`${k}\t${text}`);
+      continue;
+    }
+    const lines = room >= 20 ? wrapLine(text, room, 0) : [text];
+    io.outLine(lines.map((l, i) => `${(i === 0 ? k : '').padEnd(width)}  ${l}`).join('\n'));
   }
 }

@@ -26,7 +26,8 @@ export interface Prompter {
   input(message: string, opts?: { initial?: string; validate?: (v: string) => true | string }): Promise<string>;
   password(message: string): Promise<string>;
   confirm(message: string, initial?: boolean): Promise<boolean>;
-  select<T>(message: string, choices: Choice<T>[]): Promise<T>;
+  /** filter: typing narrows the list (every word typed, in the label or the hint), for long lists. */
+  select<T>(message: string, choices: Choice<T>[], opts?: { filter?: boolean }): Promise<T>;
   multiselect<T>(message: string, choices: Choice<T>[], opts?: { max?: number }): Promise<T[]>;
 }
 
@@ -43,6 +44,39 @@ interface EnquirerPrompt {
 interface EnquirerInstance {
   on(event: 'prompt', fn: (prompt: EnquirerPrompt) => void): void;
   prompt(question: unknown): Promise<Record<string, unknown>>;
+  register(type: string, prompt: unknown): void;
+}
+
+/** The type name of the list that typing filters. */
+const FILTERED = 'sitebuilder-filtered';
+
+type AutoCompleteClass = new (...args: unknown[]) => { render(): Promise<void> };
+
+/**
+ * enquirer's autocomplete paints the typed text in the choices with a RegExp made of it, which
+ * throws on `(` or `[`, and shows no pointer: this one leaves the choices unpainted, with the pointer.
+ */
+function plainAutoComplete(AutoComplete: AutoCompleteClass): AutoCompleteClass {
+  const list = Object.getPrototypeOf(AutoComplete.prototype);
+  return class extends AutoComplete {
+    override render(): Promise<void> {
+      return list.render.call(this);
+    }
+
+    /** The list's pointer: without colour, it is what shows which line Enter picks. */
+    pointer(...args: unknown[]): string {
+      return list.pointer.apply(this, args);
+    }
+  };
+}
+
+/** Every word typed appears in the choice's label or hint, in any case. */
+function matches(input: string, choice: { message: string; hint?: string }): boolean {
+  const text = `${choice.message} ${choice.hint ?? ''}`.toLowerCase();
+  return input
+    .toLowerCase()
+    .split(/\s+/)
+    .every((word) => text.includes(word));
 }
 
 export class EnquirerPrompter implements Prompter {
@@ -68,7 +102,7 @@ export class EnquirerPrompter implements Prompter {
   private async run<T>(options: Record<string, unknown>): Promise<T> {
     if (this.signal?.aborted) throw new InterruptedError('Cancelled.');
     const { default: Enquirer } = (await import('enquirer')) as unknown as {
-      default: new () => EnquirerInstance;
+      default: (new () => EnquirerInstance) & { AutoComplete: AutoCompleteClass };
     };
     const io = this.io;
     // What enquirer writes goes to stderr as it is (cursor movements), without colour when colour is off.
@@ -83,6 +117,8 @@ export class EnquirerPrompter implements Prompter {
       },
     };
     const enquirer = new Enquirer();
+    // A factory: enquirer keeps its types in one shared table, so this adds a type rather than replacing one.
+    if (options.type === FILTERED) enquirer.register(FILTERED, () => plainAutoComplete(Enquirer.AutoComplete));
     let shown: EnquirerPrompt | undefined;
     enquirer.on('prompt', (p) => {
       shown = p;
@@ -123,7 +159,7 @@ export class EnquirerPrompter implements Prompter {
     return this.run<boolean>({ type: 'confirm', message, initial });
   }
 
-  async select<T>(message: string, choices: Choice<T>[]): Promise<T> {
+  async select<T>(message: string, choices: Choice<T>[], opts: { filter?: boolean } = {}): Promise<T> {
     // enquirer prints the chosen name after the question, so the name is what to show then (made unique).
     const seen = new Set<string>();
     const names = choices.map((c, i) => {
@@ -132,15 +168,28 @@ export class EnquirerPrompter implements Prompter {
       seen.add(name);
       return { name, message: sanitizeInline(c.label), hint: hintOf(c) };
     });
+    const rows = this.io.stderr.rows;
+    const filter = opts.filter
+      ? {
+          type: FILTERED,
+          footer: '(type to filter)',
+          limit: Math.max(3, Math.min(10, (rows !== undefined && rows <= 10_000 ? rows : 24) - 4)),
+          suggest: (input: string, all: Array<{ message: string; hint?: string }>) =>
+            input.trim() ? all.filter((c) => matches(input.trim(), c)) : all,
+        }
+      : { type: 'select' };
     const picked = await this.run<string>({
-      type: 'select',
+      ...filter,
       message,
       choices: names,
       result(this: unknown, name: string) {
         return name;
       },
     });
-    return choices[names.findIndex((n) => n.name === picked)].value;
+    const at = names.findIndex((n) => n.name === picked);
+    // Enter on a filter that matches nothing submits no choice.
+    if (at < 0) throw new InterruptedError('Nothing was picked.');
+    return choices[at].value;
   }
 
   async multiselect<T>(message: string, choices: Choice<T>[], opts: { max?: number } = {}): Promise<T[]> {

@@ -118,7 +118,7 @@ describe('storage-restore plan', () => {
   });
 
   it('prints a readable plan with skipped files and the command that starts it', async () => {
-    const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full'], { tty: true });
+    const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full'], { tty: true, columns: 200 });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/Files removed\s*│\s*4/);
     expect(res.stdout).toContain('docs/price list: 2025.pdf');
@@ -287,7 +287,7 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
       },
       { confirm: true },
     ]);
-    const res = await cli(['storage-restore', SITE], { tty: true, prompter });
+    const res = await cli(['storage-restore', SITE], { tty: true, columns: 200, prompter });
     expect(res.stderr).not.toMatch(/error/);
     expect(res.code).toBe(0);
     expect(prompter.remaining).toBe(0);

@@ -21,7 +21,10 @@ function readlineWords(line: string): string[] {
   return words;
 }
 
-export function bashComplete(lines: string[], withBashCompletion = true): string[][] {
+/** The environment of the shells: the suite's own, with `env` over it. */
+const shellEnv = (env: Record<string, string> = {}) => ({ ...process.env, ...env });
+
+export function bashComplete(lines: string[], withBashCompletion = true, env?: Record<string, string>): string[][] {
   const script = [
     withBashCompletion ? `source ${BASH_COMPLETION}` : '',
     `source ${join(COMPLETIONS, 'sitebuilder.bash')}`,
@@ -35,22 +38,28 @@ export function bashComplete(lines: string[], withBashCompletion = true): string
       ].join('\n');
     }),
   ].join('\n');
-  return sections(execFileSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' }));
+  return sections(
+    execFileSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8', env: shellEnv(env) }),
+  );
 }
 
-export function zshComplete(lines: string[]): string[][] {
+export function zshComplete(lines: string[], env?: Record<string, string>): string[][] {
   const out = join(mkdtempSync(join(tmpdir(), 'sitebuilder-zsh-')), 'words');
   const helper = new URL('./zsh-complete.zsh', import.meta.url).pathname;
-  execFileSync('zsh', ['-f', helper, COMPLETIONS, out, ...lines], { encoding: 'utf8', timeout: 20_000 });
+  execFileSync('zsh', ['-f', helper, COMPLETIONS, out, ...lines], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: shellEnv(env),
+  });
   return sections(existsSync(out) ? readFileSync(out, 'utf8') : '');
 }
 
-export function fishComplete(lines: string[]): string[][] {
+export function fishComplete(lines: string[], env?: Record<string, string>): string[][] {
   const script = [
     `source ${join(COMPLETIONS, 'sitebuilder.fish')}`,
     ...lines.map((l) => `complete -C '${l.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'; echo --done--`),
   ].join('\n');
-  const text = execFileSync('fish', ['--no-config', '-c', script], { encoding: 'utf8' });
+  const text = execFileSync('fish', ['--no-config', '-c', script], { encoding: 'utf8', env: shellEnv(env) });
   return sections(text).map((words) => words.map((w) => w.split('\t')[0]));
 }
 

@@ -45,16 +45,30 @@ describe('help', async () => {
     const publish = await run(['publish', 'help']);
     expect([publish.code, publish.stdout]).toEqual([0, texts.publish]);
     expect((await run(['publish', 'help', 'status'])).stdout).toBe(texts['publish status']);
-    // Not a command: root help on stderr, exit 2, as before.
-    const typo = await run(['help', 'sit']);
-    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', texts['']]);
+    // A typo of a command is answered as the typo alone is: a suggestion, exit 2, no whole help.
+    for (const argv of [['help', 'sit'], ['sit']]) {
+      const typo = await run(argv);
+      expect([typo.code, typo.stdout], argv.join(' ')).toEqual([2, '']);
+      expect(typo.stderr).toBe("error: unknown command 'sit'\n(Did you mean site?)\nRun with --help for usage.\n");
+    }
+    for (const argv of [
+      ['help', 'site', 'lsit'],
+      ['site', 'help', 'lsit'],
+    ]) {
+      const verb = await run(argv);
+      expect([verb.code, verb.stdout], argv.join(' ')).toEqual([2, '']);
+      expect(verb.stderr).toContain("unknown command 'lsit'\n(Did you mean list?)");
+    }
+    // A noun that runs by itself keeps taking the word after it as its argument: its help.
+    expect(await run(['help', 'publish', 'site_1'])).toMatchObject({ code: 0, stdout: texts.publish });
+    expect(await run(['help', 'help'])).toMatchObject({ code: 0, stdout: texts[''] });
     // An unknown option in front stays an error.
     const unknown = await run(['--timeout', 'help', 'site']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--timeout'");
     const json = await run(['--json', 'help', 'bogus']);
     expect([json.code, json.stdout]).toEqual([2, '']);
-    expect(JSON.parse(json.stderr).error.message).toBe('There is no command "bogus"; `sitebuilder --help` lists them.');
+    expect(JSON.parse(json.stderr).error.message).toBe("unknown command 'bogus'");
     const bare = await run(['--json']);
     expect(JSON.parse(bare.stderr).error.message).toBe(
       '`sitebuilder` needs a command; `sitebuilder --help` lists them.',

@@ -1,4 +1,5 @@
 import { text } from 'node:stream/consumers';
+import { checkServiceAddress } from '../../context.js';
 import { defineCommand } from '../../core/define.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
@@ -26,6 +27,7 @@ export const login = defineCommand<LoginOptions>({
         'SITEBUILDER_TOKEN is set and would win over a saved token; unset it first, then run `sitebuilder auth login` again.',
       );
     }
+    const baseUrl = checkServiceAddress(ctx.baseUrl());
     let token: string;
     if (opts.withToken) {
       token = (await text(ctx.io.stdin)).trim();
@@ -35,7 +37,6 @@ export const login = defineCommand<LoginOptions>({
     }
     if (!token) throw new UsageError('No token was given; paste the token created in the dashboard under Tokens.');
     if (/\s/.test(token)) throw new UsageError('A token has no spaces or line breaks; paste just the token.');
-    const baseUrl = ctx.baseUrl();
     const client = ctx.apiWith(token, baseUrl);
     let info: ReturnType<typeof readTokenInfo>;
     try {

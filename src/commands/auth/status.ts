@@ -1,3 +1,4 @@
+import type { Context } from '../../context.js';
 import { defineCommand } from '../../core/define.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { printFields } from '../../io/print.js';
@@ -6,6 +7,18 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { readTokenInfo } from './token-info.js';
 
 const SOURCES = { flag: '--token flag', env: 'SITEBUILDER_TOKEN', profile: 'saved profile', none: 'none' } as const;
+
+/** Why this profile is the one in force: the way back to another one starts there. */
+function profileOrigin(ctx: Context): string {
+  if (ctx.globals.profile !== undefined) return ' (from --profile)';
+  if (ctx.env.SITEBUILDER_PROFILE) return ' (from SITEBUILDER_PROFILE)';
+  return ctx.config.read().currentProfile ? ' (the current profile)' : '';
+}
+
+function baseUrlOrigin(ctx: Context): string {
+  if (ctx.globals.baseUrl) return ' (from --base-url)';
+  return ctx.env.SITEBUILDER_BASE_URL ? ' (from SITEBUILDER_BASE_URL)' : '';
+}
 
 export const status = defineCommand({
   name: 'status',
@@ -53,8 +66,8 @@ export const status = defineCommand({
       }
       const rl = info.rateLimit;
       printFields(ctx.io, [
-        ['Profile', profile],
-        ['Service', baseUrl],
+        ['Profile', `${profile}${profileOrigin(ctx)}`],
+        ['Service', `${baseUrl}${baseUrlOrigin(ctx)}`],
         ['Token', `${base.token} (from ${SOURCES[source]})`],
         ['Name', sanitizeInline(info.name ?? '')],
         ['Scopes', info.scopes.join(', ')],

@@ -53,10 +53,17 @@ export const domains = defineCommand<DomainsOptions>({
     list.forEach((raw, i) => {
       const d = sanitizeDeep(raw);
       if (i > 0) io.outLine();
-      io.outLine(`${s.bold(sanitizeInline(domainNameOf(d) || domainIdOf(d)))}  ${s.dim(`(${domainIdOf(d)})`)}`);
+      io.outLine(
+        io.prose(
+          `${s.bold(sanitizeInline(domainNameOf(d) || domainIdOf(d)))}  ${s.dim(`(${domainIdOf(d)})`)}`,
+          'stdout',
+        ),
+      );
       const { words, next } = statusOf(d, site);
-      io.outLine(`  Status: ${words}${d.canRestart === true ? '' : s.dim(' (cannot be restarted now)')}`);
-      if (next) io.outLine(`  Next:   ${next}`);
+      io.outLine(
+        io.prose(`  Status: ${words}${d.canRestart === true ? '' : s.dim(' (cannot be restarted now)')}`, 'stdout'),
+      );
+      if (next) io.outLine(io.prose(`  Next:   ${next}`, 'stdout'));
       shortened = printRecordsTable(io, dnsRecordsOf(d)) || shortened;
     });
     if (shortened)

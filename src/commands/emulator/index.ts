@@ -1,28 +1,14 @@
 // `sitebuilder emulator`: the local emulator of the service, for trying commands and testing
 // scripts offline. The emulator itself loads only when this command runs.
-import { UsageError } from '../../errors.js';
 import { defineCommand } from '../../core/define.js';
+import { parsePort, parseSpeed } from './flags.js';
 import type { EmulatorOptions } from './serve.js';
-
-function parsePort(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > 65_535)
-    throw new UsageError(`--port takes a port number from 0 to 65535, not ${JSON.stringify(value)}.`);
-  return n;
-}
-
-function parseSpeed(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 1_000_000)
-    throw new UsageError(`--speed takes a number above 0 (2 runs twice as fast), not ${JSON.stringify(value)}.`);
-  return n;
-}
 
 export const emulator = defineCommand<EmulatorOptions>({
   name: 'emulator',
   summary: 'Run the local emulator of the service (offline tries and script tests)',
   description:
-    'Run a stateful local emulator of the whole service on 127.0.0.1. It prints its base URL and demo tokens (a full-scope one first, then narrowed ones for trying refusals). With `-- command args…` it starts, runs the command with SITEBUILDER_BASE_URL and SITEBUILDER_TOKEN set, stops, and exits with the command’s exit code. The control API (tokens, credits, clock, faults, request log) lives under /_emulator/; see docs/emulator.md.',
+    'Run a stateful local emulator of the whole service on 127.0.0.1. It prints its base URL and demo tokens (a full-scope one first, then narrowed ones for trying refusals). With --setup, a profile points at it while it runs, so that commands in any terminal use it with nothing to export; when it stops, the profile that was current before is current again (--state FILE keeps what was done for the next start). With `-- command args…` it starts, runs the command with SITEBUILDER_BASE_URL and SITEBUILDER_TOKEN set, stops, and exits with the command’s exit code. The control API (tokens, credits, clock, faults, request log) lives under /_emulator/; see docs/emulator.md.',
   args: [{ name: 'command', description: 'a command to run against the emulator (after --)', variadic: true }],
   options: [
     {
@@ -37,9 +23,14 @@ export const emulator = defineCommand<EmulatorOptions>({
     },
     {
       flags: '--speed <n>',
-      description: 'emulated time runs n times faster (runs, publishes, the budget minute)',
-      default: 1,
+      description:
+        'emulated time runs n times faster (runs, publishes, the budget minute); default: $SITEBUILDER_EMULATOR_SPEED, else 1',
       parse: parseSpeed,
+    },
+    {
+      flags: '--setup',
+      description:
+        'save a profile "emulator" (or --profile NAME) that points at this emulator with its full-scope demo token, current until the emulator stops',
     },
     {
       flags: '--shapes <name>',
@@ -49,6 +40,7 @@ export const emulator = defineCommand<EmulatorOptions>({
     },
   ],
   examples: [
+    'sitebuilder emulator --setup   # then, in another terminal: sitebuilder chat site_bakery "Add an about page"',
     'sitebuilder emulator',
     'sitebuilder emulator --port 8787 --state .emulator.json',
     'exec 3< <(sitebuilder emulator --json); read -r EMU <&3   # bash: the first line; the emulator runs on (kill $! stops it)',

@@ -16,13 +16,20 @@ import {
   type ShapesName,
 } from '../../emulator/index.js';
 import type { LogEntry } from '../../emulator/request-log.js';
+import { parseSpeed } from './flags.js';
+import { type EmulatorProfile, restoreProfile, SETUP_PROFILE, setUpProfile } from './setup.js';
+
+const SPEED_ENV = 'SITEBUILDER_EMULATOR_SPEED';
 
 /** What `emulator` takes (index.ts declares the flags). */
 export interface EmulatorOptions {
   host: string;
   port: number;
   state?: string;
-  speed: number;
+  /** Unset: SITEBUILDER_EMULATOR_SPEED, else 1. */
+  speed?: number;
+  /** Point a profile at it while it runs (setup.ts). */
+  setup?: boolean;
   /** Unset: SITEBUILDER_EMULATOR_SHAPES, else default. */
   shapes?: 'default' | 'alternate';
   command?: string[];
@@ -35,13 +42,19 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
       `warning: binding to ${opts.host} exposes the emulator, its control API and its demo tokens to other machines.`,
     );
   }
+  const hasCommand = Boolean(opts.command && opts.command.length > 0);
+  if (opts.setup && hasCommand)
+    throw new UsageError(
+      'Use --setup to keep an emulator running for other terminals, or -- command to run one command against it, not both.',
+    );
   const shapes = opts.shapes ?? shapesOfEnv(ctx.env);
+  const speed = opts.speed ?? speedOfEnv(ctx.env);
   let running: RunningEmulator;
   try {
     running = await startEmulator({
       host: opts.host,
       port: opts.port,
-      speed: opts.speed,
+      speed,
       stateFile: opts.state,
       shapes,
     });
@@ -76,13 +89,65 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
 
   // Listening for SIGTERM before the address is printed: a script that reads the address and
   // stops the emulator at once must not meet Node's default SIGTERM (exit by signal, no --state).
-  const stopped = waitForStop(ctx.signal);
-  printBanner(running, ctx);
-  await stopped;
-  io.info('Stopping the emulator…');
+  const stopped = waitForStop(ctx.signal, Boolean(opts.setup));
+  let profile: EmulatorProfile | undefined;
+  try {
+    if (opts.setup) profile = await setUpProfile(ctx, running.baseUrl, running.token);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  if (profile) printSetupBanner(running, profile, ctx);
+  else printBanner(running, ctx);
+  // After a hangup the terminal is gone: nothing more is written to it.
+  const said = (await stopped) === 'stop' ? (line: string) => io.info(line) : () => {};
+  said('Stopping the emulator…');
   await stop();
-  if (opts.state) io.info(`State saved to ${opts.state}.`);
+  if (opts.state) said(`State saved to ${opts.state}.`);
+  if (profile) {
+    const back = await restoreProfile(ctx, profile);
+    if (back) said(`Profile ${back} is the current profile again.`);
+  }
   return 0;
+}
+
+/** SITEBUILDER_EMULATOR_SPEED, the default of --speed (a test of the Quick start sets it). */
+function speedOfEnv(env: Record<string, string | undefined>): number {
+  const value = env[SPEED_ENV];
+  if (value === undefined || value === '') return 1;
+  try {
+    return parseSpeed(value);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message.replace('--speed', SPEED_ENV)} Unset it or fix it.`);
+  }
+}
+
+/** With --setup: what to type in another terminal, nothing to copy. */
+function printSetupBanner(running: RunningEmulator, profile: EmulatorProfile, ctx: Context): void {
+  const { io } = ctx;
+  const full = listTokens(running.emulator)[0];
+  if (ctx.globals.json) {
+    io.printJsonLine({
+      baseUrl: running.baseUrl,
+      shapes: running.shapes,
+      tokens: listTokens(running.emulator),
+      profile: profile.name,
+    });
+    return;
+  }
+  io.outLine(io.prose(`Emulator listening on ${running.baseUrl}`, 'stdout'));
+  const flag = profile.name === SETUP_PROFILE ? '' : ` --profile ${profile.name}`;
+  io.info(
+    `Profile ${profile.name} points at it with the demo token ${full?.name ?? ''} and is the current profile until the emulator stops.`,
+  );
+  io.info('');
+  io.info('In another terminal:');
+  io.info('  sitebuilder chat site_bakery "Add an about page"');
+  io.info('  sitebuilder site list');
+  io.info('');
+  io.info(
+    `Ctrl-C stops it; profile ${profile.before ?? 'default'} is current again then. \`sitebuilder auth status${flag}\` says which profile and address are in force.`,
+  );
 }
 
 /** SITEBUILDER_EMULATOR_SHAPES, the default of --shapes; a bad value is a usage error. */
@@ -104,7 +169,7 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
   }
   const now = running.emulator.clock.now();
   const records = new Map(running.state.core.tokens.map((t) => [t.token, t]));
-  io.outLine(`Emulator listening on ${running.baseUrl}`);
+  io.outLine(io.prose(`Emulator listening on ${running.baseUrl}`, 'stdout'));
   if (running.shapes !== 'default')
     io.outLine(`Shapes: ${running.shapes} (other field names, orders and id forms; docs/emulator.md "Shapes")`);
   io.outLine('');
@@ -122,12 +187,13 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
     const where = status
       ? `(${status}: refused with 401)`
       : `${scopes}; workspaces ${t.workspaces.join(' ') || 'none'}`;
-    io.outLine(`  ${t.name.padEnd(width)}  ${t.token.padEnd(tokenWidth)}  ${where}`);
+    io.outLine(io.prose(`  ${t.name.padEnd(width)}  ${t.token.padEnd(tokenWidth)}  ${where}`, 'stdout'));
   }
   io.info('');
   io.info('Try it:');
   io.info(`  export SITEBUILDER_BASE_URL=${running.baseUrl} SITEBUILDER_TOKEN=${tokens[0]?.token ?? ''}`);
   io.info('  sitebuilder workspace list');
+  io.info('Or start it with --setup: a profile then points at it, with nothing to export.');
   io.info(`Control API: ${running.baseUrl}/_emulator (see docs/emulator.md). Ctrl-C stops it.`);
 }
 
@@ -143,18 +209,25 @@ function formatLogLine(e: LogEntry): string {
   return `[emulator] ${e.time} ${e.requestId} ${what} → ${e.status}${e.token ? ` token=${e.token}` : ''}${extra ? ` ${extra}` : ''}`;
 }
 
-/** Resolves on the first Ctrl-C (the context's signal) or SIGTERM. */
-function waitForStop(signal: AbortSignal): Promise<void> {
+/**
+ * Resolves on the first Ctrl-C (the context's signal) or SIGTERM: 'stop'; or, when it was asked
+ * to (--setup: the profile must be put back), on SIGHUP, the terminal closed: 'hangup'.
+ */
+function waitForStop(signal: AbortSignal, hangup: boolean): Promise<'stop' | 'hangup'> {
   return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGTERM', done);
-      signal.removeEventListener('abort', done);
-      resolve();
+    const done = (why: 'stop' | 'hangup') => () => {
+      process.off('SIGTERM', onStop);
+      process.off('SIGHUP', onHangup);
+      signal.removeEventListener('abort', onStop);
+      resolve(why);
     };
-    if (signal.aborted) return resolve();
-    signal.addEventListener('abort', done, { once: true });
+    const onStop = done('stop');
+    const onHangup = done('hangup');
+    if (signal.aborted) return resolve('stop');
+    signal.addEventListener('abort', onStop, { once: true });
     // A server is stopped with SIGTERM too; core/run.ts only turns Ctrl-C into the signal.
-    process.once('SIGTERM', done);
+    process.once('SIGTERM', onStop);
+    if (hangup) process.once('SIGHUP', onHangup);
   });
 }
 

@@ -4,6 +4,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
+import { displayWidth } from '../../io/width.js';
+import { wrapLine } from '../../io/width.js';
 import { defineCommand, parsePositiveInt } from '../../core/define.js';
 
 export interface PublishLogsOptions {
@@ -62,11 +64,9 @@ export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promi
     if (ctx.io.stdoutIsTTY) {
       const time =
         line.at && !Number.isNaN(Date.parse(line.at)) ? new Date(line.at).toISOString().slice(11, 19) : (line.at ?? '');
-      ctx.io.outLine(
-        [c.dim(cellText(time)), line.level === 'error' ? c.red(line.level) : cellText(line.level ?? ''), message]
-          .filter(Boolean)
-          .join('  '),
-      );
+      const head = [cellText(time), cellText(line.level ?? '')].filter(Boolean);
+      const painted = [c.dim(head[0] ?? ''), line.level === 'error' ? c.red(line.level) : (head[1] ?? '')];
+      ctx.io.outLine(hanging(painted.filter(Boolean).join('  '), head.join('  '), message, ctx.io.columns));
     } else {
       ctx.io.outLine([cellText(line.at), cellText(line.level), message].join('\t'));
     }
@@ -80,6 +80,17 @@ export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promi
   else if (total !== undefined && printed < total)
     ctx.io.info(`Showing ${printed} of ${total} lines; --all shows every line.`);
   return 0;
+}
+
+/** `time  level  message`, the message wrapped at word boundaries under its own start when there is room. */
+function hanging(painted: string, plain: string, message: string, width: number): string {
+  const at = plain ? plain.length + 2 : 0;
+  const room = width - at;
+  const lines = room >= 20 ? wrapLine(message, room, 0) : [];
+  // A word wider than the room beside the time (an address) takes the whole width instead.
+  if (lines.length === 0 || lines.some((l) => displayWidth(l) > room))
+    return wrapLine(plain ? `${painted}  ${message}` : message, width).join('\n');
+  return [plain ? `${painted}  ${lines[0]}` : lines[0], ...lines.slice(1).map((l) => ' '.repeat(at) + l)].join('\n');
 }
 
 export const publishLogsCommand = defineCommand<PublishLogsOptions>({

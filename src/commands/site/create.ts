@@ -3,7 +3,6 @@ import { formatCount, LIMITS } from '../../api/limits.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { soleWorkspace } from './workspaces.js';
 
 interface CreateOptions {
   workspace?: string;
@@ -58,7 +57,10 @@ export const create = defineCommand<CreateOptions>({
   summary: 'Create a site from a brief and start its first build',
   description: `Create a site in a workspace from a brief (at most ${formatCount(LIMITS.promptMax)} characters). With --import-url, the agent rebuilds an existing page and the brief says what should change. Spends AI credits of the workspace.`,
   options: [
-    { flags: '-w, --workspace <id>', description: 'the owning workspace (default: the token’s only one)' },
+    {
+      flags: '-w, --workspace <id>',
+      description: 'the owning workspace (default: the token’s only one; on a terminal, picked from a list)',
+    },
     { flags: '--prompt <text>', description: 'the brief' },
     { flags: '--prompt-file <file>', description: 'read the brief from a file (- for standard input)' },
     { flags: '--import-url <url>', description: 'address of a page of an existing website to rebuild' },
@@ -94,7 +96,7 @@ export const create = defineCommand<CreateOptions>({
       }
     }
     const client = ctx.api();
-    const workspaceId = await soleWorkspace(client, opts.workspace, ctx.signal);
+    const workspaceId = opts.workspace ?? (await (await import('../../pickers.js')).pickWorkspace(ctx));
     const args: Record<string, unknown> = { workspaceId, prompt };
     if (opts.importUrl) args.importSource = { SourceUrl: opts.importUrl };
     let data: Record<string, unknown>;

@@ -18,10 +18,13 @@ export const use = defineCommand<{ site: string; clear?: boolean }>({
   summary: 'Set the default site of this profile',
   description:
     'Set the site that commands use when <site> is left out (SITEBUILDER_SITE wins over it). The site is checked first, when a token is at hand. --clear forgets it.',
-  args: [{ name: 'site', description: 'site id (its _id)' }],
+  args: [
+    { name: 'site', description: 'site id (its _id); on a terminal, picked from a list when left out', pick: false },
+  ],
   options: [{ flags: '--clear', description: 'forget the default site' }],
   examples: [
     'sitebuilder site use site_123',
+    'sitebuilder site use            # on a terminal: pick it from a list',
     'sitebuilder chat   # now talks to site_123',
     'sitebuilder site use --clear',
   ],
@@ -29,12 +32,17 @@ export const use = defineCommand<{ site: string; clear?: boolean }>({
   async run(opts, ctx) {
     if (opts.site !== undefined && opts.clear)
       throw new UsageError('Name a site or pass --clear, not both; nothing was changed.');
-    if (opts.site === undefined && !opts.clear)
-      throw new UsageError('Name the site to use by default, or pass --clear.');
-    if (opts.site !== undefined) checkId('The site id', opts.site, tokenInForce(ctx));
     const profile = ctx.profileName();
-    const site = opts.clear ? undefined : opts.site;
-    if (site) await checkSiteExists(ctx, site);
+    let site = opts.clear ? undefined : opts.site;
+    if (site === undefined && !opts.clear) {
+      if (!ctx.prompter.canPrompt() || !ctx.token().token)
+        throw new UsageError('Name the site to use by default, or pass --clear.');
+      // Picked from the sites the token reaches: it exists.
+      site = await (await import('../../pickers.js')).pickSite(ctx);
+    } else if (site !== undefined) {
+      checkId('The site id', site, tokenInForce(ctx));
+      await checkSiteExists(ctx, site);
+    }
     await ctx.config.updateProfile(profile, (p) => {
       const { site: _old, ...rest } = p;
       return site ? { ...rest, site } : rest;

@@ -1,26 +1,12 @@
-// Which workspace a site command works in: --workspace, else the token's only workspace.
+// The workspaces a token reaches, and a site found in them (the service has no single-site read).
 import type { ApiClient } from '../../api/client.js';
 import { itemsOf, paginate } from '../../api/paginate.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import { idOf } from '../../io/records.js';
 
 export async function workspaceIds(client: ApiClient, signal?: AbortSignal): Promise<string[]> {
   const { envelope } = await client.call('list_workspaces', {}, { signal });
   return itemsOf(envelope.data).map(idOf).filter(Boolean);
-}
-
-export async function soleWorkspace(
-  client: ApiClient,
-  flag: string | undefined,
-  signal?: AbortSignal,
-): Promise<string> {
-  if (flag) return flag;
-  const ids = await workspaceIds(client, signal);
-  if (ids.length === 1) return ids[0];
-  if (ids.length === 0) throw new UsageError('This token reaches no workspace; use a token that reaches one.');
-  throw new UsageError(
-    `The token reaches ${ids.length} workspaces; name one with --workspace (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}).`,
-  );
 }
 
 /** The service has no single-site read, so a site is found in its workspace's listing. */

@@ -52,7 +52,8 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     const unnamed = tty ? undefined : unnamedNote(answer.plan);
     if (unnamed) ctx.io.info(unnamed);
     // On a terminal the table gives counts; name what is deleted and overwritten too.
-    if (tty && !empty) for (const line of planConsequences(answer.plan, mode)) ctx.io.outLine(`  - ${line}`);
+    if (tty && !empty)
+      for (const line of planConsequences(answer.plan, mode)) ctx.io.outLine(ctx.io.prose(`  - ${line}`, 'stdout'));
     ctx.io.outLine(tty ? `Confirm value: ${answer.confirm}` : `Confirm\t${answer.confirm}`);
     ctx.io.info(
       empty

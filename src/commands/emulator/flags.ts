@@ -1,0 +1,16 @@
+// The values of `emulator`'s flags, read before anything starts (and --speed's variable, by serve.ts).
+import { UsageError } from '../../errors.js';
+
+export function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65_535)
+    throw new UsageError(`--port takes a port number from 0 to 65535, not ${JSON.stringify(value)}.`);
+  return n;
+}
+
+export function parseSpeed(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 1_000_000)
+    throw new UsageError(`--speed takes a number above 0 (2 runs twice as fast), not ${JSON.stringify(value)}.`);
+  return n;
+}

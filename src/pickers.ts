@@ -1,0 +1,129 @@
+// Pickers where gh has them: on a terminal, a site or a workspace left out is picked from a list
+// that typing filters (io/prompter.ts). The lists load with the keys guarded (io/keyguard.ts),
+// so nothing typed meanwhile becomes the filter or the pick. Without a terminal the caller's
+// own refusal names the argument or flag (exit 2).
+import { itemsOf, paginate } from './api/paginate.js';
+import type { Context } from './context.js';
+import { UsageError } from './errors.js';
+import { guardKeys } from './io/keyguard.js';
+import type { Choice } from './io/prompter.js';
+import { idOf, nameOf, pick, pickString } from './io/records.js';
+import { sanitizeInline } from './io/sanitize.js';
+import { cutWidth, displayWidth } from './io/width.js';
+
+/** Sites loaded for one pick at most; past it, the workspace is picked first. */
+export const PICK_MAX = 500;
+
+interface Workspace {
+  id: string;
+  name: string;
+  record: unknown;
+}
+
+interface Site {
+  id: string;
+  name: string;
+  workspace: Workspace;
+}
+
+/** Loads what a list needs with the keys guarded and a status line; keys typed meanwhile are dropped. */
+async function loading<T>(ctx: Context, what: string, load: () => Promise<T>): Promise<T> {
+  const guard = guardKeys(ctx.io, ctx.interrupts);
+  ctx.io.status(`Loading ${what}…`);
+  try {
+    return await load();
+  } finally {
+    ctx.io.status(undefined);
+    guard.release();
+  }
+}
+
+async function workspaces(ctx: Context): Promise<Workspace[]> {
+  const { envelope } = await ctx.api().call('list_workspaces', {}, { signal: ctx.signal });
+  return itemsOf(envelope.data)
+    .map((w) => ({ id: idOf(w), name: sanitizeInline(nameOf(w)), record: w }))
+    .filter((w) => w.id);
+}
+
+async function sitesOf(ctx: Context, list: Workspace[], max: number): Promise<Site[]> {
+  const sites: Site[] = [];
+  for (const workspace of list) {
+    const args = { workspaceId: workspace.id };
+    for await (const s of paginate(ctx.api(), 'list_sites', args, { max: max - sites.length, signal: ctx.signal })) {
+      if (idOf(s)) sites.push({ id: idOf(s), name: sanitizeInline(nameOf(s)), workspace });
+    }
+    if (sites.length >= max) break;
+  }
+  return sites;
+}
+
+/** `id  name  (more)`, cut to the terminal's width, the id never. */
+function label(io: Context['io'], id: string, width: number, rest: string): string {
+  const head = id.padEnd(width);
+  const room = io.columns - 4 - displayWidth(head) - 2;
+  return rest && room >= 6 ? `${head}  ${cutWidth(rest, room)}` : id;
+}
+
+function pickFrom<T>(ctx: Context, question: string, choices: Choice<T>[]): Promise<T> {
+  return ctx.prompter.select(question, choices, { filter: true });
+}
+
+/** The site to work on, picked on a terminal when none was named and there is no default. */
+export async function pickSite(ctx: Context): Promise<string> {
+  const { all, sites } = await loading(ctx, 'the sites', async () => {
+    const all = await workspaces(ctx);
+    return { all, sites: await sitesOf(ctx, all, PICK_MAX + 1) };
+  });
+  if (sites.length === 0)
+    throw new UsageError('This token reaches no site yet; create one with `sitebuilder site create`.');
+  if (sites.length === 1) {
+    ctx.io.info(`Using ${sites[0].id}, the only site this token reaches.`);
+    return sites[0].id;
+  }
+  let shown = sites;
+  if (sites.length > PICK_MAX && all.length > 1) {
+    const workspace = await pickFrom(ctx, 'Which workspace?', workspaceChoices(ctx, all));
+    shown = await loading(ctx, 'the sites', () => sitesOf(ctx, [workspace], PICK_MAX));
+  } else if (sites.length > PICK_MAX) {
+    shown = sites.slice(0, PICK_MAX);
+    ctx.io.info(`The first ${PICK_MAX} sites; name the site to reach another.`);
+  }
+  const several = new Set(shown.map((s) => s.workspace.id)).size > 1;
+  const width = Math.max(...shown.map((s) => s.id.length));
+  const choices = shown.map((s) => ({
+    label: label(ctx.io, s.id, width, several ? `${s.name}  (${s.workspace.name || s.workspace.id})` : s.name),
+    picked: s.id,
+    value: s.id,
+  }));
+  return pickFrom(ctx, 'Which site?', choices);
+}
+
+function workspaceChoices(ctx: Context, list: Workspace[]): Choice<Workspace>[] {
+  const width = Math.max(...list.map((w) => w.id.length));
+  return list.map((w) => {
+    const plan = pickString(w.record, 'plan');
+    const credits = pick(w.record, 'credits', 'creditBalance');
+    const more = [plan && `${sanitizeInline(plan)} plan`, credits !== undefined && `${credits} credits`].filter(
+      Boolean,
+    );
+    return {
+      label: label(ctx.io, w.id, width, [w.name, more.length ? `(${more.join(', ')})` : ''].filter(Boolean).join('  ')),
+      picked: w.id,
+      value: w,
+    };
+  });
+}
+
+/** The workspace for a new site: the token's only one, else picked on a terminal, else exit 2 naming --workspace. */
+export async function pickWorkspace(ctx: Context): Promise<string> {
+  const all = await loading(ctx, 'the workspaces', () => workspaces(ctx));
+  if (all.length === 1) return all[0].id;
+  if (all.length === 0) throw new UsageError('This token reaches no workspace; use a token that reaches one.');
+  if (!ctx.prompter.canPrompt()) {
+    const ids = all.map((w) => w.id);
+    throw new UsageError(
+      `The token reaches ${ids.length} workspaces; name one with --workspace (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}).`,
+    );
+  }
+  return (await pickFrom(ctx, 'Which workspace?', workspaceChoices(ctx, all))).id;
+}

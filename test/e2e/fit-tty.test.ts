@@ -1,0 +1,130 @@
+// Every listing fits the terminal (docs/guide.md "Fitting the terminal"): the built binary in a real
+// terminal (tmux) at 80 and 40 columns, against an emulator on port 0. No line is folded by the
+// terminal (a table row that wraps, a word cut at the edge), ids show whole; piped, the same
+// commands print full values as tab-separated rows.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { expectFits } from '../helpers/screen.js';
+import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
+let emu: RunningEmulator;
+let env: Record<string, string>;
+const sessions: TmuxSession[] = [];
+
+/** Each listing, and words that must show whole on the screen (ids, names). */
+const LISTINGS: Array<[string, string[]]> = [
+  ['site list --workspace ws_demo', ['site_portfolio', 'Ana Lima Portfolio']],
+  ['storage-backup list site_bakery', ['sbk_000004', 'sbk_000001']],
+  ['backup list site_bakery', ['65f000000000000000000002', 'BK-000001']],
+  ['code-backup list site_bakery', ['cbk_000001']],
+  ['tools', ['restart_site_email_domain_verification', 'list_site_email_suppressions']],
+  ['message list site_bakery', ['job_000001']],
+  ['queue list site_bakery', ['qmsg_000001', 'Then make the header']],
+  ['publish logs site_bakery', ['dep_000001']],
+  ['storage-backup browse site_bakery sbk_000004', ['images/', 'orders/']],
+  ['email domains site_bakery', ['edom_bakery_news', 'sitebuilder email restart site_bakery edom_bakery_news']],
+];
+
+const call = async (method: string, body: unknown) =>
+  fetch(`${emu.baseUrl}/v1/${method}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_TOKENS.full}` },
+  });
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, speed: 20 });
+  env = {
+    SITEBUILDER_BASE_URL: emu.baseUrl,
+    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+    SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-fit-')), 'config'),
+  };
+  // A long run, so that the next message waits in the queue.
+  expect((await call('send_message', { projectId: 'site_bakery', prompt: 'Add a gallery #long' })).status).toBe(200);
+  expect(
+    (await call('send_message', { projectId: 'site_bakery', prompt: 'Then make the header bigger please' })).status,
+  ).toBe(200);
+});
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.kill();
+});
+afterAll(() => emu.close());
+
+/** Runs the command lines in one terminal, each after a marker line; the screen of each by its command. */
+async function screens(cols: number, lines = LISTINGS): Promise<Map<string, string>> {
+  const script = lines.map(([c]) => `echo '== ${c}'; '${process.execPath}' '${BIN}' ${c}; echo "code $?"`).join('; ');
+  const t = new TmuxSession(
+    ['sh', '-c', `${script}; echo '== end'`],
+    { ...env, TERM: 'xterm-256color' },
+    {
+      cols,
+      rows: 50,
+    },
+  );
+  sessions.push(t);
+  const all = await t.waitFor(/^EXIT=\d+$/m, 20_000);
+  const parts = all.split(/^== /m).slice(1);
+  return new Map(parts.map((p) => [p.slice(0, p.indexOf('\n')), p.slice(p.indexOf('\n') + 1)]));
+}
+
+describe.skipIf(!hasTmux)('listings in a terminal', () => {
+  it('fit 80 columns: every line, every id and name whole', async () => {
+    const shown = await screens(80);
+    for (const [command, words] of LISTINGS) {
+      const screen = shown.get(command) ?? '';
+      expect(screen, command).not.toMatch(/error/);
+      expectFits(screen, 80, { words });
+    }
+    // Tables where they fit: a header line, columns two spaces apart, no borders.
+    expect(shown.get('site list --workspace ws_demo')).toMatch(/^ID +NAME +WORKSPACE +UPDATED$/m);
+    expect(shown.get('code-backup list site_bakery')).toMatch(/^cbk_000001 .*…$/m);
+  });
+
+  it('fit 40 columns: rows become key/value blocks, prose wraps at word boundaries', async () => {
+    const shown = await screens(40);
+    for (const [command, words] of LISTINGS) {
+      const screen = shown.get(command) ?? '';
+      expect(screen, command).not.toMatch(/error/);
+      expectFits(screen, 40, { words });
+    }
+    // DNS host names and addresses wider than the screen are ids and words: whole, alone on their line.
+    expect(shown.get('email domains site_bakery')).toMatch(/^HOST\nsb1k1\._domainkey\.mail\.sunrisebakery\.example$/m);
+    expect(shown.get('site list --workspace ws_demo')).toMatch(/^ID {9}site_portfolio\nNAME {7}Ana Lima Portfolio$/m);
+    expect(shown.get('tools')).toMatch(/^METHOD\n {2}restart_site_email_domain_verification$/m);
+  });
+
+  for (const cols of [80, 40]) {
+    it(`help fits ${cols} columns, and \`help <typo>\` suggests the command`, async () => {
+      const shown = await screens(cols, [
+        ['help sit', []],
+        ['help site create', ['--workspace', 'SITEBUILDER_BASE_URL']],
+        ['site lsit', []],
+      ]);
+      for (const typo of ['help sit', 'site lsit']) {
+        const screen = shown.get(typo) ?? '';
+        expect(screen).toMatch(/\(Did you mean (site|list)\?\)/);
+        expect(screen).toContain('code 2');
+        expect(screen).not.toContain('Usage:');
+        expectFits(screen, cols);
+      }
+      const help = shown.get('help site create') ?? '';
+      expect(help).toContain('code 0');
+      expectFits(help, cols, { words: ['--workspace', 'SITEBUILDER_BASE_URL', 'picked from a list'] });
+    });
+  }
+
+  it('piped, print every value whole, tab-separated, whatever the terminal', async () => {
+    const res = await promisify(execFile)(process.execPath, [BIN, 'code-backup', 'list', 'site_bakery'], {
+      env: { ...process.env, ...env, COLUMNS: '40' },
+    });
+    expect(res.stdout).toMatch(
+      /^cbk_000001\t\d{4}-\d\d-\d\dT[\d:.]+Z\t4\tA warm one-page site for a neighbourhood bakery with opening hours and a menu\.$/m,
+    );
+  });
+});

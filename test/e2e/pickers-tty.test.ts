@@ -1,0 +1,85 @@
+// The pickers in a real terminal (tmux) at 80 and 40 columns, driving the built binary against
+// an emulator on port 0: a site left out is picked from a list that typing filters, and keys
+// typed while the list loads are not taken for the filter or the pick; `site create` offers the
+// workspaces. Every line fits the screen.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { expectFits } from '../helpers/screen.js';
+import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
+let emu: RunningEmulator;
+const sessions: TmuxSession[] = [];
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, speed: 20 });
+});
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.kill();
+});
+afterAll(() => emu.close());
+
+function terminal(argv: string[], cols: number): TmuxSession {
+  const t = new TmuxSession(
+    [process.execPath, BIN, ...argv],
+    {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-pick-')), 'config'),
+      TERM: 'xterm-256color',
+    },
+    { cols, rows: 24 },
+  );
+  sessions.push(t);
+  return t;
+}
+
+const fault = (body: unknown) =>
+  fetch(`${emu.baseUrl}/_emulator/faults`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+
+describe.skipIf(!hasTmux)('pickers in a terminal', () => {
+  for (const cols of [80, 40]) {
+    it(`pick a site at ${cols} columns; keys typed while the list loads are dropped`, async () => {
+      // The workspaces answer slowly: there is time to type before the list shows.
+      await fault({ method: 'list_workspaces', latencyMs: 1500 });
+      const t = terminal(['site', 'view'], cols);
+      await t.waitFor(/Loading the sites…/);
+      t.send('-l', 'docs');
+      t.send('Enter');
+      const list = await t.waitForPrompt(/Which site\?/);
+      // Neither the filter nor the answer: every site is offered, nothing was picked.
+      expect(list).toMatch(/^\? Which site\? … *$/m);
+      for (const id of ['site_bakery', 'site_docs', 'site_blog', 'site_shop']) expect(list).toContain(id);
+      expect(list).not.toContain('✔');
+      expectFits(list, cols, { words: ['site_portfolio', '(type to filter)'] });
+      t.send('-l', 'portf');
+      await t.waitFor((s) => !s.includes('site_bakery'));
+      t.send('Enter');
+      const done = await t.waitFor(/EXIT=\d+/);
+      expect(done).toContain('EXIT=0');
+      expect(done).toMatch(/^ID +site_portfolio$/m);
+      expectFits(done, cols, { words: ['site_portfolio', 'Ana Lima Portfolio'] });
+    });
+
+    it(`offer the workspaces of site create at ${cols} columns`, async () => {
+      const t = terminal(['site', 'create', '--prompt', 'A flower shop', '--no-follow'], cols);
+      const list = await t.waitForPrompt(/Which workspace\?/);
+      for (const id of ['ws_demo', 'ws_free', 'ws_capped', 'ws_broke']) expect(list).toContain(id);
+      expectFits(list, cols, { words: ['Demo Studio'] });
+      t.send('-l', 'studio');
+      await t.waitFor((s) => !s.includes('ws_free'));
+      t.send('Enter');
+      const done = await t.waitFor(/EXIT=\d+/);
+      expect(done).toContain('EXIT=0');
+      expect(done.replace(/\s+/g, ' ')).toMatch(/Created site \S+ in workspace ws_demo/);
+      expectFits(done, cols);
+    });
+  }
+});
