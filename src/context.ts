@@ -1,7 +1,7 @@
 // Context = everything a command needs, built once, lazily (docs/architecture.md). Commands
 // never import singletons: tests build a Context over buffers, a fake clock and a fake prompter.
 import { ApiClient, type CallOptions, type CallResult } from './api/client.js';
-import { itemsOf } from './api/paginate.js';
+import { findList } from './api/answer.js';
 import type { Clock } from './clock.js';
 import { rememberSiteIds, type SeenSite } from './config/site-ids.js';
 import { type ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';
@@ -122,8 +122,10 @@ class SiteNotingClient extends ApiClient {
     const result = await super.call<T>(method, args, options);
     if (this.seen.length < SEEN_MAX) {
       const data = result.envelope.data;
-      const sites =
-        method === 'list_sites' ? itemsOf(data) : method === 'create_site' ? [pick(data, 'site', 'project')] : [];
+      // Only noted, never checked here: an answer that holds no list is the command's to refuse.
+      const listed = method === 'list_sites' ? findList(data) : [];
+      const sites = Array.isArray(listed) ? listed : [];
+      if (method === 'create_site') sites.push(pick(data, 'site', 'project'));
       for (const site of sites) if (idOf(site)) this.seen.push({ id: idOf(site), name: nameOf(site) });
     }
     return result;

@@ -194,7 +194,7 @@ export class IO {
     this.#write(text, 'stderr');
   }
 
-  /** A line on stderr: sentences, hints, progress; on a terminal wrapped to fit it (prose()). */
+  /** A line on stderr: sentences, hints, progress; on a terminal wrapped to fit it (prose(); never under --json). */
   errLine(text = ''): void {
     this.#write(`${this.prose(text)}\n`, 'stderr');
   }
@@ -205,6 +205,8 @@ export class IO {
    * fit are left as they are.
    */
   prose(text: string, stream: 'stdout' | 'stderr' = 'stderr'): string {
+    // Under --json, stderr carries JSON documents (errors), which a newline would break.
+    if (this.json) return text;
     const c = this[stream].columns;
     const tty = stream === 'stdout' ? this.stdoutIsTTY : this.stderrIsTTY;
     return tty && saneSize(c, 10) ? wrapText(text, c) : text;

@@ -214,7 +214,8 @@ describe('api <destructive method>', () => {
       const res = await run(['api', ...restore(id)], opts);
       expect(res.code, mode).toBe(5);
       expect(res.stdout, mode).toBe('');
-      expect(res.stderr, mode).toContain(
+      // On a terminal the sentence is wrapped to its width: read it as one line.
+      expect(res.stderr.replace(/\n {2}/g, ' '), mode).toContain(
         'Calling restore_backup on site site_bakery (destructive) needs confirmation and no prompt is possible here; pass --yes to confirm. Nothing was changed.',
       );
     }

@@ -83,7 +83,9 @@ describe('site create among several workspaces', () => {
     const before = creates();
     const res = await run(['site', 'create', '--prompt', 'A flower shop', '--no-follow'], { env });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain('The token reaches 4 workspaces; name one with --workspace (ws_demo, ws_free');
+    // In the service's order, which is not shown: each of them named.
+    const named = /The token reaches 4 workspaces; name one with --workspace \(([^)]*)\)\./.exec(res.stderr);
+    expect(named?.[1].split(', ').sort()).toEqual(['ws_broke', 'ws_capped', 'ws_demo', 'ws_free']);
     expect(creates()).toBe(before);
   });
 

@@ -13,8 +13,9 @@ import { BASH_COMPLETION, bashComplete, fishComplete, hasShell, zshComplete } fr
 let emu: RunningEmulator;
 let config: string;
 let env: Record<string, string>;
-const DEMO = ['site_bakery', 'site_docs', 'site_portfolio'];
-const FREE = ['site_blog', 'site_recipes'];
+/** The ids of each workspace's sites, as the emulator lists them (the alternate shapes seed one more). */
+let DEMO: string[];
+let FREE: string[];
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, speed: 20 });
@@ -29,9 +30,16 @@ beforeAll(async () => {
       stdin: DEMO_TOKENS.full,
     });
     expect(login.code).toBe(0);
-    const list = await run(['site', 'list', '--workspace', workspace, '--profile', profile], { configDir: config });
+    const list = await run(['site', 'list', '--workspace', workspace, '--profile', profile, '--json'], {
+      configDir: config,
+    });
     expect(list.code).toBe(0);
+    const ids = (JSON.parse(list.stdout) as Array<{ _id: string }>).map((site) => site._id).sort();
+    if (workspace === 'ws_demo') DEMO = ids;
+    else FREE = ids;
   }
+  expect(DEMO).toEqual(expect.arrayContaining(['site_bakery', 'site_docs', 'site_portfolio']));
+  expect(FREE).toEqual(['site_blog', 'site_recipes']);
   const text = readFileSync(join(config, 'config.json'), 'utf8');
   writeFileSync(join(config, 'config.json'), text.replace('{', '{\n  "currentProfile": "demo",'));
   // A shell with no node on its PATH: a `node` or `sitebuilder` started would leave a mark.
@@ -52,7 +60,7 @@ const LINES = [
   'sitebuilder chat site_bakery ',
 ];
 // `publish` takes a site or one of its verbs.
-const EXPECTED = [DEMO, ['site_portfolio'], [...FREE, 'help', 'logs', 'status'].sort(), FREE, FREE, []];
+const expected = () => [DEMO, ['site_portfolio'], [...FREE, 'help', 'logs', 'status'].sort(), FREE, FREE, []];
 
 describe('the ids the CLI saw', () => {
   it('are kept per profile beside the configuration, 0600, without the token', () => {
@@ -89,22 +97,22 @@ describe('site ids complete, for the profile in force, without starting node', (
   const noNodeStarted = () => expect(existsSync(join(env.PATH.split(':')[0], 'started'))).toBe(false);
 
   it.skipIf(!existsSync(BASH_COMPLETION))('in bash with bash-completion', () => {
-    expect(bashComplete(LINES, true, env)).toEqual(EXPECTED);
+    expect(bashComplete(LINES, true, env)).toEqual(expected());
     noNodeStarted();
   });
 
   it('in bash without bash-completion', () => {
-    expect(bashComplete(LINES, false, env)).toEqual(EXPECTED);
+    expect(bashComplete(LINES, false, env)).toEqual(expected());
     noNodeStarted();
   });
 
   it.skipIf(!hasShell('zsh'))('in zsh', () => {
-    expect(zshComplete(LINES, env)).toEqual(EXPECTED);
+    expect(zshComplete(LINES, env)).toEqual(expected());
     noNodeStarted();
   });
 
   it.skipIf(!hasShell('fish'))('in fish, with the site names', () => {
-    expect(fishComplete(LINES, env)).toEqual(EXPECTED);
+    expect(fishComplete(LINES, env)).toEqual(expected());
     noNodeStarted();
   });
 

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { expectFits } from '../helpers/screen.js';
+import { ID, itemsIn, SHAPES } from '../helpers/shapes.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
@@ -17,20 +18,13 @@ let emu: RunningEmulator;
 let env: Record<string, string>;
 const sessions: TmuxSession[] = [];
 
-/** Each listing, and words that must show whole on the screen (ids, names). */
-const LISTINGS: Array<[string, string[]]> = [
-  ['site list --workspace ws_demo', ['site_portfolio', 'Ana Lima Portfolio']],
-  ['storage-backup list site_bakery', ['sbk_000004', 'sbk_000001']],
-  ['backup list site_bakery', ['65f000000000000000000002', 'BK-000001']],
-  ['code-backup list site_bakery', ['cbk_000001']],
-  ['tools', ['restart_site_email_domain_verification', 'list_site_email_suppressions']],
-  ['message list site_bakery', ['job_000001']],
-  ['queue list site_bakery', ['qmsg_000001', 'Then make the header']],
-  ['publish logs site_bakery', ['dep_000001']],
-  ['storage-backup browse site_bakery sbk_000004', ['images/', 'orders/']],
-  ['email domains site_bakery', ['edom_bakery_news', 'sitebuilder email restart site_bakery edom_bakery_news']],
-];
-
+/**
+ * Each listing, and words that must show whole on the screen (ids, names). The ids the emulator
+ * made are read from it (beforeAll): the alternate shapes make them in other forms.
+ */
+let LISTINGS: Array<[string, string[]]>;
+/** The code backup of site_bakery (the piped row is checked whole). */
+let codeBackup: string;
 const call = async (method: string, body: unknown) =>
   fetch(`${emu.baseUrl}/v1/${method}`, {
     method: 'POST',
@@ -50,6 +44,26 @@ beforeAll(async () => {
   expect(
     (await call('send_message', { projectId: 'site_bakery', prompt: 'Then make the header bigger please' })).status,
   ).toBe(200);
+  const records = async (method: string) =>
+    itemsIn(method, ((await (await call(method, { projectId: 'site_bakery' })).json()) as { data: unknown }).data);
+  const storageBackups = (await records('list_storage_backups')).map((b) => String(b.backupId));
+  codeBackup = String((await records('list_code_backups'))[0].codeBackupId);
+  const queued = String((await records('list_queued_messages'))[0].queueItemId);
+  const logs = JSON.stringify(await (await call('get_publish_logs', { projectId: 'site_bakery' })).json());
+  const deployment = new RegExp(ID('dep')).exec(logs)?.[0] ?? 'no deployment id in the logs';
+  LISTINGS = [
+    ['site list --workspace ws_demo', ['site_portfolio', 'Ana Lima Portfolio']],
+    ['storage-backup list site_bakery', [storageBackups[0], storageBackups[storageBackups.length - 1]]],
+    ['backup list site_bakery', ['65f000000000000000000002', 'BK-000001']],
+    ['code-backup list site_bakery', [codeBackup]],
+    ['tools', ['restart_site_email_domain_verification', 'list_site_email_suppressions']],
+    // The alternate shapes' history names no runs.
+    ['message list site_bakery', SHAPES === 'default' ? ['job_000001'] : []],
+    ['queue list site_bakery', [queued, 'Then make the header']],
+    ['publish logs site_bakery', [deployment]],
+    [`storage-backup browse site_bakery ${storageBackups[0]}`, ['images/', 'orders/']],
+    ['email domains site_bakery', ['edom_bakery_news', 'sitebuilder email restart site_bakery edom_bakery_news']],
+  ];
 });
 afterEach(() => {
   for (const s of sessions.splice(0)) s.kill();
@@ -83,7 +97,7 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
     }
     // Tables where they fit: a header line, columns two spaces apart, no borders.
     expect(shown.get('site list --workspace ws_demo')).toMatch(/^ID +NAME +WORKSPACE +UPDATED$/m);
-    expect(shown.get('code-backup list site_bakery')).toMatch(/^cbk_000001 .*…$/m);
+    expect(shown.get('code-backup list site_bakery')).toMatch(new RegExp(`^${codeBackup} .*…$`, 'm'));
   });
 
   it('fit 40 columns: rows become key/value blocks, prose wraps at word boundaries', async () => {
@@ -124,7 +138,10 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
       env: { ...process.env, ...env, COLUMNS: '40' },
     });
     expect(res.stdout).toMatch(
-      /^cbk_000001\t\d{4}-\d\d-\d\dT[\d:.]+Z\t4\tA warm one-page site for a neighbourhood bakery with opening hours and a menu\.$/m,
+      new RegExp(
+        `^${codeBackup}\\t\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\t4\\tA warm one-page site for a neighbourhood bakery with opening hours and a menu\\.$`,
+        'm',
+      ),
     );
   });
 });

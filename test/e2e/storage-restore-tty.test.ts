@@ -44,7 +44,7 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
     // Newest first by their creation time, whatever the service's order; the two that look
     // unrestorable last, marked (the service decides).
     expect(first).toMatch(
-      rx()`These look like they cannot be restored, so they come last \(the service decides\): ${'sbk'} \(failed\), ${'sbk'} \(older\s+format\)\.`,
+      rx()`These look like they cannot be restored, so they come last \(the service decides\): ${'sbk'}\s+\(failed\), ${'sbk'}\s+\(older\s+format\)\.`,
     );
     expect(first).toMatch(
       /Before the menu update.*\n.*Weekly backup.*\n.*Daily backup {2}\(looks like it cannot be restored: failed\).*\n.*Legacy backup {2}\(looks like it cannot be restored: older format\)/,
