@@ -17,6 +17,24 @@ function prettyTodo(t: Todo, c: ChalkInstance): string {
   return `  ${c.dim(g)} ${t.title}`;
 }
 
+/**
+ * The task list of the live block: a header with the count done, then the tasks, at most `room`
+ * rows in all. A longer list shows the tasks from just before the first one not done, and says
+ * how many more there are.
+ */
+export function todoBlock(todos: Todo[], c: ChalkInstance, room: number): string[] {
+  if (todos.length === 0) return [];
+  const done = todos.filter((t) => t.status === 'done').length;
+  const header = `${c.bold('Tasks')} ${c.dim(`${done}/${todos.length}`)}`;
+  const fits = Math.max(1, room - 1);
+  if (todos.length <= fits) return [header, ...todos.map((t) => prettyTodo(t, c))];
+  const open = todos.findIndex((t) => t.status !== 'done' && t.status !== 'cancelled');
+  const from = Math.max(0, Math.min((open < 0 ? todos.length : open) - 1, todos.length - (fits - 1)));
+  const shown = todos.slice(from, from + fits - 1);
+  const more = todos.length - shown.length;
+  return [header, ...shown.map((t) => prettyTodo(t, c)), c.dim(`  … ${more} more`)];
+}
+
 export function formatPretty(line: TranscriptLine, c: ChalkInstance): string[] {
   switch (line.kind) {
     case 'text':
