@@ -297,7 +297,7 @@ export class Reconnect {
       await clock.sleep(Math.max(0, at.stopAt - now), at.signal);
       return 'deadline';
     }
-    this.o.show?.(`Connection lost (${this.cause}); trying again in ${duration(roundSeconds(next - now))}`);
+    this.o.show?.(`No connection (next try in ${duration(roundSeconds(next - now))})`);
     await clock.sleep(next - now, at.signal);
     return 'retry';
   }
