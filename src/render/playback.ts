@@ -4,9 +4,10 @@
 // than the service. Time comes from the injected clock.
 //
 // A line is cut into rows that fit the terminal, and a row being played is rewritten in place
-// (cursor up one row, clear it, print it longer), always ending with a newline so that the
-// spinner below it can clear and redraw its own row. Where the terminal cannot redraw, lines are
-// played whole, one after the other.
+// (cursor up one row, clear it, print it longer), always ending with a newline so that the live
+// block below it (IO.liveBlock) can clear and redraw its own rows. A resize while a line plays
+// cuts the rest of it anew (refit). Where the terminal cannot redraw, lines are played whole,
+// one after the other.
 import type { Clock } from '../clock.js';
 
 export const PLAYBACK = {

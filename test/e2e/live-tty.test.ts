@@ -44,9 +44,17 @@ const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
 
 /** The live block at the bottom, the task list moved on in place: one block, one spinner, in the whole scrollback. */
 async function liveBlock(cols: number, site: string, emu: RunningEmulator): Promise<void> {
-  const t = await chatIn(emu, site, cols, ['Please add many pages to the site #long']);
+  const t = await chatIn(emu, site, cols, ['Please add many pages to the site #long #stall:40']);
+  // Stalled after its opening words: the spinner says so, on one row, redrawn in place.
+  const first = await t.waitFor(/The agent stalled/, 20_000);
+  const shown = (s: string) => s.trimEnd().split('\n').at(-1) ?? '';
+  // Some redraws later (the elapsed time moved on): still one row, in place.
+  const stalled = await t.waitFor((s) => /stalled/.test(shown(s)) && shown(s) !== shown(first), 20_000);
+  expect(count(stalled, SPINNER)).toBe(1);
+  expect(shown(stalled)).toMatch(/^. The agent stalled; waiting/);
+  expect(count(stalled, /stalled/)).toBe(1);
   // A task done, and the next one going on (a poll may bring several at once).
-  const mid = await t.waitFor((s) => /^Tasks [1-9]\d*\/\d+\n {2}✓ .*\n {2}▸ /m.test(s), 20_000);
+  const mid = await t.waitFor((s) => /^Tasks [1-9]\d*\/\d+\n( {2}✓ .*\n)+ {2}▸ /m.test(s), 20_000);
   const rows = mid.trimEnd().split('\n');
   expect(rows.at(-1)).toMatch(SPINNER);
   expect(rows.at(-1)).toMatch(/The agent is working \d+s/);

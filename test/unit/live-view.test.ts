@@ -3,10 +3,12 @@
 // the bytes the CLI wrote (stdout and stderr, in order, resizes included) into a small terminal
 // emulator (test/helpers/terminal.ts) and reads what a person would see: the block where it
 // belongs, each line once, no stale copy of a block at any width down to 40 columns and below.
+import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { type Clock, FakeClock } from '../../src/clock.js';
 import { applyAnswer, initialRunState, type RunState } from '../../src/render/reducer.js';
 import { createRunView } from '../../src/render/views.js';
+import { todoBlock } from '../../src/render/format.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { terminalIO, VirtualTerminal } from '../helpers/terminal.js';
 
@@ -201,6 +203,32 @@ describe('where the terminal cannot redraw, lines are appended', () => {
       expect(lines.at(-2)).toBe('✓ Done in 9s · 4 credits');
     },
   );
+});
+
+describe('the task list of the block', () => {
+  const list = (n: number, done: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      key: `t${i}`,
+      title: `Task ${i + 1}`,
+      status: i < done ? ('done' as const) : i === done ? ('in_progress' as const) : ('pending' as const),
+    }));
+  const c = new Chalk({ level: 0 });
+
+  it('fits the room it is given, from the last task done on, and counts what it leaves out', () => {
+    expect(todoBlock(list(3, 1), c, 12)).toEqual(['Tasks 1/3', '  ✓ Task 1', '  ▸ Task 2', '  ○ Task 3']);
+    const long = todoBlock(list(15, 5), c, 12);
+    expect(long).toHaveLength(12);
+    expect(long.slice(0, 3)).toEqual(['Tasks 5/15', '  ✓ Task 5', '  ▸ Task 6']);
+    expect(long.at(-1)).toBe('  … 4 done, 1 more');
+    const nearEnd = todoBlock(list(12, 11), c, 8);
+    expect(nearEnd).toEqual([
+      'Tasks 11/12',
+      ...[7, 8, 9, 10, 11].map((i) => `  ✓ Task ${i}`),
+      '  ▸ Task 12',
+      '  … 6 done',
+    ]);
+    expect(todoBlock(list(20, 0), c, 4)).toEqual(['Tasks 0/20', '  ▸ Task 1', '  ○ Task 2', '  … 18 more']);
+  });
 });
 
 describe('IO.liveBlock', () => {
