@@ -137,11 +137,10 @@ export class TextRunView implements RunView {
     if (state.todos.length) parts.push(`${done}/${state.todos.length} tasks done`);
     const summary = `Attached to run ${this.jobId} (${state.state}); so far: ${parts.join(', ')}.`;
     const lastText = texts.slice(-3);
-    const list: TranscriptLine[] = state.todos.length
-      ? [{ kind: 'todos', todos: state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) })) }]
-      : [];
-    const todos = this.live && this.mode === 'pretty' ? [] : list;
-    for (const l of this.live ? list : []) if (isTodoLine(l)) this.showTodos(l);
+    const list = state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) }));
+    // Live, the task list goes to the block (and to the scrollback when the run stops).
+    if (this.live && list.length) this.showTodos({ kind: 'todos', todos: list });
+    const todos: TranscriptLine[] = list.length && !this.live ? [{ kind: 'todos', todos: list }] : [];
     const tail = this.kept.filter((l) => l.kind === 'question' || l.kind === 'plan' || l.kind === 'error');
     this.kept = [];
     if (this.mode === 'plain') {
