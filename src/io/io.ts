@@ -169,10 +169,23 @@ export class IO {
   }
 
   #drawBlock(): void {
+    const shown = this.#shown;
+    const lines = this.#block === undefined || this.#midLine || !this.canRedraw ? undefined : this.#fittedBlock();
+    // A spinner's tick changes its last row only: that row alone is redrawn (less to send, no flicker).
+    const above = shown?.lines.slice(0, -1);
+    if (
+      lines &&
+      shown?.columns === this.stderr.columns &&
+      above?.length === lines.length - 1 &&
+      above.every((l, i) => l === lines[i])
+    ) {
+      this.stderr.write(CLEAR_LINE + (lines.at(-1) as string));
+      this.#shown = { lines, columns: this.stderr.columns as number };
+      return;
+    }
     this.#clearBlock();
     // Never over a line cut short (no newline yet): it would be erased with the block.
-    if (this.#block === undefined || this.#midLine || !this.canRedraw) return;
-    const lines = this.#fittedBlock();
+    if (!lines) return;
     this.stderr.write(lines.join('\n'));
     this.#shown = { lines, columns: this.stderr.columns as number };
   }

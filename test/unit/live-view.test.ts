@@ -247,6 +247,16 @@ describe('IO.liveBlock', () => {
     expect(t.terminal().lines()).toEqual(['a line of text', 'a line on stderr']);
   });
 
+  it('a change of the last row alone (a spinner’s tick) redraws that row alone', () => {
+    const t = terminalIO({ columns: 40 });
+    t.io.liveBlock(['Tasks 0/2', '  ○ one', '⠋ working 1s']);
+    const before = t.bytes().length;
+    t.io.liveBlock(['Tasks 0/2', '  ○ one', '⠙ working 2s']);
+    expect(t.bytes().slice(before)).toBe('\r\u001b[2K⠙ working 2s');
+    t.io.liveBlock(['Tasks 1/2', '  ✓ one', '⠹ working 3s']);
+    expect(t.terminal().lines()).toEqual(['Tasks 1/2', '  ✓ one', '⠹ working 3s']);
+  });
+
   it('clears the rows a narrower terminal wrapped its lines onto', () => {
     const t = terminalIO({ columns: 80 });
     t.io.outLine('before');
