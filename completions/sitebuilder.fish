@@ -88,8 +88,8 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 1 0
     case 'chat'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--plan	plan mode: the agent writes a plan and changes no file until you approve it' '-F	read the message from a file (- for standard input)' '--message-file	read the message from a file (- for standard input)' '--answer	answer the question the agent asked' '--choose	answer with the agent’s suggested answer number N' '--job	the site’s latest run, as printed with its question or plan: nothing is sent unless it is' '--approve	approve the plan the agent wrote, and build it' '--revise	ask for a revised plan' '--no-follow	send and exit: print the job id, or the queue position' '--timeout	stop following after this long (exit 8; the run goes on), e.g. 90s, 5m' '--idempotency-key	key for send_message, so a retried script never sends twice' '-h	show help' '--help	show help'
-      set -g __sitebuilder_vflags '-F' '--message-file' '--answer' '--choose' '--job' '--revise' '--timeout' '--idempotency-key'
+      set -g __sitebuilder_flags '--plan	plan mode: the agent writes a plan and changes no file until you approve it' '-F	read the message from a file (- for standard input)' '--message-file	read the message from a file (- for standard input)' '--answer	answer the question the agent asked' '--choose	answer with the agent’s suggested answer number N' '--job	the site’s latest run, as printed with its question or plan: nothing is sent unless it is' '--approve	approve the plan the agent wrote, and build it' '--revise	ask for a revised plan' '--no-follow	send and exit: print the job id, or the queue position' '--timeout	stop following after this long (exit 8; the run goes on), e.g. 90s, 5m' '--reconnect-for	when the connection to the service is lost, keep trying this long (default 5m; 0: not at all), then exit 8' '--idempotency-key	key for send_message, so a retried script never sends twice' '-h	show help' '--help	show help'
+      set -g __sitebuilder_vflags '-F' '--message-file' '--answer' '--choose' '--job' '--revise' '--timeout' '--reconnect-for' '--idempotency-key'
       set -g __sitebuilder_npos 2 0
     case 'job'
       set -g __sitebuilder_cmds 'watch	Attach to a run and follow it to its end' 'cancel	Stop the site’s running generation' 'help	show help for a command'
@@ -98,8 +98,8 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 0 0
     case 'job watch'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--timeout	stop following after this long (exit 8), e.g. 90s, 5m' '-h	show help' '--help	show help'
-      set -g __sitebuilder_vflags '--timeout'
+      set -g __sitebuilder_flags '--timeout	stop following after this long (exit 8), e.g. 90s, 5m' '--reconnect-for	when the connection to the service is lost, keep trying this long (default 5m; 0: not at all), then exit 8' '-h	show help' '--help	show help'
+      set -g __sitebuilder_vflags '--timeout' '--reconnect-for'
       set -g __sitebuilder_npos 2 0
     case 'job cancel'
       set -g __sitebuilder_cmds 
@@ -167,14 +167,14 @@ function __sitebuilder_spec
       set -g __sitebuilder_vflags '--folder'
       set -g __sitebuilder_npos 2 1
     case 'publish'
-      set -g __sitebuilder_cmds 'status	Show whether a publish is running, and its status' 'logs	Show the log of the latest publish' 'help	show help for a command'
-      set -g __sitebuilder_flags '--wait	wait until the publish is live (the default)' '--no-wait	return as soon as the publish has started' '--timeout	stop waiting after this long (e.g. 90s, 5m; default 10m) and exit 8; the publish goes on' '--idempotency-key	key for publish_site (default: a new one; reuse it to retry a publish safely from a script)' '-h	show help' '--help	show help'
-      set -g __sitebuilder_vflags '--timeout' '--idempotency-key'
+      set -g __sitebuilder_cmds 'status	Show whether a publish is running, and its status (or follow it with --wait)' 'logs	Show the log of the latest publish' 'help	show help for a command'
+      set -g __sitebuilder_flags '--wait	wait until the publish is live (the default)' '--no-wait	return as soon as the publish has started' '--timeout	stop waiting after this long (e.g. 90s, 5m; default 10m) and exit 8; the publish goes on' '--reconnect-for	when the connection to the service is lost, keep trying this long (default 5m; 0: not at all), then exit 8' '--idempotency-key	key for publish_site (default: a new one; reuse it to retry a publish safely from a script)' '-h	show help' '--help	show help'
+      set -g __sitebuilder_vflags '--timeout' '--reconnect-for' '--idempotency-key'
       set -g __sitebuilder_npos 1 0
     case 'publish status'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '-h	show help' '--help	show help'
-      set -g __sitebuilder_vflags 
+      set -g __sitebuilder_flags '--wait	follow the publish until it stops running' '--timeout	with --wait: stop waiting after this long (default 10m) and exit 8' '--reconnect-for	when the connection to the service is lost, keep trying this long (default 5m; 0: not at all), then exit 8' '-h	show help' '--help	show help'
+      set -g __sitebuilder_vflags '--timeout' '--reconnect-for'
       set -g __sitebuilder_npos 1 0
     case 'publish logs'
       set -g __sitebuilder_cmds 
@@ -263,8 +263,8 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 1 0
     case 'storage-restore'
       set -g __sitebuilder_cmds 'plan	Show what a storage restore would do, and its confirm value (restores nothing)' 'status	Show a storage restore (or follow it with --wait)' 'help	show help for a command'
-      set -g __sitebuilder_flags '-b	the storage backup (from `storage-backup list`)' '--backup	the storage backup (from `storage-backup list`)' '-m	full: make the storage match the backup; selected: only the --path files and folders' '--mode	full: make the storage match the backup; selected: only the --path files and folders' '--path	selected mode: a file, or a folder ending with a slash (repeat, at most 200)' '--confirm	the confirm value from the plan: starts exactly that plan, without a prompt' '--wait	follow the restore until it reads completed (the default on a terminal)' '--no-wait	return as soon as the restore has started' '--timeout	stop following after this long (default 30m) and exit 8; the restore goes on' '-h	show help' '--help	show help'
-      set -g __sitebuilder_vflags '-b' '--backup' '-m' '--mode' '--path' '--confirm' '--timeout'
+      set -g __sitebuilder_flags '-b	the storage backup (from `storage-backup list`)' '--backup	the storage backup (from `storage-backup list`)' '-m	full: make the storage match the backup; selected: only the --path files and folders' '--mode	full: make the storage match the backup; selected: only the --path files and folders' '--path	selected mode: a file, or a folder ending with a slash (repeat, at most 200)' '--confirm	the confirm value from the plan: starts exactly that plan, without a prompt' '--wait	follow the restore until it reads completed (the default on a terminal)' '--no-wait	return as soon as the restore has started' '--timeout	stop following after this long (default 30m) and exit 8; the restore goes on' '--reconnect-for	when the connection to the service is lost, keep trying this long (default 5m; 0: not at all), then exit 8' '-h	show help' '--help	show help'
+      set -g __sitebuilder_vflags '-b' '--backup' '-m' '--mode' '--path' '--confirm' '--timeout' '--reconnect-for'
       set -g __sitebuilder_npos 1 0
     case 'storage-restore plan'
       set -g __sitebuilder_cmds 
@@ -273,8 +273,8 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 1 0
     case 'storage-restore status'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--wait	follow it until it reads completed' '--timeout	with --wait: stop waiting after this long (default 30m) and exit 8' '-h	show help' '--help	show help'
-      set -g __sitebuilder_vflags '--timeout'
+      set -g __sitebuilder_flags '--wait	follow it until it reads completed' '--timeout	with --wait: stop waiting after this long (default 30m) and exit 8' '--reconnect-for	when the connection to the service is lost, keep trying this long (default 5m; 0: not at all), then exit 8' '-h	show help' '--help	show help'
+      set -g __sitebuilder_vflags '--timeout' '--reconnect-for'
       set -g __sitebuilder_npos 2 0
     case 'storage-restore help'
       set -g __sitebuilder_cmds 
@@ -587,7 +587,7 @@ function __sitebuilder_args
     case 'publish logs|0'
       __sitebuilder_sites $argv[4]
     case 'publish help|0'
-      printf '%s\n' 'status	Show whether a publish is running, and its status' 'logs	Show the log of the latest publish'
+      printf '%s\n' 'status	Show whether a publish is running, and its status (or follow it with --wait)' 'logs	Show the log of the latest publish'
     case 'backup list|0'
       __sitebuilder_sites $argv[4]
     case 'backup restore|0'

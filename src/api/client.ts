@@ -56,6 +56,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** The shortest wait before a retry: a poller's floor (docs/real-service.md "Polling"). */
   retryFloorMs?: number;
+  /** Tries of a call after network errors and 5xx (1: none again): a poller that retries on its own (api/poll.ts). */
+  maxAttempts?: number;
 }
 
 /** The bounds of the transport (docs/scripting.md "How calls are made"). */
@@ -129,6 +131,7 @@ interface Request {
   signal?: AbortSignal;
   key?: string;
   retryFloorMs?: number;
+  maxAttempts?: number;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -224,6 +227,7 @@ export class ApiClient {
       signal: options.signal,
       key,
       retryFloorMs: options.retryFloorMs,
+      maxAttempts: options.maxAttempts,
     });
   }
 
@@ -256,6 +260,7 @@ export class ApiClient {
     let failures = 0;
     let inFlightSince: number | undefined;
     let inFlightPolls = 0;
+    const maxAttempts = r.maxAttempts ?? this.opts.maxAttempts;
     /** A failed write whose effect is unknown says so, with its key. */
     const unknownOutcome = <E extends CliError>(err: E): E =>
       r.write && key !== undefined ? withUnknownOutcome(err, label, key) : err;
@@ -273,10 +278,7 @@ export class ApiClient {
           `${r.verb} ${label} → network error ${code || (err as Error).message} after ${clock.now() - t0}ms (attempt ${attempt})`,
         );
         // A time-out already cost a whole deadline: one more try, not three.
-        const mayRetry =
-          code === 'ETIMEDOUT'
-            ? timeouts < 1 && failures < this.opts.maxAttempts - 1
-            : failures < this.opts.maxAttempts - 1;
+        const mayRetry = code === 'ETIMEDOUT' ? timeouts < 1 && failures < maxAttempts - 1 : failures < maxAttempts - 1;
         if (canRetry && mayRetry && clock.now() - started < this.opts.maxRetryTimeMs) {
           failures++;
           if (code === 'ETIMEDOUT') {
@@ -381,7 +383,7 @@ export class ApiClient {
 
       if (res.status >= 500 && r.retrySafe) {
         const wait = Math.max(this.backoff(failures + 1), r.retryFloorMs ?? 0);
-        if (failures < this.opts.maxAttempts - 1 && clock.now() - started + wait <= this.opts.maxRetryTimeMs) {
+        if (failures < maxAttempts - 1 && clock.now() - started + wait <= this.opts.maxRetryTimeMs) {
           failures++;
           this.debug(`retrying ${label} in ${wait}ms`);
           await clock.sleep(wait, signal);

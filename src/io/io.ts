@@ -5,7 +5,7 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
-import { fitWidth, wrapText } from './width.js';
+import { displayWidth, fitWidth, wrapText } from './width.js';
 
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -67,11 +67,15 @@ export class IO {
   /** --json: stdout carries exactly one JSON document (or NDJSON for streams). */
   json = false;
   quiet = false;
+  /** The terminal moves its cursor (not TERM=dumb): where it does not, progress is appended as lines. */
+  cursorMoves = true;
 
   readonly #streams: IOStreams;
-  /** The status line (a spinner) at the bottom of stderr, if any; whether it is on the screen now. */
-  #status: string | undefined;
-  #statusShown = false;
+  /** The live block (a spinner, a task list) at the bottom of stderr, as given, if any. */
+  #block: string[] | undefined;
+  /** The block's rows on the screen now, and the terminal's width when they were drawn. */
+  #shown: { lines: string[]; columns: number } | undefined;
+  #onResize: (() => void) | undefined;
   /** The last text written to the terminal did not end its line. */
   #midLine = false;
 
@@ -110,12 +114,12 @@ export class IO {
   }
 
   /**
-   * Whether stderr is a terminal whose last line can be redrawn in place (a spinner): a TTY of
-   * a sane size. Elsewhere progress is appended as lines.
+   * Whether stderr is a terminal whose last lines can be redrawn in place (a spinner): a TTY of
+   * a sane size that moves its cursor. Elsewhere progress is appended as lines.
    */
   get canRedraw(): boolean {
     const { columns, rows } = this.stderr;
-    return this.stderrIsTTY && saneSize(columns, 10) && (rows === undefined || saneSize(rows, 2));
+    return this.stderrIsTTY && this.cursorMoves && saneSize(columns, 10) && (rows === undefined || saneSize(rows, 2));
   }
 
   /**
@@ -123,18 +127,72 @@ export class IO {
    * clears it. Only where canRedraw; what is written meanwhile goes above it.
    */
   status(line: string | undefined): void {
-    if (!this.canRedraw) return;
-    const width = (this.stderr.columns ?? 80) - 1;
-    this.#status =
-      line === undefined ? undefined : fitWidth(forTerminal(line, this.color).replace(/[\n\t]/g, ' '), width);
-    this.#drawStatus();
+    this.liveBlock(line === undefined ? undefined : [line]);
   }
 
-  #drawStatus(): void {
-    if (this.#statusShown) this.stderr.write(CLEAR_LINE);
-    // Never over a line cut short (no newline yet): it would be erased with the status.
-    this.#statusShown = this.#status !== undefined && !this.#midLine;
-    if (this.#statusShown) this.stderr.write(this.#status as string);
+  /**
+   * Holds a block of lines at the bottom of stderr (a task list above a spinner), replacing the
+   * previous one; undefined or [] clears it. What is written meanwhile goes above it, so the
+   * scrollback stays append-only. Each line is cut to the terminal's width, read anew at every
+   * draw, and the block to its height; a resize redraws it at once. Only where canRedraw.
+   */
+  liveBlock(lines: string[] | undefined): void {
+    this.#block = lines?.length && this.canRedraw ? lines : undefined;
+    this.#drawBlock();
+    const stream = this.stderr as IOStreams['stderr'] & { on?: Writable['on']; off?: Writable['off'] };
+    if (this.#block && !this.#onResize && stream.on) {
+      this.#onResize = () => this.#drawBlock();
+      stream.on('resize', this.#onResize);
+    } else if (!this.#block && this.#onResize) {
+      stream.off?.('resize', this.#onResize);
+      this.#onResize = undefined;
+    }
+  }
+
+  /** The rows of the block cut to fit, at most the terminal's height less one. */
+  #fittedBlock(): string[] {
+    const { columns, rows } = this.stderr;
+    const width = (columns as number) - 1;
+    const lines = (this.#block ?? []).map((l) => fitWidth(forTerminal(l, this.color).replace(/[\n\r\t]/g, ' '), width));
+    return saneSize(rows, 2) ? lines.slice(Math.max(0, lines.length - (rows - 1))) : lines;
+  }
+
+  #drawBlock(): void {
+    const shown = this.#shown;
+    const lines = this.#block === undefined || this.#midLine || !this.canRedraw ? undefined : this.#fittedBlock();
+    // A spinner's tick changes its last row only: that row alone is redrawn (less to send, no flicker).
+    const above = shown?.lines.slice(0, -1);
+    if (
+      lines &&
+      shown?.columns === this.stderr.columns &&
+      above?.length === lines.length - 1 &&
+      above.every((l, i) => l === lines[i])
+    ) {
+      this.stderr.write(CLEAR_LINE + (lines.at(-1) as string));
+      this.#shown = { lines, columns: this.stderr.columns as number };
+      return;
+    }
+    this.#clearBlock();
+    // Never over a line cut short (no newline yet): it would be erased with the block.
+    if (!lines) return;
+    this.stderr.write(lines.join('\n'));
+    this.#shown = { lines, columns: this.stderr.columns as number };
+  }
+
+  /**
+   * Erases the block from the screen, leaving the cursor where its first row began. Each line
+   * was drawn narrower than the terminal; one that a narrower terminal has since wrapped (as
+   * tmux, VTE, iTerm2 and kitty rewrap lines on a resize) takes as many rows as it needs now.
+   */
+  #clearBlock(): void {
+    const shown = this.#shown;
+    if (!shown) return;
+    this.#shown = undefined;
+    const now = this.stderr.columns;
+    let rows = shown.lines.length;
+    if (saneSize(now, 1) && now < shown.columns)
+      rows = shown.lines.reduce((n, l) => n + Math.max(1, Math.ceil(displayWidth(l) / now)), 0);
+    this.stderr.write(CLEAR_LINE + REWRITE_ROW.repeat(rows - 1));
   }
 
   /** The boundary: under --json, stdout is JSON and gets escapes; everything else is cleaned. */
@@ -143,20 +201,17 @@ export class IO {
   }
 
   /**
-   * Writes cleaned text; a status line on the same terminal is lifted out of the way, then drawn
+   * Writes cleaned text; the live block on the same terminal is lifted out of the way, then drawn
    * again below. `control` is our own cursor move, written raw after the status is lifted.
    */
   #write(text: string, stream: 'stdout' | 'stderr', control = ''): boolean {
     const clean = this.#clean(text, stream);
     if (stream === 'stdout' && !this.stdoutIsTTY) return this.stdout.write(clean);
-    if (this.#statusShown) {
-      this.stderr.write(CLEAR_LINE);
-      this.#statusShown = false;
-    }
+    this.#clearBlock();
     if (control) this[stream].write(control);
     const ok = this[stream].write(clean);
     if (clean !== '') this.#midLine = !clean.endsWith('\n');
-    if (this.#status !== undefined) this.#drawStatus();
+    if (this.#block !== undefined) this.#drawBlock();
     return ok;
   }
 
@@ -241,11 +296,13 @@ export function systemIO(env: Record<string, string | undefined>, noColorFlag: b
     stdout: process.stdout,
     stderr: process.stderr,
   };
-  return new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), {
+  const io = new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), {
     stdin: isatty(0),
     stdout: stdoutIsTTY,
     stderr: Boolean(process.stderr.isTTY),
   });
+  io.cursorMoves = env.TERM !== 'dumb';
+  return io;
 }
 
 /** A buffered IO for tests: what was written is read back with stdoutText() / stderrText(). */
@@ -264,6 +321,8 @@ export function createTestIO(
     colorLevel?: ColorLevel;
     columns?: number;
     rows?: number;
+    /** TERM=dumb: a terminal that does not move its cursor. */
+    dumb?: boolean;
   } = {},
 ): TestIO {
   const stdin = new PassThrough();
@@ -281,6 +340,7 @@ export function createTestIO(
     stdout: opts.stdoutTTY ?? tty,
     stderr: opts.stderrTTY ?? tty,
   }) as TestIO;
+  if (opts.dumb) io.cursorMoves = false;
   io.stdoutText = () => Buffer.concat(outChunks).toString('utf8');
   io.stderrText = () => Buffer.concat(errChunks).toString('utf8');
   io.stdinStream = stdin;

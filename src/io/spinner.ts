@@ -1,23 +1,31 @@
 // A spinner on stderr with elapsed time, only when stderr is a terminal and --json is off. It is
-// one status line (IO.status), cut to the terminal's width so that clearing it never has more
-// than one row to clear, and redrawn by a timer that never blocks: Ctrl-C and SIGTERM are
-// handled between two frames. On a terminal of zero or absurd size (IO.canRedraw) nothing is
-// redrawn: each new label is appended as a line. Everything else gets a no-op spinner.
+// the last line of the IO's live block (IO.liveBlock), under lines a view may hold in place
+// above it (a task list); every line is cut to the terminal's width, so clearing the block never
+// has more rows to clear than it drew. It is redrawn by a timer that never blocks: Ctrl-C and
+// SIGTERM are handled between two frames. Where the terminal cannot redraw (IO.canRedraw: a size
+// of zero or absurd, TERM=dumb) or the caller says not to, each new label is appended as a line
+// and nothing is held in place (`live` false). Everything else gets a no-op spinner.
 import type { Clock } from '../clock.js';
 import type { IO } from './io.js';
 import { sanitizeInline } from './sanitize.js';
 import { style } from './style.js';
 
 export interface Spinner {
+  /** Whether lines are held in place above the spinner (above() shows them). */
+  readonly live: boolean;
   /** Replaces the text after the elapsed time. */
   update(text: string): void;
+  /** Text after the elapsed time (the credits so far); '' for none. Live spinners only. */
+  suffix(text: string): void;
+  /** Lines held in place above the spinner's line (a task list); [] for none. Live spinners only. */
+  above(lines: string[]): void;
   /** Stops and clears the spinner line; optionally leaves a final line on stderr. */
   stop(finalLine?: string): void;
   /** Runs fn, which prints (the IO keeps the spinner line below what is printed). */
   pause<T>(fn: () => T): T;
 }
 
-const noop: Spinner = { update() {}, stop() {}, pause: (fn) => fn() };
+const noop: Spinner = { live: false, update() {}, suffix() {}, above() {}, stop() {}, pause: (fn) => fn() };
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const FRAME_MS = 120;
@@ -32,10 +40,13 @@ function appendOnly(io: IO, text: string): Spinner {
   let last = text;
   io.errLine(sanitizeInline(text));
   return {
+    live: false,
     update(t) {
       if (t !== last) io.errLine(sanitizeInline(t));
       last = t;
     },
+    suffix() {},
+    above() {},
     stop(finalLine) {
       if (finalLine) io.errLine(finalLine);
     },
@@ -43,30 +54,47 @@ function appendOnly(io: IO, text: string): Spinner {
   };
 }
 
-export async function startSpinner(io: IO, clock: Clock, text: string): Promise<Spinner> {
+export async function startSpinner(
+  io: IO,
+  clock: Clock,
+  text: string,
+  opts: { redraw?: boolean } = {},
+): Promise<Spinner> {
   if (!io.canAnimate) return noop;
-  if (!io.canRedraw) return appendOnly(io, text);
+  if (!io.canRedraw || opts.redraw === false) return appendOnly(io, text);
   const started = clock.now();
   const c = style(io);
   let label = text;
+  let after = '';
+  let lines: string[] = [];
   let frame = 0;
   let stopped = false;
   const draw = () => {
     if (stopped) return;
-    io.status(`${c.cyan(FRAMES[frame++ % FRAMES.length])} ${label} ${formatElapsed(clock.now() - started)}`);
+    const spin = `${c.cyan(FRAMES[frame++ % FRAMES.length])} ${label} ${formatElapsed(clock.now() - started)}${after}`;
+    io.liveBlock([...lines, spin]);
   };
   draw();
   const timer = setInterval(draw, FRAME_MS);
   timer.unref();
   return {
+    live: true,
     update(t) {
       label = t;
+      draw();
+    },
+    suffix(t) {
+      after = t;
+      draw();
+    },
+    above(l) {
+      lines = l;
       draw();
     },
     stop(finalLine) {
       stopped = true;
       clearInterval(timer);
-      io.status(undefined);
+      io.liveBlock(undefined);
       if (finalLine) io.errLine(finalLine);
     },
     pause: (fn) => fn(),

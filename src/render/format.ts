@@ -17,6 +17,31 @@ function prettyTodo(t: Todo, c: ChalkInstance): string {
   return `  ${c.dim(g)} ${t.title}`;
 }
 
+/**
+ * The task list of the live block: a header with the count done, then the tasks, at most `room`
+ * rows in all. A longer list shows the tasks from just before the first one not done, and a last
+ * row counts the ones left out.
+ */
+export function todoBlock(todos: Todo[], c: ChalkInstance, room: number): string[] {
+  if (todos.length === 0) return [];
+  const isDone = (t: Todo) => t.status === 'done' || t.status === 'cancelled';
+  const done = todos.filter((t) => t.status === 'done').length;
+  const header = `${c.bold('Tasks')} ${c.dim(`${done}/${todos.length}`)}`;
+  const fits = Math.max(2, room - 1);
+  if (todos.length <= fits) return [header, ...todos.map((t) => prettyTodo(t, c))];
+  const shown = fits - 1;
+  const open = todos.findIndex((t) => !isDone(t));
+  const from = Math.max(0, Math.min((open < 0 ? todos.length : open) - 1, todos.length - shown));
+  const hidden = [...todos.slice(0, from), ...todos.slice(from + shown)];
+  const hiddenDone = hidden.filter(isDone).length;
+  const left = [hiddenDone && `${hiddenDone} done`, hidden.length - hiddenDone && `${hidden.length - hiddenDone} more`];
+  return [
+    header,
+    ...todos.slice(from, from + shown).map((t) => prettyTodo(t, c)),
+    c.dim(`  … ${left.filter(Boolean).join(', ')}`),
+  ];
+}
+
 export function formatPretty(line: TranscriptLine, c: ChalkInstance): string[] {
   switch (line.kind) {
     case 'text':

@@ -55,6 +55,8 @@ export class JsonRunView implements RunView {
       error: s.state === 'failed' ? runErrorOf(s) : null,
       pending: end.pending ?? null,
       reattach: end.reattach ?? null,
+      // Why it was detached from (Ctrl-C, the connection lost, a refusal), else null.
+      reason: end.reason ?? null,
     });
   }
 

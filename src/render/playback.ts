@@ -4,9 +4,10 @@
 // than the service. Time comes from the injected clock.
 //
 // A line is cut into rows that fit the terminal, and a row being played is rewritten in place
-// (cursor up one row, clear it, print it longer), always ending with a newline so that the
-// spinner below it can clear and redraw its own row. Where the terminal cannot redraw, lines are
-// played whole, one after the other.
+// (cursor up one row, clear it, print it longer), always ending with a newline so that the live
+// block below it (IO.liveBlock) can clear and redraw its own rows. A resize while a line plays
+// cuts the rest of it anew (refit). Where the terminal cannot redraw, lines are played whole,
+// one after the other.
 import type { Clock } from '../clock.js';
 
 export const PLAYBACK = {
@@ -58,6 +59,8 @@ interface Playing {
   row: number;
   /** Words of the current row already on screen. */
   shown: number;
+  /** The width the rows were cut to. */
+  width: number;
 }
 
 export class Playback {
@@ -119,9 +122,12 @@ export class Playback {
           if (item.kind === 'text' && !this.redraw) return Math.max(1, wordsOf(item.text).length);
           continue;
         }
-        this.current = { rows: wrapRows(item.text, this.columns() - 1), row: 0, shown: 0 };
+        const width = this.columns() - 1;
+        this.current = { rows: wrapRows(item.text, width), row: 0, shown: 0, width };
       }
+      this.refit();
       const c = this.current;
+      if (!c) continue;
       const words = wordsOf(c.rows[c.row]);
       const next = Math.min(words.length, c.shown + left);
       left -= next - c.shown;
@@ -136,7 +142,28 @@ export class Playback {
     return n - left;
   }
 
+  /**
+   * The terminal's width changed (SIGWINCH) while a line plays: what is left of it is cut anew.
+   * The row on screen goes on being rewritten while it still fits one row; once the terminal has
+   * wrapped it onto two, it stays as it is and the rest follows on new rows.
+   */
+  private refit(): void {
+    const c = this.current;
+    const width = this.columns() - 1;
+    if (!c || width === c.width) return;
+    const words = wordsOf(c.rows[c.row]);
+    const shown = words.slice(0, c.shown).join('');
+    const rest = [words.slice(c.shown).join(''), ...c.rows.slice(c.row + 1)]
+      .map((r) => r.trim())
+      .filter(Boolean)
+      .join(' ');
+    if (c.shown > 0 && safeWidth(shown) <= width)
+      this.current = { rows: wrapRows(rest ? `${shown} ${rest}` : shown, width), row: 0, shown: c.shown, width };
+    else this.current = rest ? { rows: wrapRows(rest, width), row: 0, shown: 0, width } : undefined;
+  }
+
   private finishCurrent(): void {
+    this.refit();
     const c = this.current;
     if (!c) return;
     this.current = undefined;

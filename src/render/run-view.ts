@@ -17,11 +17,23 @@ export interface PendingPlan {
 }
 export type Pending = PendingQuestion | PendingPlan;
 
+/** Why a run was detached from: Ctrl-C, no connection to the service for too long, or a refusal of the service. */
+export type DetachReason = 'interrupted' | 'connection_lost' | 'refused';
+
 export interface RunEnd {
   state: RunState;
   outcome: Outcome | 'detached' | 'timeout';
   exitCode: number;
+  /** How long the run was followed. */
   elapsedMs: number;
+  /**
+   * How long the run took, as measured: followed from its start to its end. Undefined when its
+   * start was not seen (attached to it), or its end.
+   */
+  runMs?: number;
+  /** Attached to a run that was going on: how long it was watched until it ended. */
+  watchedMs?: number;
+  reason?: DetachReason;
   pending?: Pending;
   /** The command that re-attaches (detached, timeout). */
   reattach?: string;
@@ -47,6 +59,8 @@ export interface RunView {
   recap(state: RunState): void;
   /** A transient status (cancelling…) for the spinner, or a note in the other views. */
   status(text: string): void;
+  /** The spinner's label for a while (connection lost, retrying); undefined gives it back. Spinners only. */
+  progress?(text: string | undefined): void;
   /** How a cancel sent on Ctrl-C went: a lasting line (a refusal must not pass as "Cancelling…"). */
   cancelled(notice: CancelNotice): void;
   end(end: RunEnd): void;

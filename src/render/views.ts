@@ -2,13 +2,18 @@
 // stdout, with a spinner on stderr in pretty mode; json prints NDJSON: the events unchanged, a
 // few lines of our own marked by `type`, and exactly one `{"type":"end",…}` line at the end.
 // pretty plays each answer's lines back over the wait until the next poll (playback.ts); plain
-// and json print them at once.
+// and json print them at once. Where the terminal redraws, pretty keeps the scrollback
+// append-only (text, steps, file changes) and holds one live block at the bottom of stderr: the
+// task list, updated in place, above the spinner with the elapsed time and the credits; the
+// task list as it ended goes to the scrollback when the run stops. Elsewhere (TERM=dumb, under
+// 20 columns, no cursor movement) the task list and each change of it are printed as lines.
 import type { Clock } from '../clock.js';
 import type { IO } from '../io/io.js';
 import { startSpinner, formatElapsed, type Spinner } from '../io/spinner.js';
 import { style } from '../io/style.js';
 import { sanitizeInline } from '../io/sanitize.js';
-import { formatPlain, formatPretty, type ViewMode } from './format.js';
+import type { Todo } from './events.js';
+import { formatPlain, formatPretty, todoBlock, type ViewMode } from './format.js';
 import { creditsOfRun, failureMessage, type AppliedAnswer, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
 import { JsonRunView } from './json-view.js';
@@ -39,6 +44,9 @@ function stateLabel(state: string): string {
 
 const creditsText = (n: number | undefined) => (n === undefined ? '' : ` · ${n} credit${n === 1 ? '' : 's'}`);
 
+const isTodoLine = (l: TranscriptLine): l is Extract<TranscriptLine, { kind: 'todos' | 'todo' }> =>
+  l.kind === 'todos' || l.kind === 'todo';
+
 export class TextRunView implements RunView {
   private readonly t = new Transcriber();
   private spinner?: Spinner;
@@ -51,6 +59,11 @@ export class TextRunView implements RunView {
   private printedErrors = new Set<string>();
   /** pretty: the lines of the last answer, played back over the wait. */
   private readonly playback?: Playback;
+  private readonly redraw: boolean;
+  /** pretty, where the live block is drawn: the task list shown in it, and whether it went to the scrollback. */
+  private live = false;
+  private todos: Todo[] = [];
+  private todosPrinted = true;
 
   constructor(
     private readonly io: IO,
@@ -58,8 +71,9 @@ export class TextRunView implements RunView {
     private readonly mode: ViewMode,
     opts: RunViewOptions = {},
   ) {
+    const redraw = (opts.redraw ?? true) && io.cursorMoves && io.columns >= MIN_REDRAW_COLUMNS;
+    this.redraw = redraw;
     if (mode === 'pretty') {
-      const redraw = (opts.redraw ?? true) && io.columns >= MIN_REDRAW_COLUMNS;
       this.playback = new Playback(
         clock,
         (text, rewrite) => this.write(text, rewrite),
@@ -73,7 +87,10 @@ export class TextRunView implements RunView {
     this.jobId = jobId;
     // Printed with the first answer: a run that cannot be read leaves stdout empty.
     if (this.mode === 'plain') this.header = `job\t${projectId}\t${jobId}`;
-    else this.spinner = await startSpinner(this.io, this.clock, stateLabel('running'));
+    else {
+      this.spinner = await startSpinner(this.io, this.clock, stateLabel('running'), { redraw: this.redraw });
+      this.live = this.spinner.live;
+    }
   }
 
   private printHeader(): void {
@@ -92,10 +109,13 @@ export class TextRunView implements RunView {
     else if (this.playback)
       this.playback.push(
         this.withoutRepeats(lines).map((l) =>
-          l.kind === 'text' ? { kind: 'text', text: l.text } : { kind: 'other', emit: () => this.emit([l]) },
+          l.kind === 'text'
+            ? { kind: 'text', text: l.text }
+            : { kind: 'other', emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])) },
         ),
       );
     else this.print(lines);
+    this.spinner?.suffix(creditsText(creditsOfRun(applied.state)));
     const state = applied.state.state;
     if (state !== this.lastState) {
       const first = this.lastState === 'unknown';
@@ -117,9 +137,10 @@ export class TextRunView implements RunView {
     if (state.todos.length) parts.push(`${done}/${state.todos.length} tasks done`);
     const summary = `Attached to run ${this.jobId} (${state.state}); so far: ${parts.join(', ')}.`;
     const lastText = texts.slice(-3);
-    const todos: TranscriptLine[] = state.todos.length
-      ? [{ kind: 'todos', todos: state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) })) }]
-      : [];
+    const list = state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) }));
+    // Live, the task list goes to the block (and to the scrollback when the run stops).
+    if (this.live && list.length) this.showTodos({ kind: 'todos', todos: list });
+    const todos: TranscriptLine[] = list.length && !this.live ? [{ kind: 'todos', todos: list }] : [];
     const tail = this.kept.filter((l) => l.kind === 'question' || l.kind === 'plan' || l.kind === 'error');
     this.kept = [];
     if (this.mode === 'plain') {
@@ -141,6 +162,10 @@ export class TextRunView implements RunView {
     else if (this.mode === 'plain') this.io.outLine(`note\t${text}`);
   }
 
+  progress(text: string | undefined): void {
+    this.spinner?.update(text ?? stateLabel(this.lastState));
+  }
+
   cancelled(notice: CancelNotice): void {
     this.playback?.flush();
     this.emit([{ kind: 'note', text: notice.message }]);
@@ -160,11 +185,18 @@ export class TextRunView implements RunView {
         `exit=${end.exitCode}`,
       ];
       if (credits !== undefined) fields.push(`credits=${credits}`);
+      if (end.reason) fields.push(`reason=${end.reason}`);
       this.io.outLine(fields.join('\t'));
       return;
     }
     const c = style(this.io);
-    const took = ` in ${formatElapsed(end.elapsedMs)}`;
+    // Durations as measured: a run attached to is not said to have taken the time it was watched.
+    const took =
+      end.runMs !== undefined
+        ? ` in ${formatElapsed(end.runMs)}`
+        : end.watchedMs !== undefined
+          ? ` after ${formatElapsed(end.watchedMs)} of watching`
+          : '';
     const failure = sanitizeInline(failureMessage(s)).trim();
     const line: Record<string, string> = {
       succeeded: `${c.green('✓')} Done${took}${creditsText(credits)}`,
@@ -172,8 +204,8 @@ export class TextRunView implements RunView {
       plan: `${c.cyan('✓')} Plan ready${took}${creditsText(credits)}`,
       failed: `${c.red('✗')} Failed${took}${this.printedErrors.has(failure) ? '' : `: ${failure}`}${creditsText(credits)}`,
       cancelled: `${c.yellow('■')} Cancelled${took}${creditsText(credits)}; what the agent already wrote stays`,
-      detached: `${c.yellow('↗')} Detached`,
-      timeout: `${c.yellow('…')} Still running after${took}`,
+      detached: `${c.yellow('↗')} Detached${end.reason === 'connection_lost' ? ': no connection to the service' : ''}`,
+      timeout: `${c.yellow('…')} Still running after ${formatElapsed(end.elapsedMs)}`,
       ongoing: `Still running`,
     };
     this.io.outLine(line[end.outcome] ?? `Run ${s.state}`);
@@ -183,6 +215,25 @@ export class TextRunView implements RunView {
     this.playback?.flush();
     this.spinner?.stop();
     this.spinner = undefined;
+    // The task list as it ended stays in the scrollback.
+    if (!this.todosPrinted) {
+      this.todosPrinted = true;
+      this.emit([{ kind: 'todos', todos: this.todos }]);
+    }
+  }
+
+  /** The live block's task list: a whole list, or one task's new status. */
+  private showTodos(l: Extract<TranscriptLine, { kind: 'todos' | 'todo' }>): void {
+    if (l.kind === 'todos') this.todos = l.todos;
+    else {
+      const at = this.todos.findIndex((t) => t.key === l.todo.key);
+      if (at >= 0) this.todos = this.todos.with(at, l.todo);
+      else this.todos = [...this.todos, l.todo];
+    }
+    this.todosPrinted = this.todos.length === 0;
+    const rows = this.io.stderr.rows;
+    const room = Math.max(3, Math.min(12, (typeof rows === 'number' && rows > 0 ? rows : 24) - 6));
+    this.spinner?.above(todoBlock(this.todos, style(this.io), room));
   }
 
   private print(all: TranscriptLine[], opts: { final?: boolean } = {}): void {

@@ -344,7 +344,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
         clock: new InterruptingClock(interrupts, [2], clock.now()),
       });
       expect(r.code).toBe(130);
-      expect(r.stdout).toMatch(/^end\tdetached\texit=130$/m);
+      expect(r.stdout).toMatch(/^end\tdetached\texit=130\treason=interrupted$/m);
       expect(r.stderr).toMatch(
         rx()`Detached before the cancel was confirmed.*Re-attach with: sitebuilder job watch site_bakery ${'job'}`,
       );

@@ -228,7 +228,7 @@ describe('transcript', () => {
         s = applied.state;
         view.answer(applied, part);
       }
-      view.end({ state: s, outcome: 'failed', exitCode: 6, elapsedMs: 4000 });
+      view.end({ state: s, outcome: 'failed', exitCode: 6, elapsedMs: 4000, runMs: 4000 });
       return io.stdoutText();
     };
     const whole = run([5]);

@@ -62,24 +62,35 @@ async function confirmFirst(ctx: Context): Promise<boolean> {
 export async function interactiveChat(
   ctx: Context,
   projectId: string,
-  opts: { plan: boolean; timeoutMs?: number },
+  opts: { plan: boolean; timeoutMs?: number; reconnectForMs?: number },
 ): Promise<number> {
   const c = style(ctx.io);
   let plan = opts.plan;
   ctx.io.errLine(`${c.bold(`Chatting with the agent of ${sanitizeInline(projectId)}.`)} ${c.dim(HELP)}`);
-  /** One turn; true when the user detached from its run. A refusal (queue full, no credits…) ends the turn, not the conversation. */
-  const turn = async (next: NextMessage): Promise<boolean> => {
+  /**
+   * One turn; the exit code when its run was detached from (Ctrl-C: 130; no connection: 8). A
+   * refusal (queue full, no credits…) ends the turn, not the conversation.
+   */
+  const turn = async (next: NextMessage): Promise<number | undefined> => {
     try {
-      return Boolean((await runTurn(ctx, { projectId, ...next, follow: true, timeoutMs: opts.timeoutMs })).detached);
+      const r = await runTurn(ctx, {
+        projectId,
+        ...next,
+        follow: true,
+        timeoutMs: opts.timeoutMs,
+        reconnectForMs: opts.reconnectForMs,
+      });
+      return r.detached ? r.exitCode : undefined;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       ctx.io.errLine(`error: ${err.message}`);
-      return false;
+      return undefined;
     }
   };
   const waiting = await replyToWaiting(ctx, projectId);
   let unconfirmed = waiting === 'unknown' && !ctx.globals.yes;
-  if (waiting && waiting !== 'unknown' && (await turn(waiting))) return ExitCode.interrupted;
+  const detached = waiting && waiting !== 'unknown' ? await turn(waiting) : undefined;
+  if (detached !== undefined) return detached;
   for (;;) {
     let line: string;
     try {
@@ -121,6 +132,7 @@ export async function interactiveChat(
       }
       unconfirmed = false;
     }
-    if (await turn({ prompt: line, mode: plan ? 'plan' : 'build' })) return ExitCode.interrupted;
+    const code = await turn({ prompt: line, mode: plan ? 'plan' : 'build' });
+    if (code !== undefined) return code;
   }
 }

@@ -24,6 +24,7 @@ export interface ChatOptions {
   revise?: string;
   follow: boolean;
   timeout?: number;
+  reconnectFor?: number;
   idempotencyKey?: string;
 }
 
@@ -93,7 +94,11 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
         `A conversation needs a terminal; here, pass the message: sitebuilder chat ${shellQuote(site)} "…" (or --answer, --choose, --approve, --revise).`,
       );
     }
-    return interactiveChat(ctx, site, { plan: Boolean(opts.plan), timeoutMs: opts.timeout });
+    return interactiveChat(ctx, site, {
+      plan: Boolean(opts.plan),
+      timeoutMs: opts.timeout,
+      reconnectForMs: opts.reconnectFor,
+    });
   }
   // Each reply checks that what it answers waits on the latest run; a new message, that nothing does.
   let prompt: string;
@@ -118,6 +123,7 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
     follow: opts.follow !== false,
     timeoutMs: opts.timeout,
     idempotencyKey: opts.idempotencyKey,
+    reconnectForMs: opts.reconnectFor,
   });
   return r.exitCode;
 }

@@ -18,6 +18,8 @@ export interface TurnOptions {
   follow: boolean;
   timeoutMs?: number;
   idempotencyKey?: string;
+  /** --reconnect-for: how long a lost service is tried again. */
+  reconnectForMs?: number;
 }
 
 export interface TurnResult {
@@ -48,6 +50,7 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
           error: null,
           pending: null,
           reattach: null,
+          reason: null,
         });
       return { exitCode: o.follow ? ExitCode.pending : ExitCode.ok };
     }
@@ -56,7 +59,7 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
       return { exitCode: ExitCode.ok, jobId: sent.jobId };
     }
     // sendMessage remembered the run already.
-    ({ result, next } = await followToEnd(ctx, o.projectId, sent.jobId, o.timeoutMs, false));
+    ({ result, next } = await followToEnd(ctx, o.projectId, sent.jobId, o.timeoutMs, false, o.reconnectForMs));
   }
   return result;
 }
@@ -72,6 +75,7 @@ export async function followToEnd(
   jobId: string,
   timeoutMs?: number,
   remember = true,
+  reconnectForMs?: number,
 ): Promise<{ result: TurnResult; next?: NextMessage }> {
   const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
   const r = await followJob(ctx, {
@@ -81,11 +85,13 @@ export async function followToEnd(
     timeoutMs,
     onInterrupt: 'cancel',
     ...(remember && { remember: 'started' as const }),
+    reconnectForMs,
   });
   const pending = pendingOf(r.state, projectId, jobId);
   const exitCode = exitCodeOf(r);
   const reattach = r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, jobId) : undefined;
-  view.end({ state: r.state, outcome: r.outcome, exitCode, elapsedMs: r.elapsedMs, pending, reattach });
+  view.end({ ...r, exitCode, pending, reattach });
+  if (r.error) throw r.error;
   const result: TurnResult = { exitCode, jobId, detached: r.outcome === 'detached' };
   if (reattach) ctx.io.info(`${reattachLead(r)}. Re-attach with: ${reattach}`);
   if (!pending) return { result };
@@ -102,6 +108,7 @@ export async function followToEnd(
 
 function reattachLead(r: FollowResult): string {
   if (r.outcome === 'timeout') return 'Stopped following; the run goes on';
+  if (r.reason === 'connection_lost') return 'Stopped following without a connection; the run may go on';
   return r.cancelSent
     ? 'Detached before the cancel was confirmed; the run may still be going on'
     : 'Detached; the run goes on';

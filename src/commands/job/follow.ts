@@ -2,8 +2,10 @@
 // two polls within 2 s, about 3 s while the run is busy, slower while idle, slower still when the
 // budget runs low), each answer through the reducer into a view, which may play it back over the
 // wait. Ctrl-C: with onInterrupt 'cancel' the first press sends cancel_job and the next detaches;
-// with 'detach' the first detaches. Used by chat, job watch and site create.
-import { AdaptivePoller, POLL_TIMING } from '../../api/poll.js';
+// with 'detach' the first detaches. A lost service is tried again for a while (Reconnect in
+// src/api/poll.ts), then the run is detached from (exit 8); a refusal of a read ends the follow
+// with the refusal's exit code, the view's end line first. Used by chat, job watch and site create.
+import { AdaptivePoller, Reconnect } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { pickString } from '../../io/records.js';
@@ -18,7 +20,7 @@ import {
   type Outcome,
   type RunState,
 } from '../../render/reducer.js';
-import type { RunView } from '../../render/run-view.js';
+import type { DetachReason, RunView } from '../../render/run-view.js';
 import { shellQuote } from './commands.js';
 import { rememberSiteRun } from './known-runs.js';
 
@@ -36,6 +38,8 @@ export interface FollowOptions {
    * started it), 'followed' only while it goes on (an old run attached to is not the latest).
    */
   remember?: 'started' | 'followed';
+  /** How long a lost service is tried again before detaching (default RECONNECT.forMs). */
+  reconnectForMs?: number;
 }
 
 export interface FollowResult {
@@ -46,6 +50,14 @@ export interface FollowResult {
   /** cancel_job was sent and not refused (detaching after it: the run may be cancelled or go on). */
   cancelSent: boolean;
   elapsedMs: number;
+  /** The run's duration, followed from its start to its end (not when attached to it). */
+  runMs?: number;
+  /** Attached to a run that was going on: how long it was watched until its end. */
+  watchedMs?: number;
+  /** Why it was detached from. */
+  reason?: DetachReason;
+  /** A refusal of the service that ended the follow (thrown after the view's end line). */
+  error?: CliError;
   calls: number;
 }
 
@@ -76,14 +88,29 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
     wake.abort();
   };
   ctx.signal.addEventListener('abort', onOuterAbort, { once: true });
-  const finish = (outcome: FollowResult['outcome']): FollowResult => ({
-    state,
-    outcome,
-    cancelledByUser: cancelSent && state.state === 'cancelled',
-    cancelSent,
-    elapsedMs: ctx.clock.now() - started,
-    calls,
+  let endedAtFirst = false;
+  const reconnect = new Reconnect({
+    clock: ctx.clock,
+    forMs: o.reconnectForMs,
+    say: (line) => ctx.io.errLine(line),
+    show: (label) => o.view.progress?.(label),
   });
+  const finish = (outcome: FollowResult['outcome'], more: Partial<FollowResult> = {}): FollowResult => {
+    const elapsedMs = ctx.clock.now() - started;
+    const ended = isEnded(state.state);
+    return {
+      state,
+      outcome,
+      cancelledByUser: cancelSent && state.state === 'cancelled',
+      cancelSent,
+      elapsedMs,
+      ...(ended && !o.recap && { runMs: elapsedMs }),
+      ...(ended && o.recap && !endedAtFirst && { watchedMs: elapsedMs }),
+      ...(outcome === 'detached' && { reason: 'interrupted' as const }),
+      calls,
+      ...more,
+    };
+  };
   /** Sleeps until `until` (clock time); false when woken by Ctrl-C. */
   const sleepUntil = async (until: number): Promise<boolean> => {
     const ms = until - ctx.clock.now();
@@ -111,14 +138,15 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       // The spec's rule: no two polls of a run closer than the floor, even right after a Ctrl-C.
       if (!(await sleepUntil(ctx.clock.now() + poller.untilAllowed()))) continue;
       let data: JobAnswer;
+      const readAt = ctx.clock.now();
       try {
         calls++;
         poller.markRead();
         const { envelope } = await client.call<JobAnswer>(
           'get_job',
           { projectId: o.projectId, jobId: o.jobId, cursor: state.cursor },
-          // A retry (after a 500 or a dropped connection) is a poll too.
-          { signal: wake.signal, retryFloorMs: POLL_TIMING.floorMs },
+          // A retry (after a 500 or a dropped connection) is a poll too: the floor holds.
+          { signal: wake.signal, ...reconnect.callOptions() },
         );
         data = (envelope.data ?? {}) as JobAnswer;
       } catch (err) {
@@ -126,8 +154,20 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
           if (detached) return finish('detached');
           continue;
         }
-        throw err;
+        let verdict: Awaited<ReturnType<Reconnect['failed']>>;
+        try {
+          verdict = await reconnect.failed(err, { readAt, signal: wake.signal, stopAt: timeoutAt });
+        } catch (refusal) {
+          if (wake.signal.aborted) continue;
+          // A run never read leaves stdout empty: the refusal alone says what happened.
+          if (first || !(refusal instanceof CliError)) throw refusal;
+          return finish('detached', { reason: 'refused', error: refusal });
+        }
+        if (verdict === 'give-up') return finish('detached', { reason: 'connection_lost' });
+        if (verdict === 'deadline') return finish('timeout');
+        continue;
       }
+      reconnect.succeeded();
       const applied = applyAnswer(state, data);
       state = applied.state;
       const raw = Array.isArray(data.events) ? data.events : [];
@@ -135,6 +175,7 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       if (first && o.recap) o.view.recap(state);
       if (first && o.remember && (o.remember === 'started' || !isEnded(state.state)))
         await rememberSiteRun(ctx, o.projectId, { jobId: o.jobId });
+      if (first && isEnded(state.state)) endedAtFirst = true;
       first = false;
       if (isEnded(state.state)) return finish(outcomeOf(state));
       if (detached) return finish('detached');
@@ -200,6 +241,7 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
 
 /** The exit code (README.md "Exit codes") for how a followed run ended. */
 export function exitCodeOf(r: FollowResult): number {
+  if (r.error) return r.error.exitCode;
   switch (r.outcome) {
     case 'succeeded':
       return ExitCode.ok;
@@ -212,7 +254,8 @@ export function exitCodeOf(r: FollowResult): number {
     case 'cancelled':
       return r.cancelledByUser ? ExitCode.interrupted : ExitCode.failure;
     case 'detached':
-      return ExitCode.interrupted;
+      // Never 1 for a run that may be fine: without a connection, it is still pending.
+      return r.reason === 'connection_lost' ? ExitCode.pending : ExitCode.interrupted;
     case 'timeout':
     case 'ongoing':
       return ExitCode.pending;

@@ -1,16 +1,18 @@
 import { defineCommand, parseDuration } from '../../core/define.js';
+import { RECONNECT_FOR_OPTION } from './reconnect-option.js';
 
 interface WatchOptions {
   site?: string;
   jobId: string;
   timeout?: number;
+  reconnectFor?: number;
 }
 
 export const watch = defineCommand<WatchOptions>({
   name: 'watch',
   summary: 'Attach to a run and follow it to its end',
   description:
-    'Reads the run from its start, prints a short recap of what happened so far (the last lines of text, the task list, the file count), then follows it live. Ctrl-C detaches; the run goes on. Exit codes as for chat: 0 succeeded, 6 failed, 10 a question waits, 11 a plan waits, 8 at --timeout. With --json, every event from the start.',
+    'Reads the run from its start, prints a short recap of what happened so far (the last lines of text, the task list, the file count), then follows it live. Ctrl-C detaches; the run goes on. A lost connection to the service is tried again for --reconnect-for (default 5m), then it detaches with exit 8. Exit codes as for chat: 0 succeeded, 6 failed, 10 a question waits, 11 a plan waits, 8 at --timeout or without a connection. With --json, every event from the start.',
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'jobId', description: 'the run (printed by chat --no-follow, site create, queue resume)', required: true },
@@ -21,13 +23,14 @@ export const watch = defineCommand<WatchOptions>({
       description: 'stop following after this long (exit 8), e.g. 90s, 5m',
       parse: parseDuration('--timeout'),
     },
+    RECONNECT_FOR_OPTION,
   ],
   examples: [
     'sitebuilder job watch site_bakery job_000012',
     'sitebuilder job watch site_bakery job_000012 --json > run.ndjson',
   ],
   jsonFields:
-    'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach}',
+    'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach,reason}',
   async run(opts, ctx) {
     // The renderer loads only when a run is followed.
     const [{ createRunView }, { pendingOf }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
@@ -47,13 +50,18 @@ export const watch = defineCommand<WatchOptions>({
       recap: !ctx.io.json,
       onInterrupt: 'detach',
       remember: 'followed',
+      reconnectForMs: opts.reconnectFor,
     });
     const pending = pendingOf(r.state, projectId, opts.jobId);
     const exitCode = exitCodeOf(r);
     const reattach =
       r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, opts.jobId) : undefined;
-    view.end({ state: r.state, outcome: r.outcome, exitCode, elapsedMs: r.elapsedMs, pending, reattach });
-    if (reattach) ctx.io.info(`The run goes on. Re-attach with: ${reattach}`);
+    view.end({ ...r, exitCode, pending, reattach });
+    if (r.error) throw r.error;
+    if (reattach)
+      ctx.io.info(
+        `${r.reason === 'connection_lost' ? 'Stopped following without a connection; the run may go on' : 'The run goes on'}. Re-attach with: ${reattach}`,
+      );
     if (pending?.kind === 'question')
       ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
     if (pending?.kind === 'plan') ctx.io.info(`The plan waits: ${pending.approve}  or  ${pending.revise}`);

@@ -9,6 +9,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
+import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { errorText, isLive, publishRecord, type PublishRecord } from './record.js';
 import { waitForPublish } from './wait.js';
 
@@ -17,10 +18,11 @@ export interface PublishOptions {
   /** false with --no-wait; --wait (or nothing) waits. */
   wait?: boolean;
   timeout?: number;
+  reconnectFor?: number;
   idempotencyKey?: string;
 }
 
-const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 export const PUBLISH_JSON_FIELDS =
   '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey }: always present, ' +
@@ -72,6 +74,8 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   }
 
   const spinner = await startSpinner(ctx.io, ctx.clock, `Publishing ${siteId}`);
+  let last = first;
+  const label = () => `Publishing ${siteId}${last.status ? ` (${sanitizeInline(last.status)})` : ''}`;
   let result: Awaited<ReturnType<typeof waitForPublish>>;
   try {
     result = await waitForPublish({
@@ -82,8 +86,19 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
       signal: ctx.signal,
       started: first,
       afterMalformed: ` The publish of ${siteId} was started and may go on; see \`sitebuilder publish logs ${siteId}\`.`,
-      onStatus: (r) => spinner.update(`Publishing ${siteId}${r.status ? ` (${sanitizeInline(r.status)})` : ''}`),
+      onStatus: (r) => {
+        last = r;
+        spinner.update(label());
+      },
+      reconnectForMs: o.reconnectFor,
+      say: (line) => ctx.io.errLine(line),
+      show: (text) => spinner.update(text ?? label()),
     });
+  } catch (err) {
+    // Given up without a connection: the status document as last known, as at --timeout.
+    if (ctx.globals.json && err instanceof PendingError)
+      ctx.io.printJson({ ...last, waited: true, idempotencyKey: key });
+    throw err;
   } finally {
     spinner.stop();
   }
@@ -128,7 +143,8 @@ export const publishCommand = defineCommand<PublishOptions>({
     'With --no-wait it returns once the publish has started, printing the address the answer names (where the site will be live), or nothing.\n' +
     'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors and warnings.\n' +
     'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.\n' +
-    'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout (it goes on); 130 Ctrl-C (it goes on).',
+    'A lost connection to the service is said on stderr and tried again for --reconnect-for (default 5m); then it stops waiting with exit 8 and the command that follows the publish again.\n' +
+    'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout, or no connection (it goes on); 130 Ctrl-C (it goes on).',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--wait', description: 'wait until the publish is live (the default)' },
@@ -138,6 +154,7 @@ export const publishCommand = defineCommand<PublishOptions>({
       description: 'stop waiting after this long (e.g. 90s, 5m; default 10m) and exit 8; the publish goes on',
       parse: parseDuration('--timeout'),
     },
+    RECONNECT_FOR_OPTION,
     {
       flags: '--idempotency-key <key>',
       description: 'key for publish_site (default: a new one; reuse it to retry a publish safely from a script)',

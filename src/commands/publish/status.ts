@@ -1,11 +1,21 @@
-// `sitebuilder publish status <site>`: one read of get_publish_status.
+// `sitebuilder publish status <site>`: one read of get_publish_status, or with --wait, following
+// the publish until it stops running (what `publish` does after starting one).
 import type { Context } from '../../context.js';
+import { PendingError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
-import { defineCommand } from '../../core/define.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { formatElapsed, startSpinner } from '../../io/spinner.js';
+import { defineCommand, parseDuration } from '../../core/define.js';
+import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { DEFAULT_TIMEOUT_MS } from './publish.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from './record.js';
+import { waitForPublish } from './wait.js';
 
 export interface PublishStatusOptions {
   site?: string;
+  wait?: boolean;
+  timeout?: number;
+  reconnectFor?: number;
 }
 
 export const PUBLISH_STATUS_JSON_FIELDS =
@@ -24,15 +34,57 @@ function notGiven(record: PublishRecord): string[] {
   return rows.filter(([v]) => v === null).map(([, word]) => word);
 }
 
+/** Follows the publish until it stops running; at --timeout, the record is printed and exit 8. */
+async function waitForIt(o: PublishStatusOptions, ctx: Context, siteId: string): Promise<PublishRecord> {
+  const started = ctx.clock.now();
+  const label = (r?: PublishRecord) => `Publishing ${siteId}${r?.status ? ` (${sanitizeInline(r.status)})` : ''}`;
+  const spinner = await startSpinner(ctx.io, ctx.clock, label());
+  let last: PublishRecord | undefined;
+  let result: Awaited<ReturnType<typeof waitForPublish>>;
+  try {
+    result = await waitForPublish({
+      client: ctx.api(),
+      clock: ctx.clock,
+      siteId,
+      timeoutMs: o.timeout ?? DEFAULT_TIMEOUT_MS,
+      signal: ctx.signal,
+      onStatus: (r) => {
+        last = r;
+        spinner.update(label(r));
+      },
+      reconnectForMs: o.reconnectFor,
+      say: (line) => ctx.io.errLine(line),
+      show: (text) => spinner.update(text ?? label(last)),
+    });
+  } catch (err) {
+    // Given up without a connection: the status as last read, as at --timeout.
+    if (err instanceof PendingError && last && ctx.globals.json) ctx.io.printJson(last);
+    throw err;
+  } finally {
+    spinner.stop();
+  }
+  if (!result.timedOut) return result.record;
+  print(ctx, result.record);
+  throw new PendingError(
+    `The publish of ${siteId} is still running after ${formatElapsed(ctx.clock.now() - started)} (--timeout); it goes on.`,
+    { siteId, status: result.record.status },
+  );
+}
+
 export async function runPublishStatus(o: PublishStatusOptions, ctx: Context): Promise<number> {
   const siteId = ctx.site(o.site);
-  const record = statusRecord(
-    siteId,
-    await ctx.api().call('get_publish_status', { projectId: siteId }, { signal: ctx.signal }),
-  );
+  const record = o.wait
+    ? await waitForIt(o, ctx, siteId)
+    : statusRecord(siteId, await ctx.api().call('get_publish_status', { projectId: siteId }, { signal: ctx.signal }));
+  print(ctx, record);
+  return 0;
+}
+
+function print(ctx: Context, record: PublishRecord): void {
+  const { siteId } = record;
   if (ctx.globals.json) {
     ctx.io.printJson(record);
-    return 0;
+    return;
   }
   printFields(ctx.io, [
     ['site', record.siteId],
@@ -51,18 +103,31 @@ export async function runPublishStatus(o: PublishStatusOptions, ctx: Context): P
     );
   const missing = notGiven(record).filter((w) => w !== 'address' || !isLive(record));
   if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
-  return 0;
 }
 
 export const publishStatusCommand = defineCommand<PublishStatusOptions>({
   name: 'status',
-  summary: 'Show whether a publish is running, and its status',
+  summary: 'Show whether a publish is running, and its status (or follow it with --wait)',
   description:
     'Reads the publish status of the site once: `running` is true while a publish works; `ready` means the new version is live.\n' +
     'Piped: `field<TAB>value` lines (site, status, running, url, deployment, started, finished, and error when there is one); ' +
-    'a value the service’s answer did not give is left empty and stderr names it. An answer without `running` is an error (exit 1).',
+    'a value the service’s answer did not give is left empty and stderr names it. An answer without `running` is an error (exit 1).\n' +
+    'With --wait it follows the publish until it stops running, then shows it (exit 8 at --timeout, or when the connection to the service is lost for --reconnect-for; the publish goes on).',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
-  examples: ['sitebuilder publish status s_123', 'sitebuilder publish status s_123 --json | jq .status'],
+  options: [
+    { flags: '--wait', description: 'follow the publish until it stops running' },
+    {
+      flags: '--timeout <duration>',
+      description: 'with --wait: stop waiting after this long (default 10m) and exit 8',
+      parse: parseDuration('--timeout'),
+    },
+    RECONNECT_FOR_OPTION,
+  ],
+  examples: [
+    'sitebuilder publish status s_123',
+    'sitebuilder publish status s_123 --json | jq .status',
+    'sitebuilder publish status s_123 --wait',
+  ],
   jsonFields: PUBLISH_STATUS_JSON_FIELDS,
   run: runPublishStatus,
 });

@@ -1,10 +1,12 @@
 // Follows a publish with get_publish_status until `running` is false, polling adaptively
 // (every few seconds, slower when the budget runs low) on the injected clock. Returns the last
-// record; on --timeout it returns it with `timedOut` so the caller can print it and exit 8.
+// record; on --timeout it returns it with `timedOut` so the caller can print it and exit 8. A
+// lost service is tried again for `reconnectForMs` (api/poll.ts Reconnect); giving up throws
+// PendingError (exit 8) with the command that follows the publish again.
 import type { ApiClient } from '../../api/client.js';
-import { pollUntil } from '../../api/poll.js';
+import { ConnectionLostError, pollUntil, Reconnect } from '../../api/poll.js';
 import type { Clock } from '../../clock.js';
-import { InterruptedError } from '../../errors.js';
+import { InterruptedError, PendingError } from '../../errors.js';
 import { statusRecord, type PublishRecord } from './record.js';
 
 export interface WaitForPublishOptions {
@@ -20,7 +22,16 @@ export interface WaitForPublishOptions {
   afterMalformed?: string;
   /** Called after every status read (the spinner shows the status). */
   onStatus?: (record: PublishRecord) => void;
+  /** How long a lost service is tried again (default RECONNECT.forMs). */
+  reconnectForMs?: number;
+  /** A line for stderr (connection lost, back). */
+  say: (line: string) => void;
+  /** The spinner's label while the connection is lost; undefined gives it back. */
+  show?: (label: string | undefined) => void;
 }
+
+/** The command that follows a publish again. */
+export const publishWatchCommand = (siteId: string): string => `sitebuilder publish status ${siteId} --wait`;
 
 export interface WaitResult {
   record: PublishRecord;
@@ -43,19 +54,25 @@ export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResu
       idleMs: 5_000,
       signal: o.signal,
       timeoutMs: o.timeoutMs,
-      read: async () =>
+      read: async (call) =>
         statusRecord(
           o.siteId,
-          await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal }),
+          await o.client.call('get_publish_status', { projectId: o.siteId }, { signal: o.signal, ...call }),
           o.started,
           o.afterMalformed,
         ),
+      reconnect: new Reconnect({ clock: o.clock, forMs: o.reconnectForMs, say: o.say, show: o.show }),
       onRead: (record) => o.onStatus?.(record),
       done: (record) => !record.running,
       changed: (_record, polls) => polls === 1,
     });
     return { record, timedOut, polls };
   } catch (err) {
+    if (err instanceof ConnectionLostError)
+      throw new PendingError(
+        `${err.message} Stopped waiting; the publish of ${o.siteId} may go on. Follow it with \`${publishWatchCommand(o.siteId)}\`.`,
+        { siteId: o.siteId, reason: 'connection_lost' },
+      );
     if (o.signal?.aborted) {
       throw new InterruptedError(
         `Stopped waiting; the publish of ${o.siteId} goes on. Check it with \`sitebuilder publish status ${o.siteId}\`.`,

@@ -1,8 +1,11 @@
 // Follows a storage restore with get_storage_restore_status until it reads `completed`,
 // polling adaptively on the injected clock (every few seconds, slower when the budget runs
 // low). The service names no other status value: anything that reads like a failure ends too.
+// A lost service is tried again for a while (api/poll.ts Reconnect); giving up is exit 8 with
+// the command that follows the restore again.
+import type { CallOptions } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { pollUntil } from '../../api/poll.js';
+import { ConnectionLostError, pollUntil, Reconnect } from '../../api/poll.js';
 import { CliError, InterruptedError, PendingError } from '../../errors.js';
 import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
@@ -12,10 +15,15 @@ export const restoreStatus = (row: unknown): string => pickString(row, 'status',
 export const isCompleted = (row: unknown): boolean => restoreStatus(row) === 'completed';
 const isFailed = (row: unknown): boolean => /fail|error|cancel/i.test(restoreStatus(row));
 
-export async function readRestore(ctx: Context, siteId: string, restoreId: string): Promise<Record<string, unknown>> {
+export async function readRestore(
+  ctx: Context,
+  siteId: string,
+  restoreId: string,
+  call: Pick<CallOptions, 'maxAttempts' | 'retryFloorMs'> = {},
+): Promise<Record<string, unknown>> {
   const { envelope } = await ctx
     .api()
-    .call('get_storage_restore_status', { projectId: siteId, restoreId }, { signal: ctx.signal });
+    .call('get_storage_restore_status', { projectId: siteId, restoreId }, { signal: ctx.signal, ...call });
   const d = asRecord(envelope.data);
   return asRecord(d.restore ?? d);
 }
@@ -26,9 +34,12 @@ export async function followRestore(
   siteId: string,
   restoreId: string,
   timeoutMs: number,
+  reconnectForMs?: number,
 ): Promise<Record<string, unknown>> {
   const client = ctx.api();
-  const spinner = await startSpinner(ctx.io, ctx.clock, `Restoring storage (${restoreId})`);
+  const label = (status?: string) =>
+    `Restoring storage (${sanitizeInline(restoreId)}${status ? `: ${sanitizeInline(status)}` : ''})`;
+  const spinner = await startSpinner(ctx.io, ctx.clock, label());
   const statusCmd = `sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)}`;
   let last = '';
   try {
@@ -37,9 +48,15 @@ export async function followRestore(
       budget: () => client.budget,
       signal: ctx.signal,
       timeoutMs,
-      read: () => readRestore(ctx, siteId, restoreId),
+      read: (call) => readRestore(ctx, siteId, restoreId, call),
+      reconnect: new Reconnect({
+        clock: ctx.clock,
+        forMs: reconnectForMs,
+        say: (line) => ctx.io.errLine(line),
+        show: (text) => spinner.update(text ?? label(last)),
+      }),
       onRead: (r) => {
-        spinner.update(`Restoring storage (${sanitizeInline(restoreId)}: ${sanitizeInline(restoreStatus(r))})`);
+        spinner.update(label(restoreStatus(r)));
         if (isFailed(r)) {
           throw new CliError(
             `Storage restore ${sanitizeInline(restoreId)} ended with status ${sanitizeInline(restoreStatus(r))}; see \`${statusCmd}\`.`,
@@ -65,6 +82,11 @@ export async function followRestore(
     }
     return row;
   } catch (err) {
+    if (err instanceof ConnectionLostError)
+      throw new PendingError(
+        `${err.message} Stopped following; storage restore ${sanitizeInline(restoreId)} may go on. Follow it with \`${statusCmd} --wait\`.`,
+        { restoreId, reason: 'connection_lost' },
+      );
     if (ctx.signal.aborted)
       throw new InterruptedError(`Stopped following; the restore goes on. Check it with \`${statusCmd}\`.`, {
         restoreId,

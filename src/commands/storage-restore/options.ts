@@ -1,5 +1,6 @@
 // Options shared by `storage-restore <site>` and `storage-restore plan <site>`. commander lets
 // the parent parse the ones they share, so both define them identically (same parsers).
+import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { UsageError } from '../../errors.js';
 import type { OptionDefinition } from '../../core/define.js';
 import { parseDuration } from '../../core/define.js';
@@ -43,6 +44,7 @@ export const FOLLOW_OPTIONS: OptionDefinition[] = [
     description: 'stop following after this long (default 30m) and exit 8; the restore goes on',
     parse: parseDuration('--timeout'),
   },
+  RECONNECT_FOR_OPTION,
 ];
 
 /** Checks the flags before anything is sent; answers the normalized paths. */

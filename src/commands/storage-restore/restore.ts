@@ -38,6 +38,7 @@ export interface StorageRestoreOptions extends RestoreSelectionOptions {
   confirm?: string;
   wait?: boolean;
   timeout?: number;
+  reconnectFor?: number;
 }
 
 function describe(r: RestoreRequest): string {
@@ -167,7 +168,17 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
     return 0;
   }
   ctx.io.info(`Storage restore ${sanitizeInline(restoreId)} started.`);
-  const final = await followRestore(ctx, siteId, restoreId, opts.timeout ?? DEFAULT_RESTORE_TIMEOUT_MS);
+  const final = await followRestore(
+    ctx,
+    siteId,
+    restoreId,
+    opts.timeout ?? DEFAULT_RESTORE_TIMEOUT_MS,
+    opts.reconnectFor,
+  ).catch((err: unknown) => {
+    // Still going on (--timeout, no connection): the restore started, and that is data.
+    if (ctx.globals.json && err instanceof PendingError) ctx.io.printJson({ started: true, restore: row });
+    throw err;
+  });
   if (ctx.globals.json) {
     ctx.io.printJson({ started: true, restore: final });
     return 0;

@@ -5,6 +5,7 @@ import { printFields } from '../../io/print.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
+import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { formatWhen } from '../storage-backup/format.js';
 import { followRestore, readRestore } from './follow.js';
 import { readPlan } from './plan-view.js';
@@ -14,6 +15,7 @@ export interface StorageRestoreStatusOptions {
   restoreId: string;
   wait?: boolean;
   timeout?: number;
+  reconnectFor?: number;
 }
 
 export const DEFAULT_RESTORE_TIMEOUT_MS = 30 * 60_000;
@@ -63,7 +65,7 @@ export const status = defineCommand<StorageRestoreStatusOptions>({
   name: 'status',
   summary: 'Show a storage restore (or follow it with --wait)',
   description:
-    'Reads a storage restore started by `storage-restore`; --wait follows it until it reads completed (exit 8 at --timeout; it goes on).',
+    'Reads a storage restore started by `storage-restore`; --wait follows it until it reads completed (exit 8 at --timeout, or when the connection to the service is lost for --reconnect-for; it goes on).',
   args: [
     { name: 'site', description: 'site id', required: true },
     { name: 'restoreId', description: 'the restore row’s _id, printed when the restore started', required: true },
@@ -75,6 +77,7 @@ export const status = defineCommand<StorageRestoreStatusOptions>({
       description: 'with --wait: stop waiting after this long (default 30m) and exit 8',
       parse: parseDuration('--timeout'),
     },
+    RECONNECT_FOR_OPTION,
   ],
   examples: [
     'sitebuilder storage-restore status s_123 rst_9',
@@ -85,7 +88,7 @@ export const status = defineCommand<StorageRestoreStatusOptions>({
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const row = opts.wait
-      ? await followRestore(ctx, siteId, opts.restoreId, opts.timeout ?? DEFAULT_RESTORE_TIMEOUT_MS)
+      ? await followRestore(ctx, siteId, opts.restoreId, opts.timeout ?? DEFAULT_RESTORE_TIMEOUT_MS, opts.reconnectFor)
       : await readRestore(ctx, siteId, opts.restoreId);
     if (ctx.globals.json) return ctx.io.printJson(asRecord(row));
     printRestore(ctx, row);
