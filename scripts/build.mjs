@@ -7,10 +7,11 @@
 //    ES module costs about 0.7 ms to load and the ES module loader about 5 ms to start; a
 //    CommonJS file costs a few hundredths of a millisecond. `site list` loads about fifteen files.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { relative, sep } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { helpFileName } from '../bin/help-file.cjs';
@@ -52,7 +53,7 @@ rmSync(dist, { recursive: true, force: true });
 // The light method index the client reads (the registry compiled to JSON Schema).
 await import('./gen-method-index.mjs');
 
-const { outputFiles } = await build({
+const { outputFiles, metafile } = await build({
   entryPoints: { cli: 'src/cli.ts' },
   write: false,
   outdir: 'dist',
@@ -65,12 +66,12 @@ const { outputFiles } = await build({
   define: { __SITEBUILDER_VERSION__: JSON.stringify(version) },
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
   plugins: [lazyChildProcess, jsonAsParse],
 });
 
-// The build id names bin/'s code cache (V8 checks a cache against the source's length only).
-const hash = createHash('sha256');
-mkdirSync(new URL('chunks/', dist), { recursive: true });
+/** Step 2: each output file as CommonJS, by its path under dist/ ("cli.js", "chunks/site-….js"). */
+const units = new Map();
 for (const { path: outPath, text: code } of outputFiles) {
   const file = relative(fileURLToPath(dist), outPath).split(sep).join('/');
   const usesMetaUrl = code.includes('import.meta.url');
@@ -90,16 +91,77 @@ for (const { path: outPath, text: code } of outputFiles) {
   if (/\bimport\.meta\b/.test(result.code)) throw new Error(`${file}: import.meta left after the CommonJS step`);
   // bin/ runs the chunks as plain scripts (vm.Script, for the code cache): import() cannot work there.
   if (/\bimport\(/.test(result.code)) throw new Error(`${file}: import() left after the CommonJS step`);
-  writeFileSync(new URL(file, dist), result.code);
-  hash.update(file).update(result.code);
+  // ASCII only (esbuild escapes strings; a comment may keep a `…`): bin/ reads the files as
+  // latin1, and V8 holds an ASCII source in one byte a character, not two.
+  units.set(
+    file,
+    result.code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
-// The root package is "type": "module"; the files under dist/ are CommonJS.
-writeFileSync(new URL('package.json', dist), '{ "type": "commonjs" }\n');
-writeFileSync(new URL('build-id', dist), `${hash.digest('hex').slice(0, 16)}\n`);
 
 // The texts bin/ prints without starting the CLI: every command's --help, one small file each
 // (dist/help/site.list.txt; _root.txt for the program), so that `--help` reads only its own.
-const { helpTexts } = createRequire(import.meta.url)('../dist/cli.js');
-mkdirSync(new URL('help/', dist));
-for (const [path, text] of Object.entries(await helpTexts()))
-  writeFileSync(new URL(`help/${helpFileName(path)}`, dist), text);
+// Read from the CommonJS files as Node's own require() loads them, in a directory of their own.
+const unitsDir = mkdtempSync(join(tmpdir(), 'sitebuilder-build-'));
+try {
+  for (const [file, code] of units) {
+    mkdirSync(dirname(join(unitsDir, file)), { recursive: true });
+    writeFileSync(join(unitsDir, file), code);
+  }
+  writeFileSync(join(unitsDir, 'package.json'), '{ "type": "commonjs" }\n');
+  const { helpTexts } = createRequire(import.meta.url)(join(unitsDir, 'cli.js'));
+  mkdirSync(new URL('help/', dist), { recursive: true });
+  for (const [path, text] of Object.entries(await helpTexts()))
+    writeFileSync(new URL(`help/${helpFileName(path)}`, dist), text);
+} finally {
+  rmSync(unitsDir, { recursive: true, force: true });
+}
+
+/**
+ * Step 3: packs. Reading, compiling and running a file costs bin/ about a tenth of a
+ * millisecond whatever its size, and `site list` needs some twenty chunks: each file bin/ reads
+ * is the static closure of a file that is loaded at run time (cli.js, and every target of an
+ * `import()`), under that file's name, less what cli.js's pack already holds. A pack is one
+ * script whose value maps each chunk's path to its CommonJS function; a chunk in two packs runs
+ * once (bin/ keeps the first). `site list` reads two: cli.js (commander included) and the site noun.
+ */
+const outputs = Object.fromEntries(
+  Object.entries(metafile.outputs).map(([out, { imports }]) => [
+    relative('dist', out).split(sep).join('/'),
+    imports
+      .filter((i) => !i.external)
+      .map((i) => ({ kind: i.kind, file: relative('dist', i.path).split(sep).join('/') })),
+  ]),
+);
+const closure = (entry) => {
+  const seen = new Set();
+  const stack = [entry];
+  while (stack.length) {
+    const file = stack.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const i of outputs[file]) if (i.kind === 'import-statement') stack.push(i.file);
+  }
+  return seen;
+};
+const loadedAtRunTime = new Set(['cli.js']);
+for (const imports of Object.values(outputs))
+  for (const i of imports) if (i.kind === 'dynamic-import') loadedAtRunTime.add(i.file);
+const core = closure('cli.js');
+// The build id names bin/'s code cache (V8 checks a cache against the source's length only).
+const hash = createHash('sha256');
+mkdirSync(new URL('chunks/', dist), { recursive: true });
+for (const entry of [...loadedAtRunTime].sort()) {
+  const members = [...closure(entry)].filter((f) => entry === 'cli.js' || !core.has(f));
+  const pack = `'use strict';\n({\n${members
+    .map((f) => {
+      if (!units.has(f)) throw new Error(`${f}: imported by the build's metafile but not written`);
+      return `${JSON.stringify(f)}: function (exports, require, module, __filename, __dirname) {\n${units.get(f)}\n},\n`;
+    })
+    .join('')}})\n`;
+  writeFileSync(new URL(entry, dist), pack);
+  hash.update(entry).update(pack);
+}
+// The root package is "type": "module"; the files under dist/ are bin/'s packs.
+writeFileSync(new URL('package.json', dist), '{ "type": "commonjs" }\n');
+writeFileSync(new URL('build-id', dist), `${hash.digest('hex').slice(0, 16)}\n`);
