@@ -38,14 +38,23 @@ const lazyChildProcess = {
   },
 };
 
-/** JSON imports as JSON.parse of a string: V8 reads a large JSON text faster than the same object as code. */
-const jsonAsParse = {
-  name: 'json-as-parse',
+/** Non-ASCII characters as \u escapes (what is left of them after esbuild: comments, JSON texts). */
+const ascii = (text) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * JSON imports (the method index, 25 KB) as an object of JSON texts, one an entry, that their
+ * reader parses when it needs one (src/api/method-index.ts): an API command reads one method's.
+ * ASCII texts, which V8 holds in one byte a character.
+ */
+const jsonEntriesAsText = {
+  name: 'json-entries-as-text',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, async (args) => ({
-      contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(await readFile(args.path, 'utf8'))))});`,
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /[\\/]src[\\/].*\.json$/ }, async (args) => {
+      const value = JSON.parse(await readFile(args.path, 'utf8'));
+      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${args.path}: not an object`);
+      const texts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ascii(JSON.stringify(v))]));
+      return { contents: `export default ${JSON.stringify(texts)};`, loader: 'js' };
+    });
   },
 };
 
@@ -67,8 +76,20 @@ const { outputFiles, metafile } = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
-  plugins: [lazyChildProcess, jsonAsParse],
+  plugins: [lazyChildProcess, jsonEntriesAsText],
 });
+
+/**
+ * esbuild's CommonJS module object copies every export, as a getter, onto a second object: each
+ * Object.defineProperty costs V8 a map transition, a few hundred per command. The module's own
+ * export object, with its getters, serves as well.
+ */
+const COPIED_EXPORTS = 'var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);';
+const leanExports = (file, code) => {
+  if (!code.includes('__toCommonJS(')) return code;
+  if (!code.includes(COPIED_EXPORTS)) throw new Error(`${file}: esbuild's __toCommonJS changed; see leanExports`);
+  return code.replace(COPIED_EXPORTS, 'var __toCommonJS = (mod) => __defProp(mod, "__esModule", { value: true });');
+};
 
 /** Step 2: each output file as CommonJS, by its path under dist/ ("cli.js", "chunks/site-….js"). */
 const units = new Map();
@@ -93,10 +114,7 @@ for (const { path: outPath, text: code } of outputFiles) {
   if (/\bimport\(/.test(result.code)) throw new Error(`${file}: import() left after the CommonJS step`);
   // ASCII only (esbuild escapes strings; a comment may keep a `…`): bin/ reads the files as
   // latin1, and V8 holds an ASCII source in one byte a character, not two.
-  units.set(
-    file,
-    result.code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-  );
+  units.set(file, ascii(leanExports(file, result.code)));
 }
 
 // The texts bin/ prints without starting the CLI: every command's --help, one small file each
