@@ -95,10 +95,12 @@ function loadCli() {
     } catch {
       // not cached yet
     }
-    // ASCII (the build checks): latin1 is read without decoding.
+    // ASCII (the build escapes the rest): latin1 is read without decoding.
     const source = fs.readFileSync(`${dist}/${name}`, 'latin1');
     const script = new vm.Script(source, { filename: `${dist}/${name}`, cachedData });
-    if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, cacheFile });
+    // Written at exit, so that the cache holds the functions this run compiled as well.
+    if (cacheFile && (cachedData === undefined || script.cachedDataRejected) && fresh.push({ script, cacheFile }) === 1)
+      process.once('exit', () => writeCache(fs, fresh, cacheDir, ownCacheDir));
     for (const [path, fn] of Object.entries(script.runInThisContext()))
       if (!functions.has(path)) functions.set(path, fn);
   };
@@ -124,40 +126,42 @@ function loadCli() {
     module.loaded = true;
     return module.exports;
   };
-  // Written at exit, so that the cache holds the functions this run compiled as well.
-  process.once('exit', () => {
-    if (fresh.length === 0) return;
-    // Any failure (a read-only install, a full disk, a file in use) only costs the cache.
-    const attempt = (work) => {
-      try {
-        return work() ?? true;
-      } catch {
-        return false;
-      }
-    };
-    if (!attempt(() => fs.mkdirSync(cacheDir, { recursive: true }))) return;
-    for (const { script, cacheFile } of fresh) {
-      const temp = `${cacheFile}.${process.pid}`;
-      if (
-        !attempt(() => fs.writeFileSync(temp, script.createCachedData())) ||
-        !attempt(() => fs.renameSync(temp, cacheFile))
-      )
-        attempt(() => fs.rmSync(temp, { force: true }));
-    }
-    // Caches of other builds and other Node versions that nothing wrote to for a week, in our own
-    // directory only (one of the user's choosing may be shared with other things). Not at once:
-    // two installs of different versions used in turn would remove each other's every time.
-    if (ownCacheDir) {
-      const parent = cacheDir.slice(0, cacheDir.lastIndexOf('/'));
-      const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
-      for (const other of attempt(() => fs.readdirSync(parent)) || []) {
-        const dir = `${parent}/${other}`;
-        if (dir !== cacheDir && /^v\d+\.\d+\.\d+-/.test(other) && attempt(() => fs.statSync(dir).mtimeMs < weekAgo))
-          attempt(() => fs.rmSync(dir, { recursive: true, force: true }));
-      }
-    }
-  });
   return load('cli.js');
+}
+
+/**
+ * Writes the code cache of the packs V8 compiled afresh (not compiled at all on runs that had
+ * them all cached). Any failure (a read-only install, a full disk, a file in use) only costs the cache.
+ */
+function writeCache(fs, fresh, cacheDir, ownCacheDir) {
+  const attempt = (work) => {
+    try {
+      return work() ?? true;
+    } catch {
+      return false;
+    }
+  };
+  if (!attempt(() => fs.mkdirSync(cacheDir, { recursive: true }))) return;
+  for (const { script, cacheFile } of fresh) {
+    const temp = `${cacheFile}.${process.pid}`;
+    if (
+      !attempt(() => fs.writeFileSync(temp, script.createCachedData())) ||
+      !attempt(() => fs.renameSync(temp, cacheFile))
+    )
+      attempt(() => fs.rmSync(temp, { force: true }));
+  }
+  // Caches of other builds and other Node versions that nothing wrote to for a week, in our own
+  // directory only (one of the user's choosing may be shared with other things). Not at once:
+  // two installs of different versions used in turn would remove each other's every time.
+  if (ownCacheDir) {
+    const parent = cacheDir.slice(0, cacheDir.lastIndexOf('/'));
+    const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
+    for (const other of attempt(() => fs.readdirSync(parent)) || []) {
+      const dir = `${parent}/${other}`;
+      if (dir !== cacheDir && /^v\d+\.\d+\.\d+-/.test(other) && attempt(() => fs.statSync(dir).mtimeMs < weekAgo))
+        attempt(() => fs.rmSync(dir, { recursive: true, force: true }));
+    }
+  }
 }
 
 /** A message for the terminal: no control or bidi character (src/io/sanitize.ts does the same for the CLI). */

@@ -169,14 +169,46 @@ const core = closure('cli.js');
 // The build id names bin/'s code cache (V8 checks a cache against the source's length only).
 const hash = createHash('sha256');
 mkdirSync(new URL('chunks/', dist), { recursive: true });
+/**
+ * esbuild writes its runtime helpers (`var __export = …`) at the head of every CommonJS file, and
+ * a note for Node's ES module loader at its end (`0 && (module.exports = …)`). In a pack, each
+ * helper is written once for all its chunks (a chunk whose helper differs keeps its own), and
+ * the note goes: some twenty closures and 1.5 KB less a chunk.
+ */
+const canonicalHelpers = new Map();
+const packed = (file, code) => {
+  const lines = code
+    .replace(
+      /\n\/\/ Annotate the CommonJS export names for ESM import in node:\n0 && \(module\.exports = [^;]*\);\n?$/,
+      '\n',
+    )
+    .split('\n');
+  let at = lines[0] === "'use strict';" ? 1 : 0;
+  const kept = lines.slice(0, at);
+  const shared = [];
+  while (at < lines.length && /^var __\w+ = /.test(lines[at])) {
+    let end = at + 1;
+    while (end < lines.length && /^[\s})]/.test(lines[end])) end++;
+    const text = lines.slice(at, end).join('\n');
+    const name = /^var (__\w+)/.exec(text)[1];
+    if (!canonicalHelpers.has(name)) canonicalHelpers.set(name, text);
+    (canonicalHelpers.get(name) === text ? shared : kept).push(text);
+    at = end;
+  }
+  if (!lines.slice(at).join('\n').includes('module.exports'))
+    throw new Error(`${file}: not a CommonJS module after its helpers`);
+  return { shared, body: [...kept, ...lines.slice(at)].join('\n') };
+};
 for (const entry of [...loadedAtRunTime].sort()) {
   const members = [...closure(entry)].filter((f) => entry === 'cli.js' || !core.has(f));
-  const pack = `'use strict';\n({\n${members
-    .map((f) => {
-      if (!units.has(f)) throw new Error(`${f}: imported by the build's metafile but not written`);
-      return `${JSON.stringify(f)}: function (exports, require, module, __filename, __dirname) {\n${units.get(f)}\n},\n`;
-    })
-    .join('')}})\n`;
+  const helpers = new Set();
+  const functions = members.map((f) => {
+    if (!units.has(f)) throw new Error(`${f}: imported by the build's metafile but not written`);
+    const { shared, body } = packed(f, units.get(f));
+    for (const h of shared) helpers.add(h);
+    return `${JSON.stringify(f)}: function (exports, require, module, __filename, __dirname) {\n${body}\n},\n`;
+  });
+  const pack = `'use strict';\n(() => {\n${[...helpers].join('\n')}\nreturn {\n${functions.join('')}};\n})()\n`;
   writeFileSync(new URL(entry, dist), pack);
   hash.update(entry).update(pack);
 }
