@@ -1,11 +1,12 @@
 // Bundles src/ into dist/ with esbuild. Runs on `npm install` (prepare), so a fresh clone needs nothing else.
 //
-// Two steps, for start-up time (the budgets of README.md "Performance"):
-// 1. One esbuild bundle of src/cli.ts, split into chunks: heavy modules (zod, enquirer,
-//    ora, the emulator) and every noun sit in chunks loaded only by the commands that need them.
-// 2. Each output file is turned into CommonJS, with `import()` made a `require()`. On Node 20 an
-//    ES module costs about 0.7 ms to load and the ES module loader about 5 ms to start; a
-//    CommonJS file costs a few hundredths of a millisecond. `site list` loads about fifteen files.
+// Three steps, for start-up time (the budgets of README.md "Performance", docs/architecture.md "Start-up"):
+// 1. One esbuild bundle of src/cli.ts, split into chunks: heavy modules (enquirer, the emulator)
+//    and every noun sit in chunks loaded only by the commands that need them.
+// 2. Each chunk is turned into CommonJS, with `import()` made a `require()`: no ES module loader
+//    (about 5 ms to start on Node 20, 0.7 ms a module).
+// 3. The chunks are written in packs, one file for each chunk loaded at run time with the chunks
+//    it needs: bin/ reads two for `site list` (twenty chunks), each with its own code cache.
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
