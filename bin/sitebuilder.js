@@ -52,8 +52,9 @@ function cacheRoot() {
   const xdg = env.XDG_CACHE_HOME;
   // os.homedir() is $HOME where it is set; reading it spares loading node:os.
   const home = env.HOME || require('node:os').homedir();
-  // Only an absolute XDG_CACHE_HOME counts (the XDG spec); `/` on POSIX, a drive or `\\` on Windows.
-  const base = xdg && /^([\\/]|[a-zA-Z]:[\\/])/.test(xdg) ? xdg : `${home}/.cache`;
+  // Only an absolute XDG_CACHE_HOME counts (the XDG spec), as path.isAbsolute() says.
+  const absolute = process.platform === 'win32' ? /^([\\/]|[a-zA-Z]:[\\/])/ : /^\//;
+  const base = xdg && absolute.test(xdg) ? xdg : `${home}/.cache`;
   return { dir: `${base}/sitebuilder`, own: true };
 }
 
