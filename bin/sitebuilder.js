@@ -28,7 +28,7 @@ function fastAnswer() {
   let text;
   try {
     text = isVersion
-      ? `${require('../package.json').version}\n`
+      ? `${JSON.parse(require('node:fs').readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`
       : require('node:fs').readFileSync(
           `${__dirname}/../dist/help/${require('./help-file.cjs').helpFileName(words.join(' '))}`,
           'utf8',
