@@ -167,6 +167,13 @@ const loadedAtRunTime = new Set(['cli.js']);
 for (const imports of Object.values(outputs))
   for (const i of imports) if (i.kind === 'dynamic-import') loadedAtRunTime.add(i.file);
 const core = closure('cli.js');
+// A large chunk that two packs would hold (the emulator, for `emulator` and `demo`) gets a pack
+// of its own instead, read when one of them first requires it: the package stays smaller.
+const holders = new Map();
+for (const entry of loadedAtRunTime)
+  for (const f of closure(entry)) if (!core.has(f)) holders.set(f, (holders.get(f) ?? 0) + 1);
+const own = [...holders].filter(([f, n]) => n > 1 && units.get(f).length >= 50_000).map(([f]) => f);
+for (const f of own) loadedAtRunTime.add(f);
 // The build id names bin/'s code cache (V8 checks a cache against the source's length only).
 const hash = createHash('sha256');
 mkdirSync(new URL('chunks/', dist), { recursive: true });
@@ -201,7 +208,9 @@ const packed = (file, code) => {
   return { shared, body: [...kept, ...lines.slice(at)].join('\n') };
 };
 for (const entry of [...loadedAtRunTime].sort()) {
-  const members = [...closure(entry)].filter((f) => entry === 'cli.js' || !core.has(f));
+  const members = [...closure(entry)].filter(
+    (f) => entry === 'cli.js' || (!core.has(f) && (f === entry || !own.includes(f))),
+  );
   const helpers = new Set();
   const functions = members.map((f) => {
     if (!units.has(f)) throw new Error(`${f}: imported by the build's metafile but not written`);
