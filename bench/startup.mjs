@@ -123,15 +123,27 @@ try {
   rmSync(configDir, { recursive: true, force: true });
 }
 console.log(`runs: ${runs} each, alternating; node ${process.version} (${process.arch})`);
-console.log('case'.padEnd(34), 'median ms'.padStart(10), 'ratio'.padStart(7), '  against', 'budget'.padStart(8));
+// ratio: of the medians; per round: the median of each round's ratio, which a machine whose load
+// drifts during the run moves less.
+console.log(
+  'case'.padEnd(34),
+  'median ms'.padStart(10),
+  'ratio'.padStart(7),
+  'per round'.padStart(10),
+  '  against',
+  'budget'.padStart(23),
+);
 for (const c of cases) {
-  const m = median(samples.get(c.name));
+  const mine = samples.get(c.name);
+  const m = median(mine);
   const ratio = c.base ? m / median(samples.get(c.base)) : undefined;
+  const perRound = c.base ? median(mine.map((x, i) => x / samples.get(c.base)[i])) : undefined;
   const verdict = c.budget === undefined ? '' : ratio <= c.budget ? 'ok' : 'OVER';
   console.log(
     c.name.padEnd(34),
     m.toFixed(1).padStart(10),
     (ratio === undefined ? '' : ratio.toFixed(2)).padStart(7),
+    (perRound === undefined ? '' : perRound.toFixed(2)).padStart(10),
     ` ${(c.base ?? '').padEnd(25)}`,
     (c.budget ? `${c.budget}×` : '').padStart(6),
     verdict,

@@ -30,9 +30,10 @@ function fastAnswer() {
   let text;
   try {
     text = isVersion
-      ? `${require('../package.json').version}\n`
-      : require('node:fs').readFileSync(
-          `${__dirname}/../dist/help/${require('./help-file.cjs').helpFileName(words.join(' '))}`,
+      ? `${JSON.parse(require('node:fs').readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`
+      : // The name bin/help-file.cjs gives the build (inlined: a module load is 1 % of --help).
+        require('node:fs').readFileSync(
+          `${__dirname}/../dist/help/${words.length ? words.join('.') : '_root'}.txt`,
           'utf8',
         );
   } catch {
@@ -48,107 +49,123 @@ function fastAnswer() {
  * everyone else no cache, and packagers expect a package to leave its own folder alone). `own`:
  * the default directory, ours alone, where bin/ prunes caches nothing wrote to for a week.
  */
-function cacheRoot(path) {
+function cacheRoot() {
   const env = process.env;
   if (env.SITEBUILDER_CODE_CACHE_DIR) return { dir: env.SITEBUILDER_CODE_CACHE_DIR, own: false };
   const xdg = env.XDG_CACHE_HOME;
   // os.homedir() is $HOME where it is set; reading it spares loading node:os.
   const home = env.HOME || require('node:os').homedir();
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache');
-  return { dir: path.join(base, 'sitebuilder'), own: true };
+  // Only an absolute XDG_CACHE_HOME counts (the XDG spec), as path.isAbsolute() says.
+  const absolute = process.platform === 'win32' ? /^([\\/]|[a-zA-Z]:[\\/])/ : /^\//;
+  const base = xdg && absolute.test(xdg) ? xdg : `${home}/.cache`;
+  return { dir: `${base}/sitebuilder`, own: true };
 }
 
 /**
- * Loads dist/ (CommonJS chunks written by scripts/build.mjs) with V8's code cache: a chunk
- * compiled once keeps its bytecode, for the functions that ran too, and later runs skip most of
- * the compiling. The cache of a build is <cache root>/<node>-<arch>-<build id>/: V8 checks a
- * cache against the source's length only, so the build id (a hash of dist/, from the build)
- * keeps builds apart. Chunks are found by their path under dist/, without Node's module
- * resolution. No cache where the directory cannot be written, or with SITEBUILDER_NO_CODE_CACHE=1;
- * an entry V8 rejects (other flags) is written again.
+ * Loads dist/ (packs of CommonJS chunks written by scripts/build.mjs) with V8's code cache: a
+ * pack compiled once keeps its bytecode, for the functions that ran too, and later runs skip
+ * most of the compiling. A pack is one script whose value maps chunk paths ("chunks/x.js") to
+ * their module functions; a chunk that is not loaded yet is found in the pack of the same name.
+ * The cache of a build is <cache root>/<node>-<arch>-<build id>/: V8 checks a cache against the
+ * source's length only, so the build id (a hash of dist/, from the build) keeps builds apart. No
+ * cache where the directory cannot be written, or with SITEBUILDER_NO_CODE_CACHE=1; an entry V8
+ * rejects (other flags) is written again. Paths are joined as strings (node:path costs
+ * start-up time): dist/ names its files with `/` only.
  */
 function loadCli() {
   const fs = require('node:fs');
-  const path = require('node:path');
   const vm = require('node:vm');
-  const dist = path.join(__dirname, '..', 'dist');
+  const dist = `${__dirname.replace(/[\\/][^\\/]*$/, '')}/dist`;
   let cacheDir;
   let ownCacheDir = false;
   if (process.env.SITEBUILDER_NO_CODE_CACHE !== '1') {
     try {
-      const buildId = fs.readFileSync(path.join(dist, 'build-id'), 'utf8').trim();
-      const root = cacheRoot(path);
-      cacheDir = path.join(root.dir, `${process.version}-${process.arch}-${buildId}`);
+      const buildId = fs.readFileSync(`${dist}/build-id`, 'latin1').trim();
+      const root = cacheRoot();
+      cacheDir = `${root.dir}/${process.version}-${process.arch}-${buildId}`;
       ownCacheDir = root.own;
     } catch {
       // a build without an id, or no home directory: no cache
     }
   }
-  const modules = new Map();
   const fresh = [];
-  const load = (file) => {
-    const known = modules.get(file);
-    if (known) return known.exports;
-    const module = { exports: {}, id: file, filename: file, loaded: false };
-    modules.set(file, module);
-    const cacheFile = cacheDir && path.join(cacheDir, `${path.relative(dist, file).replace(/[\\/]/g, '_')}.bin`);
+  /** Module functions by chunk path, from the packs read so far (the first pack to hold one wins). */
+  const functions = new Map();
+  const readPack = (name) => {
+    const cacheFile = cacheDir && `${cacheDir}/${name.replace(/\//g, '_')}.bin`;
     let cachedData;
     try {
       if (cacheFile) cachedData = fs.readFileSync(cacheFile);
     } catch {
       // not cached yet
     }
-    const source = fs.readFileSync(file, 'utf8');
-    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-      filename: file,
-      cachedData,
-    });
-    if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, cacheFile });
-    const dir = path.dirname(file);
-    const requireFrom = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : require(id));
+    // ASCII (the build escapes the rest): latin1 is read without decoding.
+    const source = fs.readFileSync(`${dist}/${name}`, 'latin1');
+    const script = new vm.Script(source, { filename: `${dist}/${name}`, cachedData });
+    // Written at exit, so that the cache holds the functions this run compiled as well.
+    if (cacheFile && (cachedData === undefined || script.cachedDataRejected) && fresh.push({ script, cacheFile }) === 1)
+      process.once('exit', () => writeCache(fs, fresh, cacheDir, ownCacheDir));
+    for (const [path, fn] of Object.entries(script.runInThisContext()))
+      if (!functions.has(path)) functions.set(path, fn);
+  };
+  const modules = new Map();
+  const load = (path) => {
+    const known = modules.get(path);
+    if (known) return known.exports;
+    if (!functions.has(path)) readPack(path);
+    const fn = functions.get(path);
+    if (!fn) throw new Error(`${path} is not in the build`);
+    const dir = path.slice(0, path.lastIndexOf('/') + 1);
+    const filename = `${dist}/${path}`;
+    const module = { exports: {}, id: filename, filename, loaded: false };
+    modules.set(path, module);
+    // The chunks require each other as `./name.js`, beside themselves.
+    const requireFrom = (id) => (id.startsWith('./') ? load(dir + id.slice(2)) : require(id));
     try {
-      script.runInThisContext().call(module.exports, module.exports, requireFrom, module, file, dir);
+      fn.call(module.exports, module.exports, requireFrom, module, filename, `${dist}/${dir}`.slice(0, -1));
     } catch (err) {
-      modules.delete(file); // as Node does: a module that threw is not kept half-made
+      modules.delete(path); // as Node does: a module that threw is not kept half-made
       throw err;
     }
     module.loaded = true;
     return module.exports;
   };
-  // Written at exit, so that the cache holds the functions this run compiled as well.
-  process.once('exit', () => {
-    if (fresh.length === 0) return;
-    // Any failure (a read-only install, a full disk, a file in use) only costs the cache.
-    const attempt = (work) => {
-      try {
-        return work() ?? true;
-      } catch {
-        return false;
-      }
-    };
-    if (!attempt(() => fs.mkdirSync(cacheDir, { recursive: true }))) return;
-    for (const { script, cacheFile } of fresh) {
-      const temp = `${cacheFile}.${process.pid}`;
-      if (
-        !attempt(() => fs.writeFileSync(temp, script.createCachedData())) ||
-        !attempt(() => fs.renameSync(temp, cacheFile))
-      )
-        attempt(() => fs.rmSync(temp, { force: true }));
+  return load('cli.js');
+}
+
+/**
+ * Writes the code cache of the packs V8 compiled afresh (not compiled at all on runs that had
+ * them all cached). Any failure (a read-only install, a full disk, a file in use) only costs the cache.
+ */
+function writeCache(fs, fresh, cacheDir, ownCacheDir) {
+  const attempt = (work) => {
+    try {
+      return work() ?? true;
+    } catch {
+      return false;
     }
-    // Caches of other builds and other Node versions that nothing wrote to for a week, in our own
-    // directory only (one of the user's choosing may be shared with other things). Not at once:
-    // two installs of different versions used in turn would remove each other's every time.
-    if (ownCacheDir) {
-      const parent = path.dirname(cacheDir);
-      const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
-      for (const other of attempt(() => fs.readdirSync(parent)) || []) {
-        const dir = path.join(parent, other);
-        if (dir !== cacheDir && /^v\d+\.\d+\.\d+-/.test(other) && attempt(() => fs.statSync(dir).mtimeMs < weekAgo))
-          attempt(() => fs.rmSync(dir, { recursive: true, force: true }));
-      }
+  };
+  if (!attempt(() => fs.mkdirSync(cacheDir, { recursive: true }))) return;
+  for (const { script, cacheFile } of fresh) {
+    const temp = `${cacheFile}.${process.pid}`;
+    if (
+      !attempt(() => fs.writeFileSync(temp, script.createCachedData())) ||
+      !attempt(() => fs.renameSync(temp, cacheFile))
+    )
+      attempt(() => fs.rmSync(temp, { force: true }));
+  }
+  // Caches of other builds and other Node versions that nothing wrote to for a week, in our own
+  // directory only (one of the user's choosing may be shared with other things). Not at once:
+  // two installs of different versions used in turn would remove each other's every time.
+  if (ownCacheDir) {
+    const parent = cacheDir.slice(0, cacheDir.lastIndexOf('/'));
+    const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
+    for (const other of attempt(() => fs.readdirSync(parent)) || []) {
+      const dir = `${parent}/${other}`;
+      if (dir !== cacheDir && /^v\d+\.\d+\.\d+-/.test(other) && attempt(() => fs.statSync(dir).mtimeMs < weekAgo))
+        attempt(() => fs.rmSync(dir, { recursive: true, force: true }));
     }
-  });
-  return load(path.join(dist, 'cli.js'));
+  }
 }
 
 /** A message for the terminal: no control or bidi character (src/io/sanitize.ts does the same for the CLI). */

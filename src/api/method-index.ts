@@ -23,18 +23,25 @@ export interface MethodInfo {
   schema: JsonSchema;
 }
 
-const INFOS = new Map<string, MethodInfo>(
-  Object.entries(index as unknown as Record<MethodName, Omit<MethodInfo, 'name'>>).map(([name, info]) => [
-    name,
-    { name: name as MethodName, ...info },
-  ]),
-);
+/** Each method's entry; in the bundle, its JSON text, parsed here when first asked for (scripts/build.mjs). */
+const ENTRIES = index as unknown as Record<MethodName, Omit<MethodInfo, 'name'> | string>;
+const INFOS = new Map<string, MethodInfo>();
 
-/** Every method, in the registry's order. */
-export const METHOD_INFOS: readonly MethodInfo[] = [...INFOS.values()];
-
-export const METHOD_INDEX_NAMES: readonly MethodName[] = METHOD_INFOS.map((m) => m.name);
+export const METHOD_INDEX_NAMES: readonly MethodName[] = Object.keys(index) as MethodName[];
 
 export function methodInfo(name: string): MethodInfo | undefined {
-  return INFOS.get(name);
+  const known = INFOS.get(name);
+  if (known || !Object.hasOwn(ENTRIES, name)) return known;
+  const entry = ENTRIES[name as MethodName];
+  const info: MethodInfo = {
+    name: name as MethodName,
+    ...(typeof entry === 'string' ? (JSON.parse(entry) as Omit<MethodInfo, 'name'>) : entry),
+  };
+  INFOS.set(name, info);
+  return info;
+}
+
+/** Every method, in the registry's order. */
+export function methodInfos(): readonly MethodInfo[] {
+  return METHOD_INDEX_NAMES.map((name) => methodInfo(name)!);
 }

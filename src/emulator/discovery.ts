@@ -1,6 +1,6 @@
 // The three GET addresses; none spends budget. /v1/openapi.json is served without a token (it
 // describes the service, not the caller); the other two need one.
-import { METHOD_INFOS } from '../api/method-index.js';
+import { methodInfos } from '../api/method-index.js';
 import { GET_ADDRESSES } from '../api/registry-terms.js';
 import { authenticate } from './auth.js';
 import type { Emulator } from './emulator.js';
@@ -37,16 +37,18 @@ export function discovery(emu: Emulator, req: ApiRequest, trace: { token?: Token
     };
     return { status: 200, body: envelope(200, `Token ${token.name}.`, data), headers: {} };
   }
-  const tools = METHOD_INFOS.filter((m) => token.scopes.includes(m.scope)).map((m) => ({
-    name: m.name,
-    description: m.summary,
-    scope: m.scope,
-    write: m.write,
-    destructive: m.destructive,
-    listing: m.listing,
-    permission: m.permission,
-    inputSchema: m.schema,
-  }));
+  const tools = methodInfos()
+    .filter((m) => token.scopes.includes(m.scope))
+    .map((m) => ({
+      name: m.name,
+      description: m.summary,
+      scope: m.scope,
+      write: m.write,
+      destructive: m.destructive,
+      listing: m.listing,
+      permission: m.permission,
+      inputSchema: m.schema,
+    }));
   return {
     status: 200,
     body: envelope(200, `${tools.length} tools this token can use.`, tools, { count: tools.length }),

@@ -1,7 +1,7 @@
 // GET /v1/openapi.json: an OpenAPI 3.1 description generated from the compiled method index
 // (src/api/method-index.ts), whose argument schemas are JSON Schema draft 2020-12 as OpenAPI 3.1 uses.
 import { LIMITS } from '../api/limits.js';
-import { METHOD_INFOS } from '../api/method-index.js';
+import { methodInfos } from '../api/method-index.js';
 import { GET_ADDRESSES } from '../api/registry-terms.js';
 import { SERVICE_VERSION } from './envelope.js';
 
@@ -35,7 +35,7 @@ export function openApiDocument(): Record<string, unknown> {
     Object.keys(REFUSALS).map((code) => [code, { $ref: `#/components/responses/Refusal${code}` }]),
   );
   const paths: Record<string, unknown> = {};
-  for (const spec of METHOD_INFOS) {
+  for (const spec of methodInfos()) {
     const operation: Record<string, unknown> = {
       operationId: spec.name,
       summary: spec.summary,

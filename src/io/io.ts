@@ -2,8 +2,8 @@
 // contract"). Commands never touch process.stdout: tests build an IO over buffers. It is also the
 // output boundary: every writer cleans what it is given (sanitize.ts), so a string from the
 // service that reached a sentence unsanitized still cannot drive the terminal.
+import { createRequire } from 'node:module';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { isatty } from 'node:tty';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
 import { displayWidth, fitWidth, wrapText } from './width.js';
 
@@ -60,7 +60,6 @@ export function decideColorLevel({ env, stdoutIsTTY, noColorFlag }: ColorInputs)
 export class IO {
   readonly stdout: IOStreams['stdout'];
   readonly stderr: IOStreams['stderr'];
-  readonly stdinIsTTY: boolean;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   colorLevel: ColorLevel;
@@ -71,6 +70,7 @@ export class IO {
   cursorMoves = true;
 
   readonly #streams: IOStreams;
+  #stdinIsTTY: boolean | (() => boolean);
   /** The live block (a spinner, a task list) at the bottom of stderr, as given, if any. */
   #block: string[] | undefined;
   /** The block's rows on the screen now, and the terminal's width when they were drawn. */
@@ -82,15 +82,21 @@ export class IO {
   constructor(
     streams: IOStreams,
     colorLevel: ColorLevel,
-    tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean },
+    tty?: { stdin?: boolean | (() => boolean); stdout?: boolean; stderr?: boolean },
   ) {
     this.#streams = streams;
     this.stdout = streams.stdout;
     this.stderr = streams.stderr;
-    this.stdinIsTTY = tty?.stdin ?? Boolean(streams.stdin.isTTY);
+    this.#stdinIsTTY = tty?.stdin ?? (() => Boolean(streams.stdin.isTTY));
     this.stdoutIsTTY = tty?.stdout ?? Boolean(streams.stdout.isTTY);
     this.stderrIsTTY = tty?.stderr ?? Boolean(streams.stderr.isTTY);
     this.colorLevel = colorLevel;
+  }
+
+  /** Asked only when a prompt may be shown (node:tty, and process.stdin, cost start-up time). */
+  get stdinIsTTY(): boolean {
+    if (typeof this.#stdinIsTTY === 'function') this.#stdinIsTTY = this.#stdinIsTTY();
+    return this.#stdinIsTTY;
   }
 
   /** Read only when a command reads it: creating process.stdin costs start-up time. */
@@ -297,7 +303,7 @@ export function systemIO(env: Record<string, string | undefined>, noColorFlag: b
     stderr: process.stderr,
   };
   const io = new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), {
-    stdin: isatty(0),
+    stdin: () => (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(0),
     stdout: stdoutIsTTY,
     stderr: Boolean(process.stderr.isTTY),
   });

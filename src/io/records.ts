@@ -22,11 +22,23 @@ export function pickString(record: unknown, ...names: string[]): string | undefi
 export const idOf = (r: unknown) => pickString(r, '_id', 'id') ?? '';
 export const nameOf = (r: unknown) => pickString(r, 'name', 'title', 'label') ?? '';
 
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/**
+ * Date.prototype.toISOString() written out: V8's own first loads time-zone data, about 0.3 ms of
+ * an API command’s start-up (docs/architecture.md "Start-up"). Years outside 0–9999 take V8's (±YYYYYY).
+ */
+function toIso(d: Date): string {
+  const year = d.getUTCFullYear();
+  if (year < 0 || year > 9999) return d.toISOString();
+  return `${pad(year, 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}Z`;
+}
+
 /** A time as ISO-8601 (piped output) from a Date, epoch ms, or a string. */
 export function isoTime(value: unknown): string {
   if (value === undefined || value === null || value === '') return '';
   const d = value instanceof Date ? value : new Date(typeof value === 'number' ? value : String(value));
-  return Number.isNaN(d.getTime()) ? String(value) : d.toISOString();
+  return Number.isNaN(d.getTime()) ? String(value) : toIso(d);
 }
 
 /** "3 minutes ago" on a terminal; ISO when piped. */

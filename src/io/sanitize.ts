@@ -20,8 +20,12 @@ const CONTROL = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI}]`;
 const SEQUENCES = new RegExp(`${ESC_SEQUENCE}|${C1_SEQUENCE}`, 'g');
 const CONTROLS = new RegExp(CONTROL, 'g');
 
+/** Any character sanitize() could change (every sequence starts with one): most text has none. */
+const ANY_CONTROL = new RegExp(CONTROL);
+
 /** Removes every escape sequence, control and bidi character; keeps newlines and tabs (`\r\n` and `\r` become `\n`). */
 export function sanitize(text: string): string {
+  if (!ANY_CONTROL.test(text)) return text;
   return text.replace(SEQUENCES, '').replace(/\r\n?/g, '\n').replace(CONTROLS, '');
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestIO, decideColorLevel } from '../../src/io/io.js';
 import { printTable } from '../../src/io/print.js';
-import { maskToken } from '../../src/io/records.js';
+import { isoTime, maskToken } from '../../src/io/records.js';
 import { sanitize } from '../../src/io/sanitize.js';
 
 describe('colour policy', () => {
@@ -65,6 +65,23 @@ describe('sanitize', () => {
     expect(sanitize('c1\u009b31mx')).toBe('c1x');
     expect(sanitize('bell\u0007 back\b cr\r\nline')).toBe('bell back cr\nline');
     expect(sanitize('tab\tand\nnewline stay')).toBe('tab\tand\nnewline stay');
+    expect(sanitize('bidi\u202eoverride\u2066isolate')).toBe('bidioverrideisolate');
+    expect(sanitize('plain text, “quotes” and émoji 🙂')).toBe('plain text, “quotes” and émoji 🙂');
+  });
+});
+
+describe('isoTime', () => {
+  it('writes what Date.prototype.toISOString writes, from a Date, epoch ms or a string', () => {
+    const edges = [0, -1, 1, 951782400000, -62167219200000, -62167219200001, 253402300799999, 253402300800000];
+    const spread = Array.from({ length: 2000 }, (_, i) => (i - 1000) * 7_777_777_777_777 + i * 12_345);
+    for (const ms of [...edges, ...spread]) {
+      const d = new Date(ms);
+      expect(isoTime(ms), String(ms)).toBe(d.toISOString());
+      expect(isoTime(d)).toBe(d.toISOString());
+    }
+    expect(isoTime('2026-10-23T18:20:23.988+02:00')).toBe('2026-10-23T16:20:23.988Z');
+    expect(isoTime('not a time')).toBe('not a time');
+    expect(isoTime(undefined)).toBe('');
   });
 });
 

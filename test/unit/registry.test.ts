@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/api/limits.js';
 import {
   METHOD_INDEX_NAMES,
-  METHOD_INFOS,
+  methodInfos,
   type MethodInfo,
   type MethodName,
   methodInfo,
@@ -284,7 +284,7 @@ describe('the arguments an emulator handler reads', () => {
       webhookId: true,
       workspaceId: true,
     };
-    const registry = new Set(METHOD_INFOS.flatMap((info) => Object.keys(info.schema.properties ?? {})));
+    const registry = new Set(methodInfos().flatMap((info) => Object.keys(info.schema.properties ?? {})));
     expect(Object.keys(named).sort()).toEqual([...registry].sort());
   });
 });

@@ -33,6 +33,7 @@ describe('start-up module graph', () => {
     const inputs = [...seen].flatMap((o) => Object.keys(outputs[o].inputs));
     expect(inputs.filter((i) => HEAVY.test(i))).toEqual([]);
     const bytes = [...seen].reduce((n, o) => n + outputs[o].bytes, 0);
-    expect(bytes).toBeLessThan(400_000);
+    // About 245 KB today, commander (130 KB) and the method index (37 KB as JSON) included.
+    expect(bytes).toBeLessThan(300_000);
   });
 });

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { LIMITS } from '../../src/api/limits.js';
-import { METHOD_INFOS, type MethodName, methodInfo } from '../../src/api/method-index.js';
+import { methodInfos, type MethodName, methodInfo } from '../../src/api/method-index.js';
 import { checkArgsForSending } from '../../src/api/validate.js';
 import { FakeClock } from '../../src/clock.js';
 import { UsageError } from '../../src/errors.js';
@@ -124,7 +124,7 @@ describe('methods whose arguments the documentation shows', () => {
 describe('the registry marks what is stated, one place per argument', () => {
   it('marks each argument the documentation states, and nothing the registry only guesses', () => {
     const stated = Object.fromEntries(
-      METHOD_INFOS.map((m) => [
+      methodInfos().map((m) => [
         m.name,
         Object.entries(m.schema.properties ?? {})
           .filter(([, s]) => s['x-stated'])
@@ -144,7 +144,7 @@ describe('the registry marks what is stated, one place per argument', () => {
     ]);
     expect(stated.list_sites).toEqual(['workspaceId:shown', 'offset:shown']);
     // No method whose arguments are not shown has a required argument in the client's eyes.
-    for (const m of METHOD_INFOS.filter((i) => !i.argsShown))
+    for (const m of methodInfos().filter((i) => !i.argsShown))
       expect(
         stated[m.name].filter((s) => s.endsWith(':required')),
         m.name,
