@@ -129,6 +129,8 @@ interface Request {
   signal?: AbortSignal;
   key?: string;
   retryFloorMs?: number;
+  /** The site the call is about (its projectId), for the commands a refusal may point to. */
+  site?: string;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -224,6 +226,7 @@ export class ApiClient {
       signal: options.signal,
       key,
       retryFloorMs: options.retryFloorMs,
+      site: typeof args.projectId === 'string' ? args.projectId : undefined,
     });
   }
 
@@ -337,6 +340,7 @@ export class ApiClient {
           retryAfter !== undefined && retryAfter >= 0 && retryAfter <= 86_400 ? Math.ceil(retryAfter) : undefined,
         envelope,
         headers: res.headers,
+        site: r.site,
       };
       const error = toApiError(info, refusalSentence(info, this.opts.tokenOrigin));
 

@@ -47,7 +47,7 @@ export async function askQuestion(ctx: Context, q: Question): Promise<NextMessag
 
 export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
   const picked = await orLater(
-    ctx.prompter.select('The plan waits for your approval', [
+    ctx.prompter.select('Build this plan?', [
       { label: 'Approve and build', value: 'approve' },
       { label: 'Revise the plan (say what should change)', value: 'revise' },
       { label: 'Decide later', value: 'later' },
