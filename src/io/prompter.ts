@@ -9,6 +9,7 @@ import { ConfirmationNeededError, InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
 import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
 import { sanitizeInline } from './sanitize.js';
+import { displayWidth, wrapText } from './width.js';
 
 /** Every SGR sequence (enquirer's colour); its cursor movements stay. */
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -58,6 +59,8 @@ interface EnquirerPrompt {
   cancel(err?: unknown): Promise<void>;
   input?: unknown;
   cursor?: number;
+  /** What it drew last: once answered, the question and its answer. */
+  state?: { buffer?: string };
 }
 
 interface EnquirerInstance {
@@ -210,8 +213,10 @@ export class EnquirerPrompter implements Prompter {
         ...options,
         message: sanitizeInline(String(options.message ?? '')),
       });
+      this.reflow(shown);
       return answers.value as T;
     } catch (err) {
+      this.reflow(shown);
       // enquirer rejects with an empty value when the user presses Ctrl-C or Esc.
       if (ended) throw new EndOfInputError('End of input.');
       if (this.signal?.aborted || err === '' || err === undefined || (err instanceof Error && err.message === ''))
@@ -221,6 +226,26 @@ export class EnquirerPrompter implements Prompter {
       stdin.off('keypress', onKey);
       this.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * enquirer leaves the answered question as it drew it, and the terminal folds a line wider than
+   * itself mid-word (a long question from the agent, a long message): drawn again here, wrapped
+   * at word boundaries. Lines that fit are left alone.
+   */
+  private reflow(p: EnquirerPrompt | undefined): void {
+    const cols = this.io.stderr.columns;
+    const buffer = p?.state?.buffer ?? '';
+    const text = buffer.replace(/\n+$/, '');
+    if (!text || !this.io.canRedraw || cols === undefined) return;
+    const lines = text.split('\n');
+    const rows = lines.reduce((n, line) => n + Math.max(1, Math.ceil(displayWidth(line) / cols)), 0);
+    if (rows === lines.length) return;
+    // enquirer ends on the last row it drew, then writes one newline for each row its question
+    // took: the cursor is that many rows below the last one.
+    const up = rows - 1 + (buffer.length - text.length);
+    const wrapped = wrapText(text, cols);
+    this.io.stderr.write(`\u001b[${up}A\r\u001b[J${this.io.color ? wrapped : wrapped.replace(SGR, '')}\n`);
   }
 
   input(message: string, opts: InputOptions = {}): Promise<string> {

@@ -84,7 +84,7 @@ const ask = (ctx: Context, w: Pending): Promise<NextMessage | undefined> =>
 /** The first message, when what waits cannot be told; Esc declines. */
 async function confirmFirst(ctx: Context): Promise<boolean> {
   try {
-    return await ctx.prompter.confirm('Send it? (it may answer a question or plan left waiting)', true);
+    return await ctx.prompter.confirm('Send it?', true);
   } catch (err) {
     if (err instanceof InterruptedError) return false;
     throw err;

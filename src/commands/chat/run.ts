@@ -53,7 +53,7 @@ async function siteExists(ctx: Context, id: string): Promise<boolean> {
 function noSiteFor(message: string, why: string): UsageError {
   const m = shellQuote(message.length > 60 ? '…' : message);
   return new UsageError(
-    `${why}, so nothing was sent: name the site, as in ${sb('chat <site>')} ${m}, or set a default site with ${sb('site use <site>')}, then run ${sb('chat')} ${m}.`,
+    `${why}, so nothing was sent: name the site, as in \`${sb('chat <site>')} ${m}\`, or set a default site with \`${sb('site use <site>')}\`, then run \`${sb('chat')} ${m}\`.`,
   );
 }
 
@@ -161,7 +161,7 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
   if (replies === 0) {
     if (!ctx.prompter.canPrompt()) {
       throw new UsageError(
-        `A conversation needs a terminal; here, pass the message: ${sb('chat', site, '…')} (or --answer, --choose, --approve, --revise).`,
+        `A conversation needs a terminal; here, pass the message (or --answer, --choose, --approve, --revise): ${sb('chat', site, '…')}`,
       );
     }
     return interactiveChat(ctx, site, { plan: Boolean(opts.plan), timeoutMs: opts.timeout });

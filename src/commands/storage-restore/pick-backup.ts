@@ -80,7 +80,8 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
  * never; where the id leaves the label too little room, the id goes and the label keeps the line.
  */
 function fitted(columns: number, label: string, id: string): { label: string; hint?: string } {
-  const room = columns - 4;
+  // enquirer draws `▸ ` before the label and a space before the id.
+  const room = columns - 2;
   const beside = room - displayWidth(id) - 1;
   if (beside >= Math.min(24, displayWidth(label))) return { label: cutWidth(label, beside), hint: id };
   return { label: cutWidth(label, room) };
