@@ -101,14 +101,20 @@ export async function interactiveChat(
   /** The question or plan that the next message answers, if any. */
   let waiting: Pending | undefined;
   ctx.io.errLine(`${c.bold(`Chatting with the agent of ${sanitizeInline(projectId)}.`)} ${c.dim(HELP)}`);
-  /** A run's end: what it left waiting when the answer was put off. */
-  const ended = (r: TurnResult): boolean => {
+  /**
+   * A run's end: what it left waiting when the answer was put off is said; the exit code when its
+   * run was detached from (the conversation ends with it).
+   */
+  const ended = (r: TurnResult): number | undefined => {
     waiting = r.pending;
     if (waiting) sayWaiting(ctx, waiting, plan ? 'plan' : 'build');
-    return Boolean(r.detached);
+    return r.detached ? r.exitCode : undefined;
   };
-  /** One turn; true when the user detached from its run. A refusal (queue full, no credits…) ends the turn, not the conversation. */
-  const turn = async (next: NextMessage): Promise<boolean> => {
+  /**
+   * One turn; the exit code when its run was detached from. A refusal (queue full, no credits…)
+   * ends the turn, not the conversation.
+   */
+  const turn = async (next: NextMessage): Promise<number | undefined> => {
     try {
       waiting = undefined;
       return ended(
@@ -117,11 +123,11 @@ export async function interactiveChat(
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       ctx.io.errLine(`error: ${err.message}`);
-      return false;
+      return undefined;
     }
   };
   /** Follows a run the conversation did not send (the one /resume started), as a turn. */
-  const follow = async (jobId: string): Promise<boolean> => {
+  const follow = async (jobId: string): Promise<number | undefined> => {
     const { result, next } = await followToEnd(ctx, projectId, jobId, opts.timeoutMs, false);
     if (next) return turn(next);
     return ended(result);
@@ -135,9 +141,8 @@ export async function interactiveChat(
     ctx.io.errLine(`The agent's ${what.kind} from run ${sanitizeInline(start.jobId)} still waits:`);
     if (what.kind === 'plan' && what.plan) ctx.io.outLine(sanitize(what.plan));
     const next = await ask(ctx, what);
-    if (next) {
-      if (await turn(next)) return ExitCode.interrupted;
-    } else ended({ exitCode: ExitCode.ok, pending: what });
+    const detached = next ? await turn(next) : ended({ exitCode: ExitCode.ok, pending: what });
+    if (detached !== undefined) return detached;
   }
   for (;;) {
     let line: string;
@@ -170,8 +175,8 @@ export async function interactiveChat(
       }
       const w: Pending = waiting;
       const next = await ask(ctx, w);
-      if (!next) continue;
-      if (await turn(next)) return ExitCode.interrupted;
+      const detached = next ? await turn(next) : undefined;
+      if (detached !== undefined) return detached;
       continue;
     }
     if (line === '/queue') {
@@ -180,7 +185,8 @@ export async function interactiveChat(
     }
     if (line === '/resume') {
       const jobId = await resumeQueue(ctx, projectId);
-      if (jobId && (await follow(jobId))) return ExitCode.interrupted;
+      const detached = jobId ? await follow(jobId) : undefined;
+      if (detached !== undefined) return detached;
       continue;
     }
     if (line === '/cancel') {
@@ -202,6 +208,7 @@ export async function interactiveChat(
       }
       unconfirmed = false;
     }
-    if (await turn({ prompt: line, mode: plan ? 'plan' : 'build' })) return ExitCode.interrupted;
+    const detached = await turn({ prompt: line, mode: plan ? 'plan' : 'build' });
+    if (detached !== undefined) return detached;
   }
 }
