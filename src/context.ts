@@ -11,6 +11,7 @@ import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';
 import { idOf, nameOf, pick } from './io/records.js';
 import type { Interrupts } from './interrupts.js';
+import { sb } from './io/shell.js';
 
 /** The placeholder address of the hosted service; set --base-url or SITEBUILDER_BASE_URL. */
 export const DEFAULT_BASE_URL = 'https://api.sitebuilder.example';
@@ -160,7 +161,7 @@ export function createContext(init: ContextInit): Context {
         const known = Object.keys(init.config.read().profiles ?? {});
         if (!known.includes(name) && name !== DEFAULT_PROFILE) {
           throw new NotLoggedInError(
-            `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`sitebuilder auth login --profile ${name}\`.`,
+            `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`${sb('auth login --profile', name)}\`.`,
           );
         }
         throw new NotLoggedInError(

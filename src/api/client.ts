@@ -132,6 +132,8 @@ interface Request {
   key?: string;
   retryFloorMs?: number;
   maxAttempts?: number;
+  /** The site the call is about (its projectId), for the commands a refusal may point to. */
+  site?: string;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -228,6 +230,7 @@ export class ApiClient {
       key,
       retryFloorMs: options.retryFloorMs,
       maxAttempts: options.maxAttempts,
+      site: typeof args.projectId === 'string' ? args.projectId : undefined,
     });
   }
 
@@ -339,6 +342,7 @@ export class ApiClient {
           retryAfter !== undefined && retryAfter >= 0 && retryAfter <= 86_400 ? Math.ceil(retryAfter) : undefined,
         envelope,
         headers: res.headers,
+        site: r.site,
       };
       const error = toApiError(info, refusalSentence(info, this.opts.tokenOrigin));
 

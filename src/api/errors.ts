@@ -9,9 +9,39 @@ import {
   RateLimitError,
   requestNote,
 } from '../errors.js';
+import { sb } from '../io/shell.js';
 
 export interface RefusalInfo extends ApiErrorInit {
   headers?: Record<string, string | string[] | undefined>;
+  /** The site the call was about (its projectId), if any. */
+  site?: string;
+}
+
+/** The command that lists what a listing method lists, for a refusal that names the method. */
+const LISTED_BY: Record<string, string> = {
+  list_workspaces: 'workspace list',
+  list_sites: 'site list',
+  list_backups: 'backup list',
+  list_code_backups: 'code-backup list',
+  list_storage_backups: 'storage-backup list',
+  browse_storage_backup: 'storage-backup browse',
+  list_messages: 'message list',
+  list_queued_messages: 'queue list',
+  get_site_email_settings: 'email domains',
+};
+
+/**
+ * The service's sentence points to a method ("…; list_storage_backups lists them."): a person
+ * is pointed to the command instead. Only where it says what lists or shows something.
+ */
+function commandsForMethods(message: string, site: string | undefined): string {
+  return message.replace(/\b([a-z]+(?:_[a-z]+)+)\b(?= (?:lists|shows))/g, (name) => {
+    const words = LISTED_BY[name];
+    if (!words) return name;
+    const needsSite = !['workspace list', 'site list'].includes(words);
+    const more = words === 'storage-backup browse' ? ' <backupId>' : '';
+    return `\`${sb(words, ...(needsSite && site ? [site] : []))}${more}\``;
+  });
 }
 
 function withPeriod(text: string): string {
@@ -80,7 +110,9 @@ function hintFor(info: RefusalInfo, origin: TokenOrigin): string {
 }
 
 export function refusalSentence(info: RefusalInfo, origin: TokenOrigin = 'profile'): string {
-  const what = withPeriod(info.message || `The service answered ${info.method} with HTTP ${info.status}`);
+  const what = withPeriod(
+    commandsForMethods(info.message, info.site) || `The service answered ${info.method} with HTTP ${info.status}`,
+  );
   const hint = hintFor(info, origin);
   return `${what}${hint ? ` ${hint}` : ''}${requestNote(info.requestId)}`;
 }

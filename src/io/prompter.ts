@@ -2,10 +2,14 @@
 // enquirer writes to the terminal itself, past the IO's writers, so what it is given is cleaned
 // here: every label and hint is sanitized, its colour is dropped when colour is off (NO_COLOR,
 // --no-color: enquirer's own colour library only knows FORCE_COLOR=0), and it is told a sane
-// width when the terminal says 0 or something absurd.
+// width when the terminal says 0 or something absurd. No prompt takes a key typed before it
+// appeared (keyguard.ts drains them first); a confirmation needs Enter, so a `y` typed ahead
+// cannot answer the next question either.
 import { ConfirmationNeededError, InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
+import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
 import { sanitizeInline } from './sanitize.js';
+import { displayWidth, wrapText } from './width.js';
 
 /** Every SGR sequence (enquirer's colour); its cursor movements stay. */
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -18,13 +22,27 @@ export interface Choice<T> {
   picked?: string;
 }
 
+/** Ctrl-D at a prompt: the end of input, as a shell takes it (the conversation leaves). */
+export class EndOfInputError extends InterruptedError {}
+
+export interface InputOptions {
+  initial?: string;
+  validate?: (v: string) => true | string;
+  /**
+   * The text typed before the prompt appeared (during a run) is this prompt's text, as typed,
+   * to edit or send with Enter: for the message prompt of a conversation only. Otherwise it is dropped.
+   */
+  typeAhead?: boolean;
+}
+
 export interface Prompter {
   /** Prompts only when stdin and stderr are terminals, --json is off and CI is unset. */
   canPrompt(): boolean;
   /** Throws ConfirmationNeededError (exit 5) naming the flag that answers, when no prompt is possible. */
   require(what: string, flagHint: string): void;
-  input(message: string, opts?: { initial?: string; validate?: (v: string) => true | string }): Promise<string>;
+  input(message: string, opts?: InputOptions): Promise<string>;
   password(message: string): Promise<string>;
+  /** Asks `message (y/N)`; y or n then Enter answers, Enter alone takes `initial` (default No). */
   confirm(message: string, initial?: boolean): Promise<boolean>;
   /** filter: typing narrows the list (every word typed, in the label or the hint), for long lists. */
   select<T>(message: string, choices: Choice<T>[], opts?: { filter?: boolean }): Promise<T>;
@@ -39,6 +57,10 @@ export function promptPossible(io: IO, env: Record<string, string | undefined>):
 
 interface EnquirerPrompt {
   cancel(err?: unknown): Promise<void>;
+  input?: unknown;
+  cursor?: number;
+  /** What it drew last: once answered, the question and its answer. */
+  state?: { buffer?: string };
 }
 
 interface EnquirerInstance {
@@ -49,8 +71,44 @@ interface EnquirerInstance {
 
 /** The type name of the list that typing filters. */
 const FILTERED = 'sitebuilder-filtered';
+/** The type name of the confirmation that needs Enter. */
+const CONFIRM = 'sitebuilder-confirm';
 
 type AutoCompleteClass = new (...args: unknown[]) => { render(): Promise<void> };
+
+interface InputPrompt {
+  state: { status: string; submitted: boolean; cancelled: boolean };
+  options: Record<string, unknown>;
+  input: string;
+  styles: { muted(s: string): string; submitted(s: string): string };
+  separator(): Promise<string>;
+  format(): Promise<string>;
+}
+type InputClass = new (...args: unknown[]) => InputPrompt;
+
+const YES = /^y(es)?$/i;
+const ANSWER = /^(y(es)?|no?)?$/i;
+
+/**
+ * A confirmation read as a line, as gh asks: `? Start the restore? (y/N) ` takes y or n and
+ * needs Enter (enquirer's own answers on the key, so the Enter typed after it answered the next
+ * question); it shows what was typed, and echoes `Yes` or `No` once answered.
+ */
+function strictConfirm(Input: InputClass): InputClass {
+  return class extends Input {
+    override async separator(): Promise<string> {
+      if (this.state.status === 'pending') return this.styles.muted(String(this.options.yesNo));
+      return super.separator();
+    }
+
+    override async format(): Promise<string> {
+      if (!this.state.submitted || this.state.cancelled) return super.format();
+      const typed = String(this.input ?? '').trim();
+      const yes = typed === '' ? this.options.fallback === true : YES.test(typed);
+      return this.styles.submitted(yes ? 'Yes' : 'No');
+    }
+  };
+}
 
 /**
  * enquirer's autocomplete paints the typed text in the choices with a RegExp made of it, which
@@ -99,10 +157,10 @@ export class EnquirerPrompter implements Prompter {
     }
   }
 
-  private async run<T>(options: Record<string, unknown>): Promise<T> {
+  private async run<T>(options: Record<string, unknown>, typeAhead = false): Promise<T> {
     if (this.signal?.aborted) throw new InterruptedError('Cancelled.');
     const { default: Enquirer } = (await import('enquirer')) as unknown as {
-      default: (new () => EnquirerInstance) & { AutoComplete: AutoCompleteClass };
+      default: (new () => EnquirerInstance) & { AutoComplete: AutoCompleteClass; Input: InputClass };
     };
     const io = this.io;
     // What enquirer writes goes to stderr as it is (cursor movements), without colour when colour is off.
@@ -119,9 +177,29 @@ export class EnquirerPrompter implements Prompter {
     const enquirer = new Enquirer();
     // A factory: enquirer keeps its types in one shared table, so this adds a type rather than replacing one.
     if (options.type === FILTERED) enquirer.register(FILTERED, () => plainAutoComplete(Enquirer.AutoComplete));
+    if (options.type === CONFIRM) enquirer.register(CONFIRM, () => strictConfirm(Enquirer.Input));
+    // Keys typed before the prompt appears: dropped, or this prompt's text (typeAhead).
+    const typedBefore = new TypedText();
+    typedBefore.feed(drainPending(io));
+    const ahead = typedBefore.take();
+    const initialText = typeAhead ? [takeTypeAhead(io), ahead].filter(Boolean).join(' ') : '';
     let shown: EnquirerPrompt | undefined;
+    let ended = false;
+    // Ctrl-D ends the input, as in a shell; Node's readline would otherwise close under enquirer
+    // and leave the process with nothing to wait for (exit 0, the shell's prompt mid-line).
+    const stdin = this.io.stdin;
+    const onKey = (_: unknown, key?: { ctrl?: boolean; name?: string }) => {
+      if (!key?.ctrl || key.name !== 'd' || !shown) return;
+      ended = true;
+      void shown.cancel();
+    };
     enquirer.on('prompt', (p) => {
       shown = p;
+      if (initialText) {
+        p.input = initialText;
+        p.cursor = initialText.length;
+      }
+      stdin.on('keypress', onKey);
     });
     const onAbort = () => void shown?.cancel();
     this.signal?.addEventListener('abort', onAbort, { once: true });
@@ -135,28 +213,60 @@ export class EnquirerPrompter implements Prompter {
         ...options,
         message: sanitizeInline(String(options.message ?? '')),
       });
+      this.reflow(shown);
       return answers.value as T;
     } catch (err) {
+      this.reflow(shown);
       // enquirer rejects with an empty value when the user presses Ctrl-C or Esc.
+      if (ended) throw new EndOfInputError('End of input.');
       if (this.signal?.aborted || err === '' || err === undefined || (err instanceof Error && err.message === ''))
         throw new InterruptedError('Cancelled.');
       throw err;
     } finally {
+      stdin.off('keypress', onKey);
       this.signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  input(message: string, opts: { initial?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
+  /**
+   * enquirer leaves the answered question as it drew it, and the terminal folds a line wider than
+   * itself mid-word (a long question from the agent, a long message): drawn again here, wrapped
+   * at word boundaries. Lines that fit are left alone.
+   */
+  private reflow(p: EnquirerPrompt | undefined): void {
+    const cols = this.io.stderr.columns;
+    const buffer = p?.state?.buffer ?? '';
+    const text = buffer.replace(/\n+$/, '');
+    if (!text || !this.io.canRedraw || cols === undefined) return;
+    const lines = text.split('\n');
+    const rows = lines.reduce((n, line) => n + Math.max(1, Math.ceil(displayWidth(line) / cols)), 0);
+    if (rows === lines.length) return;
+    // enquirer ends on the last row it drew, then writes one newline for each row its question
+    // took: the cursor is that many rows below the last one.
+    const up = rows - 1 + (buffer.length - text.length);
+    const wrapped = wrapText(text, cols);
+    this.io.stderr.write(`\u001b[${up}A\r\u001b[J${this.io.color ? wrapped : wrapped.replace(SGR, '')}\n`);
+  }
+
+  input(message: string, opts: InputOptions = {}): Promise<string> {
     const initial = opts.initial === undefined ? undefined : sanitizeInline(opts.initial);
-    return this.run<string>({ type: 'input', message, initial, validate: opts.validate });
+    return this.run<string>({ type: 'input', message, initial, validate: opts.validate }, opts.typeAhead);
   }
 
   password(message: string): Promise<string> {
     return this.run<string>({ type: 'password', message });
   }
 
-  confirm(message: string, initial = false): Promise<boolean> {
-    return this.run<boolean>({ type: 'confirm', message, initial });
+  async confirm(message: string, initial = false): Promise<boolean> {
+    const typed = await this.run<string>({
+      type: CONFIRM,
+      message,
+      yesNo: initial ? '(Y/n)' : '(y/N)',
+      fallback: initial,
+      validate: (v: string) => ANSWER.test(v.trim()) || 'Type y or n, then press Enter.',
+    });
+    const answer = String(typed ?? '').trim();
+    return answer === '' ? initial : YES.test(answer);
   }
 
   async select<T>(message: string, choices: Choice<T>[], opts: { filter?: boolean } = {}): Promise<T> {

@@ -83,11 +83,15 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     keys('Down', 'Enter');
     await waitFor(/✔ What kind of site should this be\? · A blog/);
     await waitFor(/Done in/);
+    // What was typed during the first run is the next message's text, as typed: not sent.
+    await waitFor(/^\? You ‣ 2\s*$/m);
+    keys('BSpace');
+    await waitFor(/^\? You ‣\s*$/m);
 
     keys('/plan', 'Enter');
     await waitFor(/Plan mode/);
     keys('Add a team page with our bakers', 'Enter');
-    await waitFor(/The plan waits for your approval …/);
+    await waitFor(/Build this plan\? …/);
     expect(screen()).toContain('Here is my plan');
     keys('Enter');
     await waitFor(/\+ team\.html[\s\S]*Done in/);

@@ -156,7 +156,7 @@ describe('a history that names no run, a machine that knows none', () => {
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('your first message is taken as the reply to it');
-    expect(r.prompts).toEqual(['You', 'Send it? (it may answer a question or plan left waiting)', 'You', 'You']);
+    expect(r.prompts).toEqual(['You', 'Send it?', 'You', 'You']);
     expect(emu.control.log({ method: 'send_message' }).map((e) => (e.args as any).prompt)).toEqual([
       'Add a gallery page please',
       'Then a team page please',

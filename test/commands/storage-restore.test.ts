@@ -120,7 +120,8 @@ describe('storage-restore plan', () => {
   it('prints a readable plan with skipped files and the command that starts it', async () => {
     const res = await cli(['storage-restore', 'plan', SITE, '-b', weekly, '-m', 'full'], { tty: true, columns: 200 });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/Files removed\s*│\s*4/);
+    expect(res.stdout).toMatch(/^PLAN\nFiles added +2\n/m);
+    expect(res.stdout).toMatch(/^Files removed +4$/m);
     expect(res.stdout).toContain('docs/price list: 2025.pdf');
     expect(res.stdout).toContain(
       'DELETED: 4 files (6.3 KB), files that are not in the backup: cms/uploads/cake-of-the-week.jpg (public)',
@@ -185,9 +186,12 @@ describe('storage-restore without a terminal', () => {
     const fresh = JSON.parse(refused.stdout);
     expect(fresh.plan.filesRemoved).toBe(5);
     expect(fresh.confirm).not.toBe(planned.confirm);
-    expect(JSON.parse(refused.stderr).error.message).toMatch(
-      /^The storage changed since this plan was made, so this confirmation no longer matches\. Check the new plan and confirm again! Nothing was restored\..*--confirm rc_/,
+    // Said once: what happened, the request, and what to do (not the service's "Check the new plan" again).
+    const said = JSON.parse(refused.stderr).error.message;
+    expect(said).toMatch(
+      /^The storage changed since the plan was made, so nothing was restored \(request \S+\)\. The new plan is printed above; check it, then start exactly it with --confirm rc_\w+\.$/,
     );
+    expect(said.match(/new plan/gi)).toHaveLength(1);
     expect(await storage()).toContain('public:images/late.png:50');
 
     const done = await cli([
@@ -296,13 +300,15 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
       rx()`These look like they cannot be restored, so they come last \(the service decides\): ${'sbk'} \(failed\), ${'sbk'} \(older format\)\.\n`,
     );
     expect(prompter.asked[0]).toBe('Which storage backup? (newest first)');
-    expect(res.stderr).toMatch(/Files replaced\s*│\s*2/);
+    expect(res.stderr).toMatch(/^Files replaced +2$/m);
     expect(res.stderr).toMatch(
       /DELETED: 1 file \(2\.9 KB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/,
     );
-    expect(res.stderr).toContain('Plan you saw');
-    expect(res.stderr).toContain('New plan');
-    expect(res.stderr).toMatch(/\* Bytes removed\s*│\s*2\.9 KB\s*│\s*10 B/);
+    // The new plan beside the one seen: what changed, marked, said in one sentence.
+    expect(res.stderr).toMatch(
+      /The storage changed since the plan you saw, so nothing was restored \(request \S+\); the new plan differs in 2 rows \(~ changed, \+ new, - no longer in it\):\nWHAT +YOU SAW +NEW PLAN\n~ Bytes removed +2\.9 KB +10 B\n~ deleted: docs\/menu\.pdf \(private\) +2\.9 KB +10 B\n/,
+    );
+    expect(prompter.asked.slice(-2)).toEqual(['Start the restore?', 'Start with the new plan?']);
     expect(res.stdout).toMatch(/status\s+completed/);
     const sent = calls('restore_storage_backup').map((c) => c.args as any);
     expect(sent.map((a) => a.paths)).toEqual([

@@ -85,13 +85,13 @@ describe('api with a destructive method, the built binary', () => {
     expect(asked).toContain(
       'Replace every page, component and setting with a backup’s; takes a Pre-restore Backup first.',
     );
-    no.send('n');
+    no.send('n', 'Enter');
     expect(await no.waitFor(/EXIT=\d+/)).toContain('EXIT=130');
     expect(restores()).toHaveLength(before);
     const yes = new TmuxSession([process.execPath, BIN, ...restore()], env());
     sessions.push(yes);
     await yes.waitForPrompt(/Go ahead\?/);
-    yes.send('y');
+    yes.send('y', 'Enter');
     expect(await yes.waitFor(/EXIT=\d+/)).toContain('EXIT=0');
     expect(restores()).toHaveLength(before + 1);
   });

@@ -41,7 +41,11 @@ describe.skipIf(!hasTmux)('email restart in a terminal', () => {
     );
     expect(asked).toContain('the ownership record stays as it is');
     expect(restarts()).toHaveLength(0);
+    // A confirmation needs Enter: the `y` alone shows, and answers nothing yet.
     t.send('y');
+    await t.waitForPrompt(/^\? Go ahead\? \(y\/N\) y\s*$/);
+    expect(restarts()).toHaveLength(0);
+    t.send('Enter');
     const done = await t.waitFor(/EXIT=\d+/);
     expect(done).toContain('EXIT=0');
     expect(done).toContain('3 records changed: replace them at your DNS host.');
@@ -54,7 +58,7 @@ describe.skipIf(!hasTmux)('email restart in a terminal', () => {
   it('changes nothing when the answer is no', async () => {
     const t = start(['email', 'restart', 'site_portfolio', 'edom_portfolio']);
     await t.waitForPrompt(/Go ahead\?/);
-    t.send('n');
+    t.send('n', 'Enter');
     const done = await t.waitFor(/EXIT=\d+/);
     expect(done).toContain('EXIT=130');
     expect(done).toContain('Cancelled; nothing was changed.');

@@ -8,6 +8,7 @@ import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { createdAt, formatWhen, labelOf, ownKeysThenData } from '../storage-backup/format.js';
+import { sb } from '../../io/shell.js';
 
 export interface BackupRestoreOptions {
   site?: string;
@@ -44,7 +45,7 @@ async function resolveBackup(
   if (given !== undefined && given.trim() === '')
     throw new UsageError('The backup id is empty; `sitebuilder backup list` shows the ids.');
   if (given && (ctx.globals.yes || !ctx.prompter.canPrompt())) return { id: given, text: given };
-  if (!given) ctx.prompter.require('Choosing a backup', `name it: sitebuilder backup restore ${siteId} <backupId>`);
+  if (!given) ctx.prompter.require('Choosing a backup', `name it: ${sb('backup restore', siteId)} <backupId>`);
   const { envelope } = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
   const items = itemsOf(envelope.data);
   if (given) {
@@ -81,9 +82,7 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
     );
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      throw err.withSentence(
-        `Site ${siteId} has no backup ${backup.id}; \`sitebuilder backup list ${siteId}\` shows them.`,
-      );
+      throw err.withSentence(`Site ${siteId} has no backup ${backup.id}; \`${sb('backup list', siteId)}\` shows them.`);
     }
     throw err;
   }
@@ -96,10 +95,10 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
   ctx.io.outLine(`Restored backup ${sanitizeInline(backup.id)} on site ${siteId}.`);
   ctx.io.info(
     preId
-      ? `A Pre-restore Backup was taken first: undo with \`sitebuilder backup restore ${siteId} ${sanitizeInline(preId)}\`.`
-      : `A Pre-restore Backup was taken first, but the service’s answer did not name it: \`sitebuilder backup list ${siteId}\` shows it (type automatic), and \`sitebuilder backup restore ${siteId} <its id>\` undoes this.`,
+      ? `A Pre-restore Backup was taken first: undo with \`${sb('backup restore', siteId, preId)}\`.`
+      : `A Pre-restore Backup was taken first, but the service’s answer did not name it: \`${sb('backup list', siteId)}\` shows it (type automatic), and \`${sb('backup restore', siteId)} <its id>\` undoes this.`,
   );
-  ctx.io.info(`The live site is unchanged until you run \`sitebuilder publish ${siteId}\`.`);
+  ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);
   return 0;
 }
 

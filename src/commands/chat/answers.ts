@@ -4,6 +4,7 @@
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { cutWidth, displayWidth } from '../../io/width.js';
 import type { Question } from '../../render/events.js';
 import type { Mode } from './send.js';
 import { requireQuestion } from './waiting.js';
@@ -29,12 +30,21 @@ async function orLater<T>(p: Promise<T>): Promise<T | undefined> {
 }
 
 export async function askQuestion(ctx: Context, q: Question): Promise<NextMessage | undefined> {
-  // The labels are printed, so they are sanitized; the answer sent is the option as the service gave it.
+  // The labels are printed, so they are sanitized and fit one line each; the answer sent is the
+  // option as the service gave it.
+  const room = Math.max(10, ctx.io.columns - 4);
   const choices = [
-    ...q.options.map((o) => ({ label: sanitizeInline(o), value: o as string | typeof OTHER })),
+    ...q.options.map((o) => ({ label: cutWidth(sanitizeInline(o), room), value: o as string | typeof OTHER })),
     { label: 'Other (type an answer)', value: OTHER as string | typeof OTHER },
   ];
-  const picked = await orLater(ctx.prompter.select(sanitizeInline(q.question) || 'The agent asks a question', choices));
+  // A question wider than the terminal is said above the list, wrapped at word boundaries: the
+  // list's own title line would be folded mid-word while it waits.
+  let title = sanitizeInline(q.question) || 'The agent asks a question';
+  if (displayWidth(title) + 4 > ctx.io.columns) {
+    ctx.io.errLine(`The agent asks: ${title}`);
+    title = 'Your answer';
+  }
+  const picked = await orLater(ctx.prompter.select(title, choices));
   if (picked === undefined) return undefined;
   if (picked !== OTHER) return { prompt: picked, mode: 'build' };
   const text = await orLater(
@@ -47,7 +57,7 @@ export async function askQuestion(ctx: Context, q: Question): Promise<NextMessag
 
 export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
   const picked = await orLater(
-    ctx.prompter.select('The plan waits for your approval', [
+    ctx.prompter.select('Build this plan?', [
       { label: 'Approve and build', value: 'approve' },
       { label: 'Revise the plan (say what should change)', value: 'revise' },
       { label: 'Decide later', value: 'later' },

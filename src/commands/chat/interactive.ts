@@ -1,20 +1,29 @@
 // `sitebuilder chat <site>` in a terminal: a prompt loop. Each message starts (or queues) a run
-// that is rendered live; questions and plans are answered with a select. An empty line or
-// /exit leaves; /plan toggles plan mode; /cancel stops the site's run; /queue shows the queue.
-// Ctrl-C during a run cancels it; a second Ctrl-C detaches and leaves with 130. A question or
-// plan left waiting by an earlier run is asked first; when the latest run cannot be told, the
-// first message is confirmed (waiting.ts).
+// that is rendered live; questions and plans are answered with a select. An empty line, /exit or
+// Ctrl-D leaves; /plan toggles plan mode; /cancel stops the site's run; /queue shows the queue;
+// /resume runs a stopped queue. Ctrl-C during a run cancels it; a second Ctrl-C detaches and
+// leaves with 130. A question or plan left waiting (by an earlier run, or put off with Esc or
+// Decide later) is said once with what the next message does to it and the ways out, and the
+// prompt says it too; /reply asks it again. What is typed during a run becomes the next message's
+// text, never an answer to a question or a plan. When the latest run cannot be told, the first
+// message is confirmed (waiting.ts).
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
+import { forgetTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
+import { EndOfInputError } from '../../io/prompter.js';
+import { pickString } from '../../io/records.js';
 import { sanitize, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
+import type { Pending } from '../../render/run-view.js';
+import { waitingOn } from '../job/commands.js';
+import { rememberSiteRun } from '../job/known-runs.js';
 import { printQueue } from '../queue/list.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
-import { runTurn } from './turn.js';
+import { followToEnd, runTurn, type TurnResult } from './turn.js';
 import { waitingAtStart } from './waiting.js';
 
 const HELP =
-  'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /cancel stops the run · /exit or an empty line leaves.';
+  'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /resume runs a stopped queue · /cancel stops the run · /exit, Ctrl-D or an empty line leaves.';
 
 async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
   try {
@@ -31,28 +40,51 @@ async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
   }
 }
 
-/**
- * What an earlier run left waiting is shown first: the next message would answer it. When that
- * cannot be told, the first message is confirmed (--yes: sent as typed).
- */
-async function replyToWaiting(ctx: Context, projectId: string): Promise<NextMessage | 'unknown' | undefined> {
-  const run = await waitingAtStart(ctx, projectId);
-  if (run === 'unknown' || !run) return run;
-  const what = run.question ? 'question' : 'plan';
-  ctx.io.errLine(`The agent's ${what} from run ${sanitizeInline(run.jobId)} still waits:`);
-  if (run.plan) ctx.io.outLine(sanitize(run.plan));
-  const next = run.question ? await askQuestion(ctx, run.question) : await askPlan(ctx);
-  if (!next)
-    ctx.io.errLine(
-      `The ${what} still waits: your next message is taken as ${run.question ? 'its answer' : 'the reply to it'}.`,
-    );
-  return next;
+/** /resume: runs the stopped queue; answers the run it started, when the service names it. */
+async function resumeQueue(ctx: Context, projectId: string): Promise<string | undefined> {
+  try {
+    const { envelope } = await ctx.api().call('resume_queue', { projectId }, { signal: ctx.signal });
+    const jobId = pickString(envelope.data, 'jobId', 'startedJobId', 'job_id');
+    ctx.io.errLine(sanitizeInline(envelope.message || 'The queue runs again.'));
+    if (jobId) await rememberSiteRun(ctx, projectId, { jobId });
+    return jobId;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    ctx.io.errLine(`Could not resume the queue: ${err.message}`);
+    return undefined;
+  }
 }
+
+/** What the next message does to what waits, and the ways out: said once, when it starts to wait. */
+function sayWaiting(ctx: Context, w: Pending, mode: 'build' | 'plan'): void {
+  ctx.io.errLine(
+    w.kind === 'question'
+      ? 'The question still waits: your next message is taken as its answer. /reply picks an answer · /exit leaves it waiting.'
+      : `The plan still waits: your next message ${mode === 'plan' ? 'is taken as a revision of it' : 'approves it and builds it, with your words added'}. /reply decides · /plan ${mode === 'plan' ? 'leaves plan mode (approve)' : 'enters plan mode (revise)'} · /exit leaves it waiting.`,
+  );
+}
+
+/** What the message prompt is called: it says what a message does now. */
+function promptLabel(plan: boolean, w: Pending | undefined): string {
+  if (w?.kind === 'question') return 'You (answers the question)';
+  if (w?.kind === 'plan') return plan ? 'You (revises the plan)' : 'You (approves the plan)';
+  return plan ? 'You (plan mode)' : 'You';
+}
+
+/** Leaving while something waits: the commands that answer it later. */
+function sayLeftWaiting(ctx: Context, w: Pending): void {
+  const commands = w.kind === 'question' ? w.answer : [w.approve, w.revise];
+  ctx.io.errLine(`The ${w.kind} still waits; answer it later with:`);
+  for (const c of commands) ctx.io.errLine(`  ${c}`);
+}
+
+const ask = (ctx: Context, w: Pending): Promise<NextMessage | undefined> =>
+  w.kind === 'question' ? askQuestion(ctx, { question: w.question, options: w.options }) : askPlan(ctx);
 
 /** The first message, when what waits cannot be told; Esc declines. */
 async function confirmFirst(ctx: Context): Promise<boolean> {
   try {
-    return await ctx.prompter.confirm('Send it? (it may answer a question or plan left waiting)', true);
+    return await ctx.prompter.confirm('Send it?', true);
   } catch (err) {
     if (err instanceof InterruptedError) return false;
     throw err;
@@ -66,40 +98,73 @@ export async function interactiveChat(
 ): Promise<number> {
   const c = style(ctx.io);
   let plan = opts.plan;
+  /** The question or plan that the next message answers, if any. */
+  let waiting: Pending | undefined;
   ctx.io.errLine(`${c.bold(`Chatting with the agent of ${sanitizeInline(projectId)}.`)} ${c.dim(HELP)}`);
   /**
-   * One turn; the exit code when its run was detached from (Ctrl-C: 130; no connection: 8). A
-   * refusal (queue full, no credits…) ends the turn, not the conversation.
+   * A run's end: what it left waiting when the answer was put off is said; the exit code when its
+   * run was detached from (the conversation ends with it).
+   */
+  const ended = (r: TurnResult): number | undefined => {
+    waiting = r.pending;
+    if (waiting) sayWaiting(ctx, waiting, plan ? 'plan' : 'build');
+    return r.detached ? r.exitCode : undefined;
+  };
+  /**
+   * One turn; the exit code when its run was detached from. A refusal (queue full, no credits…)
+   * ends the turn, not the conversation.
    */
   const turn = async (next: NextMessage): Promise<number | undefined> => {
     try {
-      const r = await runTurn(ctx, {
-        projectId,
-        ...next,
-        follow: true,
-        timeoutMs: opts.timeoutMs,
-        reconnectForMs: opts.reconnectForMs,
-      });
-      return r.detached ? r.exitCode : undefined;
+      waiting = undefined;
+      return ended(
+        await runTurn(ctx, {
+          projectId,
+          ...next,
+          follow: true,
+          timeoutMs: opts.timeoutMs,
+          reconnectForMs: opts.reconnectForMs,
+          conversation: true,
+        }),
+      );
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       ctx.io.errLine(`error: ${err.message}`);
       return undefined;
     }
   };
-  const waiting = await replyToWaiting(ctx, projectId);
-  let unconfirmed = waiting === 'unknown' && !ctx.globals.yes;
-  const detached = waiting && waiting !== 'unknown' ? await turn(waiting) : undefined;
-  if (detached !== undefined) return detached;
+  /** Follows a run the conversation did not send (the one /resume started), as a turn. */
+  const follow = async (jobId: string): Promise<number | undefined> => {
+    const { result, next } = await followToEnd(ctx, projectId, jobId, opts.timeoutMs, false, opts.reconnectForMs);
+    if (next) return turn(next);
+    return ended(result);
+  };
+  // Keys typed while the conversation starts are kept for the first message, as during a run.
+  forgetTypeAhead(ctx.io);
+  const start = await withKeysGuarded(ctx.io, ctx.interrupts, () => waitingAtStart(ctx, projectId));
+  let unconfirmed = start === 'unknown' && !ctx.globals.yes;
+  if (start && start !== 'unknown') {
+    const what = waitingOn(projectId, start.jobId, start);
+    ctx.io.errLine(`The agent's ${what.kind} from run ${sanitizeInline(start.jobId)} still waits:`);
+    if (what.kind === 'plan' && what.plan) ctx.io.outLine(sanitize(what.plan));
+    const next = await ask(ctx, what);
+    const detached = next ? await turn(next) : ended({ exitCode: ExitCode.ok, pending: what });
+    if (detached !== undefined) return detached;
+  }
   for (;;) {
     let line: string;
     try {
-      line = (await ctx.prompter.input(plan ? 'You (plan mode)' : 'You')).trim();
+      // Text typed during a run is a message: it waits while a question or plan waits, never its answer.
+      line = (await ctx.prompter.input(promptLabel(plan, waiting), { typeAhead: !waiting })).trim();
     } catch (err) {
-      if (err instanceof InterruptedError) return ExitCode.interrupted;
-      throw err;
+      if (err instanceof EndOfInputError) line = '/exit';
+      else if (err instanceof InterruptedError) return ExitCode.interrupted;
+      else throw err;
     }
-    if (line === '' || line === '/exit' || line === '/quit') return ExitCode.ok;
+    if (line === '' || line === '/exit' || line === '/quit') {
+      if (waiting) sayLeftWaiting(ctx, waiting);
+      return ExitCode.ok;
+    }
     if (line === '/plan') {
       plan = !plan;
       ctx.io.errLine(
@@ -107,10 +172,28 @@ export async function interactiveChat(
           ? 'Plan mode: the agent writes a plan and changes nothing until you approve it.'
           : 'Build mode: the agent changes the site.',
       );
+      if (waiting?.kind === 'plan') sayWaiting(ctx, waiting, plan ? 'plan' : 'build');
+      continue;
+    }
+    if (line === '/reply') {
+      if (!waiting) {
+        ctx.io.errLine('Nothing waits for a reply.');
+        continue;
+      }
+      const w: Pending = waiting;
+      const next = await ask(ctx, w);
+      const detached = next ? await turn(next) : undefined;
+      if (detached !== undefined) return detached;
       continue;
     }
     if (line === '/queue') {
-      await printQueue(ctx, projectId);
+      await printQueue(ctx, projectId, { conversation: true });
+      continue;
+    }
+    if (line === '/resume') {
+      const jobId = await resumeQueue(ctx, projectId);
+      const detached = jobId ? await follow(jobId) : undefined;
+      if (detached !== undefined) return detached;
       continue;
     }
     if (line === '/cancel') {
@@ -132,7 +215,7 @@ export async function interactiveChat(
       }
       unconfirmed = false;
     }
-    const code = await turn({ prompt: line, mode: plan ? 'plan' : 'build' });
-    if (code !== undefined) return code;
+    const detached = await turn({ prompt: line, mode: plan ? 'plan' : 'build' });
+    if (detached !== undefined) return detached;
   }
 }

@@ -3,12 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { text as readStream } from 'node:stream/consumers';
 import type { Context } from '../../context.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
-import { UsageError } from '../../errors.js';
-import { shellQuote } from '../job/commands.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { ID_MAX_LENGTH } from '../../input.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { sb, shellQuote } from '../../io/shell.js';
 import { APPROVE_TEXT, chosenAnswer } from './answers.js';
 import { interactiveChat } from './interactive.js';
 import type { Mode } from './send.js';
-import { runTurn } from './turn.js';
+import { printAnswerLater, runTurn } from './turn.js';
 import { confirmNewMessage, requirePlan, requireQuestion } from './waiting.js';
 
 /** What `chat` takes (chat.ts declares the flags). */
@@ -28,12 +30,66 @@ export interface ChatOptions {
   idempotencyKey?: string;
 }
 
-/** With a default site, `chat "add a page"` is a message, not a site id. */
-function siteAndMessage(opts: ChatOptions, ctx: Context): { site: string; message?: string } {
-  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
-  if (opts.site !== undefined && opts.message === undefined && hasDefault && /\s/.test(opts.site))
-    return { site: ctx.site(undefined), message: opts.site };
-  return { site: ctx.site(opts.site), message: opts.message };
+/** Characters no id has (input.ts refuses them in ids), or a length none has: such an argument is a message. */
+const notAnId = (arg: string): boolean => /[\s\p{Cc}\p{Cf}]/u.test(arg) || arg.length > ID_MAX_LENGTH;
+
+/** The default site (`site use`, SITEBUILDER_SITE), if one is set. */
+function defaultSite(ctx: Context): string | undefined {
+  return ctx.env.SITEBUILDER_SITE || ctx.profile().site || undefined;
+}
+
+/** Whether the service knows a site by this id: a 404 on it says no; any other answer is left to the command. */
+async function siteExists(ctx: Context, id: string): Promise<boolean> {
+  try {
+    await ctx.api().call('list_messages', { projectId: id }, { signal: ctx.signal });
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return false;
+    if (err instanceof ApiError) return true;
+    throw err;
+  }
+}
+
+/** Exit 2 when a message comes without a site to send it to: both forms, in one sentence. */
+function noSiteFor(message: string, why: string): UsageError {
+  const m = shellQuote(message.length > 60 ? '…' : message);
+  return new UsageError(
+    `${why}, so nothing was sent: name the site, as in \`${sb('chat <site>')} ${m}\`, or set a default site with \`${sb('site use <site>')}\`, then run \`${sb('chat')} ${m}\`.`,
+  );
+}
+
+/**
+ * Which site, and which message. `chat <site> <message>` is plain. A lone argument may be either:
+ * one that cannot be an id (a space, a control character) is the message; one that can is the
+ * site unless the service has no such site (404), in which case it is the message for the
+ * default site. Without a default site a message has nowhere to go: exit 2, nothing sent. Never
+ * a guess that would send a message to the wrong place.
+ */
+async function siteAndMessage(
+  opts: ChatOptions,
+  ctx: Context,
+  otherwise: boolean,
+): Promise<{ site: string; message?: string }> {
+  const lone = opts.site !== undefined && opts.message === undefined && !otherwise ? opts.site : undefined;
+  if (lone === undefined || lone.trim() === '') return { site: ctx.site(opts.site), message: opts.message };
+  const fallback = defaultSite(ctx);
+  if (lone === fallback) return { site: ctx.site(lone) };
+  if (notAnId(lone.trim())) {
+    if (!fallback) throw noSiteFor(lone, 'No default site is set to send this message to');
+    return understood(ctx, ctx.site(undefined), lone);
+  }
+  const site = ctx.site(lone);
+  // --job names the run a message or reply answers: a conversation takes none, so this is the message.
+  if (opts.job !== undefined) return fallback ? understood(ctx, ctx.site(undefined), lone) : { site };
+  if (await siteExists(ctx, site)) return { site };
+  if (!fallback) throw noSiteFor(lone, `No site has the id ${sanitizeInline(lone)} and no default site is set`);
+  return understood(ctx, ctx.site(undefined), lone, ` (no site has the id ${sanitizeInline(lone)})`);
+}
+
+/** Says how a lone argument was understood, before anything is sent. */
+function understood(ctx: Context, site: string, message: string, why = ''): { site: string; message: string } {
+  ctx.io.info(`Sending it as a message to ${sanitizeInline(site)}, the default site${why}.`);
+  return { site, message };
 }
 
 async function messageOf(opts: ChatOptions, given: string | undefined, ctx: Context): Promise<string | undefined> {
@@ -50,6 +106,31 @@ async function messageOf(opts: ChatOptions, given: string | undefined, ctx: Cont
   }
 }
 
+/** The checks of the flags alone, made first: before a lone argument is looked up as a site. */
+function checkFlags(opts: ChatOptions): void {
+  if (opts.job !== undefined && !/^[^\s\p{Cc}\p{Cf}]{1,256}$/u.test(opts.job))
+    throw new UsageError(`--job takes a job id (as printed with the question or plan); nothing was sent.`);
+  if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve))
+    throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
+  if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(opts.idempotencyKey))
+    throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces); nothing was sent.');
+  for (const [what, v] of [
+    ['--answer', opts.answer],
+    ['--revise', opts.revise],
+    ['message', opts.message],
+  ] as const)
+    checkText(what, v);
+}
+
+function checkText(what: string, v: string | undefined): void {
+  if (v === undefined) return;
+  if (!v.trim()) throw new UsageError(`The ${what} is empty; say what the agent should do. Nothing was sent.`);
+  if (v.length > LIMITS.promptMax)
+    throw new UsageError(
+      `The ${what} is ${formatCount(v.length)} characters long; the service takes at most ${formatCount(LIMITS.promptMax)}. Nothing was sent.`,
+    );
+}
+
 /** Everything that can be checked here is, before the first request (issue: bad input costs nothing). */
 function checkLocally(opts: ChatOptions, message: string | undefined, replies: number): void {
   if (replies > 1) throw new UsageError('Give one of: a message, --answer, --choose, --approve or --revise.');
@@ -57,28 +138,18 @@ function checkLocally(opts: ChatOptions, message: string | undefined, replies: n
     throw new UsageError(
       '--job goes with a message, --answer, --choose, --approve or --revise (it names the site’s latest run).',
     );
-  if (opts.job !== undefined && !/^[^\s\p{Cc}\p{Cf}]{1,256}$/u.test(opts.job))
-    throw new UsageError(`--job takes a job id (as printed with the question or plan); nothing was sent.`);
-  if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve))
-    throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
-  for (const [what, v] of [
-    ['message', message],
-    ['--answer', opts.answer],
-    ['--revise', opts.revise],
-  ] as const) {
-    if (v === undefined) continue;
-    if (!v.trim()) throw new UsageError(`The ${what} is empty; say what the agent should do. Nothing was sent.`);
-    if (v.length > LIMITS.promptMax)
-      throw new UsageError(
-        `The ${what} is ${formatCount(v.length)} characters long; the service takes at most ${formatCount(LIMITS.promptMax)}. Nothing was sent.`,
-      );
-  }
-  if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(opts.idempotencyKey))
-    throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces); nothing was sent.');
+  checkText('message', message);
 }
 
 export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> {
-  const { site, message: given } = siteAndMessage(opts, ctx);
+  const otherwise =
+    opts.messageFile !== undefined ||
+    opts.answer !== undefined ||
+    opts.choose !== undefined ||
+    Boolean(opts.approve) ||
+    opts.revise !== undefined;
+  checkFlags(opts);
+  const { site, message: given } = await siteAndMessage(opts, ctx, otherwise);
   const message = await messageOf(opts, given, ctx);
   const replies = [
     message !== undefined,
@@ -91,7 +162,7 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
   if (replies === 0) {
     if (!ctx.prompter.canPrompt()) {
       throw new UsageError(
-        `A conversation needs a terminal; here, pass the message: sitebuilder chat ${shellQuote(site)} "…" (or --answer, --choose, --approve, --revise).`,
+        `A conversation needs a terminal; here, pass the message (or --answer, --choose, --approve, --revise): ${sb('chat', site, '…')}`,
       );
     }
     return interactiveChat(ctx, site, {
@@ -125,5 +196,6 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
     idempotencyKey: opts.idempotencyKey,
     reconnectForMs: opts.reconnectFor,
   });
+  if (r.pending) printAnswerLater(ctx, r.pending);
   return r.exitCode;
 }

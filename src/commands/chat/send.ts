@@ -7,7 +7,7 @@ import { ApiError, CliError } from '../../errors.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
-import { shellQuote } from '../job/commands.js';
+import { sb } from '../../io/shell.js';
 import { rememberSiteRun } from '../job/known-runs.js';
 
 export type Mode = 'build' | 'plan';
@@ -54,18 +54,22 @@ export async function sendMessage(
   const jobId = pickString(data, 'jobId') ?? pickString(pick(data, 'job'), 'jobId', '_id');
   if (!jobId)
     throw new CliError(
-      `The service took the message but named no job id, so its run cannot be followed; see it with: sitebuilder message list ${shellQuote(projectId)}`,
+      `The service took the message but named no job id, so its run cannot be followed; see it with: ${sb('message list', projectId)}`,
     );
   await rememberSiteRun(ctx, projectId, { jobId, mode });
   return { queued: false, jobId, data };
 }
 
-/** Tells where a queued message waits. In a stream (--json, followed) it is an NDJSON line. */
+/**
+ * Tells where a queued message waits. In a stream (--json, followed) it is an NDJSON line. A
+ * queue stopped after a failed or cancelled run (queueResumable) runs nothing until resumed: said
+ * so, with `/resume` in a conversation, the command elsewhere.
+ */
 export function reportQueued(
   ctx: Context,
   projectId: string,
   a: Extract<SendAnswer, { queued: true }>,
-  opts: { stream: boolean },
+  opts: { stream: boolean; conversation?: boolean },
 ): void {
   const { io } = ctx;
   const doc = {
@@ -81,22 +85,35 @@ export function reportQueued(
     return;
   }
   const pos = a.queuePosition ?? '?';
-  if (!io.stdoutIsTTY) io.outLine(`queued\t${pos}\t${sanitizeInline(a.queueItemId)}`);
+  const item = sanitizeInline(a.queueItemId);
+  if (!io.stdoutIsTTY) io.outLine(`queued\t${pos}\t${item}`);
+  else if (a.queueResumable)
+    io.outLine(
+      io.prose(
+        `${style(io).yellow('⧗')} The queue is stopped after a failed or cancelled run: your message waits at position ${pos} (${item}) and runs once the queue is resumed; do not send it again.`,
+        'stdout',
+      ),
+    );
   else
     io.outLine(
-      `${style(io).cyan('⧗')} The agent is busy: your message waits in the queue at position ${pos} (${sanitizeInline(a.queueItemId)}). It runs on its own; do not send it again.`,
+      io.prose(
+        `${style(io).cyan('⧗')} The agent is busy: your message waits in the queue at position ${pos} (${item}). It runs on its own; do not send it again.`,
+        'stdout',
+      ),
     );
-  const site = shellQuote(projectId);
-  if (a.queueResumable)
-    io.info(`The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${site}`);
-  else io.info(`See the queue with: sitebuilder queue list ${site}`);
+  if (opts.conversation) {
+    io.info(a.queueResumable ? 'Run the queue with /resume; /queue shows it.' : '/queue shows the queue.');
+    return;
+  }
+  if (a.queueResumable) io.info(`Run the queue with: ${sb('queue resume', projectId)}`);
+  else io.info(`See the queue with: ${sb('queue list', projectId)}`);
 }
 
 /** --no-follow: the job id on stdout (or one JSON document), the command that follows it on stderr. */
 export function reportStarted(ctx: Context, projectId: string, jobId: string): void {
   if (ctx.io.json) ctx.io.printJson({ projectId, queued: false, jobId });
   else ctx.io.outLine(sanitizeInline(jobId));
-  ctx.io.info(`Follow it with: sitebuilder job watch ${shellQuote(projectId)} ${shellQuote(jobId)}`);
+  ctx.io.info(`Follow it with: ${sb('job watch', projectId, jobId)}`);
 }
 
 /**
@@ -106,6 +123,6 @@ export function reportStarted(ctx: Context, projectId: string, jobId: string): v
 export function sendRefusal(err: ApiError, projectId: string): ApiError {
   const quota = err.status === 429 && 'code' in asRecord(err.data);
   if ((err.status !== 402 && !quota) || !err.serviceMessage) return err;
-  const next = quota ? ` See the queue with: sitebuilder queue list ${shellQuote(projectId)}` : '';
+  const next = quota ? ` See the queue with: ${sb('queue list', projectId)}` : '';
   return err.withSentence(`${sanitizeInline(err.serviceMessage)}${next}`);
 }

@@ -5,6 +5,7 @@
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import type { Pending } from '../../render/run-view.js';
 import { createRunView } from '../../render/views.js';
 import { pendingOf } from '../job/commands.js';
 import { exitCodeOf, followJob, watchCommand, type FollowResult } from '../job/follow.js';
@@ -16,6 +17,8 @@ export interface TurnOptions {
   prompt: string;
   mode: Mode;
   follow: boolean;
+  /** Inside `chat <site>`'s conversation: what comes next is said with its slash commands. */
+  conversation?: boolean;
   timeoutMs?: number;
   idempotencyKey?: string;
   /** --reconnect-for: how long a lost service is tried again. */
@@ -27,6 +30,8 @@ export interface TurnResult {
   /** The last run: its id and whether the user detached from it. */
   jobId?: string;
   detached?: boolean;
+  /** What the run left waiting when the user put the answer off (Esc, Decide later): the caller says it. */
+  pending?: Pending;
 }
 
 export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult> {
@@ -37,7 +42,7 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
     const sent = await sendMessage(ctx, o.projectId, next.prompt, next.mode, key);
     key = undefined;
     if (sent.queued) {
-      reportQueued(ctx, o.projectId, sent, { stream: o.follow });
+      reportQueued(ctx, o.projectId, sent, { stream: o.follow, conversation: o.conversation });
       if (o.follow && ctx.io.json)
         ctx.io.printJsonLine({
           type: 'end',
@@ -101,9 +106,24 @@ export async function followToEnd(
         ? await askQuestion(ctx, { question: pending.question, options: pending.options })
         : await askPlan(ctx);
     if (next) return { result, next };
+    // Put off: the caller says how to answer later (a conversation, with its slash commands).
+    return { result: { ...result, pending } };
   }
   printPendingHint(ctx, pending);
   return { result };
+}
+
+/** After Esc or Decide later outside a conversation: the commands that answer later, once. */
+export function printAnswerLater(ctx: Context, pending: Pending): void {
+  if (ctx.io.json) return;
+  if (pending.kind === 'plan') {
+    ctx.io.errLine(`Approve it later with: ${pending.approve}`);
+    ctx.io.errLine(`or ask for changes with: ${pending.revise}`);
+    return;
+  }
+  const choices = pending.options.map((opt, i) => `${i + 1}. ${sanitizeInline(opt)}`).join('; ');
+  ctx.io.errLine(`Answer it later with${choices ? ` (N: ${choices})` : ''}:`);
+  for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
 }
 
 function reattachLead(r: FollowResult): string {
@@ -125,7 +145,7 @@ function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof p
     for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
     return;
   }
-  ctx.io.errLine('The plan waits for your approval. Approve it with:');
+  ctx.io.errLine('Approve the plan with:');
   ctx.io.errLine(`  ${pending.approve}`);
   ctx.io.errLine('or ask for changes with:');
   ctx.io.errLine(`  ${pending.revise}`);

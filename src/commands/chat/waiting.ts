@@ -16,6 +16,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { chatCommand, shellQuote } from '../job/commands.js';
 import { type Choice, chooseLatest, type LatestRun, readRunSources, type RunSources, whatWaits } from './latest-run.js';
 import type { Mode } from './send.js';
+import { sb } from '../../io/shell.js';
 
 export type { LatestRun } from './latest-run.js';
 
@@ -100,7 +101,7 @@ async function latestForReply(ctx: Context, site: string, flag: string, job?: st
     job,
     (c) => {
       throw new UsageError(
-        `${notLatestSentence(site, c)}; ${flag} sent nothing. See how the latest run ended with: sitebuilder job watch ${shellQuote(site)} ${shellQuote(c.latest)}`,
+        `${notLatestSentence(site, c)}; ${flag} sent nothing. See how the latest run ended with: ${sb('job watch', site, c.latest)}`,
       );
     },
     async (why) => {

@@ -17,6 +17,7 @@ import {
   newestFirst,
   ownKeysThenData,
 } from '../storage-backup/format.js';
+import { sb } from '../../io/shell.js';
 
 export interface CodeBackupRestoreOptions {
   site?: string;
@@ -33,7 +34,7 @@ export const CODE_RESTORE_CONSEQUENCES = [
 ];
 
 async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
-  ctx.prompter.require('Choosing a code backup', `name it: sitebuilder code-backup restore ${siteId} <codeBackupId>`);
+  ctx.prompter.require('Choosing a code backup', `name it: ${sb('code-backup restore', siteId)} <codeBackupId>`);
   const { envelope } = await ctx
     .api()
     .call('list_code_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
@@ -81,7 +82,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   }
   ctx.io.outLine(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`);
   ctx.io.info('The chat history was deleted and queued messages were discarded.');
-  ctx.io.info(`The live site is unchanged until you run \`sitebuilder publish ${siteId}\`.`);
+  ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);
   return 0;
 }
 

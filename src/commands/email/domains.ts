@@ -4,6 +4,7 @@ import { sanitizeDeep, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusInWords, statusOf } from './records.js';
 import { printRecordsTable } from './records-table.js';
+import { sb } from '../../io/shell.js';
 
 interface DomainsOptions {
   site?: string;
@@ -68,7 +69,7 @@ export const domains = defineCommand<DomainsOptions>({
     });
     if (shortened)
       io.info(
-        `Long values are cut to fit the terminal (…); \`sitebuilder email domains ${site} | cat\` or --json prints them whole.`,
+        `Long values are cut to fit the terminal (…); \`${sb('email domains', site)} | cat\` or --json prints them whole.`,
       );
   },
 });

@@ -1,6 +1,7 @@
 // Email domain records as the service sends them (the service names three DKIM records and one
 // ownership record but not their fields): read the known names, then the obvious alternatives.
 import { asRecord, pick, pickString, type AnyRecord } from '../../io/records.js';
+import { sb } from '../../io/shell.js';
 
 export interface DnsRecord {
   /** 'DKIM 1'…'DKIM 3', 'Ownership'. */
@@ -76,7 +77,7 @@ export function statusOf(domain: unknown, site: string): { words: string; next?:
   if ((status === 'failed' || status === 'not_started') && canRestart) {
     return {
       words,
-      next: `check the records at your DNS host, or restart: sitebuilder email restart ${site} ${domainIdOf(domain)}`,
+      next: `check the records at your DNS host, or restart: ${sb('email restart', site, domainIdOf(domain))}`,
     };
   }
   if (status === 'not_started') return { words, next: 'set the records below at your DNS host' };

@@ -6,6 +6,7 @@ import { asRecord, pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, type DnsRecord } from './records.js';
 import { printRecordsTable } from './records-table.js';
+import { sb } from '../../io/shell.js';
 
 interface RestartOptions {
   site?: string;
@@ -53,10 +54,10 @@ export const restart = defineCommand<RestartOptions>({
     const before = await client.call('get_site_email_settings', { projectId: site }, { signal: ctx.signal });
     const current = emailDomainsOf(before.envelope.data).find((d) => domainIdOf(d) === domainId);
     if (!current) {
-      throw new CliError(
-        `Site ${site} has no email domain ${domainId}; \`sitebuilder email domains ${site}\` lists them.`,
-        { projectId: site, domainId },
-      );
+      throw new CliError(`Site ${site} has no email domain ${domainId}; \`${sb('email domains', site)}\` lists them.`, {
+        projectId: site,
+        domainId,
+      });
     }
     const name = sanitizeInline(domainNameOf(current) || domainId);
     await confirmDestructive(ctx, {

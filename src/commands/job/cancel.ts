@@ -9,7 +9,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { confirmDestructive } from '../confirm.js';
-import { shellQuote } from './commands.js';
+import { sb } from '../../io/shell.js';
 
 interface CancelOptions {
   site?: string;
@@ -73,7 +73,7 @@ export const cancel = defineCommand<CancelOptions>({
     if (typeof waiting === 'number' && waiting > 0) {
       const one = waiting === 1;
       ctx.io.info(
-        `${waiting} message${one ? ' waits' : 's wait'} in the stopped queue; let ${one ? 'it' : 'them'} run with: sitebuilder queue resume ${shellQuote(projectId)}`,
+        `${waiting} message${one ? ' waits' : 's wait'} in the stopped queue; let ${one ? 'it' : 'them'} run with: ${sb('queue resume', projectId)}`,
       );
     }
   },

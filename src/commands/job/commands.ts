@@ -1,14 +1,11 @@
 // The exact commands printed for what comes next (answer a question, approve a plan,
 // re-attach), and the `pending` part of the end of a run.
-import { sanitizeInline } from '../../io/sanitize.js';
+import { shellQuote } from '../../io/shell.js';
+import type { Question } from '../../render/events.js';
 import { planOf, type RunState } from '../../render/reducer.js';
 import type { Pending } from '../../render/run-view.js';
 
-/** Quotes for a POSIX shell only when needed; ids come from the service, so they are sanitized first. */
-export function shellQuote(raw: string): string {
-  const s = sanitizeInline(raw);
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 export function chatCommand(projectId: string, ...rest: string[]): string {
   return ['sitebuilder chat', shellQuote(projectId), ...rest].join(' ');
@@ -20,19 +17,23 @@ export function chatCommand(projectId: string, ...rest: string[]): string {
  */
 export function pendingOf(state: RunState, projectId: string, jobId: string): Pending | undefined {
   if (state.state !== 'succeeded') return undefined;
-  const job = ['--job', shellQuote(jobId)];
-  if (state.question) {
-    const answer = [chatCommand(projectId, '--answer', shellQuote('…'), ...job)];
-    if (state.question.options.length) answer.unshift(chatCommand(projectId, '--choose', 'N', ...job));
-    return { kind: 'question', question: state.question.question, options: state.question.options, answer };
-  }
-  if (state.planRequested) {
-    return {
-      kind: 'plan',
-      plan: planOf(state),
-      approve: chatCommand(projectId, '--approve', ...job),
-      revise: chatCommand(projectId, '--revise', shellQuote('…'), ...job),
-    };
-  }
+  if (state.question) return waitingOn(projectId, jobId, { question: state.question });
+  if (state.planRequested) return waitingOn(projectId, jobId, { plan: planOf(state) });
   return undefined;
+}
+
+/** The question (or else the plan) that waits on run `jobId`, with the commands that answer it. */
+export function waitingOn(projectId: string, jobId: string, what: { question?: Question; plan?: string }): Pending {
+  const job = ['--job', shellQuote(jobId)];
+  if (what.question) {
+    const answer = [chatCommand(projectId, '--answer', shellQuote('…'), ...job)];
+    if (what.question.options.length) answer.unshift(chatCommand(projectId, '--choose', 'N', ...job));
+    return { kind: 'question', question: what.question.question, options: what.question.options, answer };
+  }
+  return {
+    kind: 'plan',
+    plan: what.plan ?? '',
+    approve: chatCommand(projectId, '--approve', ...job),
+    revise: chatCommand(projectId, '--revise', shellQuote('…'), ...job),
+  };
 }

@@ -106,7 +106,6 @@ export const list = defineCommand<ListOptions>({
     for await (const page of pages) rows.push(...page.map(asRecord));
     const now = ctx.clock.now();
     const tty = ctx.io.stdoutIsTTY;
-    const width = Math.max(30, ctx.io.columns - 50);
     const named = rows.some((r) => recordJobId(r) !== undefined);
     printTable(
       ctx.io,
@@ -114,9 +113,11 @@ export const list = defineCommand<ListOptions>({
         { header: 'WHEN', value: (r) => humanTime(recordTime(r), now, tty) },
         { header: 'FROM', value: (r) => pick(r, 'role', 'author', 'from') },
         { header: 'JOB', value: (r) => recordJobId(r) },
+        // Free text: the table layer cuts it to the terminal's width (io/layout.ts); piped, it is whole.
         {
           header: 'MESSAGE',
-          value: (r) => oneLine(String(pick(r, 'text', 'content', 'prompt', 'message') ?? ''), tty ? width : Infinity),
+          value: (r) => oneLine(String(pick(r, 'text', 'content', 'prompt', 'message') ?? '')),
+          free: true,
         },
       ],
       rows,
@@ -127,7 +128,4 @@ export const list = defineCommand<ListOptions>({
   },
 });
 
-function oneLine(s: string, max: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();

@@ -12,6 +12,7 @@ import { defineCommand, parseDuration } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { errorText, isLive, publishRecord, type PublishRecord } from './record.js';
 import { waitForPublish } from './wait.js';
+import { sb } from '../../io/shell.js';
 
 export interface PublishOptions {
   site?: string;
@@ -45,7 +46,7 @@ function publishRefusal(err: ApiError, siteId: string): ApiError {
   const active = pick(err.data, 'activePublish');
   if (err.status !== 409 || typeof active !== 'string') return err;
   return err.withSentence(
-    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`sitebuilder publish status ${siteId}\`, then publish again.`,
+    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId)}\`, then publish again.`,
   );
 }
 
@@ -67,9 +68,9 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
     printResult(
       ctx,
       { ...first, waited: false, idempotencyKey: key },
-      `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`sitebuilder publish status ${siteId} --json\` shows what the service says.`,
+      `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`${sb('publish status', siteId)} --json\` shows what the service says.`,
     );
-    ctx.io.info(`Publishing ${siteId}; follow it with \`sitebuilder publish status ${siteId}\`.`);
+    ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId)}\`.`);
     return 0;
   }
 
@@ -85,7 +86,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
       timeoutMs: o.timeout ?? DEFAULT_TIMEOUT_MS,
       signal: ctx.signal,
       started: first,
-      afterMalformed: ` The publish of ${siteId} was started and may go on; see \`sitebuilder publish logs ${siteId}\`.`,
+      afterMalformed: ` The publish of ${siteId} was started and may go on; see \`${sb('publish logs', siteId)}\`.`,
       onStatus: (r) => {
         last = r;
         spinner.update(label());
@@ -107,7 +108,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   if (result.timedOut) {
     if (ctx.globals.json) ctx.io.printJson(record);
     throw new PendingError(
-      `The publish of ${siteId} is still running after ${elapsed} (--timeout); it goes on. Check it with \`sitebuilder publish status ${siteId}\`.`,
+      `The publish of ${siteId} is still running after ${elapsed} (--timeout); it goes on. Check it with \`${sb('publish status', siteId)}\`.`,
       { siteId, status: record.status },
     );
   }
@@ -119,7 +120,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
       record.status === null
         ? `The publish of ${siteId} finished, but the service’s answer gave no status, so it is not known to be live${why}`
         : `The publish of ${siteId} ended with status ${sanitizeInline(record.status)}${why}`;
-    throw new CliError(`${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} See \`sitebuilder publish logs ${siteId}\`.`, {
+    throw new CliError(`${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} See \`${sb('publish logs', siteId)}\`.`, {
       siteId,
       status: record.status,
     });
@@ -127,7 +128,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   printResult(
     ctx,
     record,
-    `The publish of ${siteId} is live, but the service’s answer named no address for it; \`sitebuilder publish status ${siteId} --json\` shows every field the service sent.`,
+    `The publish of ${siteId} is live, but the service’s answer named no address for it; \`${sb('publish status', siteId)} --json\` shows every field the service sent.`,
   );
   if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Published ${siteId} in ${elapsed}`);
   return 0;

@@ -6,6 +6,7 @@ import { asRecord, pick, pickString } from '../../io/records.js';
 import { itemsOf } from '../../api/paginate.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
+import { sb } from '../../io/shell.js';
 
 interface EditOptions {
   site?: string;
@@ -56,7 +57,7 @@ async function currentVersion(ctx: Context, projectId: string, id: string): Prom
     .find((r) => pickString(r, 'queueItemId', '_id', 'id') === id);
   if (!item)
     throw new UsageError(
-      `No message ${id} waits in the queue of ${projectId}; it may have run already (sitebuilder queue list ${projectId}).`,
+      `No message ${id} waits in the queue of ${projectId}; it may have run already (\`${sb('queue list', projectId)}\`).`,
     );
   const v = pick(item, 'QueueVersion', 'queueVersion', 'version');
   if (typeof v !== 'number')
@@ -105,7 +106,7 @@ export const edit = defineCommand<EditOptions>({
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         throw err.withSentence(
-          `${sanitizeInline(err.serviceMessage || 'The message changed since it was read.')} Nothing was overwritten; check it with \`sitebuilder queue list ${projectId}\` and edit again.`,
+          `${sanitizeInline(err.serviceMessage || 'The message changed since it was read.')} Nothing was overwritten; check it with \`${sb('queue list', projectId)}\` and edit again.`,
         );
       }
       throw err;

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { printTable } from '../../io/print.js';
+import { sb } from '../../io/shell.js';
 import { asRecord, humanTime, pick } from '../../io/records.js';
 import { itemsOf } from '../../api/paginate.js';
 import { defineCommand } from '../../core/define.js';
@@ -9,7 +10,11 @@ interface ListOptions {
 }
 
 /** The queue of a site as a table (TTY) or tab-separated rows (piped); used by /queue in chat too. */
-export async function printQueue(ctx: Context, projectId: string): Promise<void> {
+export async function printQueue(
+  ctx: Context,
+  projectId: string,
+  opts: { conversation?: boolean } = {},
+): Promise<void> {
   const { envelope } = await ctx.api().call('list_queued_messages', { projectId }, { signal: ctx.signal });
   const data = asRecord(envelope.data);
   const items = itemsOf(envelope.data).map(asRecord);
@@ -33,25 +38,19 @@ export async function printQueue(ctx: Context, projectId: string): Promise<void>
         { header: 'VERSION', value: (r) => pick(r, 'QueueVersion', 'queueVersion', 'version') },
         { header: 'BY', value: (r) => pick(r, 'author', 'userId', 'createdBy') },
         { header: 'QUEUED', value: (r) => humanTime(pick(r, 'createdAt'), now, ctx.io.stdoutIsTTY) },
-        {
-          header: 'MESSAGE',
-          value: (r) =>
-            truncate(String(pick(r, 'prompt', 'text', 'message') ?? ''), ctx.io.stdoutIsTTY ? 60 : Infinity),
-        },
+        // Free text: the table layer cuts it to the terminal's width (io/layout.ts); piped, it is whole.
+        { header: 'MESSAGE', value: (r) => oneLine(String(pick(r, 'prompt', 'text', 'message') ?? '')), free: true },
       ],
       items,
     );
   }
   if (stopped && items.length > 0)
     ctx.io.info(
-      `The queue is stopped after a failed or cancelled run; let it run with: sitebuilder queue resume ${projectId}`,
+      `The queue is stopped after a failed or cancelled run; let it run with: ${opts.conversation ? '/resume' : sb('queue resume', projectId)}`,
     );
 }
 
-function truncate(s: string, max: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
-}
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export const list = defineCommand<ListOptions>({
   name: 'list',

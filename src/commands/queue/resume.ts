@@ -1,8 +1,8 @@
 import { defineCommand } from '../../core/define.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { shellQuote } from '../job/commands.js';
 import { rememberSiteRun } from '../job/known-runs.js';
+import { sb } from '../../io/shell.js';
 
 /** Where the run it started may be named (null there: none started). */
 const JOB_FIELDS = ['jobId', 'startedJobId', 'job_id'];
@@ -33,10 +33,8 @@ export const resume = defineCommand<ResumeOptions>({
           (pick(envelope.data, 'resumed') === false ? 'The queue was not stopped.' : 'The queue runs again.'),
       ),
     );
-    if (jobId) ctx.io.info(`Follow it with: sitebuilder job watch ${shellQuote(projectId)} ${shellQuote(jobId)}`);
+    if (jobId) ctx.io.info(`Follow it with: ${sb('job watch', projectId, jobId)}`);
     else if (pick(envelope.data, 'resumed') !== false && !JOB_FIELDS.some((k) => k in asRecord(envelope.data)))
-      ctx.io.info(
-        `The service did not name the run it started; see it with: sitebuilder message list ${shellQuote(projectId)}`,
-      );
+      ctx.io.info(`The service did not name the run it started; see it with: ${sb('message list', projectId)}`);
   },
 });

@@ -3,6 +3,7 @@ import { formatCount, LIMITS } from '../../api/limits.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { sb } from '../../io/shell.js';
 
 interface CreateOptions {
   workspace?: string;
@@ -126,12 +127,13 @@ export const create = defineCommand<CreateOptions>({
       ctx.io.info(
         `Created site ${sanitizeInline(siteId)} in workspace ${workspaceId}; first build ${jobId ? `is job ${sanitizeInline(jobId)}` : 'started'}.`,
       );
-      if (jobId && !follow) ctx.io.info(`Follow it with: sitebuilder job watch ${siteId} ${jobId}`);
+      if (jobId && !follow) ctx.io.info(`Follow it with: ${sb('job watch', siteId, jobId)}`);
     }
     if (!follow) return;
     // The first build is followed like `chat` follows a run, with the same exit codes.
-    const { followToEnd, runTurn } = await import('../chat/turn.js');
+    const { followToEnd, printAnswerLater, runTurn } = await import('../chat/turn.js');
     const { result, next } = await followToEnd(ctx, siteId, jobId!);
+    if (result.pending) printAnswerLater(ctx, result.pending);
     if (!next) return result.exitCode;
     return (await runTurn(ctx, { projectId: siteId, prompt: next.prompt, mode: next.mode, follow: true })).exitCode;
   },

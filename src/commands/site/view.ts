@@ -5,6 +5,7 @@ import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { isLive, liveAddress, statusRecord, type PublishRecord } from '../publish/record.js';
 import { requireSite } from './workspaces.js';
+import { sb } from '../../io/shell.js';
 
 export const view = defineCommand<{ site?: string }>({
   name: 'view',
@@ -34,7 +35,7 @@ export const view = defineCommand<{ site?: string }>({
       ? publish.running
         ? 'running'
         : (publish.status ?? 'not given by the service')
-      : `unknown (\`sitebuilder publish status ${siteId}\` says why)`;
+      : `unknown (\`${sb('publish status', siteId)}\` says why)`;
     const liveAt = url
       ? url
       : publish && isLive(publish)

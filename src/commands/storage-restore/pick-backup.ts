@@ -5,6 +5,7 @@ import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { cutWidth, displayWidth } from '../../io/width.js';
 import {
   createdAt,
   fileCountOf,
@@ -17,6 +18,7 @@ import {
   storageBackupId,
 } from '../storage-backup/format.js';
 import type { RestoreMode } from './request.js';
+import { sb } from '../../io/shell.js';
 
 const MAX_OFFERED = 100;
 
@@ -34,7 +36,7 @@ export function backupChoiceLabel(b: unknown): string {
 export async function pickBackup(ctx: Context, siteId: string): Promise<string> {
   ctx.prompter.require(
     'Choosing a storage backup',
-    `pass --backup ID (\`sitebuilder storage-backup list ${siteId}\` shows them)`,
+    `pass --backup ID (\`${sb('storage-backup list', siteId)}\` shows them)`,
   );
   const listed: unknown[] = [];
   for await (const b of paginate(
@@ -46,7 +48,7 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
     if (storageBackupId(b)) listed.push(b);
   if (listed.length === 0) {
     throw new CliError(
-      `Site ${siteId} has no storage backups; take one with \`sitebuilder storage-backup create ${siteId}\`.`,
+      `Site ${siteId} has no storage backups; take one with \`${sb('storage-backup create', siteId)}\`.`,
     );
   }
   // Whether a backup can be restored is read from fields the service does not show: advice
@@ -64,21 +66,33 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
     sorted ? 'Which storage backup? (newest first)' : 'Which storage backup?',
     [...likely, ...unlikely].slice(0, MAX_OFFERED).map((b) => {
       const r = restorability(b);
-      return {
-        label: r.restorable
-          ? backupChoiceLabel(b)
-          : `${backupChoiceLabel(b)}  (looks like it cannot be restored: ${sanitizeInline(r.reason ?? '')})`,
-        value: storageBackupId(b),
-        hint: sanitizeInline(storageBackupId(b)),
-      };
+      const id = sanitizeInline(storageBackupId(b));
+      const label = r.restorable
+        ? backupChoiceLabel(b)
+        : `${backupChoiceLabel(b)}  (looks like it cannot be restored: ${sanitizeInline(r.reason ?? '')})`;
+      return { ...fitted(ctx.io.columns, label, id), value: storageBackupId(b), picked: id };
     }),
   );
 }
 
+/**
+ * A choice on one line of the terminal: `▸ label id`. The label gives way (cut with …), the id
+ * never; where the id leaves the label too little room, the id goes and the label keeps the line.
+ */
+function fitted(columns: number, label: string, id: string): { label: string; hint?: string } {
+  // enquirer draws `▸ ` before the label and a space before the id.
+  const room = columns - 2;
+  const beside = room - displayWidth(id) - 1;
+  if (beside >= Math.min(24, displayWidth(label))) return { label: cutWidth(label, beside), hint: id };
+  return { label: cutWidth(label, room) };
+}
+
 export async function pickMode(ctx: Context): Promise<RestoreMode> {
   ctx.prompter.require('Choosing the restore mode', 'pass --mode full or --mode selected');
+  ctx.io.errLine('Everything: the storage is made to match the backup; files added since are deleted.');
+  ctx.io.errLine('Selected: only the files and folders you tick in the backup.');
   return ctx.prompter.select<RestoreMode>('Restore what?', [
-    { label: 'Everything (full): make the storage match the backup; files added since are deleted', value: 'full' },
-    { label: 'Selected files and folders: pick them in the backup', value: 'selected' },
+    { label: 'Everything (full)', value: 'full' },
+    { label: 'Selected files and folders', value: 'selected' },
   ]);
 }

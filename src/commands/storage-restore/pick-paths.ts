@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import type { Choice } from '../../io/prompter.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { cutWidth, displayWidth } from '../../io/width.js';
 import { formatBytes, sizeOf } from '../storage-backup/format.js';
 import { isFolder } from '../storage-backup/browse.js';
 
@@ -71,7 +72,12 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
       // enquirer leaves the picked line above the next prompt: show the mark it has after the pick.
       const tickedAfter = covering !== undefined || (!selected.has(e.path) && selected.size < max);
       const picked = `${tickedAfter ? '[x]' : '[ ]'} ${what}`;
-      choices.push({ label: `${mark} ${what}  ${e.detail}${suffix}`, value: { kind: 'toggle', entry: e }, picked });
+      // One line of the terminal each: the detail gives way (cut with …) before the name.
+      const label = cutWidth(
+        `${mark} ${what}  ${e.detail}${suffix}`,
+        Math.max(ctx.io.columns - 4, displayWidth(`${mark} ${what}`)),
+      );
+      choices.push({ label, value: { kind: 'toggle', entry: e }, picked });
       if (e.folder) choices.push({ label: `    open ${e.name}`, value: { kind: 'open', path: e.path } });
     }
     if (entries.length === 0) ctx.io.errLine(`${folder || 'The backup'} is empty.`);

@@ -1,8 +1,9 @@
 // The storage restore plan, read tolerantly and shown as a table: alone, or side by side with
 // the plan the user saw when the service answers 409 with a new one. Pure functions over a
 // plan, so the walkthrough, `storage-restore plan` and the tests share them.
-import { createRequire } from 'node:module';
+import { requestNote } from '../../errors.js';
 import type { IO } from '../../io/io.js';
+import { layoutTable } from '../../io/layout.js';
 import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
@@ -108,16 +109,15 @@ export function planRows(p: RestorePlan, human: boolean): Array<[string, string]
   ];
 }
 
+/** A table fitted to the terminal by the shared layer (io/layout.ts): headers bold on a colour terminal. */
 function table(io: IO, head: string[], rows: string[][]): string {
-  const require = createRequire(import.meta.url);
-  const Table = require('cli-table3') as typeof import('cli-table3');
-  const t = new Table({
-    head,
-    style: { head: io.color ? ['bold'] : [], border: io.color ? ['grey'] : [] },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
-  for (const r of rows) t.push(r);
-  return t.toString();
+  const paint = io.color ? (text: string) => style(io).bold(text) : undefined;
+  return layoutTable(
+    head.map((header) => ({ header, free: false })),
+    rows,
+    io.columns,
+    paint,
+  ).lines.join('\n');
 }
 
 /** A file row of the piped plan: `removed|replaced|skipped<TAB>path[<TAB>visibility]`. */
@@ -133,7 +133,7 @@ export function formatPlan(io: IO, p: RestorePlan, tty: boolean): string {
   const rows = planRows(p, tty);
   const lines: string[] = [];
   if (tty) {
-    lines.push(table(io, ['Plan', ''], rows));
+    lines.push(table(io, ['PLAN', ''], rows));
     if (p.skipped.length)
       lines.push(
         'Skipped (storage no longer accepts these paths; they stay as they are):',
@@ -152,19 +152,66 @@ export function formatPlan(io: IO, p: RestorePlan, tty: boolean): string {
   return lines.join('\n');
 }
 
-/** The plan the user saw and the new one, side by side; changed rows are marked. */
-export function formatPlanComparison(io: IO, before: RestorePlan | undefined, after: RestorePlan): string {
-  const c = style(io);
-  const old = before ? planRows(before, true) : undefined;
-  const rows = planRows(after, true).map(([k, v], i) => {
-    const was = old ? old[i][1] : '?';
-    const changed = was !== v;
-    return [changed ? c.yellow(`* ${k}`) : `  ${k}`, was, changed ? c.yellow(v) : v];
+/** A row of the comparison: what it is, and its value in each plan (undefined: not in that plan). */
+interface Compared {
+  what: string;
+  before?: string;
+  after?: string;
+}
+
+/** The file rows of a plan, by what happens to the file and its path: their size (or a dash). */
+function fileRows(p: RestorePlan): Map<string, string> {
+  const rows = new Map<string, string>();
+  const add = (kind: string, f: PlanFile) =>
+    rows.set(
+      `${kind}: ${sanitizeInline(f.visibility ? `${f.path} (${f.visibility})` : f.path)}`,
+      f.size === undefined ? '-' : formatBytes(f.size),
+    );
+  for (const f of p.removedFiles) add('deleted', f);
+  for (const f of p.replacedFiles) add('overwritten', f);
+  for (const s of p.skipped) add('skipped', { path: s });
+  return rows;
+}
+
+/** What differs between the plan the user saw and the new one: counts, then named files. */
+export function planChanges(before: RestorePlan, after: RestorePlan): Compared[] {
+  const old = new Map(planRows(before, true));
+  const changes: Compared[] = planRows(after, true)
+    .filter(([k, v]) => old.get(k) !== v)
+    .map(([what, v]) => ({ what, before: old.get(what), after: v }));
+  const was = fileRows(before);
+  const now = fileRows(after);
+  for (const [what, v] of now) if (was.get(what) !== v) changes.push({ what, before: was.get(what), after: v });
+  for (const [what, v] of was) if (!now.has(what)) changes.push({ what, before: v });
+  return changes;
+}
+
+const MARKS = { changed: '~', added: '+', gone: '-' };
+
+/**
+ * The storage changed since the plan the user saw: one sentence saying so and how the new plan
+ * differs, then the rows that differ, marked ~ changed, + new in this plan, - no longer in it.
+ */
+export function formatPlanComparison(
+  io: IO,
+  before: RestorePlan | undefined,
+  after: RestorePlan,
+  requestId?: string,
+): string {
+  const lead = `The storage changed since the plan you saw, so nothing was restored${requestNote(requestId)}`;
+  if (!before) return `${lead}; the new plan is below.`;
+  const changes = planChanges(before, after);
+  if (changes.length === 0)
+    return `${lead}; the new plan reads the same in what the service shows (it counts files it does not name, which may differ).`;
+  const rows = changes.map((c) => {
+    const mark = c.before === undefined ? MARKS.added : c.after === undefined ? MARKS.gone : MARKS.changed;
+    return [`${mark} ${c.what}`, c.before ?? '', c.after ?? ''];
   });
-  const lines = [table(io, ['', 'Plan you saw', 'New plan'], rows)];
-  const newSkips = after.skipped.filter((s) => !before?.skipped.includes(s));
-  if (newSkips.length) lines.push('Now skipped:', ...newSkips.map((s) => `  ${sanitizeInline(s)}`));
-  return lines.join('\n');
+  const n = changes.length;
+  return [
+    `${lead}; the new plan differs in ${n} row${n === 1 ? '' : 's'} (~ changed, + new, - no longer in it):`,
+    table(io, ['WHAT', 'YOU SAW', 'NEW PLAN'], rows),
+  ].join('\n');
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

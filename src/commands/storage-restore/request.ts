@@ -8,6 +8,7 @@ import { ApiError, ConfirmationNeededError, requestNote, UsageError } from '../.
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { planIsEmpty, readPlan, type RestorePlan } from './plan-view.js';
+import { sb, shellQuote } from '../../io/shell.js';
 
 export type RestoreMode = 'full' | 'selected';
 
@@ -30,6 +31,8 @@ export class PlanChangedError extends ConfirmationNeededError {
   constructor(
     message: string,
     readonly answer: PlanAnswer,
+    /** The request that was refused with the new plan, when the service named it. */
+    readonly requestId?: string,
   ) {
     super(message, { plan: answer.rawPlan, confirm: answer.confirm });
   }
@@ -114,6 +117,7 @@ export async function startRestore(ctx: Context, r: RestoreRequest, confirm: str
       throw new PlanChangedError(
         `${sanitizeInline(err.serviceMessage)} Nothing was restored.${requestNote(err.requestId)}`,
         changed,
+        err.requestId,
       );
     throw explainActiveRestore(err, r);
   }
@@ -128,7 +132,7 @@ function explainActiveRestore(err: unknown, r: RestoreRequest): unknown {
   const status = pickString(active, 'status');
   return err.withSentence(
     `${sanitizeInline(err.serviceMessage)} Restore ${sanitizeInline(id)}${status ? ` is ${sanitizeInline(status)}` : ''}; ` +
-      `follow it with \`sitebuilder storage-restore status ${r.siteId} ${sanitizeInline(id)} --wait\`, then try again.`,
+      `follow it with \`${sb('storage-restore status', r.siteId, id)} --wait\`, then try again.`,
   );
 }
 
@@ -157,7 +161,6 @@ export const nothingToRestore = (r: RestoreRequest): string =>
 
 /** The command that starts exactly this plan. */
 export function startCommand(r: RestoreRequest, confirm: string): string {
-  const q = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const paths = r.mode === 'selected' ? r.paths.map((p) => ` --path ${q(p)}`).join('') : '';
-  return `sitebuilder storage-restore ${q(r.siteId)} --backup ${q(r.backupId)} --mode ${r.mode}${paths} --confirm ${q(confirm)}`;
+  const paths = r.mode === 'selected' ? r.paths.map((p) => ` --path ${shellQuote(p)}`).join('') : '';
+  return `${sb('storage-restore', r.siteId)} --backup ${shellQuote(r.backupId)} --mode ${r.mode}${paths} --confirm ${shellQuote(confirm)}`;
 }

@@ -4,9 +4,10 @@
 // terminal every part comes from flags, and a start needs --confirm (or --yes); otherwise it
 // prints the plan and its confirm value and exits 5, having restored nothing.
 import type { Context } from '../../context.js';
-import { ConfirmationNeededError, InterruptedError, PendingError, UsageError } from '../../errors.js';
+import { ConfirmationNeededError, InterruptedError, PendingError, requestNote, UsageError } from '../../errors.js';
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { withKeysGuarded } from '../../io/keyguard.js';
 import { style } from '../../io/style.js';
 import { defineCommand } from '../../core/define.js';
 import { followRestore } from './follow.js';
@@ -33,6 +34,7 @@ import {
   type RestoreRequest,
 } from './request.js';
 import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
+import { sb } from '../../io/shell.js';
 
 export interface StorageRestoreOptions extends RestoreSelectionOptions {
   confirm?: string;
@@ -51,6 +53,10 @@ async function askToStart(ctx: Context, r: RestoreRequest, plan: RestorePlan, qu
   for (const line of planConsequences(plan, r.mode)) ctx.io.errLine(`  - ${line}`);
   if (!(await ctx.prompter.confirm(question, false))) throw new InterruptedError('Cancelled; nothing was restored.');
 }
+
+/** A call of the walkthrough: on a terminal, keys typed meanwhile neither echo nor answer the next question. */
+const guarded = <T>(ctx: Context, work: () => Promise<T>): Promise<T> =>
+  ctx.prompter.canPrompt() ? withKeysGuarded(ctx.io, ctx.interrupts, work) : work();
 
 /** Without a prompt: the plan and its confirm on stdout, so a script can check it and start it. */
 function printPlanForScript(ctx: Context, r: RestoreRequest, answer: PlanAnswer): void {
@@ -85,7 +91,7 @@ async function resolveRequest(ctx: Context, siteId: string, opts: StorageRestore
     if (!opts.backup)
       ctx.prompter.require(
         'Choosing a storage backup',
-        `pass --backup ID (\`sitebuilder storage-backup list ${siteId}\` shows them)`,
+        `pass --backup ID (\`${sb('storage-backup list', siteId)}\` shows them)`,
       );
     if (!modeGiven) ctx.prompter.require('Choosing the restore mode', 'pass --mode full or --mode selected');
   }
@@ -105,7 +111,7 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   let confirm = opts.confirm;
   let shown: RestorePlan | undefined;
   if (!confirm) {
-    const answer = await fetchPlan(ctx, request);
+    const answer = await guarded(ctx, () => fetchPlan(ctx, request));
     if (planIsEmpty(answer.plan)) return nothingToDo(ctx, request, answer);
     shown = answer.plan;
     confirm = answer.confirm;
@@ -124,7 +130,8 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   let row: Record<string, unknown>;
   for (;;) {
     try {
-      row = await startRestore(ctx, request, confirm);
+      const confirmed = confirm;
+      row = await guarded(ctx, () => startRestore(ctx, request, confirmed));
       break;
     } catch (err) {
       if (!(err instanceof PlanChangedError)) throw err;
@@ -132,18 +139,13 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
       if (!interactive) {
         printPlanForScript(ctx, request, next);
         throw new PlanChangedError(
-          `${err.message} Check the new plan, then start it with --confirm ${next.confirm}.`,
+          `The storage changed since the plan was made, so nothing was restored${requestNote(err.requestId)}. The new plan is printed above; check it, then start exactly it with --confirm ${next.confirm}.`,
           next,
         );
       }
-      ctx.io.errLine(
-        style(ctx.io).yellow(
-          'The storage changed since this plan was made, so the confirmation no longer matches. The new plan:',
-        ),
-      );
-      ctx.io.errLine(formatPlanComparison(ctx.io, shown, next.plan));
+      ctx.io.errLine(formatPlanComparison(ctx.io, shown, next.plan, err.requestId));
       if (planIsEmpty(next.plan)) return nothingToDo(ctx, request, next);
-      await askToStart(ctx, request, next.plan, 'Start the restore with the new plan?');
+      await askToStart(ctx, request, next.plan, 'Start with the new plan?');
       shown = next.plan;
       confirm = next.confirm;
     }
@@ -163,7 +165,7 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
     if (ctx.globals.json) ctx.io.printJson({ started: true, restore: row });
     else ctx.io.outLine(restoreId);
     ctx.io.info(
-      `Storage restore ${sanitizeInline(restoreId)} started; follow it with \`sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)} --wait\`.`,
+      `Storage restore ${sanitizeInline(restoreId)} started; follow it with \`${sb('storage-restore status', siteId, restoreId)} --wait\`.`,
     );
     return 0;
   }
@@ -193,7 +195,7 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   if (safety) ctx.io.info(`To undo it, restore the Before restore backup ${sanitizeInline(safety)}.`);
   else if (plan.safetyBackup || shown?.safetyBackup)
     ctx.io.info(
-      `A Before restore backup was taken first; \`sitebuilder storage-backup list ${siteId}\` shows it, to undo this.`,
+      `A Before restore backup was taken first; \`${sb('storage-backup list', siteId)}\` shows it, to undo this.`,
     );
   return 0;
 }

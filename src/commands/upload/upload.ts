@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { sb } from '../../io/shell.js';
 import { startSpinner } from '../../io/spinner.js';
 import { defineCommand } from '../../core/define.js';
 import { planUploads } from './files.js';
@@ -34,24 +35,35 @@ function addressOf(data: Record<string, unknown>): string | null {
 
 /**
  * `upload [site] <file…>`: with a default site (`site use`, SITEBUILDER_SITE), a first argument
- * that is a file on disk is a file, not a site id.
+ * that is a file on disk is a file, not a site id; without one, so is a lone argument that is a
+ * file (the site is then picked on a terminal). The files are checked before any site is picked
+ * or anything is sent: nothing to upload is said first.
  */
-function siteAndFiles(o: UploadOptions, ctx: Context): { siteId: string; files: string[] } {
+function siteAndFiles(o: UploadOptions, ctx: Context): { site?: string; files: string[] } {
   const rest = o.file ?? [];
   const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
-  if (hasDefault && o.site !== undefined && existsSync(o.site))
-    return { siteId: ctx.site(undefined), files: [o.site, ...rest] };
+  if (o.site !== undefined && (hasDefault || rest.length === 0) && existsSync(o.site))
+    return { files: [o.site, ...rest] };
   if (rest.length === 0) {
     throw new UsageError(
-      `Name the files to upload: sitebuilder upload ${o.site ?? '[site]'} <file…> (the site may be left out once \`sitebuilder site use\` set a default).`,
+      `Name the files to upload (the site may be left out once \`${sb('site use')}\` set a default): ${o.site === undefined ? sb('upload [site]') : sb('upload', o.site)} <file…>`,
     );
   }
-  return { siteId: ctx.site(o.site), files: rest };
+  return { site: ctx.site(o.site), files: rest };
+}
+
+/** The site left out: the default, else picked on a terminal, else exit 2 naming it (ctx.site). */
+async function siteOf(ctx: Context, site: string | undefined): Promise<string> {
+  if (site !== undefined) return site;
+  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
+  if (hasDefault || !ctx.prompter.canPrompt()) return ctx.site(undefined);
+  return (await import('../../pickers.js')).pickSite(ctx);
 }
 
 export async function runUpload(o: UploadOptions, ctx: Context): Promise<number> {
-  const { siteId, files } = siteAndFiles(o, ctx);
-  const plan = planUploads(files, o.folder);
+  const given = siteAndFiles(o, ctx);
+  const plan = planUploads(given.files, o.folder);
+  const siteId = await siteOf(ctx, given.site);
   const client = ctx.api();
   const records: UploadRecord[] = [];
   const spinner = await startSpinner(ctx.io, ctx.clock, 'Uploading');
@@ -108,7 +120,8 @@ export const uploadCommand = defineCommand<UploadOptions>({
     'Every file is checked first (it exists, is readable, at most 100 MB): a missing or unreadable file is a usage error (exit 2) and nothing is sent.',
   args: [
     // Both optional for commander: `[site] <file...>` would take the only word given for the site.
-    { name: 'site', description: 'site id (may be left out when a default site is set)' },
+    // Picked here, once the files are checked (siteOf), not before the command runs.
+    { name: 'site', description: 'site id (may be left out when a default site is set)', pick: false },
     { name: 'file', description: 'files to upload (at least one)', variadic: true },
   ],
   usage: '[options] [site] <file...>',

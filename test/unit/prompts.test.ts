@@ -1,0 +1,97 @@
+// The pure parts of the prompts work: keys typed ahead turned into text, the changes between two
+// storage restore plans, the one shell-quoting helper, and a refusal that names a method pointing
+// to the command instead.
+import { describe, expect, it } from 'vitest';
+import { refusalSentence } from '../../src/api/errors.js';
+import { planChanges, readPlan } from '../../src/commands/storage-restore/plan-view.js';
+import { TypedText } from '../../src/io/keyguard.js';
+import { sb, shellQuote } from '../../src/io/shell.js';
+
+const typed = (...chunks: string[]) => {
+  const t = new TypedText();
+  for (const c of chunks) t.feed(Buffer.from(c));
+  return t.take();
+};
+
+describe('keys typed ahead, as text', () => {
+  it('keeps what was typed, as typed: Backspace, Ctrl-U and Ctrl-W edit it; Enter joins lines with a space', () => {
+    expect(typed('also a blog page\r2\r')).toBe('also a blog page 2');
+    expect(typed('helo\x7flo')).toBe('hello');
+    expect(typed('wrong\x15right')).toBe('right');
+    expect(typed('add a page\x17blog')).toBe('add a blog');
+  });
+
+  it('drops arrows, function keys and other controls, whatever the chunks', () => {
+    expect(typed('a\x1b[Ab\x1bOPc\x1b[15~d\x01\x07e')).toBe('abcde');
+    expect(typed('x\x1b', '[', 'B', 'y')).toBe('xy');
+  });
+
+  it('decodes a character split across chunks, and is empty once taken', () => {
+    const t = new TypedText();
+    const bytes = Buffer.from('café');
+    t.feed(bytes.subarray(0, 4));
+    t.feed(bytes.subarray(4));
+    expect(t.take()).toBe('café');
+    expect(t.take()).toBe('');
+  });
+});
+
+describe('the stale storage plan: what changed', () => {
+  const before = readPlan({
+    filesAdded: 2,
+    filesRemoved: 2,
+    bytesRemoved: 3000,
+    removedFiles: [
+      { path: 'docs/menu.pdf', visibility: 'private', size: 2900 },
+      { path: 'orders/old.csv', visibility: 'private', size: 100 },
+    ],
+  });
+
+  it('marks the rows that changed, were added and are gone; the same plan has none', () => {
+    const after = readPlan({
+      filesAdded: 2,
+      filesRemoved: 2,
+      bytesRemoved: 1210,
+      removedFiles: [
+        { path: 'docs/menu.pdf', visibility: 'private', size: 10 },
+        { path: 'images/new.png', visibility: 'public', size: 1200 },
+      ],
+    });
+    expect(planChanges(before, after)).toEqual([
+      { what: 'Bytes removed', before: '2.9 KB', after: '1.2 KB' },
+      { what: 'deleted: docs/menu.pdf (private)', before: '2.8 KB', after: '10 B' },
+      { what: 'deleted: images/new.png (public)', before: undefined, after: '1.2 KB' },
+      { what: 'deleted: orders/old.csv (private)', before: '100 B' },
+    ]);
+    expect(planChanges(before, before)).toEqual([]);
+  });
+});
+
+describe('commands to copy', () => {
+  it('quote every value for a POSIX shell, only when needed; our words stay as they are', () => {
+    expect(shellQuote('site_bakery')).toBe('site_bakery');
+    expect(shellQuote('Add a page')).toBe("'Add a page'");
+    expect(shellQuote("it's $HOME")).toBe(`'it'\\''s $HOME'`);
+    expect(sb('chat', 'site_1', 'Add a contact page')).toBe("sitebuilder chat site_1 'Add a contact page'");
+    expect(sb('storage-restore status', 's;rm -rf', 'srs_1')).toBe(
+      "sitebuilder storage-restore status 's;rm -rf' srs_1",
+    );
+  });
+
+  it('a refusal pointing to a method points to the command that does it, with the site', () => {
+    const sentence = refusalSentence({
+      status: 404,
+      method: 'restore_storage_backup',
+      message: 'No storage backup has the id "x" on this site; list_storage_backups lists them.',
+      requestId: 'req_1',
+      site: 'site_bakery',
+    });
+    expect(sentence).toBe(
+      'No storage backup has the id "x" on this site; `sitebuilder storage-backup list site_bakery` lists them. (request req_1)',
+    );
+    // A method named for another reason (the api command's own refusals) is left as it is.
+    expect(refusalSentence({ status: 400, method: 'list_sites', message: 'list_sites needs workspaceId.' })).toContain(
+      'list_sites needs workspaceId.',
+    );
+  });
+});
