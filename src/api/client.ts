@@ -7,7 +7,7 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
 import { type ApiError, type CliError, requestNote, UsageError } from '../errors.js';
-import { checkBaseUrl } from './base-url.js';
+import { checkBaseUrl, isLoopbackHost } from './base-url.js';
 import {
   duration,
   networkFailure,
@@ -173,6 +173,11 @@ export class ApiClient {
 
   constructor(opts: ClientOptions) {
     this.baseUrl = checkBaseUrl(opts.baseUrl);
+    // A faster clock would poll faster than the service allows: for the emulator only.
+    if ((opts.clock.speed ?? 1) !== 1 && !isLoopbackHost(this.baseUrl.hostname))
+      throw new UsageError(
+        `SITEBUILDER_CLOCK_SPEED is for the emulator on a loopback address, not ${this.baseUrl.hostname}; unset it.`,
+      );
     this.opts = {
       timeoutMs: TRANSPORT_BOUNDS.timeoutMs,
       maxAttempts: 4,

@@ -2,7 +2,7 @@
 // (program.ts), and maps every error to its exit code in one place. Only this file and bin/ touch
 // process.exit.
 import { rerunAdvice } from '../api/rerun.js';
-import { systemClock } from '../clock.js';
+import { clockFromEnv } from '../clock.js';
 import { ConfigStore, configDir } from '../config/store.js';
 import { type Context, type ContextOverrides, createContext, type GlobalOptions, tokenInForce } from '../context.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
@@ -130,7 +130,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
       env,
       globals,
       config: new ConfigStore(configDir(env)),
-      clock: overrides.clock ?? systemClock,
+      clock: overrides.clock ?? clockFromEnv(env),
       prompter: overrides.prompter ?? new EnquirerPrompter(io, env, signal),
       signal,
       interrupts,

@@ -36,7 +36,8 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-tmux-')), 'config');
     // A user who has chatted with the site from this machine before: its latest run is known here.
     await knowLatestRun(emu, config, 'site_bakery');
-    const env = `SITEBUILDER_BASE_URL=${emu.baseUrl} SITEBUILDER_TOKEN=${DEMO_TOKENS.full} SITEBUILDER_CONFIG_DIR=${config}`;
+    // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
+    const env = `SITEBUILDER_BASE_URL=${emu.baseUrl} SITEBUILDER_TOKEN=${DEMO_TOKENS.full} SITEBUILDER_CONFIG_DIR=${config} SITEBUILDER_CLOCK_SPEED=20`;
     tmux(
       'new-session',
       '-d',

@@ -27,12 +27,24 @@ async function emulator(opts: Parameters<typeof startEmulator>[0]): Promise<Runn
 }
 
 /** `sitebuilder chat SITE MESSAGE …` in a terminal of `cols` columns, on a machine that knows the site's latest run. */
-async function chatIn(emu: RunningEmulator, site: string, cols: number, args: string[]): Promise<TmuxSession> {
+async function chatIn(
+  emu: RunningEmulator,
+  site: string,
+  cols: number,
+  args: string[],
+  speed: number,
+): Promise<TmuxSession> {
   const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-live-')), 'config');
   await knowLatestRun(emu, config, site);
   const s = new TmuxSession(
     [process.execPath, BIN, 'chat', site, ...args],
-    { SITEBUILDER_BASE_URL: emu.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full, SITEBUILDER_CONFIG_DIR: config },
+    {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      SITEBUILDER_CONFIG_DIR: config,
+      // The CLI's waits (poll floor, reconnect) keep pace with the emulator's clock (docs/emulator.md).
+      SITEBUILDER_CLOCK_SPEED: String(speed),
+    },
     { cols, rows: 30 },
   );
   sessions.push(s);
@@ -44,7 +56,7 @@ const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
 
 /** The live block at the bottom, the task list moved on in place: one block, one spinner, in the whole scrollback. */
 async function liveBlock(cols: number, site: string, emu: RunningEmulator): Promise<void> {
-  const t = await chatIn(emu, site, cols, ['Please add many pages to the site #long #stall:40']);
+  const t = await chatIn(emu, site, cols, ['Please add many pages to the site #long #stall:40'], 10);
   // Stalled after its opening words: the spinner says so, on one row, redrawn in place.
   const first = await t.waitFor(/The agent stalled/, 20_000);
   const shown = (s: string) => s.trimEnd().split('\n').at(-1) ?? '';
@@ -75,12 +87,15 @@ async function liveBlock(cols: number, site: string, emu: RunningEmulator): Prom
 /** The emulator stopped once the run has printed something; with `back`, started again on its port. */
 async function lostService(cols: number, site: string, back: boolean): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-live-state-'));
-  let emu = await emulator({ port: 0, speed: 1 });
+  let emu = await emulator({ port: 0, speed: 4 });
   const port = Number(new URL(emu.baseUrl).port);
-  const t = await chatIn(emu, site, cols, [
-    'Add an about page and a contact page',
-    ...(back ? [] : ['--json', '--reconnect-for', '3s']),
-  ]);
+  const t = await chatIn(
+    emu,
+    site,
+    cols,
+    ['Add an about page and a contact page', ...(back ? [] : ['--json', '--reconnect-for', '3s'])],
+    4,
+  );
   await t.waitFor(back ? /› write_file/ : /"event":"tool_call"/, 20_000);
   await emu.saveState(join(dir, 'state.json'));
   await emu.close();

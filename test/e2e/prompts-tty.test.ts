@@ -36,6 +36,8 @@ const envOf = (emu: RunningEmulator, config = join(mkdtempSync(join(tmpdir(), 's
   SITEBUILDER_BASE_URL: emu.baseUrl,
   SITEBUILDER_TOKEN: DEMO_TOKENS.full,
   SITEBUILDER_CONFIG_DIR: config,
+  // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
+  SITEBUILDER_CLOCK_SPEED: '20',
   TERM: 'xterm-256color',
 });
 

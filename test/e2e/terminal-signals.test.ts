@@ -66,6 +66,8 @@ function inTerminal(size: { rows: number; cols: number }, args: string[], env: R
       SITEBUILDER_CONFIG_DIR: copyOf(knownRuns),
       SITEBUILDER_BASE_URL: emu.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
+      SITEBUILDER_CLOCK_SPEED: '20',
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -153,7 +155,7 @@ describe.skipIf(!hasScript)('SIGINT and SIGTERM end the process in every state',
     if (slow) emu.control.setClock({ speed: 1 });
     hanging.requests.length = 0;
     try {
-      const t = inTerminal({ rows: 0, cols: 0 }, args, env?.());
+      const t = inTerminal({ rows: 0, cols: 0 }, args, { ...(slow && { SITEBUILDER_CLOCK_SPEED: '1' }), ...env?.() });
       const pid = await t.pid();
       await waitFor(() => reached(t), { what: 'the state to be reached', deadlineMs: 15_000, detail: t.output });
       process.kill(pid, signal);

@@ -81,7 +81,7 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
 
   if (opts.command && opts.command.length > 0) {
     try {
-      return await runCommand(opts.command, running, ctx);
+      return await runCommand(opts.command, running, ctx, speed);
     } finally {
       await stop();
     }
@@ -232,8 +232,10 @@ function waitForStop(signal: AbortSignal, hangup: boolean): Promise<'stop' | 'ha
 }
 
 /** Runs the command against the emulator; its exit code becomes ours. Ctrl-C and SIGTERM reach it first. */
-function runCommand(command: string[], running: RunningEmulator, ctx: Context): Promise<number> {
+function runCommand(command: string[], running: RunningEmulator, ctx: Context, speed: number): Promise<number> {
   const env = {
+    // The CLI's own waits (the poll floor, backoff) run as fast as the emulator's clock.
+    ...(speed > 1 && { SITEBUILDER_CLOCK_SPEED: String(Math.min(speed, 1000)) }),
     ...ctx.env,
     SITEBUILDER_BASE_URL: running.baseUrl,
     SITEBUILDER_TOKEN: running.token,
