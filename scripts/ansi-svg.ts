@@ -36,10 +36,10 @@ export interface Panel {
 const FONT_SIZE = 14;
 /** Cell size in px (a monospace advance is about 0.6 em). */
 export const CELL_W = 8.4;
-export const LINE_H = 18;
+export const LINE_H = 17;
 /** Space around the text inside a window, the title bar's height and the gap between windows. */
 export const PAD = 14;
-const TITLE_H = 28;
+export const TITLE_H = 28;
 const GAP = 14;
 
 const BACKGROUND = '#1e1e1e';

@@ -30,18 +30,18 @@ const KEYS = {
   pickFirst: ['Enter'],
 };
 
-/** The scenes: the command typed, the terminal's height, and the moments taken. */
+/** Each scene: the terminal's height, and what it types and when it takes the screen. */
 const SCENES = {
   chat: { rows: 42, run: chatScene },
   restore: { rows: 44, run: restoreScene },
 };
 
 async function chatScene(t) {
-  await t.type('sitebuilder chat site_bakery');
+  t.type('sitebuilder chat site_bakery');
   await t.waitFor((s) => /^\? You ‣/m.test(s), 'the conversation prompt');
-  await t.type('/plan');
+  t.type('/plan');
   await t.waitFor((s) => /^\? You \(plan mode\) ‣/m.test(s), 'plan mode');
-  await t.type('Add an about page, a team page and a contact page');
+  t.type('Add an about page, a team page and a contact page');
   await t.waitFor((s) => /^\? The plan waits for your approval/m.test(s), 'the plan to approve');
   t.keys(...KEYS.pickFirst); // Approve and build
   const live = await t.waitFor(
@@ -56,7 +56,7 @@ async function chatScene(t) {
 }
 
 async function restoreScene(t) {
-  await t.type('sitebuilder storage-restore site_bakery --backup sbk_000002 --mode full');
+  t.type('sitebuilder storage-restore site_bakery --backup sbk_000002 --mode full');
   await t.waitFor((s) => /^\? Start the restore\?/m.test(s), 'the plan and its question');
   await confirm(t, 'Start the restore?');
   const end = await t.waitFor((s) => /restored files are live now[\s\S]*^\$ ?$/m.test(s), 'the restore completed');
@@ -69,7 +69,7 @@ async function confirm(t, question) {
   const answered = new RegExp(`^✔ ${q}`, 'm');
   t.keys(...KEYS.yes);
   const s = await t.waitFor(
-    (s) => answered.test(s) || new RegExp(`^\\? ${q}.*y\\s*$`, 'm').test(s),
+    (s) => answered.test(s) || new RegExp(`^\\? ${q}.*\\by *$`, 'm').test(s),
     `"${question}" answered or typed`,
   );
   if (!answered.test(plain(s))) t.keys(...KEYS.enter);
@@ -102,7 +102,7 @@ function sandbox() {
     LANG: 'C.UTF-8',
     DOCS_IMAGES_TIME_SHIFT_MS: String(CALENDAR - Date.now()),
   };
-  return { dir, env, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { env, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** `sitebuilder emulator --json`: its first line says where it listens and its full-scope token. */
@@ -170,23 +170,31 @@ async function loadConverter() {
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 }
 
-execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
-const { screensToSvg } = await loadConverter();
-const pictures = {};
-for (const [name, scene] of Object.entries(SCENES)) {
-  const box = sandbox();
-  const emulator = await startEmulator(box.env);
-  const t = terminal({ ...box.env, ...emulator.env, PS1: '$ ' }, scene.rows);
-  try {
-    await t.waitFor((s) => /^\$/m.test(s), 'the shell prompt');
-    pictures[name] = screensToSvg(await scene.run(t), COLS);
-    console.log(`${name}: taken`);
-  } finally {
-    t.close();
-    await emulator.stop();
-    box.remove();
+/** Takes every scene, then writes the pictures (none when a scene fails). */
+async function main() {
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+  const { screensToSvg } = await loadConverter();
+  const pictures = {};
+  for (const [name, scene] of Object.entries(SCENES)) {
+    const box = sandbox();
+    const emulator = await startEmulator(box.env);
+    const t = terminal({ ...box.env, ...emulator.env, PS1: '$ ' }, scene.rows);
+    try {
+      await t.waitFor((s) => /^\$/m.test(s), 'the shell prompt');
+      pictures[name] = screensToSvg(await scene.run(t), COLS);
+      console.log(`${name}: taken`);
+    } finally {
+      t.close();
+      await emulator.stop();
+      box.remove();
+    }
   }
+  mkdirSync(join(root, 'docs/images'), { recursive: true });
+  for (const [name, svg] of Object.entries(pictures)) writeFileSync(join(root, `docs/images/${name}.svg`), svg);
+  console.log(`docs/images/: ${Object.keys(pictures).join(', ')} written.`);
 }
-mkdirSync(join(root, 'docs/images'), { recursive: true });
-for (const [name, svg] of Object.entries(pictures)) writeFileSync(join(root, `docs/images/${name}.svg`), svg);
-console.log(`docs/images/: ${Object.keys(pictures).join(', ')} written.`);
+
+main().catch((err) => {
+  console.error(`docs:images: ${err.message}`);
+  process.exitCode = 1;
+});
