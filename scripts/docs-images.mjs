@@ -42,7 +42,7 @@ async function chatScene(t) {
   t.type('/plan');
   await t.waitFor((s) => /^\? You \(plan mode\) ‣/m.test(s), 'plan mode');
   t.type('Add an about page, a team page and a contact page');
-  await t.waitFor((s) => /^\? The plan waits for your approval/m.test(s), 'the plan to approve');
+  await t.waitFor((s) => /^\? Build this plan\?/m.test(s), 'the plan to approve');
   t.keys(...KEYS.pickFirst); // Approve and build
   const live = await t.waitFor(
     (s) => /^Tasks \d+\/\d+$/m.test(s) && /^ {2}✓ /m.test(s) && /^ {2}▸ /m.test(s) && /^[⠋-⣿] .+\d+s/m.test(lastRow(s)),
@@ -51,7 +51,7 @@ async function chatScene(t) {
   const end = await t.waitFor((s) => /^✓ Done in .*\n\? You/m.test(s), 'the end of the run and the next prompt');
   return [
     { title: 'sitebuilder chat: a plan approved, the agent at work (the live block at the bottom)', screen: live },
-    { title: '… and its end', screen: end, from: /^✔ The plan waits for your approval/ },
+    { title: '… and its end', screen: end, from: /^✔ Build this plan\?/ },
   ];
 }
 

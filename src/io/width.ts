@@ -26,7 +26,8 @@ function partWidth(part: string): number {
   if (part.length > 1 && part[0] === '\u001b') return 0;
   if (/\p{Mn}|\p{Me}|\p{Cc}|\p{Co}|\u200b|\u200d/u.test(part)) return 0;
   const cp = part.codePointAt(0) ?? 0;
-  return /\p{Extended_Pictographic}/u.test(part) || isWide(cp) ? 2 : 1;
+  // Emoji shown as pictures by default are wide; those shown as text (✔, ©) take one column, as in tmux and wcwidth.
+  return /\p{Emoji_Presentation}/u.test(part) || isWide(cp) ? 2 : 1;
 }
 
 /** How many columns the text takes on one line. */

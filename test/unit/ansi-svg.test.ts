@@ -148,7 +148,7 @@ describe('the committed pictures (`npm run docs:images`)', () => {
     expect(live).toMatch(/^\$ sitebuilder chat site_bakery$/m);
     expect(live).toMatch(/^✔ You \(plan mode\) · .+/m);
     expect(live).toMatch(/^Here is my plan:$/m);
-    expect(live).toMatch(/^✔ The plan waits for your approval · Approve and build$/m);
+    expect(live).toMatch(/^✔ Build this plan\? · Approve and build$/m);
     // The live block at the bottom: the task list, one done and one going on, above the spinner.
     expect(live).toMatch(/^Tasks \d+\/\d+\n( {2}✓ .*\n)+ {2}▸ .*\n( {2}○ .*\n)*[⠋-⣿] The agent is working \d+s$/m);
     expect(end).toMatch(/^\+ \w+\.html$/m);
@@ -158,8 +158,8 @@ describe('the committed pictures (`npm run docs:images`)', () => {
   it('restore.svg: the plan, the confirmation and the restore completed', () => {
     const [screen] = screensIn(read('restore.svg')).map((rows) => rows.join('\n'));
     expect(screen).toMatch(/^\$ sitebuilder storage-restore site_bakery/m);
-    expect(screen).toMatch(/│ Plan +│/);
-    expect(screen).toMatch(/│ Files removed +│ \d+/);
+    expect(screen).toMatch(/^PLAN$/m);
+    expect(screen).toMatch(/^Files removed +\d+$/m);
     expect(screen).toMatch(/- DELETED: /);
     expect(screen).toMatch(/^✔ Start the restore\?/m);
     expect(screen).toMatch(/^status +completed$/m);

@@ -90,6 +90,8 @@ describe('tables on a terminal', () => {
 
   it('count wide characters as two columns', () => {
     expect(displayWidth('日本語')).toBe(6);
+    // Emoji shown as pictures take two columns; those shown as text (✔ ©) one, as tmux counts them.
+    expect([displayWidth('🚀'), displayWidth('✔'), displayWidth('©'), displayWidth('✓')]).toEqual([2, 1, 1, 1]);
     expect(cutWidth('日本語のサイト', 7)).toBe('日本語…');
     const { lines } = printed(50, [{ ...SITES[0], name: '日本語のとても長いサイトの名前' }]);
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
