@@ -58,6 +58,24 @@ export interface CallOptions {
   retryFloorMs?: number;
   /** Tries of a call after network errors and 5xx (1: none again): a poller that retries on its own (api/poll.ts). */
   maxAttempts?: number;
+  /** Its place in the queue of a gate (a poll of a run, a start); by default a write is a start, a read a call. */
+  ticket?: CallTicket;
+}
+
+/** What a call is to a gate (api/scheduler.ts): the start of some work, another call, or a poll of one run (its lane). */
+export interface CallTicket {
+  kind: 'start' | 'call' | 'poll';
+  /** The run, publish or restore a poll reads: its floor and its fair share are kept per lane. */
+  lane?: string;
+}
+
+/**
+ * Decides when each attempt of a call goes out (a process working on many sites shares one
+ * budget: api/scheduler.ts). The function it gives is called once the attempt is over, with the
+ * answer's status (undefined: no answer).
+ */
+export interface CallGate {
+  acquire(ticket: CallTicket, signal?: AbortSignal): Promise<(status?: number) => void>;
 }
 
 /** The bounds of the transport (docs/scripting.md "How calls are made"). */
@@ -132,6 +150,7 @@ interface Request {
   key?: string;
   retryFloorMs?: number;
   maxAttempts?: number;
+  ticket: CallTicket;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -164,6 +183,8 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 export class ApiClient {
   readonly baseUrl: URL;
   budget: RateBudget;
+  /** Every attempt waits for its turn here when set (the batch commands set one). */
+  gate?: CallGate;
   private readonly opts: Required<Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'notice'>> &
     ClientOptions;
   private agent?: Agent;
@@ -228,6 +249,7 @@ export class ApiClient {
       key,
       retryFloorMs: options.retryFloorMs,
       maxAttempts: options.maxAttempts,
+      ticket: options.ticket ?? { kind: isWrite ? 'start' : 'call' },
     });
   }
 
@@ -243,6 +265,7 @@ export class ApiClient {
       envelopeRequired: false,
       answerCap: this.opts.maxAnswerBytes,
       signal,
+      ticket: { kind: 'call' },
     });
   }
 
@@ -265,11 +288,13 @@ export class ApiClient {
     const unknownOutcome = <E extends CliError>(err: E): E =>
       r.write && key !== undefined ? withUnknownOutcome(err, label, key) : err;
     for (let attempt = 1; ; attempt++) {
+      const over = this.gate ? await this.gate.acquire(r.ticket, signal) : undefined;
       const t0 = clock.now();
       let res: RawResponse;
       try {
         res = await this.send(r);
       } catch (err) {
+        over?.();
         if (signal?.aborted) throw signal.reason;
         const code = (err as NodeJS.ErrnoException).code ?? '';
         // A refused connection sent nothing, so even a write without a key may be retried.
@@ -294,6 +319,7 @@ export class ApiClient {
         throw NOT_SENT.has(code) ? failure : unknownOutcome(failure);
       }
       this.trackBudget(res.headers);
+      over?.(res.status);
       const requestId = header(res.headers, 'x-request-id');
       this.debug(
         `${r.verb} ${label} → ${res.status} in ${clock.now() - t0}ms request=${requestId ?? '-'} remaining=${this.budget.remaining ?? '-'}${key ? ` key=${key}` : ''}`,

@@ -60,6 +60,11 @@ export const CORE_CONTROL_ROUTES: ControlRoute<Emulator>[] = [
       return sites.length > 100 ? { added: sites.length, first: sites[0], last: sites[sites.length - 1] } : sites;
     },
   },
+  {
+    verb: 'POST',
+    path: 'sites/:siteId/outcome',
+    run: ({ emu, params, body }) => c(emu).setOutcome(params.siteId, body),
+  },
   { verb: 'GET', path: 'shapes', run: ({ emu }) => ({ shapes: emu.shapes.name }) },
   { verb: 'GET', path: 'clock', run: ({ emu }) => c(emu).clock() },
   { verb: 'POST', path: 'clock', run: ({ emu, body }) => c(emu).setClock(body) },
