@@ -72,11 +72,14 @@ export interface CallTicket {
 /**
  * Decides when each attempt of a call goes out (a process working on many sites shares one
  * budget: api/scheduler.ts). The function it gives is called once the attempt is over, with the
- * answer's status (undefined: no answer).
+ * answer's status (undefined: no answer) and, on a 429 from the minute's budget (one with a
+ * Retry-After), how long the service asked to wait.
  */
 export interface CallGate {
-  acquire(ticket: CallTicket, signal?: AbortSignal): Promise<(status?: number) => void>;
+  acquire(ticket: CallTicket, signal?: AbortSignal): Promise<CallOver>;
 }
+
+export type CallOver = (status?: number, retryAfterMs?: number) => void;
 
 /** The bounds of the transport (docs/scripting.md "How calls are made"). */
 export const TRANSPORT_BOUNDS = {
@@ -319,7 +322,7 @@ export class ApiClient {
         throw NOT_SENT.has(code) ? failure : unknownOutcome(failure);
       }
       this.trackBudget(res.headers);
-      over?.(res.status);
+      over?.(res.status, res.status === 429 ? this.budgetWait(res.headers) : undefined);
       const requestId = header(res.headers, 'x-request-id');
       this.debug(
         `${r.verb} ${label} → ${res.status} in ${clock.now() - t0}ms request=${requestId ?? '-'} remaining=${this.budget.remaining ?? '-'}${key ? ` key=${key}` : ''}`,
@@ -421,6 +424,12 @@ export class ApiClient {
   }
 
   /** How long a 429 is waited: Retry-After exactly, clamped; a malformed one falls back. */
+  /** A 429 from the minute's budget (it carries Retry-After): the wait it asks for. */
+  private budgetWait(headers: IncomingHttpHeaders): number | undefined {
+    const raw = header(headers, 'retry-after');
+    return raw === undefined ? undefined : this.rateLimitWait(parseRetryAfter(raw, this.opts.clock.now()), headers);
+  }
+
   private rateLimitWait(retryAfter: number | undefined, headers: IncomingHttpHeaders): number {
     let ms: number;
     if (retryAfter !== undefined) ms = retryAfter * 1000;

@@ -10,10 +10,13 @@
 //     -Reset, in client.budget): when the work left needs more calls than the minute has spare,
 //     the calls left are spread over the rest of the minute. Two processes on one token each see
 //     the other's calls in Remaining and slow down together: each spaces its calls by what is
-//     left, so together they approach the end of the minute without passing it.
-// Time comes from the injected clock.
+//     left, so together they approach the end of the minute without passing it;
+//   - a 429 from the minute's budget (its Retry-After) holds every call of the process, not only
+//     the one that met it, until the wait it asks for is over.
+// Without X-RateLimit-* headers it keeps its own calls within the limit in any minute of its
+// own (docs/real-service.md "Many sites at once"). Time comes from the injected clock.
 import type { Clock } from '../clock.js';
-import type { CallGate, CallTicket, RateBudget } from './client.js';
+import type { CallGate, CallOver, CallTicket, RateBudget } from './client.js';
 import { LIMITS } from './limits.js';
 import { POLL_TIMING } from './poll.js';
 
@@ -43,7 +46,7 @@ export interface SchedulerOptions {
 interface Waiter {
   ticket: CallTicket;
   seq: number;
-  resolve: (over: (status?: number) => void) => void;
+  resolve: (over: CallOver) => void;
   reject: (reason: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
@@ -71,12 +74,14 @@ export class CallScheduler implements CallGate {
   private readonly recent: number[] = [];
   /** The longest minute the service reported (X-RateLimit-Reset at a minute's start); 60 s until one is seen. */
   private longestReset?: number;
+  /** No call goes before this: the Retry-After of a 429 from the minute's budget. */
+  private heldUntil = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly o: SchedulerOptions) {
     this.floorMs = o.floorMs ?? POLL_TIMING.floorMs;
   }
 
-  acquire(ticket: CallTicket, signal?: AbortSignal): Promise<(status?: number) => void> {
+  acquire(ticket: CallTicket, signal?: AbortSignal): Promise<CallOver> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
       const w: Waiter = { ticket, seq: this.seq++, resolve, reject, signal };
@@ -107,6 +112,11 @@ export class CallScheduler implements CallGate {
     return Math.min(SCHEDULE.minuteMs, this.longestReset ?? SCHEDULE.minuteMs);
   }
 
+  /** The margin after a minute's reported end: SCHEDULE.resetMarginMs, less for a short minute (an emulator at --speed). */
+  private get resetMarginMs(): number {
+    return Math.min(SCHEDULE.resetMarginMs, this.minuteMs / 100);
+  }
+
   /** The minute as seen now; a minute that is over (or never reported) is taken as a whole new one. */
   minute(now = this.o.clock.now()): MinuteView & { limit: number } {
     const b = this.o.budget();
@@ -114,7 +124,7 @@ export class CallScheduler implements CallGate {
     if (b?.resetSeconds !== undefined && b.resetSeconds > 0)
       this.longestReset = Math.max(this.longestReset ?? 0, b.resetSeconds * 1000);
     const endsAt = b && b.remaining !== undefined ? b.at + (b.resetSeconds ?? 60) * 1000 : Number.NEGATIVE_INFINITY;
-    if (!b || b.remaining === undefined || now >= endsAt + SCHEDULE.resetMarginMs)
+    if (!b || b.remaining === undefined || now >= endsAt + this.resetMarginMs)
       return { limit, remaining: limit - this.inFlight, endsAt: now + this.minuteMs };
     return { limit, remaining: b.remaining - this.inFlight, endsAt };
   }
@@ -138,6 +148,10 @@ export class CallScheduler implements CallGate {
       while (this.recent.length > 0 && (this.recent[0] as number) <= now - minuteMs) this.recent.shift();
       let next = Number.POSITIVE_INFINITY;
       let granted: Waiter | undefined;
+      if (now < this.heldUntil) {
+        this.sleepUntil(this.heldUntil);
+        return;
+      }
       for (const w of this.ordered()) {
         const poll = w.ticket.kind === 'poll';
         const lastRead = w.ticket.lane === undefined ? undefined : this.lanes.get(w.ticket.lane);
@@ -148,7 +162,7 @@ export class CallScheduler implements CallGate {
         const reserve = poll ? SCHEDULE.pollReserve : SCHEDULE.reserve;
         const spare = minute.remaining - reserve;
         if (spare <= 0) {
-          next = Math.min(next, minute.endsAt + SCHEDULE.resetMarginMs);
+          next = Math.min(next, minute.endsAt + this.resetMarginMs);
           continue;
         }
         // Nor more than the minute's calls within any minute of this process's own, however the
@@ -184,11 +198,13 @@ export class CallScheduler implements CallGate {
     this.recent.push(now);
     if (w.ticket.lane !== undefined) this.lanes.set(w.ticket.lane, now);
     let over = false;
-    w.resolve((status) => {
+    w.resolve((status, retryAfterMs) => {
       if (over) return;
       over = true;
       this.inFlight--;
       if (status === 429) this.rateLimited++;
+      if (status === 429 && retryAfterMs !== undefined)
+        this.heldUntil = Math.max(this.heldUntil, this.o.clock.now() + retryAfterMs);
       this.pump();
     });
   }

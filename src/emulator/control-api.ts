@@ -302,6 +302,19 @@ export class Control {
     return this.clock();
   }
 
+  /** The calls every token may make in a minute (the service's 240; lower for tests of the budget). */
+  budget(): { callsPerMinute: number } {
+    return { callsPerMinute: this.emu.budgets.limit };
+  }
+
+  setBudget(input: { callsPerMinute?: unknown }): { callsPerMinute: number } {
+    const n = input.callsPerMinute;
+    if (!(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100_000))
+      bad('callsPerMinute must be a whole number from 1 to 100000.');
+    this.emu.budgets.limit = n as number;
+    return this.budget();
+  }
+
   addFault(spec: FaultSpec): Fault {
     const problem = checkFaultSpec(spec);
     if (problem) bad(problem);

@@ -11,8 +11,12 @@ export interface FleetFlags {
   failFast?: boolean;
 }
 
-/** How many sites are worked on at once by default: enough that the budget, not the waiting, bounds a batch. */
-export const DEFAULT_CONCURRENCY = 50;
+/**
+ * How many sites are worked on at once by default: enough that the budget, not the waiting,
+ * bounds a batch. A site takes at least a start and a read a poll floor later; at 240 calls a
+ * minute (2 sites a second) with publishes of tens of seconds, fewer would leave budget unused.
+ */
+export const DEFAULT_CONCURRENCY = 100;
 
 export const FLEET_OPTIONS: OptionDefinition[] = [
   { flags: '-w, --workspace <id>', description: 'with --all-sites: the workspace whose sites to work on' },
