@@ -210,11 +210,12 @@ export class CallScheduler implements CallGate {
   }
 
   private sleepUntil(at: number): void {
-    if (at === this.wakeAt) return;
+    if (at === this.wakeAt && this.wake) return;
     this.wake?.abort();
     this.wake = undefined;
-    this.wakeAt = at;
+    this.wakeAt = Number.POSITIVE_INFINITY;
     if (!Number.isFinite(at) || this.waiters.length === 0) return;
+    this.wakeAt = at;
     const wake = new AbortController();
     this.wake = wake;
     this.o.clock.sleep(Math.max(1, at - this.o.clock.now()), wake.signal).then(

@@ -193,6 +193,113 @@ describe('the call scheduler', () => {
     expect(s.waiting).toBe(0);
   });
 
+  it('never lets polls starve a start: a start asked for after forty polls goes next', async () => {
+    const clock = new ManualClock();
+    // A minute with room for all, but work enough that calls are spaced over it.
+    let budget: RateBudget = { limit: 240, remaining: 200, resetSeconds: 60, at: 0 };
+    const s = new CallScheduler({ clock, budget: () => budget, demand: () => 1_000 });
+    const order: string[] = [];
+    const take = (kind: 'poll' | 'start', lane?: string) =>
+      s.acquire({ kind, lane }).then((over) => {
+        order.push(kind);
+        budget = {
+          ...budget,
+          remaining: (budget.remaining ?? 0) - 1,
+          resetSeconds: 60 - clock.now() / 1000,
+          at: clock.now(),
+        };
+        over(200);
+      });
+    const polls = Array.from({ length: 40 }, (_, i) => take('poll', `run${i}`));
+    const start = take('start');
+    await clock.run(Promise.all([...polls, start]));
+    // The first poll went at once; every other waited its turn, and the start took the next one.
+    expect(order.slice(0, 3)).toEqual(['poll', 'start', 'poll']);
+    expect(order).toHaveLength(41);
+  });
+
+  it('spreads the calls the minute has left over the rest of it (X-RateLimit-Remaining and -Reset)', async () => {
+    const clock = new ManualClock();
+    // 11 calls left, the minute ends at 20 s, and the work needs far more. Each answer reports
+    // the minute as the service would.
+    let budget: RateBudget = { limit: 240, remaining: 11, resetSeconds: 20, at: 0 };
+    const s = new CallScheduler({ clock, budget: () => budget, demand: () => 100 });
+    const granted: number[] = [];
+    const waits = Array.from({ length: 12 }, () =>
+      s.acquire({ kind: 'start' }).then((over) => {
+        const now = clock.now();
+        granted.push(now);
+        budget =
+          now < 20_000
+            ? {
+                limit: 240,
+                remaining: (budget.remaining ?? 0) - 1,
+                resetSeconds: Math.ceil((20_000 - now) / 1000),
+                at: now,
+              }
+            : { limit: 240, remaining: 239, resetSeconds: 60, at: now };
+        over(200);
+      }),
+    );
+    await clock.run(Promise.all(waits));
+    // At most ten within the minute (the reserve of one kept), spread over it rather than at
+    // once; the rest once it is over.
+    const inMinute = granted.filter((t) => t < 20_000);
+    expect(inMinute.length).toBeGreaterThanOrEqual(9);
+    expect(inMinute.length).toBeLessThanOrEqual(10);
+    for (let i = 1; i < inMinute.length; i++) expect(inMinute[i] - inMinute[i - 1]).toBeGreaterThanOrEqual(1_000);
+    expect(inMinute.at(-1)).toBeGreaterThan(15_000);
+    expect(granted[10]).toBeGreaterThanOrEqual(20_000);
+    expect(granted).toHaveLength(12);
+  });
+
+  it('holds every call, not only the one that met it, for the Retry-After of a 429', async () => {
+    const clock = new ManualClock();
+    const s = new CallScheduler({ clock, budget: () => undefined });
+    const over = await s.acquire({ kind: 'start' });
+    over(429, 7_000);
+    const granted: Array<[string, number]> = [];
+    const later = [
+      s.acquire({ kind: 'poll', lane: 'a' }).then((o) => {
+        granted.push(['poll', clock.now()]);
+        o(200);
+      }),
+      s.acquire({ kind: 'start' }).then((o) => {
+        granted.push(['start', clock.now()]);
+        o(200);
+      }),
+    ];
+    await clock.run(Promise.all(later));
+    expect(granted).toEqual([
+      ['start', 7_000],
+      ['poll', 7_000],
+    ]);
+    expect(s.rateLimited).toBe(1);
+    // A 429 of a quota (no Retry-After) holds nothing.
+    const quota = await s.acquire({ kind: 'start' });
+    quota(429);
+    await clock.run(s.acquire({ kind: 'start' }).then((o) => o(200)));
+    expect(clock.now()).toBe(7_000);
+  });
+
+  it('without rate-limit headers, keeps its own calls within the limit in any minute of its own', async () => {
+    const clock = new ManualClock();
+    const s = new CallScheduler({ clock, budget: () => undefined, demand: () => 1_000 });
+    const granted: number[] = [];
+    const waits = Array.from({ length: 300 }, () =>
+      s.acquire({ kind: 'call' }).then((over) => {
+        granted.push(clock.now());
+        over(200);
+      }),
+    );
+    await clock.run(Promise.all(waits));
+    for (let i = 0; i < granted.length; i++) {
+      const inMinute = granted.filter((t) => t >= granted[i] && t < granted[i] + 60_000).length;
+      expect(inMinute).toBeLessThanOrEqual(240);
+    }
+    expect(granted.at(-1)).toBeGreaterThanOrEqual(60_000);
+  });
+
   it('publishes 200 sites with no 429, no minute over 240, within 1.2 × the budget-bound ideal', async () => {
     const clock = new ManualClock();
     const service = new Service(clock);
