@@ -154,7 +154,8 @@ async function followRun(
   row: SiteRow,
 ): Promise<Followed> {
   let state = { ...initialRunState(jobId), state: 'running' };
-  let changed = false;
+  // A run just started is busy: its first read comes after the busy wait, not the idle one.
+  let changed = true;
   const r = await pollUntil<RunState>({
     clock: ctx.clock,
     signal: ctx.signal,
