@@ -154,14 +154,28 @@ export class FleetReport {
           : isFailure(out.exitCode)
             ? c.red('✗')
             : c.yellow(out.exitCode === ExitCode.pending || out.exitCode === ExitCode.interrupted ? '…' : '?');
-      const elapsed = formatElapsed(out.elapsedMs).padStart(6);
-      io.outLine(
-        `${mark} ${padWidth(site, this.siteWidth)}  ${out.outcome.padEnd(11)}${elapsed}  ${sanitizeInline(out.ref)}`.trimEnd(),
-      );
+      io.outLine(this.row(mark, site, out));
       if (out.note && (out.exitCode !== 0 || !out.ref)) io.errLine(`  ${out.note}`);
       for (const cmd of out.next ?? []) io.errLine(`    ${cmd}`);
     }
     this.draw();
+  }
+
+  /**
+   * A site's row on a terminal: mark, site, outcome, elapsed, and its address or run. Where that
+   * is wider than the terminal, the address or run goes on a line of its own (it is never cut),
+   * and the columns lose their padding if they still do not fit.
+   */
+  private row(mark: string, site: string, out: SiteOutcome): string {
+    const ref = sanitizeInline(out.ref);
+    const elapsed = formatElapsed(out.elapsedMs);
+    const head = `${padWidth(site, this.siteWidth)}  ${out.outcome.padEnd(11)}${elapsed.padStart(6)}`;
+    const cols = this.ctx.io.columns;
+    // The mark is one column and a space.
+    if (2 + displayWidth(head) + (ref ? 2 + displayWidth(ref) : 0) <= cols)
+      return `${mark} ${head}${ref ? `  ${ref}` : ''}`;
+    const first = 2 + displayWidth(head) <= cols ? head : `${site} ${out.outcome} ${elapsed}`;
+    return ref ? `${mark} ${first}\n    ${ref}` : `${mark} ${first}`;
   }
 
   /** How many sites ended so far, and with what. */
