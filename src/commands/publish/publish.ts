@@ -120,9 +120,10 @@ export const publishCommand = defineCommand<PublishOptions>({
     'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.\n' +
     'A lost connection to the service is said on stderr and tried again for --reconnect-for (default 5m); then it stops waiting with exit 8 and the command that follows the publish again.\n' +
     'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout, or no connection (it goes on); 130 Ctrl-C (it goes on).\n' +
-    'Several sites (ids as arguments, - for one id a line on standard input, or --workspace ID --all-sites) are published at once, --concurrency at a time, each started, followed and ended on its own, all within the token’s budget of calls: ' +
-    'one row per site as it ends (piped: site, outcome, address, exit code, tab-separated; --json: one NDJSON record per site, then a summary record), and the most severe exit code of them (docs/scripting.md "Many sites at once").',
-  usage: '[options] [site...]',
+    'Several sites (ids as arguments, - for one id a line on standard input, or --workspace ID --all-sites) are published at once, --concurrency at a time, each started, followed and ended on its own, all within the token’s budget of calls (two such commands on one token slow down together instead of failing); one failure stops no other site unless --fail-fast. ' +
+    'One row per site as it ends (piped: site, outcome, address, exit code, tab-separated; --json: one NDJSON record per site, then a summary record). ' +
+    'The exit code is the most severe of the sites’: 4, 2, 1, 6, 7, 5, 10, 11, 8, in that order (docs/scripting.md "Many sites at once"); Ctrl-C stops following (the publishes go on), reports every site and exits 130.',
+  usage: '[options] [site]  |  <site...>  |  -  |  --workspace ID --all-sites',
   args: [
     {
       name: 'site',
@@ -151,8 +152,10 @@ export const publishCommand = defineCommand<PublishOptions>({
     'URL=$(sitebuilder publish s_123 --timeout 5m)',
     'sitebuilder publish s_123 --json | jq -r .url',
     'sitebuilder publish s_123 --no-wait && sitebuilder publish status s_123',
-    'sitebuilder publish --workspace ws_1 --all-sites',
+    'sitebuilder publish s_1 s_2 s_3',
+    'sitebuilder publish --workspace ws_1 --all-sites --fail-fast',
     'sitebuilder site list --workspace ws_1 --all | cut -f1 | sitebuilder publish - > published.tsv',
+    'sitebuilder publish --workspace ws_1 --all-sites --json | jq -r \'select(.type == "site" and .exitCode != 0) | .siteId\'',
   ],
   jsonFields: `${PUBLISH_JSON_FIELDS}. With several sites, NDJSON: one {"type":"site",siteId,outcome,exitCode,url,status,deploymentId,error,idempotencyKey,note,next,elapsedMs} per site as it ends, then {"type":"summary",sites,outcomes,exitCode,interrupted,calls,rateLimited,elapsedMs}`,
   run: runPublish,
