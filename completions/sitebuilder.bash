@@ -23,7 +23,7 @@ _sitebuilder_spec() {
     'site use') __sb_cmds=''; __sb_flags='--clear -h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     'site view') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     'site help') __sb_cmds=''; __sb_flags=''; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
-    'chat') __sb_cmds=''; __sb_flags='--plan -F --message-file --answer --choose --job --approve --revise --no-follow --timeout --reconnect-for --idempotency-key -h --help'; __sb_vflags=' -F --message-file --answer --choose --job --revise --timeout --reconnect-for --idempotency-key '; __sb_npos=2; __sb_variadic=0 ;;
+    'chat') __sb_cmds=''; __sb_flags='--plan -F --message-file --answer --choose --job --approve --revise --no-follow --timeout --reconnect-for --idempotency-key -w --workspace --all-sites --concurrency --fail-fast -h --help'; __sb_vflags=' -F --message-file --answer --choose --job --revise --timeout --reconnect-for --idempotency-key -w --workspace --concurrency '; __sb_npos=3; __sb_variadic=1 ;;
     'job') __sb_cmds='watch cancel help'; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'job watch') __sb_cmds=''; __sb_flags='--timeout --reconnect-for -h --help'; __sb_vflags=' --timeout --reconnect-for '; __sb_npos=2; __sb_variadic=0 ;;
     'job cancel') __sb_cmds=''; __sb_flags='--job --clear-session -h --help'; __sb_vflags=' --job '; __sb_npos=1; __sb_variadic=0 ;;
@@ -39,7 +39,7 @@ _sitebuilder_spec() {
     'queue resume') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     'queue help') __sb_cmds=''; __sb_flags=''; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     'upload') __sb_cmds=''; __sb_flags='--folder -h --help'; __sb_vflags=' --folder '; __sb_npos=2; __sb_variadic=1 ;;
-    'publish') __sb_cmds='status logs help'; __sb_flags='--wait --no-wait --timeout --reconnect-for --idempotency-key -h --help'; __sb_vflags=' --timeout --reconnect-for --idempotency-key '; __sb_npos=1; __sb_variadic=0 ;;
+    'publish') __sb_cmds='status logs help'; __sb_flags='--wait --no-wait --timeout --reconnect-for --idempotency-key -w --workspace --all-sites --concurrency --fail-fast -h --help'; __sb_vflags=' --timeout --reconnect-for --idempotency-key -w --workspace --concurrency '; __sb_npos=2; __sb_variadic=1 ;;
     'publish status') __sb_cmds=''; __sb_flags='--wait --timeout --reconnect-for -h --help'; __sb_vflags=' --timeout --reconnect-for '; __sb_npos=1; __sb_variadic=0 ;;
     'publish logs') __sb_cmds=''; __sb_flags='--all -l --limit --deployment -h --help'; __sb_vflags=' -l --limit --deployment '; __sb_npos=1; __sb_variadic=0 ;;
     'publish help') __sb_cmds=''; __sb_flags=''; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;

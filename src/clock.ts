@@ -47,7 +47,9 @@ export function clockFromEnv(env: Record<string, string | undefined>): Clock {
   if (!raw) return systemClock;
   const speed = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw) || speed < 1 || speed > 1000)
-    throw new UsageError('SITEBUILDER_CLOCK_SPEED must be a number from 1 to 1000 (the emulator’s --speed); unset it for real time.');
+    throw new UsageError(
+      'SITEBUILDER_CLOCK_SPEED must be a number from 1 to 1000 (the emulator’s --speed); unset it for real time.',
+    );
   return speed === 1 ? systemClock : scaledClock(speed);
 }
 

@@ -58,7 +58,28 @@ export interface CallOptions {
   retryFloorMs?: number;
   /** Tries of a call after network errors and 5xx (1: none again): a poller that retries on its own (api/poll.ts). */
   maxAttempts?: number;
+  /** Its place in the queue of a gate (a poll of a run, a start); by default a write is a start, a read a call. */
+  ticket?: CallTicket;
 }
+
+/** What a call is to a gate (api/scheduler.ts): the start of some work, another call, or a poll of one run (its lane). */
+export interface CallTicket {
+  kind: 'start' | 'call' | 'poll';
+  /** The run, publish or restore a poll reads: its floor and its fair share are kept per lane. */
+  lane?: string;
+}
+
+/**
+ * Decides when each attempt of a call goes out (a process working on many sites shares one
+ * budget: api/scheduler.ts). The function it gives is called once the attempt is over, with the
+ * answer's status (undefined: no answer) and, on a 429 from the minute's budget (one with a
+ * Retry-After), how long the service asked to wait.
+ */
+export interface CallGate {
+  acquire(ticket: CallTicket, signal?: AbortSignal): Promise<CallOver>;
+}
+
+export type CallOver = (status?: number, retryAfterMs?: number) => void;
 
 /** The bounds of the transport (docs/scripting.md "How calls are made"). */
 export const TRANSPORT_BOUNDS = {
@@ -134,6 +155,7 @@ interface Request {
   maxAttempts?: number;
   /** The site the call is about (its projectId), for the commands a refusal may point to. */
   site?: string;
+  ticket: CallTicket;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -166,6 +188,8 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 export class ApiClient {
   readonly baseUrl: URL;
   budget: RateBudget;
+  /** Every attempt waits for its turn here when set (the batch commands set one). */
+  gate?: CallGate;
   private readonly opts: Required<Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'notice'>> &
     ClientOptions;
   private agent?: Agent;
@@ -236,6 +260,7 @@ export class ApiClient {
       retryFloorMs: options.retryFloorMs,
       maxAttempts: options.maxAttempts,
       site: typeof args.projectId === 'string' ? args.projectId : undefined,
+      ticket: options.ticket ?? { kind: isWrite ? 'start' : 'call' },
     });
   }
 
@@ -251,6 +276,7 @@ export class ApiClient {
       envelopeRequired: false,
       answerCap: this.opts.maxAnswerBytes,
       signal,
+      ticket: { kind: 'call' },
     });
   }
 
@@ -273,11 +299,13 @@ export class ApiClient {
     const unknownOutcome = <E extends CliError>(err: E): E =>
       r.write && key !== undefined ? withUnknownOutcome(err, label, key) : err;
     for (let attempt = 1; ; attempt++) {
+      const over = this.gate ? await this.gate.acquire(r.ticket, signal) : undefined;
       const t0 = clock.now();
       let res: RawResponse;
       try {
         res = await this.send(r);
       } catch (err) {
+        over?.();
         if (signal?.aborted) throw signal.reason;
         const code = (err as NodeJS.ErrnoException).code ?? '';
         // A refused connection sent nothing, so even a write without a key may be retried.
@@ -302,6 +330,7 @@ export class ApiClient {
         throw NOT_SENT.has(code) ? failure : unknownOutcome(failure);
       }
       this.trackBudget(res.headers);
+      over?.(res.status, res.status === 429 ? this.budgetWait(res.headers) : undefined);
       const requestId = header(res.headers, 'x-request-id');
       this.debug(
         `${r.verb} ${label} → ${res.status} in ${clock.now() - t0}ms request=${requestId ?? '-'} remaining=${this.budget.remaining ?? '-'}${key ? ` key=${key}` : ''}`,
@@ -404,6 +433,12 @@ export class ApiClient {
   }
 
   /** How long a 429 is waited: Retry-After exactly, clamped; a malformed one falls back. */
+  /** A 429 from the minute's budget (it carries Retry-After): the wait it asks for. */
+  private budgetWait(headers: IncomingHttpHeaders): number | undefined {
+    const raw = header(headers, 'retry-after');
+    return raw === undefined ? undefined : this.rateLimitWait(parseRetryAfter(raw, this.opts.clock.now()), headers);
+  }
+
   private rateLimitWait(retryAfter: number | undefined, headers: IncomingHttpHeaders): number {
     let ms: number;
     if (retryAfter !== undefined) ms = retryAfter * 1000;

@@ -105,8 +105,14 @@ export interface PollUntilOptions<T> {
   timeoutMs: number;
   /** A value already in hand (the answer that started the work): checked before the first read. */
   initial?: T;
-  /** One read; `call` holds the client's options for it (Reconnect.callOptions). */
-  read: (call: Pick<CallOptions, 'maxAttempts' | 'retryFloorMs'>) => Promise<T>;
+  /** One read; `call` holds the client's options for it (Reconnect.callOptions, the lane's ticket). */
+  read: (call: Pick<CallOptions, 'maxAttempts' | 'retryFloorMs' | 'ticket'>) => Promise<T>;
+  /**
+   * The lane of this poll at the client's gate (api/scheduler.ts), which then keeps the floor
+   * from when each read went out and shares the budget among many runs: the budget's own
+   * stretching of the wait is left to it.
+   */
+  lane?: string;
   /** Keeps reading across a lost service; without it, a failed read is thrown. */
   reconnect?: Reconnect;
   /** Called with each value read (show it; throw to stop, e.g. on a failure). */
@@ -133,7 +139,7 @@ export async function pollUntil<T>(o: PollUntilOptions<T>): Promise<PollUntilRes
   const deadline = o.clock.now() + o.timeoutMs;
   const poller = new AdaptivePoller({
     clock: o.clock,
-    budget: o.budget,
+    budget: o.lane === undefined ? o.budget : undefined,
     ...(o.fastMs !== undefined && { fastMs: o.fastMs }),
     ...(o.idleMs !== undefined && { idleMs: o.idleMs }),
   });
@@ -145,7 +151,10 @@ export async function pollUntil<T>(o: PollUntilOptions<T>): Promise<PollUntilRes
       poller.markRead();
       let value: T;
       try {
-        value = await o.read(o.reconnect?.callOptions() ?? {});
+        value = await o.read({
+          ...o.reconnect?.callOptions(),
+          ...(o.lane !== undefined && { ticket: { kind: 'poll' as const, lane: o.lane } }),
+        });
       } catch (err) {
         if (!o.reconnect || o.signal?.aborted) throw err;
         const verdict = await o.reconnect.failed(err, { readAt, signal: o.signal, stopAt: deadline });
@@ -227,8 +236,8 @@ export interface ReconnectOptions {
   clock: Clock;
   /** How long to keep trying once the connection is lost. */
   forMs?: number;
-  /** A line for stderr: said once when the connection is lost, once when it is back. */
-  say: (line: string) => void;
+  /** A line for stderr: said once when the connection is lost, once when it is back (`kind` says which). */
+  say: (line: string, kind: 'lost' | 'back') => void;
   /** A spinner's label while it waits, updated in place; undefined when the connection is back. */
   show?: (label: string | undefined) => void;
 }
@@ -261,7 +270,7 @@ export class Reconnect {
     const down = this.o.clock.now() - this.lostAt;
     this.lostAt = undefined;
     this.o.show?.(undefined);
-    this.o.say(`Connection back after ${duration(roundSeconds(down))}; going on.`);
+    this.o.say(`Connection back after ${duration(roundSeconds(down))}; going on.`, 'back');
   }
 
   /** The error to give up with, once failed() said so. */
@@ -286,6 +295,7 @@ export class Reconnect {
         this.forMs > 0
           ? `Connection lost (${this.cause}); retrying for up to ${duration(this.forMs)}.`
           : `Connection lost (${this.cause}).`,
+        'lost',
       );
     }
     const now = clock.now();

@@ -37,6 +37,8 @@ function globalsFrom(o: Record<string, unknown>, env: Record<string, string | un
 function sitePickWanted(def: AnyCommandDefinition, options: Record<string, unknown>, ctx: Context): boolean {
   const arg = def.args?.find((a) => a.name === 'site');
   if (!arg || arg.required || arg.pick === false || options.site !== undefined) return false;
+  // Every site of a workspace (publish, chat: docs/scripting.md "Many sites at once"): none to pick.
+  if (options.allSites) return false;
   return !ctx.env.SITEBUILDER_SITE && !ctx.profile().site && ctx.prompter.canPrompt();
 }
 

@@ -55,8 +55,10 @@ export class RateBudgets {
     return true;
   }
 
+  /** Every minute cleared, and the service's limit back. */
   reset(): void {
     this.windows.clear();
+    this.limit = LIMITS.callsPerMinute;
   }
 
   private seconds(emulatedMs: number): number {

@@ -8,7 +8,10 @@ import { checkFaultSpec, type Fault, type FaultSpec } from './faults.js';
 import type { LogEntry } from './request-log.js';
 import { DEMO_USER_ID } from './seed.js';
 import {
+  DEFAULT_SLOW_SECONDS,
   ROLE_PERMISSIONS,
+  SITE_OUTCOMES,
+  type SiteOutcome,
   TOKEN_PREFIX,
   type Plan,
   type Role,
@@ -218,25 +221,64 @@ export class Control {
     return ws;
   }
 
-  /** Adds sites directly (no build run), e.g. thousands to exercise paging. */
-  addSites(workspaceId: string, input: { count?: number; name?: string; createdBy?: string } = {}): SiteRecord[] {
+  /**
+   * Adds sites directly (no build run), e.g. thousands to exercise paging, or a fleet whose
+   * publishes and runs end in every outcome: `outcomes` names how many sites end otherwise than
+   * in success ({ failure: 2, question: 1, plan: 1, slow: 1 }), spread over the new sites.
+   */
+  addSites(
+    workspaceId: string,
+    input: {
+      count?: number;
+      name?: string;
+      createdBy?: string;
+      outcomes?: Partial<Record<SiteOutcome, number>>;
+      slowSeconds?: number;
+    } = {},
+  ): SiteRecord[] {
     const ws = this.findWorkspace(workspaceId);
     const n = input.count ?? 1;
     if (!Number.isInteger(n) || n < 1 || n > 100_000) bad('count must be a whole number from 1 to 100000.');
+    const plan = outcomePlan(n, input.outcomes ?? {});
+    const slow = input.slowSeconds === undefined ? undefined : slowSecondsOf(input.slowSeconds);
     const out: SiteRecord[] = [];
     for (let i = 0; i < n; i++) {
       const name = n === 1 && input.name ? input.name : `${input.name ?? 'Generated site'} ${i + 1}`;
-      out.push(
-        this.emu.addSite({
-          workspaceId: ws._id,
-          name,
-          prompt: `${name}.`,
-          importSource: null,
-          createdBy: input.createdBy ?? DEMO_USER_ID,
-        }),
-      );
+      const site = this.emu.addSite({
+        workspaceId: ws._id,
+        name,
+        prompt: `${name}.`,
+        importSource: null,
+        createdBy: input.createdBy ?? DEMO_USER_ID,
+      });
+      this.applyOutcome(site, plan[i], slow);
+      out.push(site);
     }
     return out;
+  }
+
+  /** How the site's publishes and agent runs end from now on (success: as usual). */
+  setOutcome(siteId: string, input: { outcome?: unknown; slowSeconds?: unknown }): SiteRecord {
+    const site = this.emu.siteOr404(siteId);
+    if (!SITE_OUTCOMES.includes(input.outcome as SiteOutcome))
+      bad(`outcome must be one of: ${SITE_OUTCOMES.join(', ')}.`);
+    this.applyOutcome(
+      site,
+      input.outcome as SiteOutcome,
+      input.slowSeconds === undefined ? undefined : slowSecondsOf(input.slowSeconds),
+    );
+    return site;
+  }
+
+  private applyOutcome(site: SiteRecord, outcome: SiteOutcome, slowSeconds: number | undefined): void {
+    if (outcome === 'success') {
+      delete site.outcome;
+      delete site.slowSeconds;
+      return;
+    }
+    site.outcome = outcome;
+    if (outcome === 'slow') site.slowSeconds = slowSeconds ?? DEFAULT_SLOW_SECONDS;
+    else delete site.slowSeconds;
   }
 
   // ---- clock, faults, log -------------------------------------------------------------
@@ -260,6 +302,19 @@ export class Control {
     return this.clock();
   }
 
+  /** The calls every token may make in a minute (the service's 240; lower for tests of the budget). */
+  budget(): { callsPerMinute: number } {
+    return { callsPerMinute: this.emu.budgets.limit };
+  }
+
+  setBudget(input: { callsPerMinute?: unknown }): { callsPerMinute: number } {
+    const n = input.callsPerMinute;
+    if (!(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100_000))
+      bad('callsPerMinute must be a whole number from 1 to 100000.');
+    this.emu.budgets.limit = n as number;
+    return this.budget();
+  }
+
   addFault(spec: FaultSpec): Fault {
     const problem = checkFaultSpec(spec);
     if (problem) bad(problem);
@@ -281,6 +336,30 @@ export class Control {
   clearLog(): void {
     this.emu.log.clear();
   }
+}
+
+function slowSecondsOf(value: unknown): number {
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 3600))
+    bad('slowSeconds must be a whole number from 1 to 3600.');
+  return value as number;
+}
+
+/** Which outcome each of n new sites gets: the ones asked for spread evenly, success elsewhere. */
+function outcomePlan(n: number, asked: Partial<Record<SiteOutcome, number>>): SiteOutcome[] {
+  const plan: SiteOutcome[] = Array.from({ length: n }, () => 'success');
+  const wanted: SiteOutcome[] = [];
+  for (const [k, count] of Object.entries(asked)) {
+    if (!SITE_OUTCOMES.includes(k as SiteOutcome))
+      bad(`outcomes takes ${SITE_OUTCOMES.join(', ')}, not ${JSON.stringify(k)}.`);
+    if (!(typeof count === 'number' && Number.isInteger(count) && count >= 0))
+      bad(`outcomes.${k} must be a whole number of 0 or more.`);
+    for (let i = 0; i < (count as number); i++) wanted.push(k as SiteOutcome);
+  }
+  if (wanted.length > n) bad(`outcomes name ${wanted.length} sites, more than the ${n} added.`);
+  wanted.forEach((o, i) => {
+    plan[Math.floor((i * n) / wanted.length)] = o;
+  });
+  return plan;
 }
 
 function toMs(value: string | number, what: string): number {

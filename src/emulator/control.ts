@@ -60,7 +60,14 @@ export const CORE_CONTROL_ROUTES: ControlRoute<Emulator>[] = [
       return sites.length > 100 ? { added: sites.length, first: sites[0], last: sites[sites.length - 1] } : sites;
     },
   },
+  {
+    verb: 'POST',
+    path: 'sites/:siteId/outcome',
+    run: ({ emu, params, body }) => c(emu).setOutcome(params.siteId, body),
+  },
   { verb: 'GET', path: 'shapes', run: ({ emu }) => ({ shapes: emu.shapes.name }) },
+  { verb: 'GET', path: 'budget', run: ({ emu }) => c(emu).budget() },
+  { verb: 'POST', path: 'budget', run: ({ emu, body }) => c(emu).setBudget(body) },
   { verb: 'GET', path: 'clock', run: ({ emu }) => c(emu).clock() },
   { verb: 'POST', path: 'clock', run: ({ emu, body }) => c(emu).setClock(body) },
   { verb: 'GET', path: 'faults', run: ({ emu }) => c(emu).faults() },

@@ -58,7 +58,19 @@ export interface SiteRecord {
   createdBy: string;
   createdAt: number;
   updatedAt: number;
+  /**
+   * How its publishes and agent runs end, set by the control API for fleets (docs/emulator.md
+   * "Control API"): success (the default), failure, question, plan or slow.
+   */
+  outcome?: SiteOutcome;
+  /** For a slow site: emulated seconds a publish takes, and an agent run stalls. */
+  slowSeconds?: number;
 }
+
+export const SITE_OUTCOMES = ['success', 'failure', 'question', 'plan', 'slow'] as const;
+export type SiteOutcome = (typeof SITE_OUTCOMES)[number];
+/** A slow site's publish takes this long (emulated), and its agent runs stall this long. */
+export const DEFAULT_SLOW_SECONDS = 600;
 
 export interface TokenRecord {
   _id: string;

@@ -3,20 +3,28 @@
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
 // The definition only: the implementation (./run.ts) loads when the command runs.
 import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
+import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
-import type { ChatOptions } from './run.js';
+import type { ChatBatchOptions } from './batch.js';
 
-export const chat = defineCommand<ChatOptions>({
+export const chat = defineCommand<ChatBatchOptions>({
   name: 'chat',
   summary: 'Talk to the site agent: send a message and watch the run live',
   description: `Send a message to the site's agent and follow the run: its text as it arrives, its task list, the files it changes, and the credits it cost. Without a message, in a terminal, a conversation: /plan toggles plan mode, /queue shows the queue, /resume runs a queue stopped after a failed or cancelled run, /cancel stops the run, /reply answers a question or plan put off with Esc, and an empty line, /exit or Ctrl-D leaves. What you type during a run becomes your next message's text (never an answer to a question or plan). Ctrl-C during a run cancels it; a second Ctrl-C detaches (the run goes on) and prints the command that re-attaches. When the connection to the service is lost, it says so and keeps trying for --reconnect-for (default 5m); then it detaches with exit 8 and the command that re-attaches.
 
 A lone argument is the site, or the message for the default site: one with a space is a message; one that could be an id is the site unless the service has no such site. Without a default site, a message needs the site named first (exit 2).
 
-When the agent asks a question or writes a plan, a terminal offers a choice; a script gets exit code 10 (question) or 11 (plan) and the exact command that answers, naming the run with --job: --answer TEXT or --choose N, --approve or --revise TEXT. These flags check that a question (or a plan) waits on the site's latest run, and send nothing otherwise (exit 2). A new message while one waits would be taken as its reply: a terminal asks first; otherwise nothing is sent (exit 10 or 11) unless --yes. The latest run is the one --job names, else the newest the history names with a time, else the newest this CLI started or followed; when none of these tells it, a terminal asks, a reply flag without one exits 2 (name the run with --job), and a new message exits 5 (--job or --yes). A message sent while the agent is busy waits in the site's queue (exit 8 when following, 0 with --no-follow) and runs on its own.`,
+When the agent asks a question or writes a plan, a terminal offers a choice; a script gets exit code 10 (question) or 11 (plan) and the exact command that answers, naming the run with --job: --answer TEXT or --choose N, --approve or --revise TEXT. These flags check that a question (or a plan) waits on the site's latest run, and send nothing otherwise (exit 2). A new message while one waits would be taken as its reply: a terminal asks first; otherwise nothing is sent (exit 10 or 11) unless --yes. The latest run is the one --job names, else the newest the history names with a time, else the newest this CLI started or followed; when none of these tells it, a terminal asks, a reply flag without one exits 2 (name the run with --job), and a new message exits 5 (--job or --yes). A message sent while the agent is busy waits in the site's queue (exit 8 when following, 0 with --no-follow) and runs on its own.
+
+Several sites (chat SITE… MESSAGE: the last argument is the message; - reads the site ids from standard input; or --workspace ID --all-sites MESSAGE) get the same message at once, --concurrency at a time, within the token's budget of calls; more than five sites are confirmed first (each run costs credits: a terminal asks, a script passes --yes, otherwise exit 5). What waits is checked on each site as for one: a site where a question or plan waits, or where that cannot be told, gets nothing without --yes and is reported with the commands that answer. A question or plan on one site blocks no other: it is reported with its reply commands (with --job). One row per site as it ends (piped: site, outcome, job id, exit code, tab-separated; --json: one NDJSON record per site and a summary), and the most severe exit code: 4, 2, 1, 6, 7, 5, 10, 11, 8, in that order (docs/scripting.md "Many sites at once"). Ctrl-C detaches from every run (they go on) and prints the command that follows each.`,
+  usage: '[options] [site] [message]  |  <site...> <message>  |  --workspace ID --all-sites <message>',
   args: [
-    { name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' },
+    {
+      name: 'site',
+      description: 'the site (default: `site use` or SITEBUILDER_SITE); - reads site ids from standard input',
+    },
     { name: 'message', description: 'what the agent should do (quote it); omit for a conversation' },
+    { name: 'more', description: 'with several sites: more sites, then the message last', variadic: true },
   ],
   options: [
     { flags: '--plan', description: 'plan mode: the agent writes a plan and changes no file until you approve it' },
@@ -40,7 +48,12 @@ When the agent asks a question or writes a plan, a terminal offers a choice; a s
       parse: parseDuration('--timeout'),
     },
     RECONNECT_FOR_OPTION,
-    { flags: '--idempotency-key <key>', description: 'key for send_message, so a retried script never sends twice' },
+    {
+      flags: '--idempotency-key <key>',
+      description:
+        'key for send_message, so a retried script never sends twice; with several sites, each sends KEY-SITE',
+    },
+    ...FLEET_OPTIONS,
   ],
   examples: [
     'sitebuilder chat site_bakery',
@@ -49,10 +62,20 @@ When the agent asks a question or writes a plan, a terminal offers a choice; a s
     'sitebuilder chat site_bakery --approve --job job_000011',
     'sitebuilder chat site_bakery --choose 2 --job job_000012',
     'sitebuilder chat site_bakery "Use a darker theme" --json | jq -c \'select(.type == "end")\'',
+    'sitebuilder chat site_bakery site_docs "Update the footer year to 2027"',
+    'sitebuilder chat --workspace ws_1 --all-sites "Update the footer year to 2027" --yes > footer.tsv',
+    'cut -f1 clients.tsv | sitebuilder chat - "Update the footer year to 2027" --yes --json',
   ],
   jsonFields:
     'NDJSON: {"type":"start",projectId,jobId}; each event as the service sent it ({"event","data"}); {"type":"state",state} on changes; {"type":"reset"}; {"type":"cancel",jobId,ok,message} after a Ctrl-C; {"type":"queued",queueItemId,queuePosition,queueResumable} when queued; and exactly one last line {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach,reason}, where reason says why it was detached from (interrupted, connection_lost, refused; else null), error is {code,message,raw} on a failed run (raw: the service’s object) and pending holds the question with its options and answer commands, or the plan. With --no-follow: one document {projectId,queued,jobId} or {projectId,queued,queueItemId,queuePosition,queueResumable}.',
   async run(opts, ctx) {
+    const positionals = [opts.site, opts.message, ...(opts.more ?? [])].filter((a): a is string => a !== undefined);
+    if (
+      isBatch(positionals.slice(0, opts.messageFile === undefined ? -1 : undefined), opts) ||
+      (opts.more?.length ?? 0) > 0
+    )
+      return (await import('./batch.js')).runChatBatch(opts, positionals, ctx);
+    refuseBatchFlags(opts);
     const { runChat } = await import('./run.js');
     return runChat(opts, ctx);
   },

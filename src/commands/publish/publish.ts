@@ -4,26 +4,23 @@
 // --timeout, and a retried publish_site carries the same Idempotency-Key.
 import type { Context } from '../../context.js';
 import { ApiError, CliError, PendingError, UsageError } from '../../errors.js';
-import { pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
+import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
-import { errorText, isLive, publishRecord, type PublishRecord } from './record.js';
+import { isLive, publishRecord, type PublishRecord } from './record.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  liveWithoutAddress,
+  notLiveSentence,
+  type PublishOptions,
+  publishRefusal,
+  stillRunningSentence,
+} from './sentences.js';
 import { waitForPublish } from './wait.js';
 import { sb } from '../../io/shell.js';
-
-export interface PublishOptions {
-  site?: string;
-  /** false with --no-wait; --wait (or nothing) waits. */
-  wait?: boolean;
-  timeout?: number;
-  reconnectFor?: number;
-  idempotencyKey?: string;
-}
-
-export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 export const PUBLISH_JSON_FIELDS =
   '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey }: always present, ' +
@@ -41,16 +38,10 @@ function printResult(ctx: Context, record: Printed, noAddress: string): void {
   else ctx.io.warn(noAddress);
 }
 
-/** A publish already running (409 with data.activePublish) says how to follow it. */
-function publishRefusal(err: ApiError, siteId: string): ApiError {
-  const active = pick(err.data, 'activePublish');
-  if (err.status !== 409 || typeof active !== 'string') return err;
-  return err.withSentence(
-    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId)}\`, then publish again.`,
-  );
-}
-
 export async function runPublish(o: PublishOptions, ctx: Context): Promise<number> {
+  const given = [...(o.site === undefined ? [] : [o.site]), ...(o.sites ?? [])];
+  if (isBatch(given, o)) return (await import('./batch.js')).runPublishBatch(o, given, ctx);
+  refuseBatchFlags(o);
   const siteId = ctx.site(o.site);
   if (o.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(o.idempotencyKey)) {
     throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces).');
@@ -107,29 +98,13 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   const elapsed = formatElapsed(ctx.clock.now() - started);
   if (result.timedOut) {
     if (ctx.globals.json) ctx.io.printJson(record);
-    throw new PendingError(
-      `The publish of ${siteId} is still running after ${elapsed} (--timeout); it goes on. Check it with \`${sb('publish status', siteId)}\`.`,
-      { siteId, status: record.status },
-    );
+    throw new PendingError(stillRunningSentence(siteId, elapsed), { siteId, status: record.status });
   }
   if (!isLive(record)) {
     if (ctx.globals.json) ctx.io.printJson(record);
-    const error = errorText(record.error);
-    const why = error ? `: ${sanitizeInline(error)}` : '';
-    const sentence =
-      record.status === null
-        ? `The publish of ${siteId} finished, but the service’s answer gave no status, so it is not known to be live${why}`
-        : `The publish of ${siteId} ended with status ${sanitizeInline(record.status)}${why}`;
-    throw new CliError(`${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} See \`${sb('publish logs', siteId)}\`.`, {
-      siteId,
-      status: record.status,
-    });
+    throw new CliError(notLiveSentence(siteId, record), { siteId, status: record.status });
   }
-  printResult(
-    ctx,
-    record,
-    `The publish of ${siteId} is live, but the service’s answer named no address for it; \`${sb('publish status', siteId)} --json\` shows every field the service sent.`,
-  );
+  printResult(ctx, record, liveWithoutAddress(siteId));
   if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Published ${siteId} in ${elapsed}`);
   return 0;
 }
@@ -145,8 +120,18 @@ export const publishCommand = defineCommand<PublishOptions>({
     'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors and warnings.\n' +
     'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.\n' +
     'A lost connection to the service is said on stderr and tried again for --reconnect-for (default 5m); then it stops waiting with exit 8 and the command that follows the publish again.\n' +
-    'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout, or no connection (it goes on); 130 Ctrl-C (it goes on).',
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+    'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout, or no connection (it goes on); 130 Ctrl-C (it goes on).\n' +
+    'Several sites (ids as arguments, - for one id a line on standard input, or --workspace ID --all-sites) are published at once, --concurrency at a time, each started, followed and ended on its own, all within the token’s budget of calls (two such commands on one token slow down together instead of failing); one failure stops no other site unless --fail-fast. ' +
+    'One row per site as it ends (piped: site, outcome, address, exit code, tab-separated; --json: one NDJSON record per site, then a summary record). ' +
+    'The exit code is the most severe of the sites’: 4, 2, 1, 6, 7, 5, 10, 11, 8, in that order (docs/scripting.md "Many sites at once"); Ctrl-C stops following (the publishes go on), reports every site and exits 130.',
+  usage: '[options] [site]  |  <site...>  |  -  |  --workspace ID --all-sites',
+  args: [
+    {
+      name: 'site',
+      description: 'site id (default: `site use` or SITEBUILDER_SITE); `-` reads site ids from standard input',
+    },
+    { name: 'sites', description: 'more sites: all are published at once', variadic: true },
+  ],
   options: [
     { flags: '--wait', description: 'wait until the publish is live (the default)' },
     { flags: '--no-wait', description: 'return as soon as the publish has started' },
@@ -158,15 +143,21 @@ export const publishCommand = defineCommand<PublishOptions>({
     RECONNECT_FOR_OPTION,
     {
       flags: '--idempotency-key <key>',
-      description: 'key for publish_site (default: a new one; reuse it to retry a publish safely from a script)',
+      description:
+        'key for publish_site (default: a new one; reuse it to retry a publish safely from a script); with several sites, each sends KEY-SITE',
     },
+    ...FLEET_OPTIONS,
   ],
   examples: [
     'sitebuilder publish s_123',
     'URL=$(sitebuilder publish s_123 --timeout 5m)',
     'sitebuilder publish s_123 --json | jq -r .url',
     'sitebuilder publish s_123 --no-wait && sitebuilder publish status s_123',
+    'sitebuilder publish s_1 s_2 s_3',
+    'sitebuilder publish --workspace ws_1 --all-sites --fail-fast',
+    'sitebuilder site list --workspace ws_1 --all | cut -f1 | sitebuilder publish - > published.tsv',
+    'sitebuilder publish --workspace ws_1 --all-sites --json | jq -r \'select(.type == "site" and .exitCode != 0) | .siteId\'',
   ],
-  jsonFields: PUBLISH_JSON_FIELDS,
+  jsonFields: `${PUBLISH_JSON_FIELDS}. With several sites, NDJSON: one {"type":"site",siteId,outcome,exitCode,url,status,deploymentId,error,idempotencyKey,note,next,elapsedMs} per site as it ends, then {"type":"summary",sites,outcomes,exitCode,interrupted,calls,rateLimited,elapsedMs}`,
   run: runPublish,
 });

@@ -7,7 +7,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
-import { DEFAULT_TIMEOUT_MS } from './publish.js';
+import { DEFAULT_TIMEOUT_MS } from './sentences.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from './record.js';
 import { waitForPublish } from './wait.js';
 

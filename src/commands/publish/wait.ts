@@ -8,6 +8,7 @@ import { ConnectionLostError, pollUntil, Reconnect } from '../../api/poll.js';
 import type { Clock } from '../../clock.js';
 import { InterruptedError, PendingError } from '../../errors.js';
 import { statusRecord, type PublishRecord } from './record.js';
+import { sb } from '../../io/shell.js';
 
 export interface WaitForPublishOptions {
   client: ApiClient;
@@ -25,18 +26,41 @@ export interface WaitForPublishOptions {
   /** How long a lost service is tried again (default RECONNECT.forMs). */
   reconnectForMs?: number;
   /** A line for stderr (connection lost, back). */
-  say: (line: string) => void;
+  say: (line: string, kind?: 'lost' | 'back') => void;
   /** The spinner's label while the connection is lost; undefined gives it back. */
   show?: (label: string | undefined) => void;
+  /** The lane of its polls at the client's gate (many sites at once: api/scheduler.ts). */
+  lane?: string;
+  /**
+   * The first status is read a floor after the start rather than at once (many sites at once:
+   * a read right after the start only spends the budget). It is read all the same: whether
+   * publish_site's answer says `running` is not shown.
+   */
+  firstReadAfterFloor?: boolean;
 }
 
 /** The command that follows a publish again. */
-export const publishWatchCommand = (siteId: string): string => `sitebuilder publish status ${siteId} --wait`;
+export const publishWatchCommand = (siteId: string): string => `${sb('publish status', siteId)} --wait`;
 
 export interface WaitResult {
   record: PublishRecord;
   timedOut: boolean;
   polls: number;
+}
+
+/** What is known of a publish just started, before its first status. */
+function statusFallback(siteId: string, started: Partial<PublishRecord> | undefined): PublishRecord {
+  return {
+    siteId,
+    running: true,
+    status: null,
+    url: null,
+    deploymentId: null,
+    startedAt: null,
+    finishedAt: null,
+    error: null,
+    ...started,
+  };
 }
 
 export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResult> {
@@ -54,6 +78,8 @@ export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResu
       idleMs: 5_000,
       signal: o.signal,
       timeoutMs: o.timeoutMs,
+      lane: o.lane,
+      ...(o.firstReadAfterFloor && { initial: { ...statusFallback(o.siteId, o.started), running: true } }),
       read: async (call) =>
         statusRecord(
           o.siteId,
@@ -64,7 +90,7 @@ export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResu
       reconnect: new Reconnect({ clock: o.clock, forMs: o.reconnectForMs, say: o.say, show: o.show }),
       onRead: (record) => o.onStatus?.(record),
       done: (record) => !record.running,
-      changed: (_record, polls) => polls === 1,
+      changed: (_record, polls) => polls <= 1,
     });
     return { record, timedOut, polls };
   } catch (err) {

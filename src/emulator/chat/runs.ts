@@ -6,6 +6,7 @@ import { scriptRun } from '../agent/script.js';
 import { runEnded } from './hooks.js';
 import { chatSlice, siteChat, type JobRecord, type JobState, type SiteChat } from './slice.js';
 import type { EmulatorHost } from '../host.js';
+import { DEFAULT_SLOW_SECONDS, type SiteRecord } from '../state.js';
 
 export interface RunInput {
   prompt: string;
@@ -35,13 +36,34 @@ function charge(emu: EmulatorHost, job: JobRecord, amount: number, note: string)
   return charged;
 }
 
+/**
+ * A site's outcome set for fleets (docs/emulator.md "Control API"): a new message (not a reply to
+ * what waits) ends in a failure, a question, a plan, or stalls first, as the directives do.
+ */
+function scriptedOutcome(site: SiteRecord, replying: boolean): { directive: string; mode?: 'plan' } {
+  if (replying || !site.outcome) return { directive: '' };
+  switch (site.outcome) {
+    case 'failure':
+      return { directive: ' #fail' };
+    case 'question':
+      return { directive: ' #ask' };
+    case 'plan':
+      return { directive: '', mode: 'plan' };
+    case 'slow':
+      return { directive: ` #stall:${site.slowSeconds ?? DEFAULT_SLOW_SECONDS}` };
+    default:
+      return { directive: '' };
+  }
+}
+
 export function startRun(emu: EmulatorHost, siteId: string, input: RunInput, at: number): JobRecord {
   const site = emu.site(siteId);
   if (!site) throw new Error(`No site ${siteId}.`);
   const chat = siteChat(emu, siteId);
+  const scripted = scriptedOutcome(site, chat.awaiting !== null);
   const { script, after } = scriptRun({
-    prompt: input.prompt,
-    mode: input.mode,
+    prompt: `${input.prompt}${scripted.directive}`,
+    mode: scripted.mode ?? input.mode,
     siteName: site.name,
     files: chat.files,
     brief: chat.brief,

@@ -5,6 +5,7 @@
 import { assertCodeHostingAllows } from '../code-hosting.js';
 import { DEFAULT_PUBLISH_MS, logAt, statusAt, type Deployment } from '../publish-model.js';
 import { placeholderFiles, siteFilesForPublish } from '../site-files.js';
+import { DEFAULT_SLOW_SECONDS } from '../state.js';
 import { defineDomain } from '../types.js';
 import { publishControl } from './publish-control.js';
 import { servePublishedSite } from './publish-http.js';
@@ -61,13 +62,15 @@ function publishSite(call: CallContext): HandlerResult {
       activePublish: latest.deploymentId,
     });
   }
-  const failure = slice.failNext[site._id] ?? null;
+  // A site's outcome set for fleets (docs/emulator.md "Control API") holds for every publish.
+  const failure =
+    slice.failNext[site._id] ?? (site.outcome === 'failure' ? 'The build failed: a page could not be rendered.' : null);
   delete slice.failNext[site._id];
   const d: Deployment = {
     deploymentId: emu.newId('dep'),
     siteId: site._id,
     startedAt: call.now(),
-    durationMs: slice.durationMs,
+    durationMs: site.outcome === 'slow' ? (site.slowSeconds ?? DEFAULT_SLOW_SECONDS) * 1000 : slice.durationMs,
     failure,
     createdBy: call.user._id,
     files: siteFilesForPublish(emu, site),

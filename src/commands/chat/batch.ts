@@ -1,0 +1,338 @@
+// `sitebuilder chat` with several sites (docs/scripting.md "Many sites at once"): the same message
+// to many sites' agents. More than a handful of sites is confirmed first (each run costs
+// credits): on a terminal, or --yes; otherwise exit 5 and nothing is sent. Then each site on its
+// own, exactly as for one site: what waits on its latest run is checked (waiting.ts: a site where
+// a question or plan waits, or where that cannot be told, gets nothing without --yes, and is
+// reported with the commands that answer, naming the run with --job); the message is sent
+// (send.ts) and its run followed in its own lane of the scheduler (api/scheduler.ts) until it
+// ends. A question or plan at the end is reported with its reply commands and blocks no other
+// site. Nothing here asks per site: prompts would interleave.
+import { text as readStream } from 'node:stream/consumers';
+import { readFile } from 'node:fs/promises';
+import { formatCount, LIMITS } from '../../api/limits.js';
+import { pollUntil, Reconnect } from '../../api/poll.js';
+import type { Context } from '../../context.js';
+import {
+  CliError,
+  ConfirmationNeededError,
+  ExitCode,
+  InterruptedError,
+  PendingError,
+  PlanPendingError,
+  QuestionPendingError,
+  UsageError,
+} from '../../errors.js';
+import type { Prompter } from '../../io/prompter.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { formatElapsed } from '../../io/spinner.js';
+import {
+  applyAnswer,
+  creditsOfRun,
+  failureMessage,
+  initialRunState,
+  isEnded,
+  type JobAnswer,
+  outcomeOf,
+  type RunState,
+} from '../../render/reducer.js';
+import { DEFAULT_CONCURRENCY, type FleetFlags } from '../fleet/options.js';
+import type { SiteOutcome } from '../fleet/report.js';
+import { runFleet, type SiteRow } from '../fleet/run.js';
+import { gatherSites } from '../fleet/sites.js';
+import { sb } from '../../io/shell.js';
+import { chatCommand, pendingOf, shellQuote } from '../job/commands.js';
+import { watchCommand } from '../job/follow.js';
+import type { ChatOptions } from './run.js';
+import { sendMessage, type Mode } from './send.js';
+import { confirmNewMessage } from './waiting.js';
+
+/** More sites than this need a confirmation (each run costs credits). */
+export const HANDFUL = 5;
+
+export interface ChatBatchOptions extends ChatOptions, FleetFlags {
+  /** Positional arguments past the site and the message. */
+  more?: string[];
+}
+
+/** Per site, nothing is asked: a site that would need a prompt is reported and skipped. */
+const NO_PROMPTS: Prompter = {
+  canPrompt: () => false,
+  require(what, flagHint) {
+    throw new ConfirmationNeededError(`${what} needs an answer and no prompt is possible here; ${flagHint}.`);
+  },
+  input: () => Promise.reject(new ConfirmationNeededError('No prompt with several sites.')),
+  password: () => Promise.reject(new ConfirmationNeededError('No prompt with several sites.')),
+  confirm: () => Promise.reject(new ConfirmationNeededError('No prompt with several sites.')),
+  select: () => Promise.reject(new ConfirmationNeededError('No prompt with several sites.')),
+  multiselect: () => Promise.reject(new ConfirmationNeededError('No prompt with several sites.')),
+};
+
+/** The sites and the message of the command line: the last argument is the message, unless --message-file gives it. */
+function sitesAndMessage(opts: ChatBatchOptions, positionals: string[]): { sites: string[]; message?: string } {
+  if (opts.messageFile !== undefined) return { sites: positionals };
+  if (positionals.length === 0) return { sites: [] };
+  return { sites: positionals.slice(0, -1), message: positionals[positionals.length - 1] };
+}
+
+async function readMessage(opts: ChatBatchOptions, given: string | undefined, ctx: Context): Promise<string> {
+  if (opts.messageFile === undefined) {
+    if (given === undefined)
+      throw new UsageError('With several sites, give the message as the last argument (or with --message-file).');
+    return given;
+  }
+  if (opts.messageFile === '-') return readStream(ctx.io.stdin);
+  try {
+    return await readFile(opts.messageFile, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
+    );
+  }
+}
+
+function checkLocally(opts: ChatBatchOptions, message: string, siteArgs: string[]): void {
+  if (
+    opts.answer !== undefined ||
+    opts.choose !== undefined ||
+    opts.approve ||
+    opts.revise !== undefined ||
+    opts.job !== undefined
+  )
+    throw new UsageError(
+      '--answer, --choose, --approve, --revise and --job answer one run of one site; with several sites, send a message. Nothing was sent.',
+    );
+  if (siteArgs.includes('-') && opts.messageFile === '-')
+    throw new UsageError(
+      'Standard input cannot hold both the site ids (-) and the message (--message-file -). Nothing was sent.',
+    );
+  if (!message.trim()) throw new UsageError('The message is empty; say what the agents should do. Nothing was sent.');
+  if (message.length > LIMITS.promptMax)
+    throw new UsageError(
+      `The message is ${formatCount(message.length)} characters long; the service takes at most ${formatCount(LIMITS.promptMax)}. Nothing was sent.`,
+    );
+  if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(opts.idempotencyKey))
+    throw new UsageError(
+      'With several sites, --idempotency-key takes 1 to 200 visible characters (each site sends KEY-SITE); nothing was sent.',
+    );
+}
+
+/** More than a handful of sites: confirmed on a terminal, or --yes; otherwise exit 5, nothing sent. */
+async function confirmCredits(ctx: Context, count: number): Promise<void> {
+  if (count <= HANDFUL) return;
+  const what = `This message goes to ${count} sites, and each site's run costs credits`;
+  if (ctx.globals.yes) {
+    ctx.io.info(`${what}; sending it (--yes).`);
+    return;
+  }
+  if (!ctx.prompter.canPrompt())
+    throw new ConfirmationNeededError(`${what}; nothing was sent. Add --yes to send it.`, { sites: count });
+  ctx.io.errLine(
+    `${what}. Sites where a question or plan waits, or where that cannot be told, get nothing and are reported (--yes sends there too, as the reply).`,
+  );
+  if (!(await ctx.prompter.confirm(`Send it to ${count} sites?`, false)))
+    throw new InterruptedError('Nothing was sent.');
+}
+
+/** The commands that answer what waits on run `jobId`, each naming it with --job. */
+function replyCommands(site: string, jobId: string, kind: 'question' | 'plan'): string[] {
+  const job = ['--job', shellQuote(jobId)];
+  return kind === 'question'
+    ? [chatCommand(site, '--answer', shellQuote('…'), ...job)]
+    : [chatCommand(site, '--approve', ...job), chatCommand(site, '--revise', shellQuote('…'), ...job)];
+}
+
+interface Followed {
+  state: RunState;
+  timedOut: boolean;
+}
+
+/** Follows the run quietly (the batch shows rows, not transcripts), in its own lane. */
+async function followRun(
+  ctx: Context,
+  site: string,
+  jobId: string,
+  o: ChatBatchOptions,
+  row: SiteRow,
+): Promise<Followed> {
+  let state = { ...initialRunState(jobId), state: 'running' };
+  // A run just started is busy: its first read comes after the busy wait, not the idle one.
+  let changed = true;
+  const r = await pollUntil<RunState>({
+    clock: ctx.clock,
+    signal: ctx.signal,
+    timeoutMs: o.timeout ?? Number.POSITIVE_INFINITY,
+    lane: `job:${site}:${jobId}`,
+    initial: state,
+    read: async (call) => {
+      const { envelope } = await ctx
+        .api()
+        .call<JobAnswer>('get_job', { projectId: site, jobId, cursor: state.cursor }, { signal: ctx.signal, ...call });
+      const applied = applyAnswer(state, (envelope.data ?? {}) as JobAnswer);
+      changed = applied.events.length > 0 || applied.stateChanged || applied.reset;
+      state = applied.state;
+      return state;
+    },
+    reconnect: new Reconnect({ clock: ctx.clock, forMs: o.reconnectFor, say: row.say }),
+    onRead: (s) => row.state(s.state),
+    done: (s) => isEnded(s.state),
+    changed: () => changed,
+  });
+  return { state: r.value, timedOut: r.timedOut };
+}
+
+async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: Mode, site: string, row: SiteRow) {
+  const startedAt = ctx.clock.now();
+  let jobId: string | null = null;
+  let state: RunState | undefined;
+  const out = (outcome: string, exitCode: number, more: Partial<SiteOutcome> = {}): SiteOutcome => ({
+    site,
+    outcome,
+    exitCode,
+    ref: more.ref ?? jobId ?? '',
+    note: more.note,
+    next: more.next,
+    record: {
+      jobId,
+      state: state?.state ?? null,
+      creditsCharged: state ? (creditsOfRun(state) ?? null) : null,
+      ...more.record,
+    },
+    elapsedMs: ctx.clock.now() - startedAt,
+  });
+  const siteCtx: Context = { ...ctx, prompter: NO_PROMPTS };
+  row.state('checking');
+  try {
+    await confirmNewMessage(siteCtx, site, mode);
+  } catch (err) {
+    if (ctx.signal.aborted) return out('not-started', ExitCode.interrupted, { note: 'Not sent: interrupted first.' });
+    const waitingRun = (err as CliError).details?.jobId;
+    if ((err instanceof QuestionPendingError || err instanceof PlanPendingError) && typeof waitingRun === 'string') {
+      const kind = err instanceof QuestionPendingError ? 'question' : 'plan';
+      return out('skipped', err.exitCode, {
+        ref: waitingRun,
+        note: sanitizeInline(err.message),
+        next: replyCommands(site, waitingRun, kind),
+        record: { waiting: kind, jobId: waitingRun },
+      });
+    }
+    if (err instanceof ConfirmationNeededError)
+      return out('skipped', err.exitCode, { note: sanitizeInline(err.message) });
+    if (err instanceof CliError) return out('refused', err.exitCode, { note: sanitizeInline(err.message) });
+    throw err;
+  }
+  row.state('sending');
+  let sent: Awaited<ReturnType<typeof sendMessage>>;
+  try {
+    sent = await sendMessage(
+      siteCtx,
+      site,
+      prompt,
+      mode,
+      o.idempotencyKey === undefined ? undefined : `${o.idempotencyKey}-${site}`,
+    );
+  } catch (err) {
+    if (ctx.signal.aborted)
+      return out('detached', ExitCode.interrupted, {
+        note: `Interrupted while the message was being sent to ${site}; it may have been sent.`,
+        next: [sb('message list', site)],
+      });
+    if (err instanceof CliError) return out('refused', err.exitCode, { note: sanitizeInline(err.message) });
+    throw err;
+  }
+  if (sent.queued)
+    return out('queued', o.follow === false ? ExitCode.ok : ExitCode.pending, {
+      ref: sent.queueItemId,
+      note: `The agent is busy: the message waits in the queue at position ${sent.queuePosition ?? '?'}; it runs on its own (do not send it again).`,
+      next: [sb('queue list', site)],
+      record: { queueItemId: sent.queueItemId, queuePosition: sent.queuePosition },
+    });
+  jobId = sent.jobId;
+  const watch = [watchCommand(site, jobId)];
+  if (o.follow === false) return out('started', ExitCode.ok, { next: watch });
+  row.state('running');
+  let lastSeen = 'running';
+  let r: Followed;
+  try {
+    r = await followRun(ctx, site, jobId, o, {
+      ...row,
+      state: (t) => {
+        lastSeen = t;
+        row.state(t);
+      },
+    });
+  } catch (err) {
+    if (ctx.signal.aborted)
+      return out('detached', ExitCode.interrupted, {
+        note: `Detached; the run goes on (last seen: ${sanitizeInline(lastSeen)}).`,
+        next: watch,
+      });
+    if (err instanceof PendingError)
+      return out('pending', ExitCode.pending, { note: sanitizeInline(err.message), next: watch });
+    if (err instanceof CliError) return out('failed', err.exitCode, { note: sanitizeInline(err.message), next: watch });
+    throw err;
+  }
+  state = r.state;
+  if (r.timedOut)
+    return out('pending', ExitCode.pending, {
+      note: `Stopped following after ${formatElapsed(ctx.clock.now() - startedAt)} (--timeout); the run goes on.`,
+      next: watch,
+    });
+  const pending = pendingOf(state, site, jobId);
+  switch (outcomeOf(state)) {
+    case 'question':
+      return out('question', ExitCode.questionPending, {
+        note: `The agent asks: ${sanitizeInline(pending?.kind === 'question' ? pending.question : '')}`,
+        next: pending?.kind === 'question' ? pending.answer : replyCommands(site, jobId, 'question'),
+        record: { pending: pending ?? null },
+      });
+    case 'plan':
+      return out('plan', ExitCode.planPending, {
+        note: 'Its plan waits for approval.',
+        next: replyCommands(site, jobId, 'plan'),
+        record: { pending: pending ?? null },
+      });
+    case 'failed':
+      return out('failed', ExitCode.jobFailed, {
+        note: sanitizeInline(failureMessage(state)),
+        record: { error: state.error ?? null },
+      });
+    case 'cancelled':
+      return out('cancelled', ExitCode.failure, { note: 'The run was cancelled (not from here).' });
+    default:
+      return out('succeeded', ExitCode.ok);
+  }
+}
+
+/** `chat` with several sites; `positionals` are the site and message arguments in the order typed. */
+export async function runChatBatch(opts: ChatBatchOptions, positionals: string[], ctx: Context): Promise<number> {
+  const { sites: siteArgs, message: given } = sitesAndMessage(opts, positionals);
+  const message = await readMessage(opts, given, ctx);
+  checkLocally(opts, message, siteArgs);
+  const sites = await gatherSites(ctx, siteArgs, opts);
+  if (sites.length === 0) {
+    ctx.io.info(`Workspace ${opts.workspace} has no site; nothing was sent.`);
+    return ExitCode.ok;
+  }
+  await confirmCredits(ctx, sites.length);
+  const mode: Mode = opts.plan ? 'plan' : 'build';
+  return runFleet(ctx, {
+    title: 'Chat with',
+    again: `sitebuilder chat - ${shellQuote(message.length > 60 ? '…' : message)}`,
+    sites,
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    failFast: opts.failFast,
+    work: (site, row) => chatOne(ctx, opts, message, mode, site, row),
+    notStarted: (site, why) => ({
+      site,
+      outcome: 'not-started',
+      exitCode: why === 'interrupted' ? ExitCode.interrupted : ExitCode.pending,
+      ref: '',
+      note:
+        why === 'interrupted'
+          ? 'Not sent: interrupted first.'
+          : 'Not sent: --fail-fast stopped the batch after a failure.',
+      record: { jobId: null, state: null, creditsCharged: null },
+      elapsedMs: 0,
+    }),
+  });
+}

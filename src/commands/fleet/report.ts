@@ -1,0 +1,246 @@
+// What a batch prints (docs/scripting.md "Many sites at once"). On a terminal: a live block at
+// the bottom of stderr with one row per site under way (site, state, elapsed) and a summary row,
+// and one row per site on stdout as it ends (site, outcome, elapsed, address or job id), then a
+// summary. Piped: one tab-separated line per site as it ends (site, outcome, address or job id,
+// exit code), and what a person must know (a failure, the command that answers) on stderr.
+// With --json: one NDJSON record per site as it ends, then one summary record.
+import type { Context } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import { sanitizeInline } from '../../io/sanitize.js';
+import { formatElapsed } from '../../io/spinner.js';
+import { style } from '../../io/style.js';
+import { displayWidth, padWidth } from '../../io/width.js';
+
+/** How one site ended. */
+export interface SiteOutcome {
+  site: string;
+  /** One word a script can match: live, failed, succeeded, question, plan, pending, skipped, … */
+  outcome: string;
+  exitCode: number;
+  /** The third column: the live address (publish) or the run (chat); '' when there is none. */
+  ref: string;
+  /** A sentence for a person: the failure, what waits, why it was skipped. */
+  note?: string;
+  /** The commands that come next: the reply (naming the run with --job), the re-attach. */
+  next?: string[];
+  /** The NDJSON record's own fields. */
+  record: Record<string, unknown>;
+  elapsedMs: number;
+}
+
+/**
+ * The process's exit code is the most severe of the sites' (docs/scripting.md "Many sites at
+ * once"): authentication, usage, a refusal or failure, a failed run, the rate limit, a
+ * confirmation needed, a question, a plan, still pending. 0 only when every site ended well.
+ */
+export const SEVERITY: readonly number[] = [
+  ExitCode.auth,
+  ExitCode.usage,
+  ExitCode.failure,
+  ExitCode.jobFailed,
+  ExitCode.rateLimited,
+  ExitCode.confirmationNeeded,
+  ExitCode.questionPending,
+  ExitCode.planPending,
+  ExitCode.pending,
+  ExitCode.interrupted,
+];
+
+export function worstExit(codes: Iterable<number>): number {
+  let worst: number = ExitCode.ok;
+  const rank = (c: number) => {
+    const i = SEVERITY.indexOf(c);
+    return i < 0 ? (c === 0 ? SEVERITY.length + 1 : SEVERITY.length) : i;
+  };
+  for (const c of codes) if (rank(c) < rank(worst)) worst = c;
+  return worst;
+}
+
+/** Failures that --fail-fast stops on (not what waits for a reply, nor what is still pending). */
+export const isFailure = (code: number): boolean =>
+  ([ExitCode.auth, ExitCode.usage, ExitCode.failure, ExitCode.jobFailed, ExitCode.rateLimited] as number[]).includes(
+    code,
+  );
+
+export interface ReportOptions {
+  /** Of the summary row: "Publishing", "Chat with". */
+  title: string;
+  /** The command that takes the ids of sites not started on its standard input (`sitebuilder publish -`). */
+  again: string;
+  total: number;
+  /** Where the batch's whole elapsed time starts. */
+  startedAt: number;
+}
+
+export interface Totals {
+  calls: number;
+  rateLimited: number;
+  interrupted: boolean;
+}
+
+interface Running {
+  site: string;
+  state: string;
+  startedAt: number;
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const TICK_MS = 250;
+
+export class FleetReport {
+  private readonly running = new Map<string, Running>();
+  private readonly ended: SiteOutcome[] = [];
+  private readonly counts = new Map<string, number>();
+  private readonly live: boolean;
+  private readonly siteWidth: number;
+  private timer?: NodeJS.Timeout;
+  private frame = 0;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly o: ReportOptions,
+    sites: string[],
+  ) {
+    const { io } = ctx;
+    this.live = io.canAnimate && io.canRedraw;
+    this.siteWidth = Math.min(32, Math.max(4, ...sites.map((s) => displayWidth(sanitizeInline(s)))));
+    if (this.live) {
+      this.timer = setInterval(() => {
+        this.frame++;
+        this.draw();
+      }, TICK_MS);
+      this.timer.unref();
+    }
+  }
+
+  begin(site: string): void {
+    this.running.set(site, { site, state: 'starting', startedAt: this.ctx.clock.now() });
+    this.draw();
+  }
+
+  state(site: string, state: string): void {
+    const r = this.running.get(site);
+    if (!r || r.state === state) return;
+    r.state = state;
+    this.draw();
+  }
+
+  end(out: SiteOutcome): void {
+    this.running.delete(out.site);
+    this.ended.push(out);
+    this.counts.set(out.outcome, (this.counts.get(out.outcome) ?? 0) + 1);
+    const { io } = this.ctx;
+    const site = sanitizeInline(out.site);
+    if (io.json) {
+      io.printJsonLine({
+        type: 'site',
+        siteId: out.site,
+        outcome: out.outcome,
+        exitCode: out.exitCode,
+        ...out.record,
+        note: out.note ?? null,
+        next: out.next ?? [],
+        elapsedMs: out.elapsedMs,
+      });
+    } else if (!io.stdoutIsTTY) {
+      io.outLine([site, out.outcome, sanitizeInline(out.ref), String(out.exitCode)].join('\t'));
+      if (out.exitCode !== 0 && out.note) io.errLine(`${site}: ${out.note}`);
+      if (out.exitCode !== 0) for (const c of out.next ?? []) io.errLine(`  ${c}`);
+    } else {
+      const c = style(io);
+      const mark =
+        out.exitCode === 0
+          ? c.green('✓')
+          : isFailure(out.exitCode)
+            ? c.red('✗')
+            : c.yellow(out.exitCode === ExitCode.pending || out.exitCode === ExitCode.interrupted ? '…' : '?');
+      io.outLine(this.row(mark, site, out));
+      if (out.note && (out.exitCode !== 0 || !out.ref)) io.errLine(`  ${out.note}`);
+      for (const cmd of out.next ?? []) io.errLine(`    ${cmd}`);
+    }
+    this.draw();
+  }
+
+  /**
+   * A site's row on a terminal: mark, site, outcome, elapsed, and its address or run. Where that
+   * is wider than the terminal, the address or run goes on a line of its own (it is never cut),
+   * and the columns lose their padding if they still do not fit.
+   */
+  private row(mark: string, site: string, out: SiteOutcome): string {
+    const ref = sanitizeInline(out.ref);
+    const elapsed = formatElapsed(out.elapsedMs);
+    const head = `${padWidth(site, this.siteWidth)}  ${out.outcome.padEnd(11)}${elapsed.padStart(6)}`;
+    const cols = this.ctx.io.columns;
+    // The mark is one column and a space.
+    if (2 + displayWidth(head) + (ref ? 2 + displayWidth(ref) : 0) <= cols)
+      return `${mark} ${head}${ref ? `  ${ref}` : ''}`;
+    const first = 2 + displayWidth(head) <= cols ? head : `${site} ${out.outcome} ${elapsed}`;
+    return ref ? `${mark} ${first}\n    ${ref}` : `${mark} ${first}`;
+  }
+
+  /** How many sites ended so far, and with what. */
+  get outcomes(): readonly SiteOutcome[] {
+    return this.ended;
+  }
+
+  /** The summary; returns the process's exit code. */
+  finish(t: Totals): number {
+    if (this.timer) clearInterval(this.timer);
+    this.ctx.io.liveBlock(undefined);
+    const exitCode = t.interrupted ? ExitCode.interrupted : worstExit(this.ended.map((o) => o.exitCode));
+    const elapsedMs = this.ctx.clock.now() - this.o.startedAt;
+    const { io } = this.ctx;
+    if (io.json) {
+      io.printJsonLine({
+        type: 'summary',
+        sites: this.o.total,
+        outcomes: Object.fromEntries(this.counts),
+        exitCode,
+        interrupted: t.interrupted,
+        calls: t.calls,
+        rateLimited: t.rateLimited,
+        elapsedMs,
+      });
+      return exitCode;
+    }
+    const counts = [...this.counts].map(([k, n]) => `${n} ${k}`).join(', ');
+    const limits =
+      t.rateLimited === 0
+        ? 'no rate limit met'
+        : `${t.rateLimited} rate-limited (429) answer${t.rateLimited === 1 ? '' : 's'} waited out`;
+    const line = `${this.o.total} site${this.o.total === 1 ? '' : 's'} in ${formatElapsed(elapsedMs)}: ${counts || 'none ended'}; ${t.calls} call${t.calls === 1 ? '' : 's'}, ${limits}${t.interrupted ? '; interrupted' : ''}. Exit ${exitCode}.`;
+    if (io.stderrIsTTY) io.errLine(line);
+    else io.info(line);
+    const notStarted = this.counts.get('not-started') ?? 0;
+    if (notStarted > 0)
+      io.errLine(
+        `${notStarted} site${notStarted === 1 ? ' was' : 's were'} not started (outcome not-started above); give their ids, one a line, to: ${this.o.again}`,
+      );
+    return exitCode;
+  }
+
+  private draw(): void {
+    if (!this.live) return;
+    const { io, clock } = this.ctx;
+    const now = clock.now();
+    const c = style(io);
+    const rows = io.stderr.rows;
+    const room = Math.max(1, (typeof rows === 'number' && rows > 3 ? rows : 24) - 2);
+    const running = [...this.running.values()];
+    const shown = running.length > room ? running.slice(0, room - 1) : running;
+    const lines = shown.map(
+      (r) =>
+        `  ${padWidth(sanitizeInline(r.site), this.siteWidth)}  ${padWidth(sanitizeInline(r.state), 14)} ${formatElapsed(now - r.startedAt).padStart(6)}`,
+    );
+    if (shown.length < running.length) lines.push(`  … and ${running.length - shown.length} more under way`);
+    const toStart = this.o.total - this.ended.length - running.length;
+    const parts = [...this.counts].map(([k, n]) => `${n} ${k}`);
+    if (running.length) parts.push(`${running.length} under way`);
+    if (toStart > 0) parts.push(`${toStart} to start`);
+    const spin = c.cyan(FRAMES[this.frame % FRAMES.length]);
+    lines.push(
+      `${spin} ${this.o.title} ${this.o.total} site${this.o.total === 1 ? '' : 's'}: ${parts.join(' · ')}  ${formatElapsed(now - this.o.startedAt)}`,
+    );
+    io.liveBlock(lines);
+  }
+}

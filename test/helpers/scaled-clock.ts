@@ -1,0 +1,35 @@
+// A clock that runs `speed` times faster than the wall clock, shared by the CLI and an emulator
+// in one process: many runs that wait at once (a batch of sites) all see the same emulated time,
+// which a FakeClock (whose every sleep moves time forward at once) cannot give. Tests built on
+// it assert what happened, never how long it took.
+import type { Clock } from '../../src/clock.js';
+
+export class ScaledClock implements Clock {
+  private readonly wallStart = Date.now();
+  constructor(
+    readonly speed: number,
+    private readonly start = Date.UTC(2026, 10, 22, 12, 0, 0),
+  ) {}
+
+  now(): number {
+    return this.start + (Date.now() - this.wallStart) * this.speed;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms / this.speed),
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
