@@ -7,9 +7,9 @@
 // budget-bound ideal (a start and one final status a site at 240 calls a minute, or the slowest
 // single publish if longer; target 1.2 ×), peak memory (max RSS) and, for two processes, each
 // one's wall time. Each run has a token of its own, so its minute starts fresh.
-// The CLI's poll floor (2 s between two reads of one publish) is wall time: at --speed 10 it is
-// 20 emulated seconds, and the budget still bounds a batch; much faster, the floor and
-// --concurrency would (at 20, the emulated minute is 3 s and 100 sites at a time need 2 s each).
+// The CLI runs with SITEBUILDER_CLOCK_SPEED at the emulator's speed (docs/emulator.md): its poll
+// floor, waits and reading of the budget's seconds all keep pace, so the batch behaves as it
+// would against the service in real time, only N times faster.
 // Usage: node bench/fleet.mjs [--speed N (10)] [--sites N (200)] [--json]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -70,6 +70,7 @@ function sitebuilder(baseUrl, secret, args) {
         ...process.env,
         SITEBUILDER_BASE_URL: baseUrl,
         SITEBUILDER_TOKEN: secret,
+        SITEBUILDER_CLOCK_SPEED: String(SPEED),
         SITEBUILDER_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sb-bench-fleet-')),
       },
     });

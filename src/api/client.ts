@@ -439,12 +439,23 @@ export class ApiClient {
     return raw === undefined ? undefined : this.rateLimitWait(parseRetryAfter(raw, this.opts.clock.now()), headers);
   }
 
+  /**
+   * The service's seconds (Retry-After, X-RateLimit-Reset) are wall seconds; a clock run faster
+   * (SITEBUILDER_CLOCK_SPEED, against the emulator at that --speed) counts that many of its own.
+   */
+  private get wallSpeed(): number {
+    return this.opts.clock.speed ?? 1;
+  }
+
   private rateLimitWait(retryAfter: number | undefined, headers: IncomingHttpHeaders): number {
     let ms: number;
-    if (retryAfter !== undefined) ms = retryAfter * 1000;
+    if (retryAfter !== undefined) ms = retryAfter * 1000 * this.wallSpeed;
     else {
       const reset = num(header(headers, 'x-ratelimit-reset'));
-      ms = reset !== undefined && reset > 0 && reset <= 60 ? reset * 1000 : TRANSPORT_BOUNDS.retryAfterFallbackMs;
+      ms =
+        reset !== undefined && reset > 0 && reset <= 60
+          ? reset * 1000 * this.wallSpeed
+          : TRANSPORT_BOUNDS.retryAfterFallbackMs;
     }
     return Math.ceil(Math.max(TRANSPORT_BOUNDS.retryAfterFloorMs, ms));
   }
@@ -466,7 +477,7 @@ export class ApiClient {
     const reset = num(header(h, 'x-ratelimit-reset'));
     if (limit === undefined && remaining === undefined && reset === undefined) return;
     // The minute is 60 seconds long: a reset outside it is not believed.
-    const resetSeconds = reset === undefined ? undefined : Math.min(60, Math.max(0, reset));
+    const resetSeconds = reset === undefined ? undefined : Math.min(60, Math.max(0, reset * this.wallSpeed));
     this.budget = { limit, remaining, resetSeconds, at: this.opts.clock.now() };
   }
 

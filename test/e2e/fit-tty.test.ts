@@ -37,6 +37,8 @@ beforeAll(async () => {
   env = {
     SITEBUILDER_BASE_URL: emu.baseUrl,
     SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+    // The CLI's waits (the poll floor) keep pace with the emulator's clock (docs/emulator.md).
+    SITEBUILDER_CLOCK_SPEED: '20',
     SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-fit-')), 'config'),
   };
   // A long run, so that the next message waits in the queue.

@@ -30,6 +30,8 @@ function start(args: string[], cols: number): TmuxSession {
     {
       SITEBUILDER_BASE_URL: emu.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      // The CLI's waits (the poll floor) keep pace with the emulator's clock (docs/emulator.md).
+      SITEBUILDER_CLOCK_SPEED: '20',
       SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-fleet-tty-')), 'config'),
     },
     { cols, rows: 30 },

@@ -44,6 +44,8 @@ function sitebuilder(emu: RunningEmulator, args: string[], stdin = ''): Child {
       NO_COLOR: '1',
       SITEBUILDER_BASE_URL: emu.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      // The CLI's waits (the poll floor) keep pace with the emulator's clock (docs/emulator.md).
+      SITEBUILDER_CLOCK_SPEED: '20',
       SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-fleet-')), 'config'),
     },
   });

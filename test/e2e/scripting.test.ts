@@ -114,6 +114,8 @@ describe.concurrent('against an emulator started by the test', () => {
       SITEBUILDER_BASE_URL: emu.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
       SITEBUILDER_WORKSPACE: ws._id,
+      // The CLI's waits keep pace with the emulator's clock (docs/emulator.md).
+      SITEBUILDER_CLOCK_SPEED: '60',
     });
     expect(res.stderr).toMatch(rx()`Created site ${'site'}\n`);
     expect(res.code).toBe(0);

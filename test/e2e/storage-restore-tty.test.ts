@@ -40,6 +40,8 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
       {
         SITEBUILDER_BASE_URL: emu.baseUrl,
         SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+        // The CLI's waits (the poll floor) keep pace with the emulator's clock (docs/emulator.md).
+        SITEBUILDER_CLOCK_SPEED: '20',
         SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-tty-')), 'config'),
       },
       // Wide enough for a whole label beside a long (UUID) id: a narrower terminal cuts the label.

@@ -7,12 +7,13 @@ import type { Clock } from '../../src/clock.js';
 export class ScaledClock implements Clock {
   private readonly wallStart = Date.now();
   constructor(
-    readonly speed: number,
+    /** Not `speed` (src/clock.ts): an emulator sharing this clock counts its seconds, so the client reads them as they come. */
+    private readonly rate: number,
     private readonly start = Date.UTC(2026, 10, 22, 12, 0, 0),
   ) {}
 
   now(): number {
-    return this.start + (Date.now() - this.wallStart) * this.speed;
+    return this.start + (Date.now() - this.wallStart) * this.rate;
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -27,7 +28,7 @@ export class ScaledClock implements Clock {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         },
-        Math.max(0, ms / this.speed),
+        Math.max(0, ms / this.rate),
       );
       signal?.addEventListener('abort', onAbort, { once: true });
     });

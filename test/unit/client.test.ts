@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkBaseUrl, isLoopbackHost } from '../../src/api/base-url.js';
 import { ApiClient } from '../../src/api/client.js';
-import { FakeClock } from '../../src/clock.js';
+import { clockFromEnv, FakeClock, systemClock } from '../../src/clock.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 import { envelope, startScriptServer, type ScriptServer } from '../helpers/script-server.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -256,6 +256,59 @@ describe('ApiClient', () => {
     await c.call('list_workspaces', {});
     c.close();
     expect(c.budget).toMatchObject({ limit: 240, remaining: 239, resetSeconds: 42 });
+  });
+
+  it('with a clock run faster (SITEBUILDER_CLOCK_SPEED) reads the service’s seconds as wall seconds', async () => {
+    const fast = Object.assign(new FakeClock(), { speed: 20 });
+    server.script = [
+      {
+        status: 429,
+        headers: { 'retry-after': '2', 'x-ratelimit-reset': '2' },
+        body: envelope(null, 429, 'Slow down'),
+      },
+      { body: envelope([]), headers: { 'x-ratelimit-reset': '2' } },
+    ];
+    const c = client({ clock: fast });
+    await c.call('list_workspaces', {});
+    c.close();
+    // 2 wall seconds are 40 of a clock 20 times faster: the wait, and the minute's end.
+    expect(fast.sleeps).toEqual([40_000]);
+    expect(c.budget).toMatchObject({ resetSeconds: 40 });
+  });
+
+  it('refuses a clock run faster against anything but a loopback address', () => {
+    const fast = Object.assign(new FakeClock(), { speed: 20 });
+    expect(() => new ApiClient({ baseUrl: 'https://api.example.com', token: TOKEN, clock: fast })).toThrow(
+      /SITEBUILDER_CLOCK_SPEED is for the emulator on a loopback address, not api\.example\.com/,
+    );
+    expect(() => new ApiClient({ baseUrl: server.baseUrl, token: TOKEN, clock: fast })).not.toThrow();
+  });
+});
+
+describe('SITEBUILDER_CLOCK_SPEED', () => {
+  it('is real time unset or at 1, a scaled clock up to 1000, and refused otherwise', async () => {
+    expect(clockFromEnv({})).toBe(systemClock);
+    expect(clockFromEnv({ SITEBUILDER_CLOCK_SPEED: '1' })).toBe(systemClock);
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 22) });
+    try {
+      const fast = clockFromEnv({ SITEBUILDER_CLOCK_SPEED: '50' });
+      expect(fast.speed).toBe(50);
+      // Its sleep of 5 s is a timer of 100 ms, after which its time has moved 5 s.
+      const before = fast.now();
+      let woke = false;
+      const sleeping = fast.sleep(5_000).then(() => {
+        woke = true;
+      });
+      await vi.advanceTimersByTimeAsync(99);
+      expect(woke).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await sleeping;
+      expect(fast.now() - before).toBe(5_000);
+    } finally {
+      vi.useRealTimers();
+    }
+    for (const bad of ['0', '0.5', '2000', 'fast', '-3', '1e3'])
+      expect(() => clockFromEnv({ SITEBUILDER_CLOCK_SPEED: bad }), bad).toThrow(/from 1 to 1000/);
   });
 });
 

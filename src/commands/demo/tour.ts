@@ -12,7 +12,8 @@ export const TOUR: ReadonlyArray<{ note: string; argv: string[] }> = [
 
 export async function runDemo(ctx: Context, cli: Cli): Promise<number> {
   const { io } = ctx;
-  const running = await startEmulator({ speed: 1 });
+  // At the pace of the CLI's clock: real time, or SITEBUILDER_CLOCK_SPEED's (docs/emulator.md).
+  const running = await startEmulator({ speed: ctx.clock.speed ?? 1 });
   try {
     const env = {
       ...ctx.env,
