@@ -3,12 +3,13 @@
 // and the shells read it without starting node.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeSiteIds } from '../../src/config/site-ids.js';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { run, tempConfigDir } from '../helpers/run.js';
 import { BASH_COMPLETION, bashComplete, fishComplete, hasShell, zshComplete } from '../helpers/shells.js';
+import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 let emu: RunningEmulator;
 let config: string;
@@ -119,4 +120,33 @@ describe('site ids complete, for the profile in force, without starting node', (
   it('and SITEBUILDER_PROFILE picks the profile too', () => {
     expect(bashComplete(['sitebuilder site view '], false, { ...env, SITEBUILDER_PROFILE: 'free' })).toEqual([FREE]);
   });
+});
+
+describe.skipIf(!hasTmux)('site ids at a real terminal, Tab in bash', () => {
+  const script = resolve(import.meta.dirname, '../../completions/sitebuilder.bash');
+  for (const cols of [80, 40]) {
+    it(`complete one site, and list several, at ${cols} columns`, async () => {
+      const t = new TmuxSession(
+        ['bash', '--norc', '--noprofile'],
+        { ...env, PS1: '$ ', TERM: 'xterm' },
+        { cols, rows: 30 },
+      );
+      try {
+        t.send(`source '${script}'; clear`, 'Enter');
+        await t.waitFor(/^\$ $/m);
+        t.send('sitebuilder chat site_p', 'Tab');
+        await t.waitFor(/^\$ sitebuilder chat site_portfolio $/m);
+        t.send('C-u', 'sitebuilder site view site_', 'Tab', 'Tab');
+        // Every id of the current profile's sites that starts so, listed, each whole on the screen.
+        const listed = await t.waitFor((screen) =>
+          DEMO.filter((id) => id.startsWith('site_')).every((id) => new RegExp(`(^|\\s)${id}(\\s|$)`, 'm').test(screen)),
+        );
+        for (const line of listed.split('\n')) expect(line.length).toBeLessThanOrEqual(cols);
+        noNodeStarted();
+      } finally {
+        t.kill();
+      }
+    });
+  }
+  const noNodeStarted = () => expect(existsSync(join(env.PATH.split(':')[0], 'started'))).toBe(false);
 });
