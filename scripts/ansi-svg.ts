@@ -4,6 +4,7 @@
 // italic, underline and reverse; every other escape sequence is dropped. Each run of text is
 // placed at its own column and stretched to its cells (textLength), so the grid holds in any
 // monospace font, and glyphs a fallback font draws (box drawing, braille, ✔) stay in place.
+import { partWidth } from '../src/io/width.js';
 
 /** A colour as SGR names it: 0–255 from the palette, or #rrggbb. */
 type Colour = number | string;
@@ -81,26 +82,8 @@ function paletteColour(n: number): string {
 const colour = (c: Colour | undefined, fallback: string) =>
   c === undefined ? fallback : typeof c === 'number' ? paletteColour(c) : c;
 
-/**
- * Columns a character takes, as a terminal counts them (wcwidth): East Asian wide characters
- * and emoji shown as emoji take two, combining marks and format characters none. Unlike the
- * CLI's layout estimate (src/io/width.ts), a text-style symbol such as ✔ takes one, as tmux has it.
- */
-export function cellWidth(ch: string): number {
-  if (/^[\p{Mn}\p{Me}\p{Cf}]$/u.test(ch)) return 0;
-  const cp = ch.codePointAt(0) ?? 0;
-  const wide =
-    /^\p{Emoji_Presentation}$/u.test(ch) ||
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x20000 && cp <= 0x3fffd);
-  return wide ? 2 : 1;
-}
+/** Columns a character takes, as a terminal (tmux) counts them: the CLI's own count. */
+export const cellWidth = (ch: string): number => partWidth(ch);
 
 /** Applies one SGR sequence's parameters to a style (a new object). */
 function applySgr(style: Style, params: string): Style {

@@ -21,10 +21,10 @@ const isWide = (cp: number) =>
   (cp >= 0xffe0 && cp <= 0xffe6) ||
   (cp >= 0x20000 && cp <= 0x3fffd);
 
-/** Columns one part (a code point, or a whole SGR sequence) takes. */
-function partWidth(part: string): number {
+/** Columns one part (a code point, or a whole SGR sequence) takes, as a terminal (tmux, wcwidth) counts them. */
+export function partWidth(part: string): number {
   if (part.length > 1 && part[0] === '\u001b') return 0;
-  if (/\p{Mn}|\p{Me}|\p{Cc}|\p{Co}|\u200b|\u200d/u.test(part)) return 0;
+  if (/\p{Mn}|\p{Me}|\p{Cc}|\p{Cf}|\p{Co}|\u200b/u.test(part)) return 0;
   const cp = part.codePointAt(0) ?? 0;
   // Emoji shown as pictures by default are wide; those shown as text (✔, ©) take one column, as in tmux and wcwidth.
   return /\p{Emoji_Presentation}/u.test(part) || isWide(cp) ? 2 : 1;

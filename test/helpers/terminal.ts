@@ -4,24 +4,9 @@
 // below, SGR colours) and throws on any other escape sequence. Rows wrap at the width with the
 // pending-wrap rule of xterm; a resize rewraps the lines, as tmux, VTE, iTerm2 and kitty do; the
 // cursor cannot leave the screen (the last `height` rows).
+import { partWidth } from '../../src/io/width.js';
 import { PassThrough, Writable } from 'node:stream';
 import { type ColorLevel, IO } from '../../src/io/io.js';
-
-/** Columns a character takes (the CJK and fullwidth ranges count two, as in src/io/width.ts). */
-function charWidth(ch: string): number {
-  const cp = ch.codePointAt(0) ?? 0;
-  const wide =
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd);
-  return wide ? 2 : 1;
-}
 
 interface Row {
   /** One entry a column; a wide character is followed by '' for the column it covers. */
@@ -87,7 +72,7 @@ export class VirtualTerminal {
     }
     const code = ch.codePointAt(0) ?? 0;
     if (code < 0x20 || code === 0x7f) throw new Error(`unexpected control ${JSON.stringify(ch)}`);
-    const w = charWidth(ch);
+    const w = partWidth(ch);
     if (this.pending || this.col + w > this.columns) {
       this.rows[this.row].wrapped = true;
       this.row++;
@@ -130,7 +115,7 @@ export class VirtualTerminal {
       let col = 0;
       for (const cell of line.cells) {
         if (cell === '') continue;
-        const w = charWidth(cell);
+        const w = partWidth(cell);
         if (col + w > columns) {
           row.wrapped = true;
           row = blank();
