@@ -95,7 +95,11 @@ function hintFor(info: RefusalInfo, origin: TokenOrigin): string {
     case 404:
       return /no tool|unknown method|\/v1\/tools/.test(low)
         ? 'Run `sitebuilder tools` to see the methods this token can use.'
-        : 'Check the id.';
+        : /\bsite\b/.test(low)
+          ? 'Check the id; `sitebuilder site list` shows the sites this token reaches.'
+          : /workspace/.test(low)
+            ? 'Check the id; `sitebuilder workspace list` shows the workspaces this token reaches.'
+            : 'Check the id.';
     case 405:
       return 'Methods are called with POST.';
     case 409:

@@ -217,7 +217,8 @@ function reportError(
   // One line, whatever the service's message held (the IO's writers strip controls; newlines
   // would let a message print lines that look like ours).
   if (wantsJson) io.errLine(jsonText(errorDocument(Object.assign(e, { message }), exitCode)));
-  else io.errLine(`error: ${sanitizeInline(message)}`);
+  // A person's No or Ctrl-C is no error: said as it is (exit 130 tells scripts).
+  else io.errLine(`${exitCode === ExitCode.interrupted ? '' : 'error: '}${sanitizeInline(message)}`);
   if (debug && e.stack) io.errLine(e.stack);
   return exitCode;
 }

@@ -9,7 +9,20 @@ import { ConfirmationNeededError, InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
 import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
 import { sanitizeInline } from './sanitize.js';
-import { displayWidth, wrapText } from './width.js';
+import { cutWidth, displayWidth, wrapText } from './width.js';
+
+/**
+ * A choice on one line of the terminal: `▸ label id`. The label gives way (cut with …), the id
+ * never; where the id leaves the label too little room, the id goes and the label keeps the line.
+ */
+export function fitChoice(columns: number, label: string, id: string): { label: string; hint?: string } {
+  // enquirer draws `▸ ` before the label and a space before the id.
+  const room = columns - 2;
+  if (!id) return { label: cutWidth(label, room) };
+  const beside = room - displayWidth(id) - 1;
+  if (beside >= Math.min(24, displayWidth(label))) return { label: cutWidth(label, beside), hint: id };
+  return { label: cutWidth(label, room) };
+}
 
 /** Every SGR sequence (enquirer's colour); its cursor movements stay. */
 const SGR = /\u001b\[[0-9;]*m/g;

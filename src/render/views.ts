@@ -20,6 +20,9 @@ import { JsonRunView } from './json-view.js';
 import { Playback } from './playback.js';
 import type { CancelNotice, RunEnd, RunView } from './run-view.js';
 
+/** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
+const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result']);
+
 export function chooseViewMode(io: IO): ViewMode | 'json' {
   return io.json ? 'json' : io.stdoutIsTTY ? 'pretty' : 'plain';
 }
@@ -208,7 +211,7 @@ export class TextRunView implements RunView {
       timeout: `${c.yellow('…')} Still running after ${formatElapsed(end.elapsedMs)}`,
       ongoing: `Still running`,
     };
-    this.io.outLine(line[end.outcome] ?? `Run ${s.state}`);
+    this.io.outLine(this.io.prose(line[end.outcome] ?? `Run ${s.state}`, 'stdout'));
   }
 
   stop(): void {
@@ -244,7 +247,13 @@ export class TextRunView implements RunView {
     for (const l of lines) if (l.kind === 'error') this.printedErrors.add(l.message.trim());
     if (lines.length === 0) return;
     const c = style(this.io);
-    const text = lines.flatMap((l) => (this.mode === 'plain' ? formatPlain(l) : formatPretty(l, c)));
+    // Sentences (notes, errors, results) wrap at word boundaries on a terminal; the agent's text
+    // is laid out by its playback.
+    const text = lines.flatMap((l) =>
+      this.mode === 'plain'
+        ? formatPlain(l)
+        : formatPretty(l, c).map((t) => (WRAPPED.has(l.kind) ? this.io.prose(t, 'stdout') : t)),
+    );
     if (text.length === 0) return;
     this.write(`${text.join('\n')}\n`);
   }

@@ -242,7 +242,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
     expect((await chat(['--plan', 'Add a gallery page with photos'])).code).toBe(11);
     const a = await chat(['--answer', 'yes']);
     expect(a.code).toBe(2);
-    expect(a.stderr).toContain('Its plan waits: approve it with sitebuilder chat site_bakery --approve');
+    expect(a.stderr).toContain('Its plan waits: approve it with `sitebuilder chat site_bakery --approve');
     expect(sent()).toBe(2);
   });
 
@@ -256,7 +256,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
     );
     const waiting = rx()`from run (${'job'}) waits`.exec(r.stderr)![1];
     expect(r.stderr).toContain(
-      `Answer with sitebuilder chat site_bakery --choose N --job ${waiting} or sitebuilder chat site_bakery --answer '…' --job ${waiting}`,
+      `Answer with \`sitebuilder chat site_bakery --choose N --job ${waiting}\` or \`sitebuilder chat site_bakery --answer '…' --job ${waiting}\``,
     );
     expect(r.stderr).toContain('--yes');
     const json = await chat(['Add a gallery page', '--json']);

@@ -86,7 +86,7 @@ describe('every follow-up command the CLI prints works as printed', () => {
     expect(revised.code).toBe(11);
     const refused = await chat(['Add a team page']);
     expect(refused.code).toBe(11);
-    const approve = printed(refused.stderr, /approve it with (sitebuilder chat site_bakery --approve --job \S+),/);
+    const approve = printed(refused.stderr, /approve it with `(sitebuilder chat site_bakery --approve --job [^`]+)`,/);
     const built = await runPrinted(approve);
     expect(built.code).toBe(0);
     expect(built.stdout).toContain('file\t+\tpricing.html');

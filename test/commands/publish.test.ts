@@ -162,7 +162,7 @@ describe('publish', () => {
     const res = await cli(['publish', SITE], { clock: interrupting, signal: controller.signal });
     expect(res.code).toBe(130);
     expect(res.stderr).toBe(
-      'error: Stopped waiting; the publish of site_portfolio goes on. Check it with `sitebuilder publish status site_portfolio`.\n',
+      'Stopped waiting; the publish of site_portfolio goes on. Check it with `sitebuilder publish status site_portfolio`.\n',
     );
     expect(await deployments()).toBe(1);
   });

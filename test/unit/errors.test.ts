@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, AuthError, ExitCode } from '../../src/errors.js';
+import { type RefusalInfo, refusalSentence } from '../../src/api/errors.js';
 
 describe('ApiError.withSentence', () => {
   it('tells the same refusal in another sentence, with the request id, the same exit code and the details added later', () => {
@@ -20,5 +21,16 @@ describe('ApiError.withSentence', () => {
     const told = err.withSentence('Failed.');
     expect(told.details.serviceMessage).toBe('boom');
     expect(told.message).toBe('Failed.');
+  });
+});
+
+describe('refusalSentence', () => {
+  it('points an unknown site or workspace to the command that lists them', () => {
+    const says = (message: string) =>
+      refusalSentence({ status: 404, method: 'get_site', message, requestId: 'req_9' } as RefusalInfo);
+    expect(says('No site has the id "site_nope".')).toContain('`sitebuilder site list` shows the sites');
+    expect(says('Workspace not found')).toContain('`sitebuilder workspace list` shows the workspaces');
+    expect(says('Backup not found')).toContain('Check the id.');
+    expect(says('Backup not found')).not.toContain('sitebuilder');
   });
 });

@@ -201,7 +201,14 @@ describe('where the terminal cannot redraw, lines are appended', () => {
       expect(lines).toContain('  ✓ Write the about page');
       // Under 20 columns the label wraps like any prose on stderr: counted by its first words.
       expect(count(lines, /The agent is/)).toBe(1);
-      expect(lines.at(-2)).toBe('✓ Done in 9s · 4 credits');
+      // The end line too, as a sentence: read with its wrapping undone.
+      expect(
+        bytes
+          .trimEnd()
+          .split(/\n(?=\S)/)
+          .at(-1)
+          ?.replace(/\n\s+/g, ' '),
+      ).toBe('✓ Done in 9s · 4 credits');
     },
   );
 });

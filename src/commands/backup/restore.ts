@@ -1,5 +1,6 @@
 // `sitebuilder backup restore <site> <backupId>`: replaces every page, component and setting
 // with the backup's. Destructive, so it confirms first and says what is and is not touched.
+import { fitChoice } from '../../io/prompter.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -57,7 +58,10 @@ async function resolveBackup(
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
   const picked = await ctx.prompter.select(
     'Which backup?',
-    items.map((b) => ({ label: describe(b), value: b, hint: sanitizeInline(pickString(b, 'type') ?? '') })),
+    items.map((b) => ({
+      ...fitChoice(ctx.io.columns, describe(b), sanitizeInline(pickString(b, 'type') ?? '')),
+      value: b,
+    })),
   );
   return { id: idOf(picked) || pickString(picked, 'BackupId')!, text: describe(picked) };
 }

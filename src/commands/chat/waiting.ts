@@ -35,11 +35,12 @@ function howItIs(run: LatestRun): string {
 /** The commands that answer what waits, as a sentence; each names the run with --job. */
 export function answeredWith(site: string, run: LatestRun): string {
   const job = ['--job', shellQuote(run.jobId)];
+  // Backquoted: a command to copy is never broken when the sentence is wrapped (src/io/width.ts).
   if (run.question) {
-    const choose = run.question.options.length ? `${chatCommand(site, '--choose', 'N', ...job)} or ` : '';
-    return `The agent asks: ${sanitizeInline(run.question.question)} Answer with ${choose}${chatCommand(site, '--answer', shellQuote('…'), ...job)}`;
+    const choose = run.question.options.length ? `\`${chatCommand(site, '--choose', 'N', ...job)}\` or ` : '';
+    return `The agent asks: ${sanitizeInline(run.question.question)} Answer with ${choose}\`${chatCommand(site, '--answer', shellQuote('…'), ...job)}\``;
   }
-  return `Its plan waits: approve it with ${chatCommand(site, '--approve', ...job)}, or ask for changes with ${chatCommand(site, '--revise', shellQuote('…'), ...job)}`;
+  return `Its plan waits: approve it with \`${chatCommand(site, '--approve', ...job)}\`, or ask for changes with \`${chatCommand(site, '--revise', shellQuote('…'), ...job)}\``;
 }
 
 function notLatestSentence(site: string, c: Extract<Choice, { notLatest: string }>): string {

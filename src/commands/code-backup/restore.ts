@@ -2,6 +2,7 @@
 // backup. The service also deletes the whole chat history of the site for everyone and
 // discards queued messages, takes no backup first and does not publish: the confirmation says
 // so in plain words before anything is sent.
+import { fitChoice } from '../../io/prompter.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -44,9 +45,12 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   return ctx.prompter.select(
     sorted ? 'Which code backup? (newest first)' : 'Which code backup?',
     ordered.map((b) => ({
-      label: sanitizeInline(`${formatWhen(createdAt(b), true)}  ${labelOf(b)}`.trim()),
+      ...fitChoice(
+        ctx.io.columns,
+        sanitizeInline(`${formatWhen(createdAt(b), true)}  ${labelOf(b)}`.trim()),
+        sanitizeInline(codeBackupId(b)),
+      ),
       value: codeBackupId(b),
-      hint: sanitizeInline(codeBackupId(b)),
     })),
   );
 }

@@ -53,10 +53,12 @@ export async function runDemo(ctx: Context, cli: Cli): Promise<number> {
     });
     if (chatCode !== 0) io.errLine(`(exited with ${chatCode})`);
     io.errLine('');
-    io.errLine('Next:');
-    io.errLine('  node bin/sitebuilder.js emulator            # run the emulator on its own; it prints its tokens');
-    io.errLine('  node bin/sitebuilder.js emulator -- ./my-script.sh   # run a script against a fresh one');
-    io.errLine('  node bin/sitebuilder.js --help              # every command');
+    io.errLine('Next, the emulator on its own with a profile that points at it (Ctrl-C stops it):');
+    io.errLine('  sitebuilder emulator --setup');
+    io.errLine('A script against a fresh emulator:');
+    io.errLine('  sitebuilder emulator -- ./my-script.sh');
+    io.errLine('Every command:');
+    io.errLine('  sitebuilder --help');
     return 0;
   } finally {
     await running.close();

@@ -5,7 +5,6 @@ import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { cutWidth, displayWidth } from '../../io/width.js';
 import {
   createdAt,
   fileCountOf,
@@ -19,6 +18,7 @@ import {
 } from '../storage-backup/format.js';
 import type { RestoreMode } from './request.js';
 import { sb } from '../../io/shell.js';
+import { fitChoice } from '../../io/prompter.js';
 
 const MAX_OFFERED = 100;
 
@@ -70,21 +70,9 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
       const label = r.restorable
         ? backupChoiceLabel(b)
         : `${backupChoiceLabel(b)}  (looks like it cannot be restored: ${sanitizeInline(r.reason ?? '')})`;
-      return { ...fitted(ctx.io.columns, label, id), value: storageBackupId(b), picked: id };
+      return { ...fitChoice(ctx.io.columns, label, id), value: storageBackupId(b), picked: id };
     }),
   );
-}
-
-/**
- * A choice on one line of the terminal: `▸ label id`. The label gives way (cut with …), the id
- * never; where the id leaves the label too little room, the id goes and the label keeps the line.
- */
-function fitted(columns: number, label: string, id: string): { label: string; hint?: string } {
-  // enquirer draws `▸ ` before the label and a space before the id.
-  const room = columns - 2;
-  const beside = room - displayWidth(id) - 1;
-  if (beside >= Math.min(24, displayWidth(label))) return { label: cutWidth(label, beside), hint: id };
-  return { label: cutWidth(label, room) };
 }
 
 export async function pickMode(ctx: Context): Promise<RestoreMode> {
