@@ -235,6 +235,48 @@ describe('publish over many sites', () => {
     );
   });
 
+  it('stdout piped to a program that prints to the same terminal: progress on stderr appended, never redrawn', async () => {
+    const sites = fleet('ws_tee', 3, { failure: 1 });
+    const failing = sites.find((s) => outcomeOf(s) === 'failure')!;
+    const terminal = { stdoutTTY: false, stderrTTY: true, columns: 80, rows: 24 };
+    const res = await cli(['publish', '--workspace', 'ws_tee', '--all-sites'], {
+      io: { ...terminal, stdoutPipe: true },
+    });
+    expect(res.code).toBe(1);
+    // The data as ever: a tab-separated line per site.
+    expect(
+      tsv(res.stdout)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual(sites);
+    // No cursor move, no line cleared, no spinner: each line once, as it came.
+    expect(res.stderr).not.toMatch(/\r|\x1b/);
+    const lines = res.stderr.split('\n');
+    expect(lines[0]).toBe('Publishing 3 sites; a line for each as it ends.');
+    for (const site of sites)
+      expect(
+        lines.filter((l) =>
+          new RegExp(
+            `^${site === failing ? '✗' : '✓'} ${site} +${site === failing ? 'failed' : 'live'} +\\d+s  [1-3]/3$`,
+          ).test(l),
+        ),
+      ).toHaveLength(1);
+    expect(res.stderr.replace(/\n +/g, ' ')).toContain(
+      `${failing}: The publish of ${failing} ended with status ${FAILED}`,
+    );
+    expect(res.stderr).toMatch(/\n3 sites in \d+s: .*\. Exit 1\.\n$/);
+
+    // Into a file (> file) nothing else prints to the terminal: the live block stays.
+    fleet('ws_file', 2);
+    const file = await cli(['publish', '--workspace', 'ws_file', '--all-sites'], {
+      io: { ...terminal, stdoutPipe: false },
+    });
+    expect(file.code).toBe(0);
+    expect(file.stderr).toContain('\r\x1b[2K');
+    expect(stripAnsi(file.stderr)).toMatch(/Publishing 2 sites: /);
+    expect(file.stderr).not.toContain('a line for each as it ends');
+  });
+
   it('two batches side by side on one token share its minute: both finish, no 429, no minute over the budget', async () => {
     emu.control.setBudget({ callsPerMinute: 30 });
     const a = fleet('ws_a', 10);
