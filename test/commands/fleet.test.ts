@@ -379,6 +379,14 @@ describe('chat over many sites', () => {
       exitCode: 10,
       outcomes: { question: 1, succeeded: 1 },
     });
+    // Every call went through the batch's one scheduler: first the look-up of each site named.
+    expect(records.at(-1).calls).toBe(calls().length);
+    expect(
+      calls()
+        .slice(0, 2)
+        .map((e) => [e.method, arg(e, 'projectId')])
+        .sort(),
+    ).toEqual(sites.map((s) => ['list_messages', s]).sort());
   });
 
   it('more than five sites: exit 5 and nothing sent without a terminal or --yes; --yes sends', async () => {
@@ -416,6 +424,52 @@ describe('chat over many sites', () => {
     const quiet = await cli(['chat', ...sites, MESSAGE], { tty: true, prompter: few });
     expect(quiet.code).toBe(0);
     expect(few.asked).toEqual([]);
+  });
+
+  it('an unquoted message is not taken for sites: unknown ids exit 2 before anything is sent, with the quoted form', async () => {
+    const [site, other] = fleet('ws_words', 2);
+    const words = await cli(['chat', site, 'hello', 'there', 'friend']);
+    expect(words.code).toBe(2);
+    expect(words.stdout).toBe('');
+    expect(words.stderr).toBe(
+      `error: No site has the id hello or there, so nothing was sent; if "hello there friend" is the message, quote it: sitebuilder chat ${site} 'hello there friend'\n`,
+    );
+    // Reads only: one look-up a site, and nothing sent.
+    expect(calls('send_message')).toHaveLength(0);
+    expect(new Set(calls().map((e) => e.method))).toEqual(new Set(['list_messages']));
+    expect(
+      calls()
+        .map((e) => arg(e, 'projectId'))
+        .sort(),
+    ).toEqual([site, 'hello', 'there'].sort());
+
+    // No site at all among the words: the site goes first.
+    const none = await cli(['chat', 'hello', 'there', 'friend']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      `if "hello there friend" is the message, quote it: sitebuilder chat <site> 'hello there friend'`,
+    );
+    // An unknown id before a known one is a wrong id, not a message.
+    const typo = await cli(['chat', 'site_typo', other, 'Update the footer', '--json']);
+    expect(typo.code).toBe(2);
+    expect(JSON.parse(typo.stderr).error.message).toBe(
+      'No site has the id site_typo, so nothing was sent; check the ids (`sitebuilder site list` shows the sites this token reaches).',
+    );
+    expect(calls('send_message')).toHaveLength(0);
+
+    // Quoted, the same words are one message to the sites named (sent, not followed).
+    const quoted = await cli(['chat', site, other, 'hello there friend', '--no-follow']);
+    expect(quoted.code).toBe(0);
+    expect(
+      tsv(quoted.stdout)
+        .map((r) => [r[0], r[1]])
+        .sort(),
+    ).toEqual([site, other].sort().map((s) => [s, 'started']));
+    expect(
+      calls('send_message')
+        .map((e) => [arg(e, 'projectId'), arg(e, 'prompt')])
+        .sort(),
+    ).toEqual([site, other].sort().map((s) => [s, 'hello there friend']));
   });
 
   it('refuses reply flags and a missing message with several sites (exit 2, nothing sent)', async () => {
