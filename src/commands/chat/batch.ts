@@ -1,6 +1,8 @@
 // `sitebuilder chat` with several sites (docs/scripting.md "Many sites at once"): the same message
-// to many sites' agents. More than a handful of sites is confirmed first (each run costs
-// credits): on a terminal, or --yes; otherwise exit 5 and nothing is sent. Then each site on its
+// to many sites' agents. Sites named as arguments are looked up first (an unquoted message's
+// words would be taken for sites): an unknown one exits 2, nothing sent. More than a handful of
+// sites is confirmed first (each run costs credits): on a terminal, or --yes; otherwise exit 5
+// and nothing is sent. Then each site on its
 // own, exactly as for one site: what waits on its latest run is checked (waiting.ts: a site where
 // a question or plan waits, or where that cannot be told, gets nothing without --yes, and is
 // reported with the commands that answer, naming the run with --job); the message is sent
