@@ -2,6 +2,7 @@
 // contract"). Commands never touch process.stdout: tests build an IO over buffers. It is also the
 // output boundary: every writer cleans what it is given (sanitize.ts), so a string from the
 // service that reached a sentence unsanitized still cannot drive the terminal.
+import { fstatSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
@@ -27,6 +28,19 @@ export const saneSize = (n: number | undefined, min: number): n is number =>
 const CLEAR_LINE = '\r\u001b[2K';
 /** Cursor up one row, to its first column, and clear it: the one cursor move of the run view's playback. */
 export const REWRITE_ROW = '\u001b[1A\r\u001b[2K';
+
+/**
+ * Whether a file descriptor is a pipe (or a socket, as some shells and process spawners make
+ * for `|`): a program reads it, and may print what it reads to the terminal stderr is on.
+ */
+export function isPipe(fd: number): boolean {
+  try {
+    const s = fstatSync(fd);
+    return s.isFIFO() || s.isSocket();
+  } catch {
+    return false;
+  }
+}
 
 export interface ColorInputs {
   env: Record<string, string | undefined>;
@@ -71,6 +85,7 @@ export class IO {
 
   readonly #streams: IOStreams;
   #stdinIsTTY: boolean | (() => boolean);
+  #stdoutIsPipe: boolean | (() => boolean);
   /** The live block (a spinner, a task list) at the bottom of stderr, as given, if any. */
   #block: string[] | undefined;
   /** The block's rows on the screen now, and the terminal's width when they were drawn. */
@@ -82,7 +97,13 @@ export class IO {
   constructor(
     streams: IOStreams,
     colorLevel: ColorLevel,
-    tty?: { stdin?: boolean | (() => boolean); stdout?: boolean; stderr?: boolean },
+    tty?: {
+      stdin?: boolean | (() => boolean);
+      stdout?: boolean;
+      stderr?: boolean;
+      /** stdout is a pipe (isPipe): asked once, when something would be redrawn. */
+      stdoutPipe?: boolean | (() => boolean);
+    },
   ) {
     this.#streams = streams;
     this.stdout = streams.stdout;
@@ -90,7 +111,18 @@ export class IO {
     this.#stdinIsTTY = tty?.stdin ?? (() => Boolean(streams.stdin.isTTY));
     this.stdoutIsTTY = tty?.stdout ?? Boolean(streams.stdout.isTTY);
     this.stderrIsTTY = tty?.stderr ?? Boolean(streams.stderr.isTTY);
+    this.#stdoutIsPipe = tty?.stdoutPipe ?? false;
     this.colorLevel = colorLevel;
+  }
+
+  /**
+   * stdout goes into a pipe (`| tee`, `| cat`, `| grep`): what reads it may print to the same
+   * terminal as stderr, between the rows of a live block, which would then be redrawn over
+   * them. A file or /dev/null (`> file`) is not a pipe.
+   */
+  get stdoutIsPipe(): boolean {
+    if (typeof this.#stdoutIsPipe === 'function') this.#stdoutIsPipe = this.#stdoutIsPipe();
+    return this.#stdoutIsPipe;
   }
 
   /** Asked only when a prompt may be shown (node:tty, and process.stdin, cost start-up time). */
@@ -121,11 +153,19 @@ export class IO {
 
   /**
    * Whether stderr is a terminal whose last lines can be redrawn in place (a spinner): a TTY of
-   * a sane size that moves its cursor. Elsewhere progress is appended as lines.
+   * a sane size that moves its cursor, and no pipe on stdout whose reader may print to that
+   * same terminal between two redraws (docs/scripting.md "Output contract"). Elsewhere progress
+   * is appended as lines.
    */
   get canRedraw(): boolean {
     const { columns, rows } = this.stderr;
-    return this.stderrIsTTY && this.cursorMoves && saneSize(columns, 10) && (rows === undefined || saneSize(rows, 2));
+    return (
+      this.stderrIsTTY &&
+      this.cursorMoves &&
+      saneSize(columns, 10) &&
+      (rows === undefined || saneSize(rows, 2)) &&
+      (this.stdoutIsTTY || !this.stdoutIsPipe)
+    );
   }
 
   /**
@@ -306,6 +346,7 @@ export function systemIO(env: Record<string, string | undefined>, noColorFlag: b
     stdin: () => (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(0),
     stdout: stdoutIsTTY,
     stderr: Boolean(process.stderr.isTTY),
+    stdoutPipe: () => isPipe(1),
   });
   io.cursorMoves = env.TERM !== 'dumb';
   return io;
@@ -329,6 +370,8 @@ export function createTestIO(
     rows?: number;
     /** TERM=dumb: a terminal that does not move its cursor. */
     dumb?: boolean;
+    /** stdout is a pipe (`| tee`) rather than a file. */
+    stdoutPipe?: boolean;
   } = {},
 ): TestIO {
   const stdin = new PassThrough();
@@ -345,6 +388,7 @@ export function createTestIO(
     stdin: opts.stdinTTY ?? tty,
     stdout: opts.stdoutTTY ?? tty,
     stderr: opts.stderrTTY ?? tty,
+    stdoutPipe: opts.stdoutPipe,
   }) as TestIO;
   if (opts.dumb) io.cursorMoves = false;
   io.stdoutText = () => Buffer.concat(outChunks).toString('utf8');

@@ -235,6 +235,48 @@ describe('publish over many sites', () => {
     );
   });
 
+  it('stdout piped to a program that prints to the same terminal: progress on stderr appended, never redrawn', async () => {
+    const sites = fleet('ws_tee', 3, { failure: 1 });
+    const failing = sites.find((s) => outcomeOf(s) === 'failure')!;
+    const terminal = { stdoutTTY: false, stderrTTY: true, columns: 80, rows: 24 };
+    const res = await cli(['publish', '--workspace', 'ws_tee', '--all-sites'], {
+      io: { ...terminal, stdoutPipe: true },
+    });
+    expect(res.code).toBe(1);
+    // The data as ever: a tab-separated line per site.
+    expect(
+      tsv(res.stdout)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual(sites);
+    // No cursor move, no line cleared, no spinner: each line once, as it came.
+    expect(res.stderr).not.toMatch(/\r|\x1b/);
+    const lines = res.stderr.split('\n');
+    expect(lines[0]).toBe('Publishing 3 sites; a line for each as it ends.');
+    for (const site of sites)
+      expect(
+        lines.filter((l) =>
+          new RegExp(
+            `^${site === failing ? '✗' : '✓'} ${site} +${site === failing ? 'failed' : 'live'} +\\d+s  [1-3]/3$`,
+          ).test(l),
+        ),
+      ).toHaveLength(1);
+    expect(res.stderr.replace(/\n +/g, ' ')).toContain(
+      `${failing}: The publish of ${failing} ended with status ${FAILED}`,
+    );
+    expect(res.stderr).toMatch(/\n3 sites in \d+s: .*\. Exit 1\.\n$/);
+
+    // Into a file (> file) nothing else prints to the terminal: the live block stays.
+    fleet('ws_file', 2);
+    const file = await cli(['publish', '--workspace', 'ws_file', '--all-sites'], {
+      io: { ...terminal, stdoutPipe: false },
+    });
+    expect(file.code).toBe(0);
+    expect(file.stderr).toContain('\r\x1b[2K');
+    expect(stripAnsi(file.stderr)).toMatch(/Publishing 2 sites: /);
+    expect(file.stderr).not.toContain('a line for each as it ends');
+  });
+
   it('two batches side by side on one token share its minute: both finish, no 429, no minute over the budget', async () => {
     emu.control.setBudget({ callsPerMinute: 30 });
     const a = fleet('ws_a', 10);
@@ -337,6 +379,14 @@ describe('chat over many sites', () => {
       exitCode: 10,
       outcomes: { question: 1, succeeded: 1 },
     });
+    // Every call went through the batch's one scheduler: first the look-up of each site named.
+    expect(records.at(-1).calls).toBe(calls().length);
+    expect(
+      calls()
+        .slice(0, 2)
+        .map((e) => [e.method, arg(e, 'projectId')])
+        .sort(),
+    ).toEqual(sites.map((s) => ['list_messages', s]).sort());
   });
 
   it('more than five sites: exit 5 and nothing sent without a terminal or --yes; --yes sends', async () => {
@@ -374,6 +424,52 @@ describe('chat over many sites', () => {
     const quiet = await cli(['chat', ...sites, MESSAGE], { tty: true, prompter: few });
     expect(quiet.code).toBe(0);
     expect(few.asked).toEqual([]);
+  });
+
+  it('an unquoted message is not taken for sites: unknown ids exit 2 before anything is sent, with the quoted form', async () => {
+    const [site, other] = fleet('ws_words', 2);
+    const words = await cli(['chat', site, 'hello', 'there', 'friend']);
+    expect(words.code).toBe(2);
+    expect(words.stdout).toBe('');
+    expect(words.stderr).toBe(
+      `error: No site has the id hello or there, so nothing was sent; if "hello there friend" is the message, quote it: sitebuilder chat ${site} 'hello there friend'\n`,
+    );
+    // Reads only: one look-up a site, and nothing sent.
+    expect(calls('send_message')).toHaveLength(0);
+    expect(new Set(calls().map((e) => e.method))).toEqual(new Set(['list_messages']));
+    expect(
+      calls()
+        .map((e) => arg(e, 'projectId'))
+        .sort(),
+    ).toEqual([site, 'hello', 'there'].sort());
+
+    // No site at all among the words: the site goes first.
+    const none = await cli(['chat', 'hello', 'there', 'friend']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      `if "hello there friend" is the message, quote it: sitebuilder chat <site> 'hello there friend'`,
+    );
+    // An unknown id before a known one is a wrong id, not a message.
+    const typo = await cli(['chat', 'site_typo', other, 'Update the footer', '--json']);
+    expect(typo.code).toBe(2);
+    expect(JSON.parse(typo.stderr).error.message).toBe(
+      'No site has the id site_typo, so nothing was sent; check the ids (`sitebuilder site list` shows the sites this token reaches).',
+    );
+    expect(calls('send_message')).toHaveLength(0);
+
+    // Quoted, the same words are one message to the sites named (sent, not followed).
+    const quoted = await cli(['chat', site, other, 'hello there friend', '--no-follow']);
+    expect(quoted.code).toBe(0);
+    expect(
+      tsv(quoted.stdout)
+        .map((r) => [r[0], r[1]])
+        .sort(),
+    ).toEqual([site, other].sort().map((s) => [s, 'started']));
+    expect(
+      calls('send_message')
+        .map((e) => [arg(e, 'projectId'), arg(e, 'prompt')])
+        .sort(),
+    ).toEqual([site, other].sort().map((s) => [s, 'hello there friend']));
   });
 
   it('refuses reply flags and a missing message with several sites (exit 2, nothing sent)', async () => {

@@ -2,8 +2,10 @@
 // against an emulator on port 0 running 20 times faster than the wall clock: more than five
 // sites are confirmed first (how many, and that each run costs credits), nothing is sent before
 // the answer, No sends nothing (exit 130), and Yes shows a row per site as it ends, a question
-// with the commands that answer it kept whole, and the summary.
-import { mkdtempSync } from 'node:fs';
+// with the commands that answer it kept whole, and the summary. And a batch whose stdout is piped
+// to a program that prints to the same terminal (`| tee`): the progress on stderr is appended,
+// never redrawn, so every tab-separated row is on the screen once and no live row is left.
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,9 +26,9 @@ afterAll(async () => {
   await emu.close();
 });
 
-function start(args: string[], cols: number): TmuxSession {
+function start(args: string[], cols: number, argv = [process.execPath, BIN, ...args]): TmuxSession {
   const session = new TmuxSession(
-    [process.execPath, BIN, ...args],
+    argv,
     {
       SITEBUILDER_BASE_URL: emu.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
@@ -94,4 +96,60 @@ describe.skipIf(!hasTmux).concurrent('chat to many sites in a terminal', () => {
     expect(done).toContain('Nothing was sent.');
     expect(sentTo(sites)).toHaveLength(0);
   });
+});
+
+describe.skipIf(!hasTmux).concurrent('a batch piped to a program that prints to the same terminal', () => {
+  for (const cols of [80, 40]) {
+    it(`every tab-separated row is on the screen once, and no live row is left (${cols} columns)`, async () => {
+      const ws = `ws_tee_${cols}`;
+      emu.control.createWorkspace({ _id: ws, name: ws, credits: 100_000 });
+      const sites = emu.control.addSites(ws, { count: 5, outcomes: { failure: 1 } }).map((s) => s._id);
+      const file = join(mkdtempSync(join(tmpdir(), 'sb-fleet-tee-')), 'published.tsv');
+      // stdout is a pipe into tee, which writes the rows to the terminal stderr is drawn on.
+      const t = start([], cols, [
+        'bash',
+        '-c',
+        'set -o pipefail; f=$1; shift; "$@" | tee "$f"',
+        'bash',
+        file,
+        process.execPath,
+        BIN,
+        'publish',
+        '--workspace',
+        ws,
+        '--all-sites',
+        '--concurrency',
+        '2',
+      ]);
+      const done = await t.waitFor(/EXIT=\d+/, 20_000);
+      expect(done).toContain('EXIT=1');
+      const tsv = readFileSync(file, 'utf8').trim().split('\n');
+      expect(tsv).toHaveLength(5);
+      const lines = done.split('\n');
+      for (const site of sites) {
+        // The row as tee shows it: the tabs become spaces on the screen.
+        const row = new RegExp(`^${site}\\s+(live\\s+\\S+\\s+0|failed\\s+1)\\s*$`);
+        expect(
+          lines.filter((l) => row.test(l)),
+          done,
+        ).toHaveLength(1);
+        // No row of the live block (a site under way: indented, its state, elapsed) is left behind.
+        const underWay = new RegExp(`^  ${site} +[\\w-]+ +\\d+(m\\d+)?s$`);
+        expect(
+          lines.filter((l) => underWay.test(l)),
+          done,
+        ).toEqual([]);
+        // Its progress line on stderr, appended once as it ended.
+        expect(
+          lines.filter((l) => new RegExp(`^[✓✗] ${site} `).test(l)),
+          done,
+        ).toHaveLength(1);
+      }
+      expect(
+        lines.filter((l) => /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Publishing/.test(l)),
+        done,
+      ).toEqual([]);
+      expect(oneLine(done)).toMatch(/5 sites in \d+s: .*\. Exit 1\./);
+    });
+  }
 });

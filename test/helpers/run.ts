@@ -23,6 +23,8 @@ export interface RunOptions {
   prompter?: Prompter;
   signal?: AbortSignal;
   configDir?: string;
+  /** More of the IO's make-up (stderr a terminal, stdout a pipe…), over `tty` and `columns`. */
+  io?: Parameters<typeof createTestIO>[0];
 }
 
 export function tempConfigDir(): string {
@@ -30,7 +32,7 @@ export function tempConfigDir(): string {
 }
 
 export async function run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const io = createTestIO({ tty: opts.tty ?? false, columns: opts.columns });
+  const io = createTestIO({ tty: opts.tty ?? false, columns: opts.columns, ...opts.io });
   if (opts.stdin !== undefined) io.stdinStream.end(opts.stdin);
   else io.stdinStream.end();
   const env = { SITEBUILDER_CONFIG_DIR: opts.configDir ?? tempConfigDir(), ...opts.env };

@@ -1,6 +1,8 @@
 // The pure parts of the batch forms (docs/scripting.md "Many sites at once"): the exit code of a
-// batch by the documented order, what --fail-fast stops on, and when a command line is a batch.
+// batch by the documented order, what --fail-fast stops on, when a command line is a batch, and
+// the sentence for sites named on the command line that the service does not know.
 import { describe, expect, it } from 'vitest';
+import { unknownSitesError } from '../../src/commands/chat/batch.js';
 import { isBatch } from '../../src/commands/fleet/options.js';
 import { isFailure, SEVERITY, worstExit } from '../../src/commands/fleet/report.js';
 
@@ -33,5 +35,42 @@ describe('a batch command line', () => {
     expect(isBatch(['-'], {})).toBe(true);
     expect(isBatch([], { allSites: true })).toBe(true);
     expect(isBatch([], { workspace: 'ws_1' })).toBe(true);
+  });
+});
+
+describe('sites named on the command line that the service does not know', () => {
+  const say = (args: string[], unknown: string[], message?: string) =>
+    unknownSitesError(args, new Set(unknown), message).message;
+
+  it('are the words of an unquoted message when they come last: the quoted form is shown', () => {
+    expect(say(['s_1', 'hello', 'there'], ['hello', 'there'], 'friend')).toBe(
+      `No site has the id hello or there, so nothing was sent; if "hello there friend" is the message, quote it: sitebuilder chat s_1 'hello there friend'`,
+    );
+    expect(say(['s_1', 's_2', 'a', 'b', 'c'], ['a', 'b', 'c'], "it's")).toBe(
+      `No site has the id a, b or c, so nothing was sent; if "a b c it's" is the message, quote it: sitebuilder chat s_1 s_2 'a b c it'\\''s'`,
+    );
+    // No site known at all: the site goes first.
+    expect(say(['hello', 'there'], ['hello', 'there'], 'friend')).toMatch(
+      /quote it: sitebuilder chat <site> 'hello there friend'$/,
+    );
+    // A long message is not repeated whole.
+    const long = say(['s_1', 'Please'], ['Please'], 'x'.repeat(80));
+    expect(long).toBe(
+      "No site has the id Please, so nothing was sent; if the words from Please on are the message, quote it: sitebuilder chat s_1 '…'",
+    );
+  });
+
+  it('are wrong ids otherwise: before a known site, or with --message-file', () => {
+    const check = 'so nothing was sent; check the ids (`sitebuilder site list` shows the sites this token reaches).';
+    expect(say(['s_typo', 's_2'], ['s_typo'], 'Update the footer')).toBe(`No site has the id s_typo, ${check}`);
+    expect(say(['s_typo', 's_2', 'hello'], ['s_typo', 'hello'], 'friend')).toBe(
+      `No site has the id s_typo or hello, ${check}`,
+    );
+    expect(say(['s_1', 's_nope'], ['s_nope'])).toBe(`No site has the id s_nope, ${check}`);
+  });
+
+  it('are echoed without control or bidi characters', () => {
+    const text = say(['s_1', 'he\u202ello'], ['he\u202ello'], 'x\u001b[2J');
+    expect(text).not.toMatch(/[\u202e\u001b]/);
   });
 });

@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTestIO, decideColorLevel } from '../../src/io/io.js';
+import { createTestIO, decideColorLevel, isPipe } from '../../src/io/io.js';
 import { printTable } from '../../src/io/print.js';
 import { isoTime, maskToken } from '../../src/io/records.js';
 import { sanitize } from '../../src/io/sanitize.js';
@@ -23,6 +27,43 @@ describe('colour policy', () => {
     expect(tty({ FORCE_COLOR: '2' }, false, false)).toBe(2);
     expect(tty({ FORCE_COLOR: '0' })).toBe(0);
     expect(tty({ CLICOLOR_FORCE: '1' }, false, false)).toBe(1);
+  });
+});
+
+describe('redrawing stderr while stdout goes elsewhere', () => {
+  const withFd = <T>(path: string, flags: string, fn: (fd: number) => T): T => {
+    const fd = openSync(path, flags);
+    try {
+      return fn(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  it('tells a pipe (a FIFO) from a file and /dev/null', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-pipe-'));
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // Opened for reading and writing, a FIFO does not wait for the other end.
+    expect(withFd(fifo, 'r+', isPipe)).toBe(true);
+    writeFileSync(join(dir, 'file'), '');
+    expect(withFd(join(dir, 'file'), 'w', isPipe)).toBe(false);
+    expect(withFd('/dev/null', 'w', isPipe)).toBe(false);
+  });
+  it('holds no live block on stderr when stdout is a pipe whose reader may print to the same terminal', () => {
+    const piped = createTestIO({ stdoutTTY: false, stderrTTY: true, stdoutPipe: true, columns: 80, rows: 24 });
+    expect(piped.canAnimate).toBe(true);
+    expect(piped.canRedraw).toBe(false);
+    piped.liveBlock(['a row', 'a spinner']);
+    piped.outLine('data');
+    expect(piped.stderrText()).toBe('');
+    // Into a file (or /dev/null) nothing else prints: the block is drawn, and cleared.
+    const file = createTestIO({ stdoutTTY: false, stderrTTY: true, stdoutPipe: false, columns: 80, rows: 24 });
+    expect(file.canRedraw).toBe(true);
+    file.liveBlock(['a row', 'a spinner']);
+    file.liveBlock(undefined);
+    expect(file.stderrText()).toBe('a row\na spinner\r\u001b[2K\u001b[1A\r\u001b[2K');
+    // stdout the terminal itself: redrawn, whatever else.
+    expect(createTestIO({ tty: true, stdoutPipe: true, columns: 80, rows: 24 }).canRedraw).toBe(true);
   });
 });
 

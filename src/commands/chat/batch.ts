@@ -1,6 +1,8 @@
 // `sitebuilder chat` with several sites (docs/scripting.md "Many sites at once"): the same message
-// to many sites' agents. More than a handful of sites is confirmed first (each run costs
-// credits): on a terminal, or --yes; otherwise exit 5 and nothing is sent. Then each site on its
+// to many sites' agents. Sites named as arguments are looked up first (an unquoted message's
+// words would be taken for sites): an unknown one exits 2, nothing sent. More than a handful of
+// sites is confirmed first (each run costs credits): on a terminal, or --yes; otherwise exit 5
+// and nothing is sent. Then each site on its
 // own, exactly as for one site: what waits on its latest run is checked (waiting.ts: a site where
 // a question or plan waits, or where that cannot be told, gets nothing without --yes, and is
 // reported with the commands that answer, naming the run with --job); the message is sent
@@ -44,6 +46,7 @@ import { chatCommand, pendingOf, shellQuote } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
 import type { ChatOptions } from './run.js';
 import { sendMessage, type Mode } from './send.js';
+import { siteExists } from './site-exists.js';
 import { confirmNewMessage } from './waiting.js';
 
 /** More sites than this need a confirmation (each run costs credits). */
@@ -114,6 +117,53 @@ function checkLocally(opts: ChatBatchOptions, message: string, siteArgs: string[
     throw new UsageError(
       'With several sites, --idempotency-key takes 1 to 200 visible characters (each site sends KEY-SITE); nothing was sent.',
     );
+}
+
+/** How many sites named on the command line are looked up at once (the scheduler paces them). */
+const LOOKUPS_AT_ONCE = 8;
+
+/** "a", "a or b", "a, b or c". */
+const either = (ids: string[]): string =>
+  ids.length < 2 ? (ids[0] ?? '') : `${ids.slice(0, -1).join(', ')} or ${ids[ids.length - 1]}`;
+
+/**
+ * Sites named as arguments that the service does not know: exit 2, nothing sent. An unquoted
+ * message (`chat s_1 hello there friend`) reads as sites `hello` and `there` and the message
+ * `friend`; where the unknown ids are the last ones before the message, the sentence shows the
+ * command with the message quoted. The ids come from the command line, checked by checkId.
+ */
+export function unknownSitesError(siteArgs: string[], unknown: ReadonlySet<string>, message?: string): UsageError {
+  const named = [...new Set(siteArgs.filter((a) => unknown.has(a)))];
+  let trailing = 0;
+  while (trailing < siteArgs.length && unknown.has(siteArgs[siteArgs.length - 1 - trailing])) trailing++;
+  const head = `No site has the id ${either(named.map(sanitizeInline))}, so nothing was sent`;
+  const before = siteArgs.slice(0, siteArgs.length - trailing);
+  if (message === undefined || trailing === 0 || before.some((a) => unknown.has(a)))
+    return new UsageError(`${head}; check the ids (\`${sb('site list')}\` shows the sites this token reaches).`);
+  const words = [...siteArgs.slice(before.length), message].join(' ');
+  const command = `${before.length ? sb('chat', ...before) : sb('chat <site>')} ${shellQuote(words.length > 60 ? '…' : words)}`;
+  const what =
+    words.length > 60
+      ? `the words from ${sanitizeInline(siteArgs[before.length])} on are`
+      : `"${sanitizeInline(words)}" is`;
+  return new UsageError(`${head}; if ${what} the message, quote it: ${command}`);
+}
+
+/**
+ * Several sites named as arguments: each must be one the token can see, before anything is
+ * sent. One read a site (siteExists), a few at once, each at the batch's scheduler.
+ */
+async function requireKnownSites(ctx: Context, siteArgs: string[], sites: string[], message?: string): Promise<void> {
+  const unknown = new Set<string>();
+  let next = 0;
+  const lookUp = async () => {
+    while (next < sites.length) {
+      const site = sites[next++];
+      if (!(await siteExists(ctx, site))) unknown.add(site);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, sites.length) }, lookUp));
+  if (unknown.size > 0) throw unknownSitesError(siteArgs, unknown, message);
 }
 
 /** More than a handful of sites: confirmed on a terminal, or --yes; otherwise exit 5, nothing sent. */
@@ -313,12 +363,18 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
     ctx.io.info(`Workspace ${opts.workspace} has no site; nothing was sent.`);
     return ExitCode.ok;
   }
-  await confirmCredits(ctx, sites.length);
+  // Sites typed as arguments may be words of an unquoted message: looked up first. One site
+  // has its own rule (run.ts); - and --all-sites give ids, not words.
+  const typed = !opts.allSites && siteArgs[0] !== '-' && sites.length > 1;
   const mode: Mode = opts.plan ? 'plan' : 'build';
   return runFleet(ctx, {
     title: 'Chat with',
     again: `sitebuilder chat - ${shellQuote(message.length > 60 ? '…' : message)}`,
     sites,
+    async prepare() {
+      if (typed) await requireKnownSites(ctx, siteArgs, sites, given);
+      await confirmCredits(ctx, sites.length);
+    },
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
     failFast: opts.failFast,
     work: (site, row) => chatOne(ctx, opts, message, mode, site, row),

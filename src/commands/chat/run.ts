@@ -3,12 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { text as readStream } from 'node:stream/consumers';
 import type { Context } from '../../context.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { ID_MAX_LENGTH } from '../../input.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb, shellQuote } from '../../io/shell.js';
 import { APPROVE_TEXT, chosenAnswer } from './answers.js';
 import { interactiveChat } from './interactive.js';
+import { siteExists } from './site-exists.js';
 import type { Mode } from './send.js';
 import { printAnswerLater, runTurn } from './turn.js';
 import { confirmNewMessage, requirePlan, requireQuestion } from './waiting.js';
@@ -36,18 +37,6 @@ const notAnId = (arg: string): boolean => /[\s\p{Cc}\p{Cf}]/u.test(arg) || arg.l
 /** The default site (`site use`, SITEBUILDER_SITE), if one is set. */
 function defaultSite(ctx: Context): string | undefined {
   return ctx.env.SITEBUILDER_SITE || ctx.profile().site || undefined;
-}
-
-/** Whether the service knows a site by this id: a 404 on it says no; any other answer is left to the command. */
-async function siteExists(ctx: Context, id: string): Promise<boolean> {
-  try {
-    await ctx.api().call('list_messages', { projectId: id }, { signal: ctx.signal });
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return false;
-    if (err instanceof ApiError) return true;
-    throw err;
-  }
 }
 
 /** Exit 2 when a message comes without a site to send it to: both forms, in one sentence. */

@@ -2,7 +2,9 @@
 // the bottom of stderr with one row per site under way (site, state, elapsed) and a summary row,
 // and one row per site on stdout as it ends (site, outcome, elapsed, address or job id), then a
 // summary. Piped: one tab-separated line per site as it ends (site, outcome, address or job id,
-// exit code), and what a person must know (a failure, the command that answers) on stderr.
+// exit code), and what a person must know (a failure, the command that answers) on stderr. When
+// stderr is a terminal that cannot hold the live block (stdout is a pipe whose reader prints to
+// it, IO.canRedraw), the progress there is appended instead: a line per site as it ends.
 // With --json: one NDJSON record per site as it ends, then one summary record.
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
@@ -92,6 +94,8 @@ export class FleetReport {
   private readonly ended: SiteOutcome[] = [];
   private readonly counts = new Map<string, number>();
   private readonly live: boolean;
+  /** stdout is not the terminal, stderr is, and the live block cannot be drawn there: progress as lines. */
+  private readonly appended: boolean;
   private readonly siteWidth: number;
   private timer?: NodeJS.Timeout;
   private frame = 0;
@@ -103,6 +107,8 @@ export class FleetReport {
   ) {
     const { io } = ctx;
     this.live = io.canAnimate && io.canRedraw;
+    this.appended = io.canAnimate && !this.live && !io.stdoutIsTTY;
+    if (this.appended) io.errLine(`${o.title} ${o.total} site${o.total === 1 ? '' : 's'}; a line for each as it ends.`);
     this.siteWidth = Math.min(32, Math.max(4, ...sites.map((s) => displayWidth(sanitizeInline(s)))));
     if (this.live) {
       this.timer = setInterval(() => {
@@ -144,21 +150,24 @@ export class FleetReport {
       });
     } else if (!io.stdoutIsTTY) {
       io.outLine([site, out.outcome, sanitizeInline(out.ref), String(out.exitCode)].join('\t'));
+      if (this.appended)
+        io.errLine(this.row(this.mark(out), site, { ...out, ref: `${this.ended.length}/${this.o.total}` }));
       if (out.exitCode !== 0 && out.note) io.errLine(`${site}: ${out.note}`);
       if (out.exitCode !== 0) for (const c of out.next ?? []) io.errLine(`  ${c}`);
     } else {
-      const c = style(io);
-      const mark =
-        out.exitCode === 0
-          ? c.green('✓')
-          : isFailure(out.exitCode)
-            ? c.red('✗')
-            : c.yellow(out.exitCode === ExitCode.pending || out.exitCode === ExitCode.interrupted ? '…' : '?');
-      io.outLine(this.row(mark, site, out));
+      io.outLine(this.row(this.mark(out), site, out));
       if (out.note && (out.exitCode !== 0 || !out.ref)) io.errLine(`  ${out.note}`);
       for (const cmd of out.next ?? []) io.errLine(`    ${cmd}`);
     }
     this.draw();
+  }
+
+  /** ✓ ended well, ✗ failed, ? waits for a reply or a confirmation, … still under way. */
+  private mark(out: SiteOutcome): string {
+    const c = style(this.ctx.io);
+    if (out.exitCode === 0) return c.green('✓');
+    if (isFailure(out.exitCode)) return c.red('✗');
+    return c.yellow(out.exitCode === ExitCode.pending || out.exitCode === ExitCode.interrupted ? '…' : '?');
   }
 
   /**

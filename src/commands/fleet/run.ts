@@ -25,6 +25,11 @@ export interface FleetOptions {
   sites: string[];
   concurrency: number;
   failFast?: boolean;
+  /**
+   * What comes before any site is started (checks, a confirmation), its calls already at the
+   * scheduler; a throw ends the batch with nothing started.
+   */
+  prepare?(): Promise<void>;
   /** One site's work; its own failures come back as its outcome. */
   work(site: string, row: SiteRow): Promise<SiteOutcome>;
   /** A site never started: interrupted, or stopped by --fail-fast. */
@@ -74,7 +79,6 @@ function connectionNotices(ctx: Context) {
 /** Runs the work on every site; returns the process's exit code (the report prints everything). */
 export async function runFleet(ctx: Context, o: FleetOptions): Promise<number> {
   const client = ctx.api();
-  const startedAt = ctx.clock.now();
   let next = 0;
   let active = 0;
   let stopped: 'fail-fast' | undefined;
@@ -88,6 +92,13 @@ export async function runFleet(ctx: Context, o: FleetOptions): Promise<number> {
   setMaxListeners(0, ctx.signal);
   const previous = client.gate;
   client.gate = scheduler;
+  try {
+    await o.prepare?.();
+  } catch (err) {
+    client.gate = previous;
+    throw err;
+  }
+  const startedAt = ctx.clock.now();
   const report = new FleetReport(ctx, { title: o.title, again: o.again, total: o.sites.length, startedAt }, o.sites);
   const notices = connectionNotices(ctx);
   const worker = async () => {
