@@ -139,7 +139,9 @@ describe.skipIf(!hasTmux)('site ids at a real terminal, Tab in bash', () => {
         t.send('C-u', 'sitebuilder site view site_', 'Tab', 'Tab');
         // Every id of the current profile's sites that starts so, listed, each whole on the screen.
         const listed = await t.waitFor((screen) =>
-          DEMO.filter((id) => id.startsWith('site_')).every((id) => new RegExp(`(^|\\s)${id}(\\s|$)`, 'm').test(screen)),
+          DEMO.filter((id) => id.startsWith('site_')).every((id) =>
+            new RegExp(`(^|\\s)${id}(\\s|$)`, 'm').test(screen),
+          ),
         );
         for (const line of listed.split('\n')) expect(line.length).toBeLessThanOrEqual(cols);
         noNodeStarted();
