@@ -1,8 +1,11 @@
 // The layout of --help at its width (80 columns, or a narrower terminal's): commander puts the
 // text together, and every part of it is wrapped as all prose is (io/width.ts): at word
-// boundaries, a command to copy whole.
-import { type Command, Help, type HelpConfiguration } from 'commander';
+// boundaries, a command to copy whole. program.ts loads it only when a help may print; the
+// build has it write every command's help (helpTexts).
+import type { Command, Help, HelpConfiguration } from 'commander';
 import { displayWidth, HANG, padWidth, wrapLine, wrapText } from '../io/width.js';
+import type { AnyCommandDefinition } from './define.js';
+import { buildProgram } from './program.js';
 
 /** Below this many columns beside the terms, descriptions go on the lines under their terms. */
 const MIN_DESCRIPTION_WIDTH = 30;
@@ -56,14 +59,49 @@ export function formatHelpTable(text: string, width: number): string {
 }
 
 /** commander's help, each part wrapped to the help's width. */
-export const HELP_LAYOUT: HelpConfiguration = {
+const configuration: HelpConfiguration = {
   formatItem(this: Help, term: string, termWidth: number, description: string) {
     return formatHelpItem(term, termWidth, description, this.helpWidth ?? 80);
   },
   // The command's description (commander wraps nothing under 40 columns, and breaks commands).
   boxWrap: (text: string, width: number) => wrapText(text, width, 0),
   formatHelp(this: Help, cmd: Command, helper: Help) {
-    const [usage, ...rest] = Help.prototype.formatHelp.call(this, cmd, helper).split('\n');
+    // commander's own (this is a Help with the configuration on top).
+    const own: Help = Object.getPrototypeOf(this);
+    const [usage, ...rest] = own.formatHelp.call(this, cmd, helper).split('\n');
     return [formatUsage(usage, this.helpWidth ?? 80), ...rest].join('\n');
   },
 };
+
+/** What program.ts lays the help out with: commander's configuration, and the tables of the program's help. */
+export const HELP_LAYOUT = { configuration, table: formatHelpTable };
+export type HelpLayout = typeof HELP_LAYOUT;
+
+/**
+ * Every command's help text at `width` columns, keyed by its path ("" for the program, "site
+ * list", aliases too). The build writes them at 80 to dist/help/ so that bin/ answers --help
+ * without loading the CLI.
+ */
+export function helpTexts(commands: AnyCommandDefinition[], width = 80): Record<string, string> {
+  const texts: Record<string, string> = {};
+  const visit = (cmd: Command, paths: string[]) => {
+    let captured = '';
+    cmd.configureOutput({
+      writeOut: (s) => (captured += s),
+      writeErr: (s) => (captured += s),
+      getOutHelpWidth: () => width,
+      getErrHelpWidth: () => width,
+    });
+    cmd.outputHelp();
+    for (const p of paths) texts[p] = captured;
+    for (const sub of cmd.commands) {
+      const names = [sub.name(), ...sub.aliases()];
+      visit(
+        sub,
+        paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))),
+      );
+    }
+  };
+  visit(buildProgram(commands, undefined, HELP_LAYOUT), ['']);
+  return texts;
+}

@@ -3,10 +3,10 @@
 // every command's help at 80, 60 and 40 columns, in-process (test/e2e/help-tty.test.ts shows
 // them in a real terminal).
 import { describe, expect, it } from 'vitest';
-import { formatHelpItem, formatHelpTable, formatUsage } from '../../src/core/help-layout.js';
+import { formatHelpItem, formatHelpTable, formatUsage, helpTexts } from '../../src/core/help-layout.js';
 import { loadCommands } from '../../src/core/nouns.js';
-import { helpTexts } from '../../src/core/program.js';
 import { displayWidth } from '../../src/io/width.js';
+import { run } from '../helpers/run.js';
 
 describe('a help item', () => {
   const description = 'site id (default: `site use` or SITEBUILDER_SITE); `-` reads site ids from standard input';
@@ -116,4 +116,22 @@ describe('every command’s help', async () => {
       }
     });
   }
+});
+
+describe('the CLI at a narrow terminal', async () => {
+  const commands = await loadCommands();
+
+  it('lays out the help it is asked for, and the help of a noun without its verb, at the terminal’s width', async () => {
+    for (const [argv, path, width] of [
+      [['publish', '--help'], 'publish', 60],
+      [['-qh'], '', 40],
+      [['help', 'site', 'list'], 'site list', 40],
+      [['storage-backup', 'help', 'browse'], 'storage-backup browse', 50],
+    ] as const) {
+      const res = await run([...argv], { tty: true, columns: width });
+      expect([res.code, res.stdout], argv.join(' ')).toEqual([0, helpTexts(commands, width)[path]]);
+    }
+    const noun = await run(['site'], { tty: true, columns: 40 });
+    expect([noun.code, noun.stderr]).toEqual([2, helpTexts(commands, 40).site]);
+  });
 });
