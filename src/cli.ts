@@ -6,6 +6,6 @@ export { run as main } from './core/run.js';
 
 /** Every command's help text, keyed by its path ("" for the program, "site list", aliases too). */
 export async function helpTexts(): Promise<Record<string, string>> {
-  // Loaded only here (and for a help): no command needs it to run.
-  return (await import('./core/help-layout.js')).helpTexts(await loadCommands());
+  // Loaded only here: no command needs it.
+  return (await import('./core/help-texts.js')).helpTexts(await loadCommands());
 }

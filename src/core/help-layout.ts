@@ -1,11 +1,8 @@
 // The layout of --help at its width (80 columns, or a narrower terminal's): commander puts the
 // text together, and every part of it is wrapped as all prose is (io/width.ts): at word
-// boundaries, a command to copy whole. program.ts loads it only when a help may print; the
-// build has it write every command's help (helpTexts).
+// boundaries, a command to copy whole. program.ts loads it only when a help may print.
 import type { Command, Help, HelpConfiguration } from 'commander';
 import { displayWidth, HANG, padWidth, wrapLine, wrapText } from '../io/width.js';
-import type { AnyCommandDefinition } from './define.js';
-import { buildProgram } from './program.js';
 
 /** Below this many columns beside the terms, descriptions go on the lines under their terms. */
 const MIN_DESCRIPTION_WIDTH = 30;
@@ -76,32 +73,3 @@ const configuration: HelpConfiguration = {
 /** What program.ts lays the help out with: commander's configuration, and the tables of the program's help. */
 export const HELP_LAYOUT = { configuration, table: formatHelpTable };
 export type HelpLayout = typeof HELP_LAYOUT;
-
-/**
- * Every command's help text at `width` columns, keyed by its path ("" for the program, "site
- * list", aliases too). The build writes them at 80 to dist/help/ so that bin/ answers --help
- * without loading the CLI.
- */
-export function helpTexts(commands: AnyCommandDefinition[], width = 80): Record<string, string> {
-  const texts: Record<string, string> = {};
-  const visit = (cmd: Command, paths: string[]) => {
-    let captured = '';
-    cmd.configureOutput({
-      writeOut: (s) => (captured += s),
-      writeErr: (s) => (captured += s),
-      getOutHelpWidth: () => width,
-      getErrHelpWidth: () => width,
-    });
-    cmd.outputHelp();
-    for (const p of paths) texts[p] = captured;
-    for (const sub of cmd.commands) {
-      const names = [sub.name(), ...sub.aliases()];
-      visit(
-        sub,
-        paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))),
-      );
-    }
-  };
-  visit(buildProgram(commands, undefined, HELP_LAYOUT), ['']);
-  return texts;
-}

@@ -3,7 +3,8 @@
 // every command's help at 80, 60 and 40 columns, in-process (test/e2e/help-tty.test.ts shows
 // them in a real terminal).
 import { describe, expect, it } from 'vitest';
-import { formatHelpItem, formatHelpTable, formatUsage, helpTexts } from '../../src/core/help-layout.js';
+import { formatHelpItem, formatHelpTable, formatUsage } from '../../src/core/help-layout.js';
+import { helpTexts } from '../../src/core/help-texts.js';
 import { loadCommands } from '../../src/core/nouns.js';
 import { displayWidth } from '../../src/io/width.js';
 import { run } from '../helpers/run.js';
