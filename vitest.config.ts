@@ -35,6 +35,7 @@ const AGAINST_BOTH = ['test/commands/**/*.test.ts', 'test/chat/**/*.test.ts', 't
 const DEFAULT_ONLY = [
   'test/chat/emulator-chat.test.ts',
   'test/e2e/zod-build-time.test.ts',
+  'test/e2e/help-tty.test.ts',
   'test/e2e/quick-start-tty.test.ts',
 ];
 

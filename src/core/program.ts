@@ -1,10 +1,11 @@
 // The commander program over the command tree: it reads every command line (over the one noun
 // that runs, or over all of them for help and completion), and gives help, usage errors and
 // suggestions.
-import { Command, Help, Option } from 'commander';
+import { Command, Option } from 'commander';
 import type { IO } from '../io/io.js';
 import { wrapText } from '../io/width.js';
 import type { AnyCommandDefinition } from './define.js';
+import type { HelpLayout } from './help-layout.js';
 import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
 
 /**
@@ -29,31 +30,17 @@ function flagsGiven(cmd: Command): Set<string> {
   return all;
 }
 
-/** Below this many columns beside the flags, a description goes on the lines under its flag. */
-const MIN_DESCRIPTION_WIDTH = 30;
+/** Help text added after the generated one, laid out at the help's width when it is printed. */
+const helpAfter = (layout: (width: number) => string) => (context: { error: boolean; command: Command }) => {
+  const output = context.command.configureOutput();
+  return layout((context.error ? output.getErrHelpWidth : output.getOutHelpWidth)?.() ?? 80);
+};
 
-/**
- * commander leaves a description unwrapped when the column beside the flags is narrow (a
- * terminal under 80 columns), and the terminal then folds it mid-word: there it goes under its
- * flag, wrapped to the width.
- */
-function formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
-  const width = this.helpWidth ?? 80;
-  if (!description || width - termWidth - 4 >= MIN_DESCRIPTION_WIDTH)
-    return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
-  const under = wrapText(description, width - 6, 0).replace(/^/gm, '      ');
-  return `  ${term}\n${under}`;
-}
-
-/** Help text added after the generated one, wrapped to the help's width when it is printed. */
-const wrappedAfter = (text: string) => (context: { command: Command }) =>
-  wrapText(text, context.command.configureOutput().getOutHelpWidth?.() ?? 80);
-
-function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
+function buildCommand(def: AnyCommandDefinition, runWith: RunCommand, layout?: HelpLayout): Command {
   const cmd = new Command(def.name);
   cmd.summary(def.summary).description(def.description ?? def.summary);
   cmd.configureHelp({
-    formatItem,
+    ...layout?.configuration,
     showGlobalOptions: true,
     // "Global Options" are the program's own; a parent noun's options are not global.
     visibleGlobalOptions(c: Command) {
@@ -82,8 +69,12 @@ function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
   const after: string[] = [];
   if (def.examples?.length) after.push(`Examples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
   if (def.jsonFields) after.push(`JSON output (--json):\n  ${def.jsonFields}`);
-  if (after.length) cmd.addHelpText('after', wrappedAfter(`\n${after.join('\n\n')}`));
-  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith));
+  if (after.length)
+    cmd.addHelpText(
+      'after',
+      helpAfter((width) => wrapText(`\n${after.join('\n\n')}`, width)),
+    );
+  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith, layout));
   if (def.run) {
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
@@ -95,20 +86,32 @@ function buildCommand(def: AnyCommandDefinition, runWith: RunCommand): Command {
   return cmd;
 }
 
-/** The program over the given nouns (all of them for help and completion; one to run a command). */
-export function buildProgram(commands: AnyCommandDefinition[], execute: Execute = async () => {}): Command {
+/**
+ * The program over the given nouns (all of them for help and completion; one to run a command),
+ * its help laid out with `layout` (help-layout.ts, loaded only where a help may print: without
+ * it, commander's own).
+ */
+export function buildProgram(
+  commands: AnyCommandDefinition[],
+  execute: Execute = async () => {},
+  layout?: HelpLayout,
+): Command {
   const program = new Command('sitebuilder');
   program
     .description('Build, change and publish sites with the AI site agent, from a terminal or a script.')
     .version(VERSION, VERSION_FLAGS, 'print the version');
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
+  const table = layout?.table ?? wrapText;
   program
-    .configureHelp({ formatItem })
+    .configureHelp({ ...layout?.configuration })
     .showSuggestionAfterError(true)
-    .addHelpText('after', wrappedAfter(`\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
+    .addHelpText(
+      'after',
+      helpAfter((width) => `\n${table(ENVIRONMENT_HELP, width)}\n\n${table(EXIT_CODE_HELP, width)}\n`),
+    );
   const run: RunCommand = (def, cmd, positionals) =>
     execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals(), flagsGiven(cmd));
-  for (const def of commands) program.addCommand(buildCommand(def, run), { hidden: def.hidden });
+  for (const def of commands) program.addCommand(buildCommand(def, run, layout), { hidden: def.hidden });
   return program;
 }
 
@@ -163,7 +166,10 @@ export async function runProgram(
   io: IO,
   wantsJson: boolean,
 ): Promise<void> {
-  const program = buildProgram(commands, execute);
+  // The help's layout is loaded only where commander may print a help: asked for (`help` words
+  // are --help by now), or no verb named (a noun without one shows its help).
+  const help = argv.some((a) => /^-(-help|[a-zA-Z]*h[a-zA-Z]*)$/.test(a)) || commandWords(argv).words.length < 2;
+  const program = buildProgram(commands, execute, help ? (await import('./help-layout.js')).HELP_LAYOUT : undefined);
   // exitOverride and configureOutput are not inherited by commands added before them, so every
   // command gets them. Help is wrapped at 80 columns, as in the texts bin/ prints without the CLI,
   // or at the width of a narrower terminal.
@@ -182,32 +188,4 @@ export async function runProgram(
   };
   configure(program);
   await program.parseAsync(argv, { from: 'user' });
-}
-
-/**
- * Every command's help text, keyed by its path ("" for the program, "site list", aliases too).
- * The build writes them to dist/help/ so that bin/ answers --help without loading the CLI.
- */
-export function helpTexts(commands: AnyCommandDefinition[]): Record<string, string> {
-  const texts: Record<string, string> = {};
-  const visit = (cmd: Command, paths: string[]) => {
-    let captured = '';
-    cmd.configureOutput({
-      writeOut: (s) => (captured += s),
-      writeErr: (s) => (captured += s),
-      getOutHelpWidth: () => 80,
-      getErrHelpWidth: () => 80,
-    });
-    cmd.outputHelp();
-    for (const p of paths) texts[p] = captured;
-    for (const sub of cmd.commands) {
-      const names = [sub.name(), ...sub.aliases()];
-      visit(
-        sub,
-        paths.flatMap((p) => names.map((n) => (p ? `${p} ${n}` : n))),
-      );
-    }
-  };
-  visit(buildProgram(commands), ['']);
-  return texts;
 }

@@ -78,14 +78,17 @@ interface Group {
   command: boolean;
 }
 
-/** The words of a line, with backquoted spans and a trailing command each kept as one group. */
-function groupsOf(body: string): Group[] {
+/**
+ * The words of a line, with backquoted spans and a trailing command each kept as one group; in a
+ * usage synopsis (`commands` false) no command, and a lone `|` goes with the alternative after it.
+ */
+function groupsOf(body: string, commands: boolean): Group[] {
   const tokens = [...body.matchAll(/(\s*)(\S+)/g)].map((m) => ({ gap: m[1], text: m[2] }));
   const groups: Group[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const { gap, text } = tokens[i];
     const previous = tokens[i - 1]?.text;
-    if (COMMAND_START.has(text) && (previous === undefined || previous.endsWith(':'))) {
+    if (commands && COMMAND_START.has(text) && (previous === undefined || previous.endsWith(':'))) {
       groups.push({
         gap,
         text: tokens
@@ -109,13 +112,21 @@ function groupsOf(body: string): Group[] {
       i = j;
       continue;
     }
+    if (!commands && text === '|' && i + 1 < tokens.length) {
+      groups.push({ gap, text: text + tokens[i + 1].gap + tokens[i + 1].text, command: false });
+      i++;
+      continue;
+    }
     groups.push({ gap, text, command: false });
   }
   return groups;
 }
 
-/** One line of text (no newline) as lines of at most `width` columns where its words allow. */
-export function wrapLine(line: string, width: number, hang = HANG): string[] {
+/**
+ * One line of text (no newline) as lines of at most `width` columns where its words allow.
+ * `commands`: false when a `sitebuilder …` on the line is not one to copy (a usage synopsis).
+ */
+export function wrapLine(line: string, width: number, hang = HANG, { commands = true } = {}): string[] {
   if (displayWidth(line) <= width) return [line];
   const indent = /^ */.exec(line)?.[0] ?? '';
   const next = ' '.repeat(Math.min(indent.length + hang, Math.max(0, Math.floor(width / 2))));
@@ -123,7 +134,7 @@ export function wrapLine(line: string, width: number, hang = HANG): string[] {
   let current = indent;
   let used = displayWidth(indent);
   let empty = true;
-  for (const g of groupsOf(line.slice(indent.length))) {
+  for (const g of groupsOf(line.slice(indent.length), commands)) {
     const w = displayWidth(g.text);
     const gapWidth = displayWidth(g.gap);
     if (!empty && used + gapWidth + w <= width) {

@@ -10,9 +10,10 @@ export function foldedLines(screen: string, width: number): string[] {
 
 /**
  * What is never broken, so may be wider than the screen (the terminal folds it): a line that is
- * one command to copy, or one word alone (an address, a DNS host name, an id).
+ * one command to copy (an example of --help: `$ …`), or one word alone (an address, a DNS host
+ * name, an id).
  */
-const WHOLE_LINE = /^\s*((\$ )?sitebuilder \S.*|`sitebuilder [^`]*`[.,;:]?|\S+)\s*$/;
+const WHOLE_LINE = /^\s*(\$ \S.*|sitebuilder \S.*|`sitebuilder [^`]*`[.,;:]?|\S+)\s*$/;
 
 /**
  * Every line fits `width`, but a command or a word alone on its line, which is never broken;

@@ -10,8 +10,18 @@ export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 export class TmuxSession {
   readonly name = `sbtest-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
-  /** Starts `argv` with `env` in a new session; the shell keeps the pane open after it exits. */
-  constructor(argv: string[], env: Record<string, string>, size = { cols: 120, rows: 50 }) {
+  /** Lines of scrollback screen() reads (tmux keeps 2000 unless `history` says more). */
+  private readonly scrollback: number;
+
+  /**
+   * Starts `argv` with `env` in a new session; the shell keeps the pane open after it exits.
+   * `history`: lines of scrollback to keep and read, for a long transcript.
+   */
+  constructor(
+    argv: string[],
+    env: Record<string, string>,
+    size: { cols: number; rows: number; history?: number } = { cols: 120, rows: 50 },
+  ) {
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     // The tmux server may be older than this run, with another environment: the code cache goes
     // where the suite says (vitest.config.ts), never to the real home directory.
@@ -20,7 +30,12 @@ export class TmuxSession {
     // A person at a terminal: CI (set when the suite runs in CI, and inherited by the tmux
     // server) would turn every prompt off.
     const line = `env -u CI ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
-    this.tmux('new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line);
+    this.scrollback = size.history ?? 500;
+    // The server's history limit applies to panes made after it is set: set it first, in one call.
+    const history = size.history
+      ? ['start-server', ';', 'set-option', '-g', 'history-limit', String(size.history), ';']
+      : [];
+    this.tmux(...history, 'new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line);
   }
 
   private tmux(...args: string[]): string {
@@ -33,7 +48,7 @@ export class TmuxSession {
 
   /** The whole transcript (scrollback included), without colours. */
   screen(): string {
-    return this.tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', this.name);
+    return this.tmux('capture-pane', '-p', '-J', '-S', `-${this.scrollback}`, '-t', this.name);
   }
 
   /** Waits until test(screen) holds; fails with the screen after timeoutMs. */

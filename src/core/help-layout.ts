@@ -1,0 +1,75 @@
+// The layout of --help at its width (80 columns, or a narrower terminal's): commander puts the
+// text together, and every part of it is wrapped as all prose is (io/width.ts): at word
+// boundaries, a command to copy whole. program.ts loads it only when a help may print.
+import type { Command, Help, HelpConfiguration } from 'commander';
+import { displayWidth, HANG, padWidth, wrapLine, wrapText } from '../io/width.js';
+
+/** Below this many columns beside the terms, descriptions go on the lines under their terms. */
+const MIN_DESCRIPTION_WIDTH = 30;
+/** Where a description under its term starts. */
+const UNDER = 6;
+/** Continuation lines of the usage start under its first word after "Usage: ". */
+const USAGE_HANG = 'Usage: '.length;
+
+/** Indents every line of the text that is not empty. */
+const indent = (text: string, columns: number) => text.replace(/^(?=.)/gm, ' '.repeat(columns));
+
+/**
+ * A term (a flag, an argument, a command) and its description: beside the term in a column of
+ * its own, wrapped within it; where that column would be too narrow, under the term, wrapped to
+ * the width (a term wider than that wraps too). `termWidth`: the widest term of the help, which
+ * every description clears (a wider one has its description under it).
+ */
+export function formatHelpItem(term: string, termWidth: number, description: string, width: number): string {
+  const column = 2 + termWidth + 2;
+  if (description && displayWidth(term) <= termWidth && width - column >= MIN_DESCRIPTION_WIDTH) {
+    const [first, ...rest] = wrapText(description, width - column, 0).split('\n');
+    return [`  ${padWidth(term, termWidth)}  ${first}`, ...rest.map((line) => indent(line, column))].join('\n');
+  }
+  const lines = wrapLine(`  ${term}`, width, HANG, { commands: false });
+  if (description) lines.push(indent(wrapText(description, width - UNDER, 0), UNDER));
+  return lines.join('\n');
+}
+
+/** The usage line (`Usage: sitebuilder site list [options]`), wrapped under its start: a synopsis, not a command to copy. */
+export function formatUsage(line: string, width: number): string {
+  return wrapLine(line, width, USAGE_HANG, { commands: false }).join('\n');
+}
+
+/**
+ * A titled table of the help's own (the program's Environment and Exit codes): rows of a term, two
+ * spaces or more, and a description, aligned where the first row's description starts. Laid out
+ * as commander's items are; where there is room beside the terms, a row that fits stays as it is.
+ */
+export function formatHelpTable(text: string, width: number): string {
+  const [title, ...rows] = text.split('\n');
+  const cells = rows.map((row) => /^ {2}(\S.*?)( {2,})(\S.*)$/.exec(row));
+  const first = cells[0];
+  const termWidth = first ? first[1].length + first[2].length - 2 : 0;
+  const aligned = width - (termWidth + 4) >= MIN_DESCRIPTION_WIDTH;
+  const laid = rows.map((row, i) => {
+    const cell = cells[i];
+    if (!cell || (aligned && displayWidth(row) <= width)) return row;
+    return formatHelpItem(cell[1], termWidth, cell[3], width);
+  });
+  return [title, ...laid].join('\n');
+}
+
+/** commander's help, each part wrapped to the help's width. */
+const configuration: HelpConfiguration = {
+  formatItem(this: Help, term: string, termWidth: number, description: string) {
+    return formatHelpItem(term, termWidth, description, this.helpWidth ?? 80);
+  },
+  // The command's description (commander wraps nothing under 40 columns, and breaks commands).
+  boxWrap: (text: string, width: number) => wrapText(text, width, 0),
+  formatHelp(this: Help, cmd: Command, helper: Help) {
+    // commander's own (this is a Help with the configuration on top).
+    const own: Help = Object.getPrototypeOf(this);
+    const [usage, ...rest] = own.formatHelp.call(this, cmd, helper).split('\n');
+    return [formatUsage(usage, this.helpWidth ?? 80), ...rest].join('\n');
+  },
+};
+
+/** What program.ts lays the help out with: commander's configuration, and the tables of the program's help. */
+export const HELP_LAYOUT = { configuration, table: formatHelpTable };
+export type HelpLayout = typeof HELP_LAYOUT;
