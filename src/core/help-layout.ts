@@ -70,6 +70,65 @@ const configuration: HelpConfiguration = {
   },
 };
 
-/** What program.ts lays the help out with: commander's configuration, and the tables of the program's help. */
-export const HELP_LAYOUT = { configuration, table: formatHelpTable };
+/**
+ * The spans of a shell command line between the spaces where it may be broken: not inside
+ * quotes, nor inside $( ) or ( ); and a trailing `# comment` (after a space, outside them).
+ */
+export function shellSpans(line: string): { spans: string[]; comment?: string } {
+  const spans: string[] = [];
+  let quote: string | undefined;
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote) {
+      if (ch === '\\' && quote === '"') i++;
+      else if (ch === quote) quote = undefined;
+    } else if (ch === '\\') i++;
+    else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && ch === ' ') {
+      if (i > start) spans.push(line.slice(start, i));
+      start = i + 1;
+    } else if (depth === 0 && ch === '#' && i === start && spans.length > 0) {
+      return { spans, comment: line.slice(i + 1).trim() };
+    }
+  }
+  if (start < line.length) spans.push(line.slice(start));
+  return { spans };
+}
+
+/**
+ * An example (`  $ command  # comment`) at the width: as it is when it fits; otherwise its
+ * comment on a line above it, and the command broken between words with ` \` at line ends, so
+ * that copied it still runs as one. A word wider than the line stays whole.
+ */
+export function formatExample(example: string, width: number): string[] {
+  const lead = '  $ ';
+  if (displayWidth(lead + example) <= width) return [lead + example];
+  const { spans, comment } = shellSpans(example);
+  const lines = comment
+    ? wrapText(`# ${comment}`, width - 2, 2)
+        .split('\n')
+        .map((l) => `  ${l}`)
+    : [];
+  const more = ' '.repeat(lead.length + 2);
+  let line = '';
+  let continued = false;
+  for (const span of spans) {
+    const next = line ? `${line} ${span}` : span;
+    const head = continued ? more : lead;
+    if (line && displayWidth(`${head}${next} \\`) > width) {
+      lines.push(`${head}${line} \\`);
+      continued = true;
+      line = span;
+    } else line = next;
+  }
+  lines.push(`${continued ? more : lead}${line}`);
+  return lines;
+}
+
+/** What program.ts lays the help out with: commander's configuration, the tables of the program's help, examples. */
+export const HELP_LAYOUT = { configuration, table: formatHelpTable, example: formatExample };
 export type HelpLayout = typeof HELP_LAYOUT;

@@ -66,13 +66,22 @@ function buildCommand(def: AnyCommandDefinition, runWith: RunCommand, layout?: H
     cmd.addOption(opt);
     if (opt.long) cmd.on(`option:${opt.name()}`, () => given.add(opt.long as string));
   }
-  const after: string[] = [];
-  if (def.examples?.length) after.push(`Examples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
-  if (def.jsonFields) after.push(`JSON output (--json):\n  ${def.jsonFields}`);
-  if (after.length)
+  const examples = def.examples ?? [];
+  // Record shapes ({"type":"end",state,…}) may break after their commas when wrapped.
+  const json = def.jsonFields?.replace(/,(?=[^\s\d])/g, ', ');
+  if (examples.length || json)
     cmd.addHelpText(
       'after',
-      helpAfter((width) => wrapText(`\n${after.join('\n\n')}`, width)),
+      helpAfter((width) => {
+        // An example wider than the width is continued with ` \` (help-layout.ts), never folded.
+        const shown = examples.flatMap((e) => layout?.example(e, width) ?? [`  $ ${e}`]);
+        // Laid out already: a word wider than the width (a quoted string) is not wrapped again.
+        const after = [
+          ...(shown.length ? [`Examples:\n${shown.join('\n')}`] : []),
+          ...(json ? [wrapText(`JSON output (--json):\n  ${json}`, width)] : []),
+        ];
+        return `\n${after.join('\n\n')}`;
+      }),
     );
   for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith, layout));
   if (def.run) {

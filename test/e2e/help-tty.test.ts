@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFits } from '../helpers/screen.js';
+import { expectFits, helpExamples, helpWords } from '../helpers/screen.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -29,7 +29,6 @@ for (const file of readdirSync(HELP_DIR).sort()) {
   if (![...helps.values()].includes(text)) helps.set(command, text);
 }
 
-const words = (text: string) => text.split(/\s+/).filter(Boolean);
 const sessions = new Map<number, { session: TmuxSession; done: string }>();
 
 // One terminal a width, all running at once, each running every command's --help in a loop.
@@ -77,10 +76,8 @@ describe.skipIf(!hasTmux)('--help in a terminal', () => {
         expect(screen, what).toMatch(/\ncode 0\n$/);
         const help = screen.replace(/code 0\n$/, '');
         expectFits(help, cols);
-        expect(words(help), what).toEqual(words(text));
-        const lines = help.split('\n').map((l) => l.trim());
-        for (const example of text.split('\n').filter((l) => l.startsWith('  $ ')))
-          expect(lines, `${what}: ${example}`).toContain(example.trim());
+        expect(helpWords(help), what).toEqual(helpWords(text));
+        expect(helpExamples(help), what).toEqual(helpExamples(text));
       }
       // A two-column layout where the terms leave room, else descriptions under their terms.
       expect(shown.get('publish')).toMatch(

@@ -10,10 +10,11 @@ export function foldedLines(screen: string, width: number): string[] {
 
 /**
  * What is never broken, so may be wider than the screen (the terminal folds it): a line that is
- * one command to copy (an example of --help: `$ …`), or one word alone (an address, a DNS host
- * name, an id).
+ * one command to copy (an example of --help: `$ …`, or one shell word of it alone on a line
+ * it is continued on), or one word alone (an address, a DNS host name, an id).
  */
-const WHOLE_LINE = /^\s*(\$ \S.*|sitebuilder \S.*|`sitebuilder [^`]*`[.,;:]?|\S+)\s*$/;
+const WHOLE_LINE =
+  /^\s*(\$ \S.*|sitebuilder \S.*|`sitebuilder [^`]*`[.,;:]?|\S+)\s*$|^ {6}(\S*"[^"]*"\S*|\S*'[^']*'\S*|\S+)( \\)?$/;
 
 /**
  * Every line fits `width`, but a command or a word alone on its line, which is never broken;
@@ -26,3 +27,30 @@ export function expectFits(screen: string, width: number, opts: { words?: string
   for (const word of [...(opts.words ?? []), ...(opts.commands ?? [])])
     expect(screen, `"${word}" whole on the screen`).toContain(word);
 }
+
+/**
+ * The examples of a help, each as the one command line it is: lines continued with ` \` joined
+ * (src/core/help-layout.ts formatExample), comments left out.
+ */
+export function helpExamples(text: string): string[] {
+  const out: string[] = [];
+  let current: string | undefined;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (current !== undefined) current += ` ${line.replace(/ \\$/, '')}`;
+    else if (line.startsWith('$ ')) current = line.slice(2).replace(/ \\$/, '');
+    else continue;
+    if (!line.endsWith(' \\')) {
+      out.push(current);
+      current = undefined;
+    }
+  }
+  return out.map((e) => e.replace(/ {2,}# .*$/, ''));
+}
+
+/** A help's words, whatever their order (an example's comment may move above it), without the continuations' backslashes. */
+export const helpWords = (text: string): string[] =>
+  text
+    .split(/\s+/)
+    .filter((w) => w && w !== '\\')
+    .sort();

@@ -3,11 +3,12 @@
 // every command's help at 80, 60 and 40 columns, in-process (test/e2e/help-tty.test.ts shows
 // them in a real terminal).
 import { describe, expect, it } from 'vitest';
-import { formatHelpItem, formatHelpTable, formatUsage } from '../../src/core/help-layout.js';
+import { formatExample, formatHelpItem, formatHelpTable, formatUsage, shellSpans } from '../../src/core/help-layout.js';
 import { helpTexts } from '../../src/core/help-texts.js';
 import { loadCommands } from '../../src/core/nouns.js';
 import { displayWidth } from '../../src/io/width.js';
 import { run } from '../helpers/run.js';
+import { helpExamples, helpWords } from '../helpers/screen.js';
 
 describe('a help item', () => {
   const description = 'site id (default: `site use` or SITEBUILDER_SITE); `-` reads site ids from standard input';
@@ -99,7 +100,6 @@ describe('a table of the help', () => {
 describe('every command’s help', async () => {
   const commands = await loadCommands();
   const wide = helpTexts(commands, 80);
-  const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
   for (const width of [80, 60, 40]) {
     it(`fits ${width} columns with the words of the 80-column text, in order, and every example whole`, () => {
@@ -107,13 +107,18 @@ describe('every command’s help', async () => {
       expect(Object.keys(texts)).toEqual(Object.keys(wide));
       for (const [path, text] of Object.entries(texts)) {
         const what = `${path || 'sitebuilder'} at ${width}`;
-        // Wider: only an example (a command to copy) or one word (a JSON record's fields).
-        const over = text.split('\n').filter((line) => displayWidth(line) > width && !/^\s*(\$ \S.*|\S+)$/.test(line));
+        // Wider: only an example (a command to copy), one shell word of one alone on a continued line, or one word.
+        const over = text
+          .split('\n')
+          .filter(
+            (line) =>
+              displayWidth(line) > width &&
+              !/^\s*(\$ \S.*|sitebuilder \S.*|\S+)$|^ {6}(\S*"[^"]*"\S*|\S*'[^']*'\S*|\S+)( \\)?$/.test(line),
+          );
         expect(over, what).toEqual([]);
-        expect(words(text), what).toEqual(words(wide[path]));
-        const lines = text.split('\n');
-        for (const example of wide[path].split('\n').filter((line) => line.startsWith('  $ ')))
-          expect(lines, what).toContain(example);
+        expect(helpWords(text), what).toEqual(helpWords(wide[path]));
+        // Every example the same command line, whole or continued with ` \`.
+        expect(helpExamples(text), what).toEqual(helpExamples(wide[path]));
       }
     });
   }
@@ -134,5 +139,38 @@ describe('the CLI at a narrow terminal', async () => {
     }
     const noun = await run(['site'], { tty: true, columns: 40 });
     expect([noun.code, noun.stderr]).toEqual([2, helpTexts(commands, 40).site]);
+  });
+});
+
+describe('examples wider than the help', () => {
+  it('are continued with ` \\` between shell words, never inside quotes or $( ), their comment above', () => {
+    const lines = formatExample(
+      `sitebuilder chat site_bakery "Use a darker theme" --json | jq -c 'select(.type == "end")'   # the end line`,
+      50,
+    );
+    expect(lines).toEqual([
+      '  # the end line',
+      '  $ sitebuilder chat site_bakery \\',
+      '      "Use a darker theme" --json | jq -c \\',
+      `      'select(.type == "end")'`,
+    ]);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(50);
+    // Run by a shell, the continued lines are the one command they were.
+    const joined = lines
+      .slice(1)
+      .map((l) => l.replace(/^ {2}\$ | {6}/, '').replace(/ \\$/, ''))
+      .join(' ');
+    expect(joined).toBe(`sitebuilder chat site_bakery "Use a darker theme" --json | jq -c 'select(.type == "end")'`);
+  });
+
+  it('stay as they are when they fit, and a word wider than the line whole', () => {
+    expect(formatExample('sitebuilder publish s_1', 80)).toEqual(['  $ sitebuilder publish s_1']);
+    expect(shellSpans(`a "b c" $(d e) 'f # g' # h`)).toEqual({
+      spans: ['a', '"b c"', '$(d e)', `'f # g'`],
+      comment: 'h',
+    });
+    const long = formatExample(`sitebuilder api x -f confirm="$(jq -r .confirm plan.json)"`, 30);
+    expect(long).toContain(`  $ sitebuilder api x -f \\`);
+    expect(long.at(-1)).toBe(`      confirm="$(jq -r .confirm plan.json)"`);
   });
 });

@@ -158,6 +158,6 @@ export const publishCommand = defineCommand<PublishOptions>({
     'sitebuilder site list --workspace ws_1 --all | cut -f1 | sitebuilder publish - > published.tsv',
     'sitebuilder publish --workspace ws_1 --all-sites --json | jq -r \'select(.type == "site" and .exitCode != 0) | .siteId\'',
   ],
-  jsonFields: `${PUBLISH_JSON_FIELDS}. With several sites, NDJSON: one {"type":"site",siteId,outcome,exitCode,url,status,deploymentId,error,idempotencyKey,note,next,elapsedMs} per site as it ends, then {"type":"summary",sites,outcomes,exitCode,interrupted,calls,rateLimited,elapsedMs}`,
+  jsonFields: `${PUBLISH_JSON_FIELDS}. With several sites, NDJSON: one { "type": "site", siteId, outcome, exitCode, url, status, deploymentId, error, idempotencyKey, note, next, elapsedMs } per site as it ends, then { "type": "summary", sites, outcomes, exitCode, interrupted, calls, rateLimited, elapsedMs }`,
   run: runPublish,
 });

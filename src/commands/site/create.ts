@@ -77,7 +77,7 @@ export const create = defineCommand<CreateOptions>({
     'sitebuilder site create --import-url https://example.com --prompt "Same content, brighter colours"',
   ],
   jsonFields:
-    'with --no-follow: { site, jobId, workspaceId }; followed: NDJSON, {"type":"site",site,jobId,workspaceId} then the run as `chat --json` prints it, ending with one {"type":"end",…} line',
+    'with --no-follow: { site, jobId, workspaceId }; followed: NDJSON, { "type": "site", site, jobId, workspaceId } then the run as `chat --json` prints it, ending with one {"type":"end",…} line',
   async run(opts, ctx) {
     const prompt = await readPrompt(opts, ctx);
     // Every local check before the first call (list_workspaces, when no --workspace is given).
