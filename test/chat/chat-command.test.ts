@@ -480,7 +480,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(r.code).toBe(6);
     expect(r.stdout.match(/could not be compiled/gi)).toHaveLength(1);
     expect(r.stdout).toContain('✗ The agent could not finish: the page template could not be compiled.');
-    expect(r.stdout).toMatch(/✗ Failed in \d+s · 1 credit$/m);
+    expect(r.stdout).toMatch(/✗ Failed in (\d+m)?\d+s · 1 credit$/m);
   });
 
   it('/queue on an empty stopped queue says there is nothing to resume', async () => {

@@ -65,7 +65,7 @@ describe('publish over many sites', () => {
     const res = await cli(['publish', ...sites]);
     expect(res.code).toBe(0);
     // stderr: the summary alone (--quiet drops it).
-    expect(res.stderr).toMatch(/^3 sites in \d+s: 3 live; \d+ calls, no rate limit met\. Exit 0\.\n$/);
+    expect(res.stderr).toMatch(/^3 sites in (\d+m)?\d+s: 3 live; \d+ calls, no rate limit met\. Exit 0\.\n$/);
     const rows = tsv(res.stdout);
     expect(rows.map((r) => r[0]).sort()).toEqual(sites);
     for (const [site, outcome, url, code] of rows) expect([outcome, url, code]).toEqual(['live', live(site), '0']);
@@ -231,7 +231,7 @@ describe('publish over many sites', () => {
     const stderr = stripAnsi(res.stderr);
     expect(stderr).toMatch(/Publishing 3 sites: /);
     expect(stderr).toMatch(
-      /3 sites in \d+s: (1 failed, 2 live|2 live, 1 failed|1 live, 1 failed, 1 live); \d+ calls, no rate limit met\. Exit 1\./,
+      /3 sites in (\d+m)?\d+s: (1 failed, 2 live|2 live, 1 failed|1 live, 1 failed, 1 live); \d+ calls, no rate limit met\. Exit 1\./,
     );
   });
 
@@ -264,7 +264,7 @@ describe('publish over many sites', () => {
     expect(res.stderr.replace(/\n +/g, ' ')).toContain(
       `${failing}: The publish of ${failing} ended with status ${FAILED}`,
     );
-    expect(res.stderr).toMatch(/\n3 sites in \d+s: .*\. Exit 1\.\n$/);
+    expect(res.stderr).toMatch(/\n3 sites in (\d+m)?\d+s: .*\. Exit 1\.\n$/);
 
     // Into a file (> file) nothing else prints to the terminal: the live block stays.
     fleet('ws_file', 2);

@@ -78,7 +78,9 @@ describe.skipIf(!hasTmux).concurrent('chat to many sites in a terminal', () => {
       expect(job).toBeDefined();
       // The command that answers, whole on its own line whatever the width.
       expect(done).toMatch(new RegExp(`^ +sitebuilder chat ${asking} --answer '…' --job ${job}$`, 'm'));
-      expect(oneLine(done)).toMatch(/6 sites in \d+s: (\d+ \w+(, )?)+; \d+ calls, no rate limit met\. Exit 10\./);
+      expect(oneLine(done)).toMatch(
+        /6 sites in (\d+m)?\d+s: (\d+ \w+(, )?)+; \d+ calls, no rate limit met\. Exit 10\./,
+      );
       // Nothing wider than the terminal but the commands, kept whole.
       for (const line of done.split('\n').filter((l) => !l.includes('sitebuilder chat')))
         expect(line.length, line).toBeLessThanOrEqual(cols);
@@ -149,7 +151,7 @@ describe.skipIf(!hasTmux).concurrent('a batch piped to a program that prints to 
         lines.filter((l) => /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Publishing/.test(l)),
         done,
       ).toEqual([]);
-      expect(oneLine(done)).toMatch(/5 sites in \d+s: .*\. Exit 1\./);
+      expect(oneLine(done)).toMatch(/5 sites in (\d+m)?\d+s: .*\. Exit 1\./);
     });
   }
 });

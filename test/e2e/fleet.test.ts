@@ -114,7 +114,7 @@ describe.concurrent('many sites with the binary', () => {
     }
     expect(err).toContain(`${sites[3]}: Not published: interrupted first.`);
     expect(err).toContain(`  sitebuilder publish ${sites[3]}`);
-    expect(err).toMatch(/4 sites in \d+s: .*; interrupted\. Exit 130\./);
+    expect(err).toMatch(/4 sites in (\d+m)?\d+s: .*; interrupted\. Exit 130\./);
     expect(err).toContain(
       '1 site was not started (outcome not-started above); give their ids, one a line, to: sitebuilder publish -',
     );
@@ -147,7 +147,7 @@ describe.concurrent('many sites with the binary', () => {
       expect(sent.some((e) => arg(e, 'projectId') === s)).toBe(true);
     }
     expect(emu.control.log({ method: 'cancel_job' })).toHaveLength(0);
-    expect(run.stderr()).toMatch(/3 sites in \d+s: .*; interrupted\. Exit 130\./);
+    expect(run.stderr()).toMatch(/3 sites in (\d+m)?\d+s: .*; interrupted\. Exit 130\./);
   });
 
   it('two processes on one token share its minute: both finish, no 429 is met, no minute goes over the budget', async () => {

@@ -69,7 +69,7 @@ async function liveBlock(cols: number, site: string, emu: RunningEmulator): Prom
   const mid = await t.waitFor((s) => /^Tasks [1-9]\d*\/\d+\n( {2}✓ .*\n)+ {2}▸ /m.test(s), 20_000);
   const rows = mid.trimEnd().split('\n');
   expect(rows.at(-1)).toMatch(SPINNER);
-  expect(rows.at(-1)).toMatch(/The agent is working \d+s/);
+  expect(rows.at(-1)).toMatch(/The agent is working (\d+m)?\d+s/);
   expect(count(mid, /^Tasks \d+\/\d+/)).toBe(1);
   expect(count(mid, SPINNER)).toBe(1);
   for (const row of rows.slice(rows.findIndex((r) => r.startsWith('Tasks')))) expect(row.length).toBeLessThan(cols);
@@ -82,7 +82,7 @@ async function liveBlock(cols: number, site: string, emu: RunningEmulator): Prom
   expect(count(end, /^Tasks/)).toBe(1);
   expect(end).toMatch(/^Tasks\n {2}✓ Update the home page\n/m);
   // At 40 columns the end line wraps at word boundaries: read as one sentence.
-  expect(unwrapped(end)).toMatch(/^■ Cancelled in \d+s · \d+ credits?; what the agent already wrote stays$/m);
+  expect(unwrapped(end)).toMatch(/^■ Cancelled in (\d+m)?\d+s · \d+ credits?; what the agent already wrote stays$/m);
 }
 
 /** The emulator stopped once the run has printed something; with `back`, started again on its port. */
@@ -127,10 +127,10 @@ async function lostService(cols: number, site: string, back: boolean): Promise<v
   const screen = await t.waitFor(/EXIT=\d+/, 30_000);
   expect(screen).toMatch(/EXIT=0/);
   expect(screen.match(/Connection lost/g)).toHaveLength(1);
-  expect(unwrapped(screen).match(/Connection back after \d+ s; going on\./g)).toHaveLength(1);
+  expect(unwrapped(screen).match(/Connection back after \d+ (s|min); going on\./g)).toHaveLength(1);
   expect(count(screen, /^\+ about\.html$/)).toBe(1);
   expect(count(screen, SPINNER)).toBe(0);
-  expect(screen).toMatch(/^✓ Done in \d+s · \d+ credits$/m);
+  expect(screen).toMatch(/^✓ Done in (\d+m)?\d+s · \d+ credits$/m);
 }
 
 /** The screen with stderr's own wrapping undone: a sentence wrapped to the width continues on lines indented by two. */
