@@ -73,6 +73,15 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(ExitCode.ok);
     });
+    // The last net: an error thrown outside any command's await (a library's callback) is one
+    // sentence too, its stack only under --debug; the terminal is given back as it was.
+    const crashed = (err: unknown) => {
+      if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
+      process.exitCode = reportError(err, io, wantsJson, env, argv, [], undefined);
+      process.exit();
+    };
+    process.once('uncaughtException', crashed);
+    process.once('unhandledRejection', crashed);
   }
   if (overrides.io) {
     overrides.io.colorLevel = noColorFlag ? 0 : decideColorLevel({ env, stdoutIsTTY: io.stdoutIsTTY, noColorFlag });

@@ -204,6 +204,20 @@ export class EnquirerPrompter implements Prompter {
     const onKey = (_: unknown, key?: { ctrl?: boolean; name?: string }) => {
       if (!key?.ctrl || key.name !== 'd' || !shown) return;
       ended = true;
+      // On an empty line readline has closed itself already; enquirer's stop (run on the prompt's
+      // close) pauses it, which Node 24 refuses (ERR_USE_AFTER_CLOSE) where Node 20 did nothing.
+      const p = shown as unknown as NodeJS.EventEmitter & { stop?: () => void };
+      const stop = p.stop;
+      if (typeof stop === 'function' && p.listeners('close').includes(stop)) {
+        p.removeListener('close', stop);
+        p.once('close', () => {
+          try {
+            stop.call(p);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ERR_USE_AFTER_CLOSE') throw err;
+          }
+        });
+      }
       void shown.cancel();
     };
     enquirer.on('prompt', (p) => {

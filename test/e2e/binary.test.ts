@@ -17,6 +17,7 @@ import { basename, join, normalize } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startScriptServer } from '../helpers/script-server.js';
 import { shapesEnv } from '../helpers/shapes.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
@@ -61,6 +62,32 @@ function sb(
 }
 
 describe('the built binary', () => {
+  it('says an error thrown outside any command (a library callback) in one sentence, no stack but with --debug', async () => {
+    const hanging = await startScriptServer();
+    hanging.answerFor = () => ({ hang: true });
+    const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-crash-'));
+    const hook = join(dir, 'throw-later.cjs');
+    // Thrown from a timer while the command waits on a request that never answers.
+    writeFileSync(hook, `setTimeout(() => { throw new Error('boom from a callback'); }, 300).unref();`);
+    try {
+      const env = {
+        SITEBUILDER_BASE_URL: hanging.baseUrl,
+        SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+        NODE_OPTIONS: `--require ${hook}`,
+      };
+      const plain = await sb(['workspace', 'list'], env);
+      expect(plain.code).toBe(1);
+      expect(plain.stderr).toBe('error: Unexpected error: boom from a callback. Run again with --debug for details.\n');
+      const debug = await sb(['workspace', 'list', '--debug'], env);
+      expect(debug.code).toBe(1);
+      expect(debug.stderr).toMatch(/\n\s+at /);
+      expect(debug.stderr + plain.stderr).not.toContain(DEMO_TOKENS.full);
+      expect(hanging.requests.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await hanging.close();
+    }
+  });
+
   it('prints its version and help, with the exit codes', async () => {
     const version = await sb(['--version']);
     expect(version.stdout.trim()).toBe(
