@@ -30,13 +30,18 @@ const env = { SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-config', NO_COLO
 const AGAINST_BOTH = ['test/commands/**/*.test.ts', 'test/chat/**/*.test.ts', 'test/e2e/**/*.test.ts'];
 /**
  * Among them, the ones that check the emulator's own default answers, no emulator at all, or
- * README's Quick start as a newcomer types it (an emulator started as it starts by default).
+ * README's Quick start as a newcomer types it (an emulator started as it starts by default);
+ * and those whose checks no answer's shape reaches: every help, the configuration file under
+ * concurrent writers, signals and degenerate terminals, what the binary loads at start-up.
  */
 const DEFAULT_ONLY = [
   'test/chat/emulator-chat.test.ts',
   'test/e2e/zod-build-time.test.ts',
   'test/e2e/help-tty.test.ts',
   'test/e2e/quick-start-tty.test.ts',
+  'test/e2e/config-concurrency.test.ts',
+  'test/e2e/terminal-signals.test.ts',
+  'test/e2e/binary.test.ts',
 ];
 
 const projects = [

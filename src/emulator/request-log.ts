@@ -3,7 +3,7 @@
 
 export interface LogEntry {
   seq: number;
-  /** Emulated time, ISO-8601. */
+  /** Emulated time of the request's arrival (when the budget counts it), ISO-8601. */
   time: string;
   requestId: string;
   verb: string;
