@@ -120,6 +120,8 @@ export interface ClientOptions {
   maxInFlightWaitMs?: number;
   /** The largest answer read (file-carrying methods get fileAnswerMaxBytes when larger). */
   maxAnswerBytes?: number;
+  /** The largest body sent: the service's limit (LIMITS.bodyBytesMax); smaller in tests. */
+  maxBodyBytes?: number;
   /** Seeds jitter in tests. */
   random?: () => number;
   /** How the token was given (flag, environment, profile): a 401 names the right fix. */
@@ -209,6 +211,7 @@ export class ApiClient {
       maxRetryTimeMs: 90_000,
       maxInFlightWaitMs: TRANSPORT_BOUNDS.inFlightWaitMs,
       maxAnswerBytes: TRANSPORT_BOUNDS.answerMaxBytes,
+      maxBodyBytes: LIMITS.bodyBytesMax,
       random: Math.random,
       ...opts,
     };
@@ -237,9 +240,9 @@ export class ApiClient {
       throw new UsageError('Not sent: an idempotency key must be 1 to 255 visible characters.');
     }
     const body = JSON.stringify(args);
-    if (Buffer.byteLength(body) > LIMITS.bodyBytesMax) {
+    if (Buffer.byteLength(body) > this.opts.maxBodyBytes) {
       throw new UsageError(
-        `Not sent: the body is ${formatCount(Buffer.byteLength(body))} bytes; the service takes at most ${formatCount(LIMITS.bodyBytesMax)} (150 MB).`,
+        `Not sent: the body is ${formatCount(Buffer.byteLength(body))} bytes; the service takes at most ${formatCount(this.opts.maxBodyBytes)} (150 MB).`,
         { method },
       );
     }

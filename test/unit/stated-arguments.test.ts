@@ -2,7 +2,7 @@
 // service's documentation states (docs/scripting.md "How calls are made"); the registry's
 // guesses go to the service, which decides. The emulator keeps checking everything
 // (test/unit/registry.test.ts).
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { LIMITS } from '../../src/api/limits.js';
 import { methodInfos, type MethodName, methodInfo } from '../../src/api/method-index.js';
@@ -10,12 +10,6 @@ import { checkArgsForSending } from '../../src/api/validate.js';
 import { FakeClock } from '../../src/clock.js';
 import { UsageError } from '../../src/errors.js';
 import { envelope, startScriptServer, type ScriptServer } from '../helpers/script-server.js';
-
-// A small body limit for this file only: building a real 150 MB body would cost half a gigabyte.
-vi.mock('../../src/api/limits.js', async (original) => {
-  const real = (await original()) as typeof import('../../src/api/limits.js');
-  return { ...real, LIMITS: { ...real.LIMITS, bodyBytesMax: 4096 } };
-});
 
 const check = (name: MethodName, args: unknown) => checkArgsForSending(name, methodInfo(name)!.schema, args)?.message;
 
@@ -158,7 +152,9 @@ describe('the client', () => {
     server = await startScriptServer();
   });
   afterEach(() => server.close());
-  const client = () => new ApiClient({ baseUrl: server.baseUrl, token: 'sb_t_123456789', clock: new FakeClock() });
+  // A small body limit: building a real 150 MB body would cost half a gigabyte.
+  const client = () =>
+    new ApiClient({ baseUrl: server.baseUrl, token: 'sb_t_123456789', clock: new FakeClock(), maxBodyBytes: 4096 });
 
   it('sends upload_storage_file with the arguments a person chose, and passes on the service’s 400', async () => {
     server.script = [
