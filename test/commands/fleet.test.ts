@@ -221,11 +221,11 @@ describe('publish over many sites', () => {
     expect(res.code).toBe(1);
     const stdout = stripAnsi(res.stdout);
     for (const site of sites) {
-      if (site === failing) expect(stdout).toMatch(new RegExp(`^✗ ${site} +failed +\\d+s$`, 'm'));
+      if (site === failing) expect(stdout).toMatch(new RegExp(`^✗ ${site} +failed +(?:\\d+m)?\\d+s$`, 'm'));
       // The address beside, or under the row where the terminal is too narrow for both.
       else
         expect(stdout).toMatch(
-          new RegExp(`^✓ ${site} +live +\\d+s(?:  |\n    )${live(site).replace(/[./]/g, '\\$&')}$`, 'm'),
+          new RegExp(`^✓ ${site} +live +(?:\\d+m)?\\d+s(?:  |\n    )${live(site).replace(/[./]/g, '\\$&')}$`, 'm'),
         );
     }
     const stderr = stripAnsi(res.stderr);
@@ -257,7 +257,7 @@ describe('publish over many sites', () => {
       expect(
         lines.filter((l) =>
           new RegExp(
-            `^${site === failing ? '✗' : '✓'} ${site} +${site === failing ? 'failed' : 'live'} +\\d+s  [1-3]/3$`,
+            `^${site === failing ? '✗' : '✓'} ${site} +${site === failing ? 'failed' : 'live'} +(?:\\d+m)?\\d+s  [1-3]/3$`,
           ).test(l),
         ),
       ).toHaveLength(1);

@@ -72,9 +72,11 @@ describe.skipIf(!hasTmux).concurrent('chat to many sites in a terminal', () => {
       expect(done).toContain('EXIT=10');
       expect(sentTo(sites)).toHaveLength(6);
       for (const site of sites.filter((s) => s !== asking))
-        expect(done).toMatch(new RegExp(`^✓ ${site} +succeeded +\\d+s(?: +|\n +)${ID('job')}$`, 'm'));
+        expect(done).toMatch(new RegExp(`^✓ ${site} +succeeded +(?:\\d+m)?\\d+s(?: +|\n +)${ID('job')}$`, 'm'));
       // Where a row is wider than the terminal, its run goes on a line of its own.
-      const job = new RegExp(`^\\? ${asking} +question +\\d+s(?: +|\n +)(${ID('job')})$`, 'm').exec(done)?.[1];
+      const job = new RegExp(`^\\? ${asking} +question +(?:\\d+m)?\\d+s(?: +|\n +)(${ID('job')})$`, 'm').exec(
+        done,
+      )?.[1];
       expect(job).toBeDefined();
       // The command that answers, whole on its own line whatever the width.
       expect(done).toMatch(new RegExp(`^ +sitebuilder chat ${asking} --answer '…' --job ${job}$`, 'm'));
