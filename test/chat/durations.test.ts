@@ -3,9 +3,9 @@
 // one that had ended before it was attached to says no time at all.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
-import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { tempConfigDir } from '../helpers/run.js';
-import { knowLatestRun, runCli } from './helpers.js';
+import { chatEnv, knowLatestRun, runCli } from './helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -15,12 +15,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, clock });
   const configDir = tempConfigDir();
-  env = {
-    SITEBUILDER_BASE_URL: emu.baseUrl,
-    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-    NO_COLOR: '1',
-    SITEBUILDER_CONFIG_DIR: configDir,
-  };
+  env = chatEnv(emu, configDir);
   await knowLatestRun(emu, configDir, SITE);
 });
 afterAll(() => emu.close());

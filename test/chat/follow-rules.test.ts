@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POLL_TIMING } from '../../src/api/poll.js';
 import { FakeClock } from '../../src/clock.js';
-import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { Interrupts } from '../../src/interrupts.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { rx } from '../helpers/shapes.js';
-import { knowLatestRun, ndjson, pressingOn, runCli, ScriptedPrompter, shellWords } from './helpers.js';
+import { chatEnv, knowLatestRun, ndjson, pressingOn, runCli, ScriptedPrompter, shellWords } from './helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -24,12 +24,7 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(async () => {
   emu.control.reset();
-  env = {
-    SITEBUILDER_BASE_URL: emu.baseUrl,
-    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-    NO_COLOR: '1',
-    SITEBUILDER_CONFIG_DIR: tempConfigDir(),
-  };
+  env = chatEnv(emu);
   await knowLatestRun(emu, env.SITEBUILDER_CONFIG_DIR, SITE);
 });
 

@@ -7,10 +7,20 @@ import { createTestIO } from '../../src/io/io.js';
 import type { Choice, Prompter } from '../../src/io/prompter.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { Interrupts } from '../../src/interrupts.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
 import { rememberRun } from '../../src/config/runs.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/run.js';
+
+/** The environment of a CLI run against the emulator: its address, the full demo token, a fresh config. */
+export function chatEnv(emu: RunningEmulator, configDir = tempConfigDir()): Record<string, string> {
+  return {
+    SITEBUILDER_BASE_URL: emu.baseUrl,
+    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+    NO_COLOR: '1',
+    SITEBUILDER_CONFIG_DIR: configDir,
+  };
+}
 
 export interface ChatRun {
   code: number;

@@ -17,7 +17,7 @@ import { ConfigStore } from '../../src/config/store.js';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { SHAPES } from '../helpers/shapes.js';
-import { ndjson, runCli, ScriptedPrompter, siteChat } from './helpers.js';
+import { chatEnv, ndjson, runCli, ScriptedPrompter, siteChat } from './helpers.js';
 
 const SITE = 'site_bakery';
 
@@ -86,12 +86,7 @@ describe('a history that names no run, a machine that knows none', () => {
   afterAll(() => emu.close());
   beforeEach(() => {
     emu.control.reset();
-    env = {
-      SITEBUILDER_BASE_URL: emu.baseUrl,
-      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-      NO_COLOR: '1',
-      SITEBUILDER_CONFIG_DIR: tempConfigDir(),
-    };
+    env = chatEnv(emu);
   });
   const chat = (args: string[], o: Partial<Parameters<typeof runCli>[1]> = {}) =>
     runCli(['chat', SITE, ...args], { env, clock, ...o });

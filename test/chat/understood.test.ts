@@ -5,10 +5,9 @@
 // /resume runs it; upload checks its files before any site is picked.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
-import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { tempConfigDir } from '../helpers/run.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { rx } from '../helpers/shapes.js';
-import { knowLatestRun, runCli, ScriptedPrompter } from './helpers.js';
+import { chatEnv, knowLatestRun, runCli, ScriptedPrompter } from './helpers.js';
 
 const clock = new FakeClock();
 let emu: RunningEmulator;
@@ -20,12 +19,7 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(async () => {
   emu.control.reset();
-  env = {
-    SITEBUILDER_BASE_URL: emu.baseUrl,
-    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-    NO_COLOR: '1',
-    SITEBUILDER_CONFIG_DIR: tempConfigDir(),
-  };
+  env = chatEnv(emu);
   await knowLatestRun(emu, env.SITEBUILDER_CONFIG_DIR, 'site_bakery');
 });
 

@@ -9,8 +9,6 @@
 // (send.ts) and its run followed in its own lane of the scheduler (api/scheduler.ts) until it
 // ends. A question or plan at the end is reported with its reply commands and blocks no other
 // site. Nothing here asks per site: prompts would interleave.
-import { text as readStream } from 'node:stream/consumers';
-import { readFile } from 'node:fs/promises';
 import { formatCount, LIMITS } from '../../api/limits.js';
 import { pollUntil, Reconnect } from '../../api/poll.js';
 import type { Context } from '../../context.js';
@@ -39,12 +37,12 @@ import {
 } from '../../render/reducer.js';
 import { DEFAULT_CONCURRENCY, type FleetFlags } from '../fleet/options.js';
 import type { SiteOutcome } from '../fleet/report.js';
-import { runFleet, type SiteRow } from '../fleet/run.js';
+import { notStartedOutcome, runFleet, type SiteRow } from '../fleet/run.js';
 import { gatherSites } from '../fleet/sites.js';
 import { sb } from '../../io/shell.js';
 import { chatCommand, pendingOf, shellQuote } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
-import type { ChatOptions } from './run.js';
+import { type ChatOptions, readMessageFile } from './run.js';
 import { sendMessage, type Mode } from './send.js';
 import { siteExists } from './site-exists.js';
 import { confirmNewMessage } from './waiting.js';
@@ -83,14 +81,7 @@ async function readMessage(opts: ChatBatchOptions, given: string | undefined, ct
       throw new UsageError('With several sites, give the message as the last argument (or with --message-file).');
     return given;
   }
-  if (opts.messageFile === '-') return readStream(ctx.io.stdin);
-  try {
-    return await readFile(opts.messageFile, 'utf8');
-  } catch (err) {
-    throw new UsageError(
-      `Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
-    );
-  }
+  return readMessageFile(opts.messageFile, ctx);
 }
 
 function checkLocally(opts: ChatBatchOptions, message: string, siteArgs: string[]): void {
@@ -379,16 +370,8 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
     failFast: opts.failFast,
     work: (site, row) => chatOne(ctx, opts, message, mode, site, row),
     notStarted: (site, why) => ({
-      site,
-      outcome: 'not-started',
-      exitCode: why === 'interrupted' ? ExitCode.interrupted : ExitCode.pending,
-      ref: '',
-      note:
-        why === 'interrupted'
-          ? 'Not sent: interrupted first.'
-          : 'Not sent: --fail-fast stopped the batch after a failure.',
+      ...notStartedOutcome(site, why, 'Not sent'),
       record: { jobId: null, state: null, creditsCharged: null },
-      elapsedMs: 0,
     }),
   });
 }

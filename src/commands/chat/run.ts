@@ -85,12 +85,17 @@ async function messageOf(opts: ChatOptions, given: string | undefined, ctx: Cont
   if (opts.messageFile === undefined) return given;
   if (given !== undefined)
     throw new UsageError('Give the message either as an argument or with --message-file, not both.');
-  if (opts.messageFile === '-') return readStream(ctx.io.stdin);
+  return readMessageFile(opts.messageFile, ctx);
+}
+
+/** --message-file: a file, or `-` for standard input; unreadable, nothing is sent. */
+export async function readMessageFile(file: string, ctx: Context): Promise<string> {
+  if (file === '-') return readStream(ctx.io.stdin);
   try {
-    return await readFile(opts.messageFile, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (err) {
     throw new UsageError(
-      `Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
+      `Cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
     );
   }
 }

@@ -11,6 +11,21 @@ import { CliError, ExitCode } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { FleetReport, isFailure, type SiteOutcome } from './report.js';
 
+export type NotStartedWhy = 'interrupted' | 'fail-fast';
+
+/** A site the batch never started (`lead`: "Not sent", "Not published"); the caller adds its record. */
+export function notStartedOutcome(site: string, why: NotStartedWhy, lead: string): Omit<SiteOutcome, 'record'> {
+  return {
+    site,
+    outcome: 'not-started',
+    exitCode: why === 'interrupted' ? ExitCode.interrupted : ExitCode.pending,
+    ref: '',
+    note:
+      why === 'interrupted' ? `${lead}: interrupted first.` : `${lead}: --fail-fast stopped the batch after a failure.`,
+    elapsedMs: 0,
+  };
+}
+
 export interface SiteRow {
   /** The live row's state (building, running, waiting for its turn…). */
   state(text: string): void;
@@ -33,7 +48,7 @@ export interface FleetOptions {
   /** One site's work; its own failures come back as its outcome. */
   work(site: string, row: SiteRow): Promise<SiteOutcome>;
   /** A site never started: interrupted, or stopped by --fail-fast. */
-  notStarted(site: string, why: 'interrupted' | 'fail-fast'): SiteOutcome;
+  notStarted(site: string, why: NotStartedWhy): SiteOutcome;
 }
 
 /** An error a site's work did not expect, as that site's outcome. */

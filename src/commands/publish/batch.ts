@@ -9,7 +9,7 @@ import { ApiError, CliError, ExitCode, InterruptedError, PendingError, UsageErro
 import { formatElapsed } from '../../io/spinner.js';
 import { DEFAULT_CONCURRENCY } from '../fleet/options.js';
 import type { SiteOutcome } from '../fleet/report.js';
-import { runFleet, type SiteRow } from '../fleet/run.js';
+import { notStartedOutcome, runFleet, type SiteRow } from '../fleet/run.js';
 import { sb } from '../../io/shell.js';
 import { gatherSites } from '../fleet/sites.js';
 import { isLive, publishRecord, type PublishRecord } from './record.js';
@@ -145,17 +145,9 @@ export async function runPublishBatch(o: PublishOptions, given: string[], ctx: C
     failFast: o.failFast,
     work: (site, row) => publishOne(ctx, o, site, row),
     notStarted: (site, why) => ({
-      site,
-      outcome: 'not-started',
-      exitCode: why === 'interrupted' ? ExitCode.interrupted : ExitCode.pending,
-      ref: '',
-      note:
-        why === 'interrupted'
-          ? 'Not published: interrupted first.'
-          : 'Not published: --fail-fast stopped the batch after a failure.',
+      ...notStartedOutcome(site, why, 'Not published'),
       next: [sb('publish', site)],
       record: recordOf(undefined, siteKey(o.idempotencyKey, site)),
-      elapsedMs: 0,
     }),
   });
 }
