@@ -85,7 +85,11 @@ async function liveBlock(cols: number, site: string, emu: RunningEmulator): Prom
   expect(unwrapped(end)).toMatch(/^■ Cancelled in (\d+m)?\d+s · \d+ credits?; what the agent already wrote stays$/m);
 }
 
-/** The emulator stopped once the run has printed something; with `back`, started again on its port. */
+/**
+ * The emulator stopped while the run is stalled (so a loaded machine cannot see the run end
+ * before the stop); with `back`, started again on its port, where the run goes on from the
+ * saved clock: the rest of the stall, then the files.
+ */
 async function lostService(cols: number, site: string, back: boolean): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-live-state-'));
   let emu = await emulator({ port: 0, speed: 4 });
@@ -94,10 +98,13 @@ async function lostService(cols: number, site: string, back: boolean): Promise<v
     emu,
     site,
     cols,
-    ['Add an about page and a contact page', ...(back ? [] : ['--json', '--reconnect-for', '3s'])],
+    [
+      `Add an about page and a contact page #stall:${back ? 24 : 60}`,
+      ...(back ? [] : ['--json', '--reconnect-for', '3s']),
+    ],
     4,
   );
-  await t.waitFor(back ? /› write_file/ : /"event":"tool_call"/, 20_000);
+  await t.waitFor(back ? /The agent stalled/ : /"state":"stalled"/, 20_000);
   await emu.saveState(join(dir, 'state.json'));
   await emu.close();
   if (!back) {
