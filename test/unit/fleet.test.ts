@@ -1,10 +1,15 @@
 // The pure parts of the batch forms (docs/scripting.md "Many sites at once"): the exit code of a
 // batch by the documented order, what --fail-fast stops on, when a command line is a batch, and
-// the sentence for sites named on the command line that the service does not know.
+// the sentence for sites named on the command line that the service does not know, and a site's
+// row on a terminal of any width.
 import { describe, expect, it } from 'vitest';
 import { unknownSitesError } from '../../src/commands/chat/batch.js';
 import { isBatch } from '../../src/commands/fleet/options.js';
-import { isFailure, SEVERITY, worstExit } from '../../src/commands/fleet/report.js';
+import { FleetReport, isFailure, SEVERITY, worstExit } from '../../src/commands/fleet/report.js';
+import type { SiteOutcome } from '../../src/commands/fleet/report.js';
+import { FakeClock } from '../../src/clock.js';
+import type { Context } from '../../src/context.js';
+import { createTestIO } from '../../src/io/io.js';
 
 describe('the exit code of a batch', () => {
   it('follows the documented order: 4 2 1 6 7 5 10 11 8 130, then 0', () => {
@@ -72,5 +77,33 @@ describe('sites named on the command line that the service does not know', () =>
   it('are echoed without control or bidi characters', () => {
     const text = say(['s_1', 'he\u202ello'], ['he\u202ello'], 'x\u001b[2J');
     expect(text).not.toMatch(/[\u202e\u001b]/);
+  });
+});
+
+describe("a site's row on a terminal", () => {
+  const LONG = '665f1c2afbae041b0200000c';
+  const rowsAt = (cols: number, out: Partial<SiteOutcome>) => {
+    const io = createTestIO({ tty: true, columns: cols, colorLevel: 0 });
+    const ctx = { io, clock: new FakeClock() } as unknown as Context;
+    const report = new FleetReport(
+      ctx,
+      { title: 'Publishing', again: 'sitebuilder publish -', total: 1, startedAt: 0 },
+      [LONG],
+    );
+    report.end({ site: LONG, outcome: 'succeeded', exitCode: 0, ref: '', elapsedMs: 262_000, ...out } as SiteOutcome);
+    return io.stdoutText().trimEnd().split('\n');
+  };
+
+  it('is one padded line where it fits', () => {
+    expect(rowsAt(80, { ref: 'job_000001' })).toEqual([`✓ ${LONG}  succeeded   4m22s  job_000001`]);
+  });
+
+  it('puts the run on its own line, then the words, where the line is narrower: nothing wider than the terminal, nothing cut', () => {
+    expect(rowsAt(50, { ref: 'job_000001' })).toEqual([`✓ ${LONG}  succeeded   4m22s`, '    job_000001']);
+    // A 24-character id at 40 columns (the other shape of the service): the elapsed time goes on.
+    const rows = rowsAt(40, { ref: 'job_000001' });
+    expect(rows).toEqual([`✓ ${LONG} succeeded`, '    4m22s', '    job_000001']);
+    for (const r of rows) expect(r.length).toBeLessThanOrEqual(40);
+    expect(rowsAt(40, {})).toEqual([`✓ ${LONG} succeeded`, '    4m22s']);
   });
 });

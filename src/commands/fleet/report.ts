@@ -11,7 +11,7 @@ import { ExitCode } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
-import { displayWidth, padWidth } from '../../io/width.js';
+import { displayWidth, padWidth, wrapLine } from '../../io/width.js';
 
 /** How one site ended. */
 export interface SiteOutcome {
@@ -88,6 +88,9 @@ interface Running {
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const TICK_MS = 250;
+
+/** Where a site's row goes on: its address or run, and words that did not fit the line. */
+const ROW_INDENT = '    ';
 
 export class FleetReport {
   private readonly running = new Map<string, Running>();
@@ -173,7 +176,8 @@ export class FleetReport {
   /**
    * A site's row on a terminal: mark, site, outcome, elapsed, and its address or run. Where that
    * is wider than the terminal, the address or run goes on a line of its own (it is never cut),
-   * and the columns lose their padding if they still do not fit.
+   * and the columns lose their padding if they still do not fit; where even that is too wide (a
+   * long id at 40 columns), the words go on as many lines as they need, never cut.
    */
   private row(mark: string, site: string, out: SiteOutcome): string {
     const ref = sanitizeInline(out.ref);
@@ -183,8 +187,11 @@ export class FleetReport {
     // The mark is one column and a space.
     if (2 + displayWidth(head) + (ref ? 2 + displayWidth(ref) : 0) <= cols)
       return `${mark} ${head}${ref ? `  ${ref}` : ''}`;
-    const first = 2 + displayWidth(head) <= cols ? head : `${site} ${out.outcome} ${elapsed}`;
-    return ref ? `${mark} ${first}\n    ${ref}` : `${mark} ${first}`;
+    const first =
+      2 + displayWidth(head) <= cols
+        ? `${mark} ${head}`
+        : wrapLine(`${mark} ${site} ${out.outcome} ${elapsed}`, cols, ROW_INDENT.length).join('\n');
+    return ref ? `${first}\n${ROW_INDENT}${ref}` : first;
   }
 
   /** How many sites ended so far, and with what. */
