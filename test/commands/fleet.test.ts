@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { SiteOutcome } from '../../src/emulator/state.js';
 import { ScriptedPrompter } from '../chat/helpers.js';
+import { send } from '../emulator/helpers.js';
 import { run, tempConfigDir } from '../helpers/run.js';
 import { ScaledClock } from '../helpers/scaled-clock.js';
 import { ID, rx, spelled } from '../helpers/shapes.js';
@@ -299,6 +300,46 @@ describe('publish over many sites', () => {
     const perMinute = minutes();
     expect(perMinute.length).toBeGreaterThanOrEqual(2);
     expect(Math.max(...perMinute)).toBeLessThanOrEqual(30);
+  });
+
+  it("--all-sites lists the workspace at the batch's one gate: a minute another process spent holds the whole batch, and the summary counts every call", async () => {
+    // Its own emulator on a slower clock (a minute is 3 s of wall time), so that the minute
+    // spent before the batch is still on when the batch starts, however loaded the machine.
+    const slow = new ScaledClock(20);
+    const own = await startEmulator({ port: 0, clock: slow });
+    try {
+      own.control.setBudget({ callsPerMinute: 30 });
+      own.control.createWorkspace({ _id: 'ws_spent', name: 'ws_spent', credits: 100_000 });
+      const sites = own.control.addSites('ws_spent', { count: 3 }).map((s) => s._id);
+      // Another process spent the token's minute just before.
+      await Promise.all(
+        Array.from({ length: 30 }, () =>
+          send(own.baseUrl, '/v1/list_workspaces', { token: DEMO_TOKENS.full, body: {} }),
+        ),
+      );
+      const before = own.control.log().length;
+      const res = await run(['publish', '--workspace', 'ws_spent', '--all-sites', '--json'], {
+        env: { ...env, SITEBUILDER_BASE_URL: own.baseUrl },
+        clock: slow,
+      });
+      expect(res.code).toBe(0);
+      const mine = own.control.log().slice(before);
+      // The listing met the spent minute once; nothing else did: the 429's wait held every call.
+      expect(mine.filter((e) => e.status === 429).map((e) => e.method)).toEqual(['list_sites']);
+      expect(mine.filter((e) => e.method === 'publish_site').map((e) => arg(e, 'projectId'))).toEqual(
+        expect.arrayContaining(sites),
+      );
+      const summary = JSON.parse(res.stdout.trim().split('\n').pop()!);
+      expect(summary).toMatchObject({
+        sites: 3,
+        exitCode: 0,
+        outcomes: { live: 3 },
+        rateLimited: 1,
+        calls: mine.length,
+      });
+    } finally {
+      await own.close();
+    }
   });
 });
 

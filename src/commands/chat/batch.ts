@@ -37,7 +37,7 @@ import {
 } from '../../render/reducer.js';
 import { DEFAULT_CONCURRENCY, type FleetFlags } from '../fleet/options.js';
 import type { SiteOutcome } from '../fleet/report.js';
-import { notStartedOutcome, runFleet, type SiteRow } from '../fleet/run.js';
+import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
 import { gatherSites } from '../fleet/sites.js';
 import { sb } from '../../io/shell.js';
 import { chatCommand, pendingOf, shellQuote } from '../job/commands.js';
@@ -349,29 +349,31 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
   const { sites: siteArgs, message: given } = sitesAndMessage(opts, positionals);
   const message = await readMessage(opts, given, ctx);
   checkLocally(opts, message, siteArgs);
-  const sites = await gatherSites(ctx, siteArgs, opts);
-  if (sites.length === 0) {
-    ctx.io.info(`Workspace ${opts.workspace} has no site; nothing was sent.`);
-    return ExitCode.ok;
-  }
-  // Sites typed as arguments may be words of an unquoted message: looked up first. One site
-  // has its own rule (run.ts); - and --all-sites give ids, not words.
-  const typed = !opts.allSites && siteArgs[0] !== '-' && sites.length > 1;
-  const mode: Mode = opts.plan ? 'plan' : 'build';
-  return runFleet(ctx, {
-    title: 'Chat with',
-    again: `sitebuilder chat - ${shellQuote(message.length > 60 ? '…' : message)}`,
-    sites,
-    async prepare() {
-      if (typed) await requireKnownSites(ctx, siteArgs, sites, given);
-      await confirmCredits(ctx, sites.length);
-    },
-    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
-    failFast: opts.failFast,
-    work: (site, row) => chatOne(ctx, opts, message, mode, site, row),
-    notStarted: (site, why) => ({
-      ...notStartedOutcome(site, why, 'Not sent'),
-      record: { jobId: null, state: null, creditsCharged: null },
-    }),
+  return withBatchGate(ctx, async (gate) => {
+    const sites = await gatherSites(ctx, siteArgs, opts);
+    if (sites.length === 0) {
+      ctx.io.info(`Workspace ${opts.workspace} has no site; nothing was sent.`);
+      return ExitCode.ok;
+    }
+    // Sites typed as arguments may be words of an unquoted message: looked up first. One site
+    // has its own rule (run.ts); - and --all-sites give ids, not words.
+    const typed = !opts.allSites && siteArgs[0] !== '-' && sites.length > 1;
+    const mode: Mode = opts.plan ? 'plan' : 'build';
+    return runFleet(ctx, gate, {
+      title: 'Chat with',
+      again: `sitebuilder chat - ${shellQuote(message.length > 60 ? '…' : message)}`,
+      sites,
+      async prepare() {
+        if (typed) await requireKnownSites(ctx, siteArgs, sites, given);
+        await confirmCredits(ctx, sites.length);
+      },
+      concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+      failFast: opts.failFast,
+      work: (site, row) => chatOne(ctx, opts, message, mode, site, row),
+      notStarted: (site, why) => ({
+        ...notStartedOutcome(site, why, 'Not sent'),
+        record: { jobId: null, state: null, creditsCharged: null },
+      }),
+    });
   });
 }

@@ -1,8 +1,9 @@
 // Runs one piece of work on many sites (docs/scripting.md "Many sites at once"): at most
 // `concurrency` at once, each started, followed and ended on its own; one site's failure is its
 // own outcome and the others go on (unless --fail-fast: then no more sites start). Every call
-// of the process waits for its turn at one scheduler (api/scheduler.ts), the client's gate, so
-// the token's minute is shared fairly and kept. Ctrl-C (the context's signal) stops starting
+// of the process, from the listing of its sites (--all-sites) to its last read, waits for its
+// turn at one scheduler (api/scheduler.ts), the client's gate, so the token's minute is shared
+// fairly and kept, and the summary counts every call. Ctrl-C (the context's signal) stops starting
 // sites; each site under way reports how it stands and the command that follows it again.
 import { setMaxListeners } from 'node:events';
 import { CallScheduler } from '../../api/scheduler.js';
@@ -91,28 +92,41 @@ function connectionNotices(ctx: Context) {
   };
 }
 
-/** Runs the work on every site; returns the process's exit code (the report prints everything). */
-export async function runFleet(ctx: Context, o: FleetOptions): Promise<number> {
+/** The one scheduler of a batch: the client's gate from the listing of its sites to its last call. */
+export class BatchGate {
+  /** Calls the work still needs, at least (the scheduler's demand): one while the sites are listed. */
+  demand = () => 1;
+  readonly scheduler: CallScheduler;
+
+  constructor(ctx: Context) {
+    const client = ctx.api();
+    this.scheduler = new CallScheduler({ clock: ctx.clock, budget: () => client.budget, demand: () => this.demand() });
+  }
+}
+
+/** Runs `work` with every call of the process at one scheduler; the client's own gate is back after. */
+export async function withBatchGate<T>(ctx: Context, work: (gate: BatchGate) => Promise<T>): Promise<T> {
   const client = ctx.api();
-  let next = 0;
-  let active = 0;
-  let stopped: 'fail-fast' | undefined;
-  const scheduler = new CallScheduler({
-    clock: ctx.clock,
-    budget: () => client.budget,
-    // A site not started needs its start and one read at least; one under way, one read.
-    demand: () => 2 * (o.sites.length - next) + active,
-  });
+  const gate = new BatchGate(ctx);
   // Every call and wait of every site listens to the one signal (Ctrl-C).
   setMaxListeners(0, ctx.signal);
   const previous = client.gate;
-  client.gate = scheduler;
+  client.gate = gate.scheduler;
   try {
-    await o.prepare?.();
-  } catch (err) {
+    return await work(gate);
+  } finally {
     client.gate = previous;
-    throw err;
   }
+}
+
+/** Runs the work on every site, its calls at the batch's gate; returns the process's exit code (the report prints everything). */
+export async function runFleet(ctx: Context, gate: BatchGate, o: FleetOptions): Promise<number> {
+  let next = 0;
+  let active = 0;
+  let stopped: 'fail-fast' | undefined;
+  // A site not started needs its start and one read at least; one under way, one read.
+  gate.demand = () => 2 * (o.sites.length - next) + active;
+  await o.prepare?.();
   const startedAt = ctx.clock.now();
   const report = new FleetReport(ctx, { title: o.title, again: o.again, total: o.sites.length, startedAt }, o.sites);
   const notices = connectionNotices(ctx);
@@ -136,16 +150,12 @@ export async function runFleet(ctx: Context, o: FleetOptions): Promise<number> {
       if (o.failFast && isFailure(out.exitCode)) stopped = 'fail-fast';
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(o.concurrency, o.sites.length) }, worker));
-    const why = ctx.signal.aborted ? 'interrupted' : 'fail-fast';
-    for (const site of o.sites.slice(next)) report.end(o.notStarted(site, why));
-  } finally {
-    client.gate = previous;
-  }
+  await Promise.all(Array.from({ length: Math.min(o.concurrency, o.sites.length) }, worker));
+  const why = ctx.signal.aborted ? 'interrupted' : 'fail-fast';
+  for (const site of o.sites.slice(next)) report.end(o.notStarted(site, why));
   return report.finish({
-    calls: scheduler.calls,
-    rateLimited: scheduler.rateLimited,
+    calls: gate.scheduler.calls,
+    rateLimited: gate.scheduler.rateLimited,
     interrupted: ctx.signal.aborted,
   });
 }

@@ -9,7 +9,7 @@ import { ApiError, CliError, ExitCode, InterruptedError, PendingError, UsageErro
 import { formatElapsed } from '../../io/spinner.js';
 import { DEFAULT_CONCURRENCY } from '../fleet/options.js';
 import type { SiteOutcome } from '../fleet/report.js';
-import { notStartedOutcome, runFleet, type SiteRow } from '../fleet/run.js';
+import { notStartedOutcome, runFleet, withBatchGate, type SiteRow } from '../fleet/run.js';
 import { sb } from '../../io/shell.js';
 import { gatherSites } from '../fleet/sites.js';
 import { isLive, publishRecord, type PublishRecord } from './record.js';
@@ -125,29 +125,31 @@ export async function runPublishBatch(o: PublishOptions, given: string[], ctx: C
     throw new UsageError(
       'With several sites, --idempotency-key takes at most 200 characters (each site sends KEY-SITE).',
     );
-  const sites = await gatherSites(ctx, given, o);
-  if (o.idempotencyKey !== undefined) {
-    const long = sites.find((s) => (siteKey(o.idempotencyKey, s) as string).length > 255);
-    if (long)
-      throw new UsageError(
-        '--idempotency-key is too long for these site ids: KEY-SITE must stay within 255 characters.',
-      );
-  }
-  if (sites.length === 0) {
-    ctx.io.info(`Workspace ${o.workspace} has no site; nothing to publish.`);
-    return ExitCode.ok;
-  }
-  return runFleet(ctx, {
-    title: 'Publishing',
-    again: 'sitebuilder publish -',
-    sites,
-    concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
-    failFast: o.failFast,
-    work: (site, row) => publishOne(ctx, o, site, row),
-    notStarted: (site, why) => ({
-      ...notStartedOutcome(site, why, 'Not published'),
-      next: [sb('publish', site)],
-      record: recordOf(undefined, siteKey(o.idempotencyKey, site)),
-    }),
+  return withBatchGate(ctx, async (gate) => {
+    const sites = await gatherSites(ctx, given, o);
+    if (o.idempotencyKey !== undefined) {
+      const long = sites.find((s) => (siteKey(o.idempotencyKey, s) as string).length > 255);
+      if (long)
+        throw new UsageError(
+          '--idempotency-key is too long for these site ids: KEY-SITE must stay within 255 characters.',
+        );
+    }
+    if (sites.length === 0) {
+      ctx.io.info(`Workspace ${o.workspace} has no site; nothing to publish.`);
+      return ExitCode.ok;
+    }
+    return runFleet(ctx, gate, {
+      title: 'Publishing',
+      again: 'sitebuilder publish -',
+      sites,
+      concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
+      failFast: o.failFast,
+      work: (site, row) => publishOne(ctx, o, site, row),
+      notStarted: (site, why) => ({
+        ...notStartedOutcome(site, why, 'Not published'),
+        next: [sb('publish', site)],
+        record: recordOf(undefined, siteKey(o.idempotencyKey, site)),
+      }),
+    });
   });
 }
