@@ -1,7 +1,8 @@
 // `sitebuilder chat` in a real terminal (tmux, its own socket): the built binary against an
 // emulator running 20 times faster than the wall clock. Through a question (keys typed during
 // the run never answer it) and a plan approval; the terminal is left as it was found.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { knowLatestRun } from './helpers.js';
 const bin = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
 const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const execFileAsync = promisify(execFile);
 const socket = `sbtest-chat-${process.pid}`;
 const session = 'chat';
 let emu: RunningEmulator;
@@ -21,14 +23,18 @@ const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args]
 const screen = () => tmux('capture-pane', '-p', '-t', session);
 const keys = (...k: string[]) => tmux('send-keys', '-t', session, ...k);
 
-const waitFor = (test: RegExp, deadlineMs = 15_000): Promise<string> =>
-  waitForEvent(
-    () => {
-      const s = screen();
-      return test.test(s) && s;
+/** Waits for the screen without blocking the process, where the emulator runs (test/helpers/tmux.ts). */
+const waitFor = (test: RegExp, deadlineMs = 15_000): Promise<string> => {
+  let last = '';
+  return waitForEvent(
+    async () => {
+      last = (await execFileAsync('tmux', ['-L', socket, 'capture-pane', '-p', '-t', session], { encoding: 'utf8' }))
+        .stdout;
+      return test.test(last) && last;
     },
-    { what: `${test} on the screen`, deadlineMs, intervalMs: 25, detail: screen },
+    { what: `${test} on the screen`, deadlineMs, intervalMs: 25, detail: () => last },
   );
+};
 
 describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
   beforeAll(async () => {

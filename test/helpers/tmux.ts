@@ -1,9 +1,14 @@
 // Drives a command in a real terminal: a detached tmux session of a fixed size, keys sent with
 // send-keys, the screen read with capture-pane. For the interactive flows (enquirer prompts,
 // spinners) that only a TTY shows. Each session has its own tmux server (its own socket), so
-// test files running side by side never share one, nor the user's.
-import { execFileSync, spawnSync } from 'node:child_process';
+// test files running side by side never share one, nor the user's. Waiting reads the screen
+// without blocking: the emulator of a test usually runs in the test's own process, and a
+// synchronous tmux call every few milliseconds would starve it on a loaded machine.
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { waitFor } from './wait-for.js';
+
+const execFileAsync = promisify(execFile);
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -51,15 +56,26 @@ export class TmuxSession {
     return this.tmux('capture-pane', '-p', '-J', '-S', `-${this.scrollback}`, '-t', this.name);
   }
 
+  /** The screen as screen() reads it, without blocking the process meanwhile. */
+  private async screenLater(): Promise<string> {
+    const { stdout } = await execFileAsync(
+      'tmux',
+      ['-L', this.name, 'capture-pane', '-p', '-J', '-S', `-${this.scrollback}`, '-t', this.name],
+      { encoding: 'utf8' },
+    );
+    return stdout;
+  }
+
   /** Waits until test(screen) holds; fails with the screen after timeoutMs. */
   waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
     const ok = typeof test === 'function' ? test : (s: string) => test.test(s);
+    let last = '';
     return waitFor(
-      () => {
-        const s = this.screen();
-        return ok(s) && s;
+      async () => {
+        last = await this.screenLater();
+        return ok(last) && last;
       },
-      { what: `${test} on the screen`, deadlineMs: timeoutMs, intervalMs: 25, detail: () => this.screen() },
+      { what: `${test} on the screen`, deadlineMs: timeoutMs, intervalMs: 25, detail: () => last },
     );
   }
 
