@@ -112,7 +112,9 @@ export function buildProgram(
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   const table = layout?.table ?? wrapText;
   program
-    .configureHelp({ ...layout?.configuration })
+    // The program's list of commands names them only, as gh does: their arguments and plural
+    // aliases are in each command's own help, and the descriptions keep room at 80 columns.
+    .configureHelp({ ...layout?.configuration, subcommandTerm: (c: Command) => c.name() })
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',

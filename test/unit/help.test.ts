@@ -16,6 +16,17 @@ describe('help', async () => {
     expect(texts['']).toMatch(/130\s+interrupted by the user/);
   });
 
+  it('lists the commands by name, as gh does: the descriptions keep room at 80 columns', () => {
+    const commands = texts[''].split('\nCommands:\n')[1].split('\n\n')[0].split('\n');
+    expect(commands.find((l) => l.startsWith('  chat '))).toMatch(/^ {2}chat {2,}Talk to the site agent/);
+    expect(commands.find((l) => l.startsWith('  storage-backup '))).toMatch(/^ {2}storage-backup {2,}List, browse/);
+    // Neither arguments nor aliases beside the names; every description starts in one column, 24 in at most.
+    expect(commands.filter((l) => /^ {2}\S/.test(l) && /[[<|]/.test(l.trim().split(/\s{2,}/)[0]))).toEqual([]);
+    const starts = new Set(commands.filter((l) => /^ {2}\S/.test(l)).map((l) => l.search(/(?<=\S {2,})\S/)));
+    expect(starts.size).toBe(1);
+    expect([...starts][0]).toBeLessThanOrEqual(24);
+  });
+
   it('answers --help in-process exactly as the texts bin/ prints without loading the CLI', async () => {
     for (const path of ['', 'site', 'site list', 'sites ls', 'auth login']) {
       const argv = path ? [...path.split(' '), '--help'] : ['--help'];
