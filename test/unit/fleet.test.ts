@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { unknownSitesError } from '../../src/commands/chat/batch.js';
 import { isBatch } from '../../src/commands/fleet/options.js';
-import { FleetReport, isFailure, SEVERITY, worstExit } from '../../src/commands/fleet/report.js';
+import { FleetReport, isFailure, liveRow, SEVERITY, worstExit } from '../../src/commands/fleet/report.js';
 import type { SiteOutcome } from '../../src/commands/fleet/report.js';
 import { FakeClock } from '../../src/clock.js';
 import type { Context } from '../../src/context.js';
@@ -105,5 +105,13 @@ describe("a site's row on a terminal", () => {
     expect(rows).toEqual([`✓ ${LONG} succeeded`, '    4m22s', '    job_000001']);
     for (const r of rows) expect(r.length).toBeLessThanOrEqual(40);
     expect(rowsAt(40, {})).toEqual([`✓ ${LONG} succeeded`, '    4m22s']);
+  });
+});
+
+describe('a site under way in the live block', () => {
+  it('keeps its columns where they fit, and otherwise puts the state last, where the block cuts first', () => {
+    expect(liveRow('site_a', 'publishing', '12s', 6, 80)).toBe('  site_a  publishing        12s');
+    const long = '665f1c2afbae041b0200000c';
+    expect(liveRow(long, 'waiting for its turn', '4m22s', 24, 40)).toBe(`  ${long} 4m22s waiting for its turn`);
   });
 });

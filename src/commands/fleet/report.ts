@@ -92,6 +92,17 @@ const TICK_MS = 250;
 /** Where a site's row goes on: its address or run, and words that did not fit the line. */
 const ROW_INDENT = '    ';
 
+/**
+ * A site under way in the live block: site, state and elapsed time in columns; where that is
+ * wider than the terminal (a long id at 40 columns), site, elapsed time, then the state, which
+ * the block cuts first: the id and the time stay whole.
+ */
+export function liveRow(site: string, state: string, elapsed: string, siteWidth: number, cols: number): string {
+  const row = `  ${padWidth(site, siteWidth)}  ${padWidth(state, 14)} ${elapsed.padStart(6)}`;
+  // The block keeps the terminal's last column free (io.ts liveBlock).
+  return displayWidth(row) < cols ? row : `  ${site} ${elapsed} ${state}`;
+}
+
 export class FleetReport {
   private readonly running = new Map<string, Running>();
   private readonly ended: SiteOutcome[] = [];
@@ -244,9 +255,14 @@ export class FleetReport {
     const room = Math.max(1, (typeof rows === 'number' && rows > 3 ? rows : 24) - 2);
     const running = [...this.running.values()];
     const shown = running.length > room ? running.slice(0, room - 1) : running;
-    const lines = shown.map(
-      (r) =>
-        `  ${padWidth(sanitizeInline(r.site), this.siteWidth)}  ${padWidth(sanitizeInline(r.state), 14)} ${formatElapsed(now - r.startedAt).padStart(6)}`,
+    const lines = shown.map((r) =>
+      liveRow(
+        sanitizeInline(r.site),
+        sanitizeInline(r.state),
+        formatElapsed(now - r.startedAt),
+        this.siteWidth,
+        io.stderr.columns ?? io.columns,
+      ),
     );
     if (shown.length < running.length) lines.push(`  … and ${running.length - shown.length} more under way`);
     const toStart = this.o.total - this.ended.length - running.length;
