@@ -69,9 +69,10 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
   const noColorFlag = argv.includes('--no-color');
   const io = overrides.io ?? systemIO(env, noColorFlag);
   if (!overrides.io) {
-    // `sitebuilder site list | head` closes the pipe early: stop quietly, as other tools do.
+    // `sitebuilder site list | head` closes the pipe early: stop quietly, as other tools do,
+    // with the code of what is known by then (0 for a listing; a batch's own: io.onReaderGone).
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(ExitCode.ok);
+      if (err.code === 'EPIPE') process.exit(io.onReaderGone());
     });
     // The last net: an error thrown outside any command's await (a library's callback) is one
     // sentence too, its stack only under --debug; the terminal is given back as it was.

@@ -82,6 +82,12 @@ export class IO {
   quiet = false;
   /** The terminal moves its cursor (not TERM=dumb): where it does not, progress is appended as lines. */
   cursorMoves = true;
+  /**
+   * The exit code when stdout's reader goes away (`| head -1`): 0 for what only prints, set by a
+   * command whose outcome is not all printed yet (a batch: the worst of what ended, 8 for the
+   * rest). It may say so on stderr first.
+   */
+  onReaderGone: () => number = () => 0;
 
   readonly #streams: IOStreams;
   #stdinIsTTY: boolean | (() => boolean);

@@ -124,6 +124,18 @@ export class FleetReport {
     this.appended = io.canAnimate && !this.live && !io.stdoutIsTTY;
     if (this.appended) io.errLine(`${o.title} ${o.total} site${o.total === 1 ? '' : 's'}; a line for each as it ends.`);
     this.siteWidth = Math.min(32, Math.max(4, ...sites.map((s) => displayWidth(sanitizeInline(s)))));
+    // A reader that stops early (`| head -1`) ends the process: its code is the worst of the
+    // sites that ended, and 8 (still pending) for any site not followed to its end.
+    io.onReaderGone = () => {
+      if (this.timer) clearInterval(this.timer);
+      io.liveBlock(undefined);
+      const open = this.o.total - this.ended.length;
+      const code = worstExit([...this.ended.map((e) => e.exitCode), ...(open > 0 ? [ExitCode.pending] : [])]);
+      io.info(
+        `Standard output was closed: ${this.ended.length} of ${this.o.total} site${this.o.total === 1 ? '' : 's'} ended${open > 0 ? `, ${open} not followed to the end` : ''}. Exit ${code}.`,
+      );
+      return code;
+    };
     if (this.live) {
       this.timer = setInterval(() => {
         this.frame++;
