@@ -131,6 +131,21 @@ describe('publish over many sites', () => {
     expect(res.stderr).toContain('sitebuilder publish -');
   });
 
+  it('--fail-fast on a terminal: a site not started is one row, and the summary gives the command that starts them all', async () => {
+    const sites = fleet('ws_ff_tty', 4, { failure: 1 });
+    const res = await cli(['publish', ...sites, '--concurrency', '1', '--fail-fast'], { tty: true, columns: 80 });
+    expect(res.code).toBe(1);
+    const stderr = stripAnsi(res.stderr);
+    for (const s of sites.slice(1)) expect(stripAnsi(res.stdout)).toMatch(new RegExp(`^… ${s} +not-started +0s$`, 'm'));
+    expect(stderr).not.toContain('--fail-fast stopped the batch');
+    // The command whole on a line of its own where the sentence is wider than the terminal.
+    expect(stderr).toMatch(
+      new RegExp(
+        `3 sites were not started \\(outcome not-started above\\); to start them:(?: |\n +)sitebuilder publish ${sites.slice(1).join(' ')}\n`,
+      ),
+    );
+  });
+
   it('reads the site ids from standard input with -, one a line (blank lines and # comments skipped)', async () => {
     const sites = fleet('ws_stdin', 3);
     const res = await cli(['publish', '-'], {
@@ -511,6 +526,20 @@ describe('chat over many sites', () => {
         .map((e) => [arg(e, 'projectId'), arg(e, 'prompt')])
         .sort(),
     ).toEqual([site, other].sort().map((s) => [s, 'hello there friend']));
+  });
+
+  it('--fail-fast: each site not sent names the command that sends it, in the same mode; the summary the one for all', async () => {
+    const sites = fleet('ws_chat_ff', 3);
+    emu.control.updateWorkspace('ws_chat_ff', { credits: 0 });
+    const res = await cli(['chat', ...sites, "Add a 'team' page", '--plan', '--concurrency', '1', '--fail-fast']);
+    expect(res.code).not.toBe(0);
+    const rows = tsv(res.stdout);
+    expect(rows.slice(1).map((r) => [r[0], r[1]])).toEqual(sites.slice(1).map((s) => [s, 'not-started']));
+    for (const s of sites.slice(1))
+      expect(res.stderr).toContain(`  sitebuilder chat ${s} --plan 'Add a '\\''team'\\'' page'\n`);
+    expect(res.stderr).toContain(
+      "2 sites were not started (outcome not-started above); give their ids, one a line, to: sitebuilder chat - --plan 'Add a '\\''team'\\'' page'",
+    );
   });
 
   it('refuses reply flags and a missing message with several sites (exit 2, nothing sent)', async () => {

@@ -87,7 +87,7 @@ describe("a site's row on a terminal", () => {
     const ctx = { io, clock: new FakeClock() } as unknown as Context;
     const report = new FleetReport(
       ctx,
-      { title: 'Publishing', again: 'sitebuilder publish -', total: 1, startedAt: 0 },
+      { title: 'Publishing', again: () => 'sitebuilder publish -', total: 1, startedAt: 0 },
       [LONG],
     );
     report.end({ site: LONG, outcome: 'succeeded', exitCode: 0, ref: '', elapsedMs: 262_000, ...out } as SiteOutcome);

@@ -361,7 +361,15 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
     const mode: Mode = opts.plan ? 'plan' : 'build';
     return runFleet(ctx, gate, {
       title: 'Chat with',
-      again: `sitebuilder chat - ${shellQuote(message.length > 60 ? '…' : message)}`,
+      // The same message, mode and --yes; on standard input a long message is left to fill in.
+      again: (ids) =>
+        [
+          'sitebuilder chat',
+          ...(ids ? ids.map(shellQuote) : ['-']),
+          ...(opts.plan ? ['--plan'] : []),
+          ...(ctx.globals.yes ? ['--yes'] : []),
+          shellQuote(!ids && message.length > 60 ? '…' : message),
+        ].join(' '),
       sites,
       async prepare() {
         if (typed) await requireKnownSites(ctx, siteArgs, sites, given);
@@ -372,6 +380,7 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
       work: (site, row) => chatOne(ctx, opts, message, mode, site, row),
       notStarted: (site, why) => ({
         ...notStartedOutcome(site, why, 'Not sent'),
+        next: [sb('chat', site, ...(opts.plan ? ['--plan'] : []), message)],
         record: { jobId: null, state: null, creditsCharged: null },
       }),
     });

@@ -67,8 +67,8 @@ export const isFailure = (code: number): boolean =>
 export interface ReportOptions {
   /** Of the summary row: "Publishing", "Chat with". */
   title: string;
-  /** The command that takes the ids of sites not started on its standard input (`sitebuilder publish -`). */
-  again: string;
+  /** The command that starts the sites not started: the ids as arguments, or without them on stdin (`sitebuilder publish -`). */
+  again(ids?: string[]): string;
   total: number;
   /** Where the batch's whole elapsed time starts. */
   startedAt: number;
@@ -182,10 +182,19 @@ export class FleetReport {
       if (out.exitCode !== 0) for (const c of out.next ?? []) io.errLine(`  ${c}`);
     } else {
       io.outLine(this.row(this.mark(out), site, out));
+      // A site not started is one row: the summary gives the command that starts them all.
+      if (out.outcome === 'not-started') return this.draw();
       if (out.note && (out.exitCode !== 0 || !out.ref)) io.errLine(`  ${out.note}`);
-      for (const cmd of out.next ?? []) io.errLine(`    ${cmd}`);
+      for (const cmd of out.next ?? []) io.errLine(this.indented(cmd));
     }
     this.draw();
+  }
+
+  /** A command or an address under a row: indented, or at the left edge where only that keeps it on one line. */
+  private indented(text: string): string {
+    return displayWidth(ROW_INDENT + text) <= this.ctx.io.columns || !this.ctx.io.stdoutIsTTY
+      ? `${ROW_INDENT}${text}`
+      : text;
   }
 
   /** ✓ ended well, ✗ failed, ? waits for a reply or a confirmation, … still under way. */
@@ -214,7 +223,7 @@ export class FleetReport {
       2 + displayWidth(head) <= cols
         ? `${mark} ${head}`
         : wrapLine(`${mark} ${site} ${out.outcome} ${elapsed}`, cols, ROW_INDENT.length).join('\n');
-    return ref ? `${first}\n${ROW_INDENT}${ref}` : first;
+    return ref ? `${first}\n${this.indented(ref)}` : first;
   }
 
   /** How many sites ended so far, and with what. */
@@ -250,11 +259,15 @@ export class FleetReport {
     const line = `${this.o.total} site${this.o.total === 1 ? '' : 's'} in ${formatElapsed(elapsedMs)}: ${counts || 'none ended'}; ${t.calls} call${t.calls === 1 ? '' : 's'}, ${limits}${t.interrupted ? '; interrupted' : ''}. Exit ${exitCode}.`;
     if (io.stderrIsTTY) io.errLine(line);
     else io.info(line);
-    const notStarted = this.counts.get('not-started') ?? 0;
-    if (notStarted > 0)
-      io.errLine(
-        `${notStarted} site${notStarted === 1 ? ' was' : 's were'} not started (outcome not-started above); give their ids, one a line, to: ${this.o.again}`,
-      );
+    const notStarted = this.ended.filter((o) => o.outcome === 'not-started').map((o) => o.site);
+    if (notStarted.length > 0) {
+      const n = notStarted.length;
+      const said = `${n} site${n === 1 ? ' was' : 's were'} not started (outcome not-started above)`;
+      // On a terminal, a command with their ids when it is short enough to copy; else the stdin form.
+      const named = this.o.again(notStarted);
+      if (io.stdoutIsTTY && displayWidth(named) <= 3 * io.columns) io.errLine(`${said}; to start them: ${named}`);
+      else io.errLine(`${said}; give their ids, one a line, to: ${this.o.again()}`);
+    }
     return exitCode;
   }
 

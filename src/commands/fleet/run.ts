@@ -36,8 +36,11 @@ export interface SiteRow {
 
 export interface FleetOptions {
   title: string;
-  /** The command that takes the ids of sites not started on its standard input. */
-  again: string;
+  /**
+   * The command that starts the sites not started: with `ids`, named as its arguments; without,
+   * reading them on its standard input (`sitebuilder publish -`).
+   */
+  again(ids?: string[]): string;
   sites: string[];
   concurrency: number;
   failFast?: boolean;

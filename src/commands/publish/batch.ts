@@ -140,7 +140,7 @@ export async function runPublishBatch(o: PublishOptions, given: string[], ctx: C
     }
     return runFleet(ctx, gate, {
       title: 'Publishing',
-      again: 'sitebuilder publish -',
+      again: (ids) => (ids ? sb('publish', ...ids) : 'sitebuilder publish -'),
       sites,
       concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
       failFast: o.failFast,
