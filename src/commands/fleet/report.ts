@@ -183,9 +183,10 @@ export class FleetReport {
     } else {
       io.outLine(this.row(this.mark(out), site, out));
       // A site not started is one row: the summary gives the command that starts them all.
-      if (out.outcome === 'not-started') return this.draw();
-      if (out.note && (out.exitCode !== 0 || !out.ref)) io.errLine(`  ${out.note}`);
-      for (const cmd of out.next ?? []) io.errLine(this.indented(cmd));
+      if (out.outcome !== 'not-started') {
+        if (out.note && (out.exitCode !== 0 || !out.ref)) io.errLine(`  ${out.note}`);
+        for (const cmd of out.next ?? []) io.errLine(this.indented(cmd));
+      }
     }
     this.draw();
   }
