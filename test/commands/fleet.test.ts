@@ -389,6 +389,11 @@ describe('chat over many sites', () => {
       expect([outcome, code], site).toEqual(expected);
     }
     expect(res.stderr).toContain(`sitebuilder chat ${asking} --answer '…' --job ${jobOf(asking)}`);
+    // The question with its options, numbered as --choose takes them.
+    expect(res.stderr).toMatch(
+      new RegExp(`^${asking}: The agent asks: .+\\? Options \\(--choose N\\): 1\\. .+ · 2\\. .+$`, 'm'),
+    );
+    expect(res.stderr).toContain(`sitebuilder chat ${asking} --choose N --job ${jobOf(asking)}`);
     expect(res.stderr).toContain(`sitebuilder chat ${planning} --approve --job ${jobOf(planning)}`);
     expect(res.stderr).toContain(`sitebuilder chat ${planning} --revise '…' --job ${jobOf(planning)}`);
     // The message went to every site once, as a build message.
@@ -396,6 +401,19 @@ describe('chat over many sites', () => {
       expect.arrayContaining(sites.map((s) => [s, MESSAGE])),
     );
     expect(calls('send_message')).toHaveLength(5);
+
+    // A batch meanwhile skips the site whose question waits: one short sentence, then the commands
+    // that answer it, --choose first as the question has options.
+    const meanwhile = await cli(['chat', asking, failing, 'Add a blog'], { configDir });
+    expect(tsv(meanwhile.stdout).find((r) => r[0] === asking)).toEqual([asking, 'skipped', jobOf(asking), '10']);
+    expect(meanwhile.stderr).toContain(
+      `${asking}: Nothing was sent: a question waits on run ${jobOf(asking)}, and the agent would take the message as the reply (--yes sends it so).\n  sitebuilder chat ${asking} --choose N --job ${jobOf(asking)}\n  sitebuilder chat ${asking} --answer '…' --job ${jobOf(asking)}\n`,
+    );
+    expect(
+      calls('send_message')
+        .filter((e) => arg(e, 'prompt') === 'Add a blog')
+        .map((e) => arg(e, 'projectId')),
+    ).toEqual([failing]);
 
     // The printed command works as printed.
     const answer = await cli(['chat', asking, '--answer', 'Home and contact', '--job', jobOf(asking)], { configDir });

@@ -35,6 +35,7 @@ import {
   outcomeOf,
   type RunState,
 } from '../../render/reducer.js';
+import type { Pending } from '../../render/run-view.js';
 import { DEFAULT_CONCURRENCY, type FleetFlags } from '../fleet/options.js';
 import type { SiteOutcome } from '../fleet/report.js';
 import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
@@ -174,12 +175,20 @@ async function confirmCredits(ctx: Context, count: number): Promise<void> {
     throw new InterruptedError('Nothing was sent.');
 }
 
+/** The question a site waits on, with its options numbered as --choose takes them. */
+function askedNote(pending: Pending | undefined): string {
+  if (pending?.kind !== 'question') return 'The agent asks a question.';
+  const options = pending.options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join(' · ');
+  return `The agent asks: ${sanitizeInline(pending.question)}${options ? ` Options (--choose N): ${options}` : ''}`;
+}
+
 /** The commands that answer what waits on run `jobId`, each naming it with --job. */
-function replyCommands(site: string, jobId: string, kind: 'question' | 'plan'): string[] {
+function replyCommands(site: string, jobId: string, kind: 'question' | 'plan', options = false): string[] {
   const job = ['--job', shellQuote(jobId)];
-  return kind === 'question'
-    ? [chatCommand(site, '--answer', shellQuote('…'), ...job)]
-    : [chatCommand(site, '--approve', ...job), chatCommand(site, '--revise', shellQuote('…'), ...job)];
+  if (kind === 'plan')
+    return [chatCommand(site, '--approve', ...job), chatCommand(site, '--revise', shellQuote('…'), ...job)];
+  const answer = chatCommand(site, '--answer', shellQuote('…'), ...job);
+  return options ? [chatCommand(site, '--choose', 'N', ...job), answer] : [answer];
 }
 
 interface Followed {
@@ -249,10 +258,12 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
     const waitingRun = (err as CliError).details?.jobId;
     if ((err instanceof QuestionPendingError || err instanceof PlanPendingError) && typeof waitingRun === 'string') {
       const kind = err instanceof QuestionPendingError ? 'question' : 'plan';
+      const options = (err as CliError).details?.options;
       return out('skipped', err.exitCode, {
         ref: waitingRun,
-        note: sanitizeInline(err.message),
-        next: replyCommands(site, waitingRun, kind),
+        // Short, beside a row: the commands that answer follow it (the single-site sentence holds them too).
+        note: `Nothing was sent: a ${kind} waits on run ${sanitizeInline(waitingRun)}, and the agent would take the message as the reply (--yes sends it so).`,
+        next: replyCommands(site, waitingRun, kind, Array.isArray(options) && options.length > 0),
         record: { waiting: kind, jobId: waitingRun },
       });
     }
@@ -322,7 +333,7 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   switch (outcomeOf(state)) {
     case 'question':
       return out('question', ExitCode.questionPending, {
-        note: `The agent asks: ${sanitizeInline(pending?.kind === 'question' ? pending.question : '')}`,
+        note: askedNote(pending),
         next: pending?.kind === 'question' ? pending.answer : replyCommands(site, jobId, 'question'),
         record: { pending: pending ?? null },
       });

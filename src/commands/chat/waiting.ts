@@ -215,7 +215,7 @@ async function confirmReply(ctx: Context, site: string, mode: Mode, run: LatestR
   }
   throw new Refusal(
     `${sentence} Nothing was sent. ${answeredWith(site, run)}; or add --yes to send this message as the reply.`,
-    { jobId: run.jobId },
+    { jobId: run.jobId, ...(run.question ? { options: run.question.options } : {}) },
   );
 }
 
