@@ -176,6 +176,13 @@ describe('publish over many sites', () => {
         /--concurrency and --fail-fast go with several sites/,
       ],
       [['publish', 'site_000001', 'site_000002', '--concurrency', '0'], undefined, /--concurrency/],
+      // The bad one named by its place among the sites.
+      [['publish', 'site_000001', 'bad id'], undefined, /^error: The site id in place 2 holds spaces/],
+      [
+        ['chat', '--workspace', 'ws_bad', 'Add a page'],
+        undefined,
+        /here: sitebuilder chat --workspace ID --all-sites 'Add a page'/,
+      ],
     ];
     for (const [argv, stdin, message] of cases) {
       const res = await cli(argv, { stdin });
@@ -184,6 +191,13 @@ describe('publish over many sites', () => {
       expect(res.stderr).toMatch(message);
     }
     expect(calls('publish_site')).toHaveLength(0);
+    // `-` with a terminal on standard input: the advice names this command.
+    const tty = await cli(['chat', '-', 'Add a page'], { tty: true });
+    expect(tty.code).toBe(2);
+    expect(tty.stderr.replace(/\n +/g, ' ')).toContain(
+      "pipe them in: sitebuilder site list --workspace ID --all | cut -f1 | sitebuilder chat - 'Add a page'",
+    );
+    expect(calls('send_message')).toHaveLength(0);
   });
 
   it('--json: one NDJSON record per site as it ends, then a summary record with the most severe exit code', async () => {

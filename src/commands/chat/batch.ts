@@ -361,7 +361,12 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
   const message = await readMessage(opts, given, ctx);
   checkLocally(opts, message, siteArgs);
   return withBatchGate(ctx, async (gate) => {
-    const sites = await gatherSites(ctx, siteArgs, opts);
+    const sites = await gatherSites(
+      ctx,
+      siteArgs,
+      opts,
+      (args) => `sitebuilder chat ${args} ${shellQuote(message.length > 60 ? '…' : message)}`,
+    );
     if (sites.length === 0) {
       ctx.io.info(`Workspace ${opts.workspace} has no site; nothing was sent.`);
       return ExitCode.ok;

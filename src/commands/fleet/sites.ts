@@ -10,10 +10,10 @@ import { UsageError } from '../../errors.js';
 import { checkId } from '../../input.js';
 import type { FleetFlags } from './options.js';
 
-async function fromStdin(ctx: Context): Promise<Array<{ id: string; line: number }>> {
+async function fromStdin(ctx: Context, form: SitesForm): Promise<Array<{ id: string; line: number }>> {
   if (ctx.io.stdinIsTTY)
     throw new UsageError(
-      '`-` reads site ids from standard input, one a line, but it is a terminal here; pipe them in, e.g. sitebuilder site list --workspace ID --all | cut -f1 | sitebuilder publish -',
+      `\`-\` reads site ids from standard input, one a line, but it is a terminal here; pipe them in: sitebuilder site list --workspace ID --all | cut -f1 | ${form('-')}`,
     );
   const text = await readStream(ctx.io.stdin);
   return text
@@ -22,13 +22,16 @@ async function fromStdin(ctx: Context): Promise<Array<{ id: string; line: number
     .filter((l) => l.id !== '' && !l.id.startsWith('#'));
 }
 
+/** The batch command with these site arguments, as sentences show it (`sitebuilder chat - 'message'`). */
+export type SitesForm = (sites: string) => string;
+
 /**
  * The site ids, checked, each once, in the order given. Arguments and `-` do not go with
  * --all-sites; --all-sites needs --workspace (never every site the token reaches by accident).
  */
-export async function gatherSites(ctx: Context, given: string[], o: FleetFlags): Promise<string[]> {
+export async function gatherSites(ctx: Context, given: string[], o: FleetFlags, form: SitesForm): Promise<string[]> {
   if (o.workspace !== undefined && !o.allSites)
-    throw new UsageError('--workspace goes with --all-sites here: sitebuilder publish --workspace ID --all-sites');
+    throw new UsageError(`--workspace goes with --all-sites here: ${form('--workspace ID --all-sites')}`);
   if (o.allSites && o.workspace === undefined)
     throw new UsageError('--all-sites needs --workspace ID: the workspace whose sites to work on.');
   if (o.allSites && given.length > 0)
@@ -38,7 +41,7 @@ export async function gatherSites(ctx: Context, given: string[], o: FleetFlags):
   const token = tokenInForce(ctx);
   let ids: string[];
   if (given[0] === '-') {
-    const lines = await fromStdin(ctx);
+    const lines = await fromStdin(ctx, form);
     for (const l of lines) checkId(`The site id on line ${l.line} of standard input`, l.id, token);
     ids = lines.map((l) => l.id);
     if (ids.length === 0) throw new UsageError('Standard input named no site (one id a line); nothing was sent.');
@@ -47,7 +50,8 @@ export async function gatherSites(ctx: Context, given: string[], o: FleetFlags):
     for await (const site of paginate(ctx.api(), 'list_sites', { workspaceId: o.workspace }, { signal: ctx.signal }))
       if (idOf(site)) ids.push(idOf(site));
   } else {
-    for (const id of given) checkId('The site id', id, token);
+    // Which one is wrong, by its place: the value itself may be unfit to print (a token).
+    given.forEach((id, i) => checkId(given.length > 1 ? `The site id in place ${i + 1}` : 'The site id', id, token));
     ids = given;
   }
   const unique = [...new Set(ids)];

@@ -126,7 +126,7 @@ export async function runPublishBatch(o: PublishOptions, given: string[], ctx: C
       'With several sites, --idempotency-key takes at most 200 characters (each site sends KEY-SITE).',
     );
   return withBatchGate(ctx, async (gate) => {
-    const sites = await gatherSites(ctx, given, o);
+    const sites = await gatherSites(ctx, given, o, (args) => `sitebuilder publish ${args}`);
     if (o.idempotencyKey !== undefined) {
       const long = sites.find((s) => (siteKey(o.idempotencyKey, s) as string).length > 255);
       if (long)
