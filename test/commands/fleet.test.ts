@@ -228,7 +228,13 @@ describe('publish over many sites', () => {
       ]);
       expect(r.type).toBe('site');
       if (outcomeOf(r.siteId) === 'failure')
-        expect(r).toMatchObject({ outcome: 'failed', exitCode: 1, status: FAILED, error: expect.anything() });
+        expect(r).toMatchObject({
+          outcome: 'failed',
+          exitCode: 1,
+          status: FAILED,
+          error: expect.anything(),
+          next: [`sitebuilder publish logs ${r.siteId}`],
+        });
       else expect(r).toMatchObject({ outcome: 'live', exitCode: 0, url: live(r.siteId), status: 'ready', note: null });
       expect(r.deploymentId).toMatch(new RegExp(`^${ID('dep')}$`));
     }

@@ -116,7 +116,12 @@ async function publishOne(ctx: Context, o: PublishOptions, site: string, row: Si
     if (err instanceof CliError) return out('failed', err.exitCode, { r: record, note: err.message });
     throw err;
   }
-  if (!isLive(record)) return out('failed', ExitCode.failure, { r: record, note: notLiveSentence(site, record) });
+  if (!isLive(record))
+    return out('failed', ExitCode.failure, {
+      r: record,
+      note: notLiveSentence(site, record),
+      next: [sb('publish logs', site)],
+    });
   return out('live', ExitCode.ok, { r: record, note: record.url ? undefined : liveWithoutAddress(site) });
 }
 
