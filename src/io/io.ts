@@ -71,6 +71,9 @@ export function decideColorLevel({ env, stdoutIsTTY, noColorFlag }: ColorInputs)
   return 1;
 }
 
+/** Columns a terminal takes to echo Ctrl-C (`^C`) at the cursor. */
+const CTRL_C_ECHO = 2;
+
 export class IO {
   readonly stdout: IOStreams['stdout'];
   readonly stderr: IOStreams['stderr'];
@@ -201,11 +204,21 @@ export class IO {
     }
   }
 
-  /** The rows of the block cut to fit, at most the terminal's height less one. */
+  /**
+   * The rows of the block cut to fit, at most the terminal's height less one. The cursor waits at
+   * the end of the last row, where the terminal echoes a Ctrl-C as `^C`: that row keeps room for
+   * it, or the echo would wrap, scroll, and leave a copy of the block behind once it is erased.
+   */
   #fittedBlock(): string[] {
     const { columns, rows } = this.stderr;
     const width = (columns as number) - 1;
-    const lines = (this.#block ?? []).map((l) => fitWidth(forTerminal(l, this.color).replace(/[\n\r\t]/g, ' '), width));
+    const block = this.#block ?? [];
+    const lines = block.map((l, i) =>
+      fitWidth(
+        forTerminal(l, this.color).replace(/[\n\r\t]/g, ' '),
+        i === block.length - 1 ? width - CTRL_C_ECHO : width,
+      ),
+    );
     return saneSize(rows, 2) ? lines.slice(Math.max(0, lines.length - (rows - 1))) : lines;
   }
 

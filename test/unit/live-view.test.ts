@@ -255,6 +255,19 @@ describe('IO.liveBlock', () => {
     expect(t.terminal().lines()).toEqual(['a line of text', 'a line on stderr']);
   });
 
+  it('keeps room on its last row for the ^C a terminal echoes there: no copy of the block is left behind', () => {
+    const t = terminalIO({ columns: 40, rows: 4 });
+    t.io.errLine('a');
+    t.io.errLine('b');
+    t.io.liveBlock(['first', 'y'.repeat(100)]);
+    expect(t.terminal().screen().at(-1)).toBe('y'.repeat(37));
+    // Ctrl-C: the terminal echoes ^C at the cursor, then the process erases the block.
+    t.io.stderr.write('^C');
+    t.io.liveBlock(undefined);
+    t.io.errLine('after');
+    expect(t.terminal().lines()).toEqual(['a', 'b', 'after']);
+  });
+
   it('a change of the last row alone (a spinner’s tick) redraws that row alone', () => {
     const t = terminalIO({ columns: 40 });
     t.io.liveBlock(['Tasks 0/2', '  ○ one', '⠋ working 1s']);
