@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { unknownSitesError } from '../../src/commands/chat/batch.js';
 import { isBatch } from '../../src/commands/fleet/options.js';
-import { FleetReport, isFailure, liveRow, SEVERITY, worstExit } from '../../src/commands/fleet/report.js';
+import { FleetReport, isFailure, liveRow, SEVERITY, summaryRows, worstExit } from '../../src/commands/fleet/report.js';
 import type { SiteOutcome } from '../../src/commands/fleet/report.js';
 import { FakeClock } from '../../src/clock.js';
 import type { Context } from '../../src/context.js';
@@ -113,5 +113,22 @@ describe('a site under way in the live block', () => {
     expect(liveRow('site_a', 'publishing', '12s', 6, 80)).toBe('  site_a  publishing        12s');
     const long = '665f1c2afbae041b0200000c';
     expect(liveRow(long, 'waiting for its turn', '4m22s', 24, 40)).toBe(`  ${long} 4m22s waiting for its turn`);
+  });
+});
+
+describe("a batch's live summary", () => {
+  const parts = ['3 failed', '3 live', '4 under way', '14 to start'];
+  it('is one row where it fits', () => {
+    expect(summaryRows('⠏ Publishing 24 sites:', parts, '11s', 80)).toEqual([
+      '⠏ Publishing 24 sites: 3 failed · 3 live · 4 under way · 14 to start  11s',
+    ]);
+  });
+  it('goes on to more rows at narrower widths, each count and the time whole', () => {
+    const at60 = summaryRows('⠏ Publishing 24 sites:', parts, '11s', 60);
+    expect(at60).toEqual(['⠏ Publishing 24 sites: 3 failed · 3 live · 4 under way', '  14 to start  11s']);
+    const at40 = summaryRows('⠏ Chat with 24 sites:', parts, '1m02s', 40);
+    expect(at40).toEqual(['⠏ Chat with 24 sites: 3 failed', '  3 live · 4 under way · 14 to start', '  1m02s']);
+    for (const r of at60) expect(r.length).toBeLessThanOrEqual(57);
+    for (const r of at40) expect(r.length).toBeLessThanOrEqual(37);
   });
 });

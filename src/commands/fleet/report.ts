@@ -103,6 +103,28 @@ export function liveRow(site: string, state: string, elapsed: string, siteWidth:
   return displayWidth(row) < cols ? row : `  ${site} ${elapsed} ${state}`;
 }
 
+/**
+ * The live summary, on as many rows as the terminal needs: each count ("4 under way") and the
+ * elapsed time stay whole, never cut mid-word. The block keeps its last row two columns short
+ * (io.ts), and every row one.
+ */
+export function summaryRows(head: string, parts: string[], elapsed: string, cols: number): string[] {
+  const room = cols - 3;
+  const rows: string[] = [];
+  let row = head;
+  const add = (sep: string, piece: string) => {
+    if (displayWidth(row + sep + piece) <= room) row += sep + piece;
+    else {
+      rows.push(row);
+      row = `  ${piece}`;
+    }
+  };
+  parts.forEach((p, i) => add(i === 0 ? ' ' : ' · ', p));
+  add('  ', elapsed);
+  rows.push(row);
+  return rows;
+}
+
 export class FleetReport {
   private readonly running = new Map<string, Running>();
   private readonly ended: SiteOutcome[] = [];
@@ -296,9 +318,8 @@ export class FleetReport {
     if (running.length) parts.push(`${running.length} under way`);
     if (toStart > 0) parts.push(`${toStart} to start`);
     const spin = c.cyan(FRAMES[this.frame % FRAMES.length]);
-    lines.push(
-      `${spin} ${this.o.title} ${this.o.total} site${this.o.total === 1 ? '' : 's'}: ${parts.join(' · ')}  ${formatElapsed(now - this.o.startedAt)}`,
-    );
+    const head = `${spin} ${this.o.title} ${this.o.total} site${this.o.total === 1 ? '' : 's'}:`;
+    lines.push(...summaryRows(head, parts, formatElapsed(now - this.o.startedAt), io.stderr.columns ?? io.columns));
     io.liveBlock(lines);
   }
 }
