@@ -31,9 +31,14 @@ export function formatHelpItem(term: string, termWidth: number, description: str
   return lines.join('\n');
 }
 
-/** The usage line (`Usage: sitebuilder site list [options]`), wrapped under its start: a synopsis, not a command to copy. */
+/**
+ * The usage line (`Usage: sitebuilder site list [options]`), wrapped under its start: a synopsis,
+ * not a command to copy. A flag and its placeholder (`--workspace ID`) stay on one line.
+ */
 export function formatUsage(line: string, width: number): string {
-  return wrapLine(line, width, USAGE_HANG, { commands: false }).join('\n');
+  // Held together by a one-column mark that is not a space (no synopsis has it), put back after.
+  const held = line.replace(/(--[a-z][a-z-]*) (?=[A-Z][A-Z_]*\b)/g, '$1\u2423');
+  return wrapLine(held, width, USAGE_HANG, { commands: false }).join('\n').replaceAll('\u2423', ' ');
 }
 
 /**

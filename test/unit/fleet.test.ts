@@ -110,7 +110,8 @@ describe("a site's row on a terminal", () => {
 
 describe('a site under way in the live block', () => {
   it('keeps its columns where they fit, and otherwise puts the state last, where the block cuts first', () => {
-    expect(liveRow('site_a', 'publishing', '12s', 6, 80)).toBe('  site_a  publishing        12s');
+    expect(liveRow('site_a', 'publishing', '12s', 6, 80)).toBe('  site_a  publishing    12s');
+    expect(liveRow('site_a', 'waiting for its turn', '12s', 6, 80)).toBe('  site_a  waiting for its turn 12s');
     const long = '665f1c2afbae041b0200000c';
     expect(liveRow(long, 'waiting for its turn', '4m22s', 24, 40)).toBe(`  ${long} 4m22s waiting for its turn`);
   });

@@ -65,6 +65,14 @@ describe('the usage line', () => {
     ]);
     expect(formatUsage('Usage: sitebuilder site list [options]', 40)).toBe('Usage: sitebuilder site list [options]');
   });
+
+  it('keeps a flag with its placeholder', () => {
+    const lines = formatUsage(usage, 80).split('\n');
+    expect(lines).toEqual([
+      'Usage: sitebuilder publish [options] [site]  |  <site...>  |  -',
+      '       |  --workspace ID --all-sites',
+    ]);
+  });
 });
 
 describe('a table of the help', () => {

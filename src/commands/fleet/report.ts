@@ -98,7 +98,9 @@ const ROW_INDENT = '    ';
  * the block cuts first: the id and the time stay whole.
  */
 export function liveRow(site: string, state: string, elapsed: string, siteWidth: number, cols: number): string {
-  const row = `  ${padWidth(site, siteWidth)}  ${padWidth(state, 14)} ${elapsed.padStart(6)}`;
+  // The time in the column of the rows that ended (an outcome in 11, the time in 6), unless the state is longer.
+  const timed = displayWidth(state) <= 11 ? `${padWidth(state, 11)}${elapsed.padStart(6)}` : `${state} ${elapsed}`;
+  const row = `  ${padWidth(site, siteWidth)}  ${timed}`;
   // The block keeps the terminal's last column free (io.ts liveBlock).
   return displayWidth(row) < cols ? row : `  ${site} ${elapsed} ${state}`;
 }
