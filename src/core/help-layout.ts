@@ -104,6 +104,27 @@ export function shellSpans(line: string): { spans: string[]; comment?: string } 
   return { spans };
 }
 
+/** The words of a shell span split at spaces outside quotes (inside $( ) too). */
+function unquotedWords(span: string): string[] {
+  const words: string[] = [];
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < span.length; i++) {
+    const ch = span[i];
+    if (quote) {
+      if (ch === '\\' && quote === '"') i++;
+      else if (ch === quote) quote = undefined;
+    } else if (ch === '\\') i++;
+    else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === ' ') {
+      if (i > start) words.push(span.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (start < span.length) words.push(span.slice(start));
+  return words;
+}
+
 /**
  * An example (`  $ command  # comment`) at the width: as it is when it fits; otherwise its
  * comment on a line above it, and the command broken between words with ` \` at line ends, so
@@ -112,7 +133,10 @@ export function shellSpans(line: string): { spans: string[]; comment?: string } 
 export function formatExample(example: string, width: number): string[] {
   const lead = '  $ ';
   if (displayWidth(lead + example) <= width) return [lead + example];
-  const { spans, comment } = shellSpans(example);
+  const { spans: whole, comment } = shellSpans(example);
+  // A span wider than a line ($( ) around a long command) is broken at its own spaces outside
+  // quotes: ` \` continues a line inside $( ) as well.
+  const spans = whole.flatMap((span) => (displayWidth(lead + span) > width ? unquotedWords(span) : [span]));
   const lines = comment
     ? wrapText(`# ${comment}`, width - 2, 2)
         .split('\n')

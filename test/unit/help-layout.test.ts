@@ -177,6 +177,11 @@ describe('examples wider than the help', () => {
       spans: ['a', '"b c"', '$(d e)', `'f # g'`],
       comment: 'h',
     });
+    // A $( ) wider than the line is continued inside, where no quote is open.
+    expect(formatExample('URL=$(sitebuilder publish s_123 --timeout 5m)', 40)).toEqual([
+      '  $ URL=$(sitebuilder publish s_123 \\',
+      '      --timeout 5m)',
+    ]);
     const long = formatExample(`sitebuilder api x -f confirm="$(jq -r .confirm plan.json)"`, 30);
     expect(long).toContain(`  $ sitebuilder api x -f \\`);
     expect(long.at(-1)).toBe(`      confirm="$(jq -r .confirm plan.json)"`);
