@@ -147,8 +147,9 @@ export function wrapLine(line: string, width: number, hang = HANG, { commands = 
       current = next;
       used = next.length;
     }
-    // A command (or a long word) that only fits without the indent goes to the left edge.
-    if (current === next && used + w > width && w <= width) {
+    // A command (or a long word) that only fits without the indent goes to the left edge: on a
+    // line of its own below, or as the line's first word (`  sitebuilder job watch …` at 40).
+    if ((current === next || (empty && current === indent)) && used + w > width && w <= width) {
       current = '';
       used = 0;
     }

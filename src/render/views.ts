@@ -17,7 +17,7 @@ import { formatPlain, formatPretty, todoBlock, type ViewMode } from './format.js
 import { creditsOfRun, failureMessage, type AppliedAnswer, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
 import { JsonRunView } from './json-view.js';
-import { Playback } from './playback.js';
+import { Playback, wrapRows } from './playback.js';
 import type { CancelNotice, RunEnd, RunView } from './run-view.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
@@ -248,11 +248,17 @@ export class TextRunView implements RunView {
     if (lines.length === 0) return;
     const c = style(this.io);
     // Sentences (notes, errors, results) wrap at word boundaries on a terminal; the agent's text
-    // is laid out by its playback.
+    // is laid out by its playback, or here as the playback lays it (a recap of a run attached to).
     const text = lines.flatMap((l) =>
       this.mode === 'plain'
         ? formatPlain(l)
-        : formatPretty(l, c).map((t) => (WRAPPED.has(l.kind) ? this.io.prose(t, 'stdout') : t)),
+        : formatPretty(l, c).map((t) =>
+            WRAPPED.has(l.kind)
+              ? this.io.prose(t, 'stdout')
+              : l.kind === 'text' && this.io.stdoutIsTTY
+                ? wrapRows(t, this.io.columns - 1).join('\n')
+                : t,
+          ),
     );
     if (text.length === 0) return;
     this.write(`${text.join('\n')}\n`);

@@ -45,3 +45,18 @@ it('job watch of a run cancelled 5 s in, after it ended: no duration it did not 
   expect(watch.stdout).toMatch(/^■ Cancelled · \d+ credits?; what the agent already wrote stays$/m);
   expect(watch.stdout).not.toMatch(/in 0s/);
 });
+
+it('job watch at 40 columns: what the run wrote so far wraps between words, as a followed run does', async () => {
+  const started = await cli([
+    'chat',
+    SITE,
+    'Add an events page also add prices and a faq page with answers',
+    '--no-follow',
+  ]);
+  clock.advance(3_000);
+  const watch = await runCli(['job', 'watch', SITE, started.stdout.trim()], { env, clock, tty: true, columns: 40 });
+  expect(watch.code).toBe(0);
+  const lines = watch.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n');
+  expect(lines.join(' ')).toContain("I'll update");
+  for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(40);
+});

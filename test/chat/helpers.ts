@@ -102,13 +102,15 @@ export interface ChatRunOptions {
   env: Record<string, string>;
   clock: Clock;
   tty?: boolean;
+  /** The terminal's width (createTestIO's default otherwise). */
+  columns?: number;
   prompter?: Prompter;
   interrupts?: Interrupts;
   stdin?: string;
 }
 
 export async function runCli(argv: string[], o: ChatRunOptions): Promise<ChatRun> {
-  const io = createTestIO({ tty: o.tty ?? false });
+  const io = createTestIO({ tty: o.tty ?? false, columns: o.columns });
   io.stdinStream.end(o.stdin ?? '');
   const prompter = o.prompter ?? new ScriptedPrompter([]);
   const code = await main(argv, {

@@ -144,6 +144,15 @@ describe('prose', () => {
     for (const line of wide) expect(line.length).toBeLessThanOrEqual(60);
   });
 
+  it('moves a command under a row to the left edge where only that keeps it whole', () => {
+    expect(wrapText('  sitebuilder job watch site_ab job_000019', 40)).toBe('sitebuilder job watch site_ab job_000019');
+    expect(wrapText('    sitebuilder chat s_1 --approve --job job_000034', 50)).toBe(
+      'sitebuilder chat s_1 --approve --job job_000034',
+    );
+    // Where it fits with its indent, the indent stays.
+    expect(wrapText('  sitebuilder job watch s_1 job_1', 40)).toBe('  sitebuilder job watch s_1 job_1');
+  });
+
   it('leaves lines that fit alone, and keeps each line’s own indent', () => {
     expect(wrapText('short line\n  also short', 40)).toBe('short line\n  also short');
     expect(wrapText('  Next:   check the records at your DNS host, or restart it', 40)).toBe(

@@ -96,7 +96,7 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
     ctx.io.printJson(ownKeysThenData({ siteId, backupId: backup.id, preRestoreBackupId: preId }, data));
     return 0;
   }
-  ctx.io.outLine(`Restored backup ${sanitizeInline(backup.id)} on site ${siteId}.`);
+  ctx.io.outLine(ctx.io.prose(`Restored backup ${sanitizeInline(backup.id)} on site ${siteId}.`, 'stdout'));
   ctx.io.info(
     preId
       ? `A Pre-restore Backup was taken first: undo with \`${sb('backup restore', siteId, preId)}\`.`

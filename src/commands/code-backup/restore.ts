@@ -84,7 +84,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
     ctx.io.printJson(ownKeysThenData({ siteId, codeBackupId: id }, data));
     return 0;
   }
-  ctx.io.outLine(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`);
+  ctx.io.outLine(ctx.io.prose(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`, 'stdout'));
   ctx.io.info('The chat history was deleted and queued messages were discarded.');
   ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);
   return 0;

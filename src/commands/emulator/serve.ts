@@ -171,7 +171,12 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
   const records = new Map(running.state.core.tokens.map((t) => [t.token, t]));
   io.outLine(io.prose(`Emulator listening on ${running.baseUrl}`, 'stdout'));
   if (running.shapes !== 'default')
-    io.outLine(`Shapes: ${running.shapes} (other field names, orders and id forms; docs/emulator.md "Shapes")`);
+    io.outLine(
+      io.prose(
+        `Shapes: ${running.shapes} (other field names, orders and id forms; docs/emulator.md "Shapes")`,
+        'stdout',
+      ),
+    );
   io.outLine('');
   io.outLine('Tokens (full-scope first):');
   const width = Math.max(...tokens.map((t) => t.name.length));

@@ -121,7 +121,7 @@ export function summaryRows(head: string, parts: string[], elapsed: string, cols
       row = `  ${piece}`;
     }
   };
-  parts.forEach((p, i) => add(i === 0 ? ' ' : ' · ', p));
+  for (const [i, p] of parts.entries()) add(i === 0 ? ' ' : ' · ', p);
   add('  ', elapsed);
   rows.push(row);
   return rows;
