@@ -51,7 +51,8 @@ export async function gatherSites(ctx: Context, given: string[], o: FleetFlags, 
       if (idOf(site)) ids.push(idOf(site));
   } else {
     // Which one is wrong, by its place: the value itself may be unfit to print (a token).
-    given.forEach((id, i) => checkId(given.length > 1 ? `The site id in place ${i + 1}` : 'The site id', id, token));
+    for (const [i, id] of given.entries())
+      checkId(given.length > 1 ? `The site id in place ${i + 1}` : 'The site id', id, token);
     ids = given;
   }
   const unique = [...new Set(ids)];
