@@ -153,6 +153,18 @@ describe('email restart', () => {
     const cancelled = await email(['restart', 'site_bakery', 'edom_bakery_news'], { tty: true, prompter: no });
     expect(cancelled.code).toBe(130);
     expect(restarts()).toHaveLength(1);
+    // On a narrow terminal the values are cut, and the way to read them whole restarts nothing.
+    const narrow = await run(['email', 'restart', 'site_bakery', 'edom_bakery_news', '--yes'], {
+      env,
+      clock,
+      tty: true,
+      columns: 60,
+    });
+    expect(narrow.code).toBe(0);
+    expect(narrow.stderr.replace(/\n +/g, ' ')).toContain(
+      'Long values are cut to fit the terminal (…); `sitebuilder email domains site_bakery | cat` prints them whole, without restarting again.',
+    );
+    expect(restarts()).toHaveLength(2);
   });
 
   it('prints --json with the changed flags and the previous values', async () => {
@@ -165,6 +177,10 @@ describe('email restart', () => {
   it('passes on the refusals of the service in its words, with their exit codes', async () => {
     const verifying = await email(['restart', 'site_docs', 'edom_docs', '--yes']);
     expect(verifying.code).toBe(1);
+    // Listed as not restartable: said first; the service decides.
+    expect(verifying.stderr).toMatch(
+      /docs\.acme\.example is listed as not restartable now \(.+\); the service is likely to refuse\./,
+    );
     expect(verifying.stderr).toContain(
       'The mail provider is still verifying this domain, so there is nothing to restart!',
     );

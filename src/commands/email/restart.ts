@@ -4,7 +4,7 @@ import { confirmDestructive } from '../confirm.js';
 import { cellText } from '../../io/print.js';
 import { asRecord, pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, type DnsRecord } from './records.js';
+import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusOf, type DnsRecord } from './records.js';
 import { printRecordsTable } from './records-table.js';
 import { sb } from '../../io/shell.js';
 
@@ -60,6 +60,12 @@ export const restart = defineCommand<RestartOptions>({
       });
     }
     const name = sanitizeInline(domainNameOf(current) || domainId);
+    // Where the service lists the domain as not restartable, that is said before anything is
+    // asked; the service still decides (its refusal is shown in its own words, with its exit code).
+    if (pick(current, 'canRestart') === false)
+      ctx.io.info(
+        `${name} is listed as not restartable now (${statusOf(current, site).words}); the service is likely to refuse.`,
+      );
     await confirmDestructive(ctx, {
       action: `Restart the email domain verification of ${name} (${domainId}) on site ${site}`,
       consequences: [
@@ -109,6 +115,10 @@ export const restart = defineCommand<RestartOptions>({
     const cut = printRecordsTable<MarkedRecord>(io, records, [
       { header: 'CHANGED', value: (r) => (r.changed ? 'yes' : 'no') },
     ]);
-    if (cut) io.info(`Long values are cut to fit the terminal (…); --json prints them whole.`);
+    // Not this command with --json: that would restart again.
+    if (cut)
+      io.info(
+        `Long values are cut to fit the terminal (…); \`${sb('email domains', site)} | cat\` prints them whole, without restarting again.`,
+      );
   },
 });
