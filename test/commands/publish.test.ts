@@ -228,7 +228,7 @@ describe('publish', () => {
     const res = await cli(['publish', SITE]);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
-      rx()`^error: A publish of site_portfolio is already running \(${'dep'}\); follow it with \`sitebuilder publish status site_portfolio\`, then publish again\. \(request ${'req'}\)\n$`,
+      rx()`^error: A publish of site_portfolio is already running \(${'dep'}\); follow it with \`sitebuilder publish status site_portfolio --wait\`, then publish again\. \(request ${'req'}\)\n$`,
     );
   });
 
@@ -332,7 +332,7 @@ describe('against answers of other shapes', () => {
     expect(started.code).toBe(0);
     expect(started.stdout).toBe('');
     expect(started.stderr).toMatch(/^warning: The service’s answer to publish_site named no address for site_x; /);
-    expect(started.stderr).toContain('Publishing site_x; follow it with `sitebuilder publish status site_x`.');
+    expect(started.stderr).toContain('Publishing site_x; follow it with `sitebuilder publish status site_x --wait`.');
   });
 
   it('reads the address under its other names; a bare host name becomes https; an id or a path is never one', async () => {

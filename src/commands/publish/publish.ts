@@ -61,7 +61,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
       { ...first, waited: false, idempotencyKey: key },
       `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`${sb('publish status', siteId)} --json\` shows what the service says.`,
     );
-    ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId)}\`.`);
+    ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId)} --wait\`.`);
     return 0;
   }
 

@@ -25,7 +25,7 @@ export function publishRefusal(err: ApiError, siteId: string): ApiError {
   const active = pick(err.data, 'activePublish');
   if (err.status !== 409 || typeof active !== 'string') return err;
   return err.withSentence(
-    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId)}\`, then publish again.`,
+    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId)} --wait\`, then publish again.`,
   );
 }
 

@@ -114,6 +114,6 @@ export const edit = defineCommand<EditOptions>({
     if (ctx.io.json) return ctx.io.printJson(data);
     const v = pick(data, 'QueueVersion', 'queueVersion', 'version');
     ctx.io.outLine(`${sanitizeInline(opts.queueItemId)}\t${v ?? ''}`);
-    ctx.io.info(`Rewrote ${opts.queueItemId}${v !== undefined ? `; its QueueVersion is now ${v}` : ''}.`);
+    ctx.io.info(`Rewrote ${opts.queueItemId}${v !== undefined ? `; its version is now ${v}` : ''}.`);
   },
 });

@@ -38,7 +38,7 @@ export const remove = defineCommand<RemoveOptions>({
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
     const waiting = pick(envelope.data, 'waiting', 'remaining', 'waitingCount', 'queueLength');
     ctx.io.info(
-      `Removed ${id}; it will not run.${typeof waiting === 'number' ? ` ${waiting} message${waiting === 1 ? '' : 's'} still wait.` : ''}`,
+      `Removed ${id}; it will not run.${typeof waiting === 'number' ? ` ${waiting} message${waiting === 1 ? ' still waits' : 's still wait'}.` : ''}`,
     );
   },
 });
