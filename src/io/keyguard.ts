@@ -80,6 +80,9 @@ export function takeTypeAhead(io: IO): string {
   return text;
 }
 
+/** What was typed ahead, left where it is. */
+export const peekTypeAhead = (io: IO): string => held.get(io) ?? '';
+
 /** Forgets what was typed ahead (a conversation starts afresh). */
 export const forgetTypeAhead = (io: IO): void => void held.delete(io);
 

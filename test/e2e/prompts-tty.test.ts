@@ -180,8 +180,12 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       expect(said).toContain(
         'The question still waits: your next message is taken as its answer. /reply picks an answer · /exit leaves it waiting.',
       );
-      // The text typed during the run is not offered as the answer.
+      // The text typed during the run is not offered as the answer, and it says where it went.
       expect(asking(put)).toBe('? You (answers the question) ‣');
+      expect(said).toContain(
+        'What you typed during the run (“also a blog page 2”) is kept for the message after this reply.',
+      );
+      expect(said.match(/What you typed during the run/g)).toHaveLength(1);
       t.send('/reply', 'Enter');
       await t.waitFor((s) => (s.match(/\? What kind of site should this be\? …/g) ?? []).length === 1);
       t.send('Down', 'Down', 'Enter');

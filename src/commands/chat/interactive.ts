@@ -9,7 +9,7 @@
 // message is confirmed (waiting.ts).
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
-import { forgetTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
+import { forgetTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
 import { EndOfInputError } from '../../io/prompter.js';
 import { pickString } from '../../io/records.js';
 import { sanitize, sanitizeInline } from '../../io/sanitize.js';
@@ -151,10 +151,19 @@ export async function interactiveChat(
     const detached = next ? await turn(next) : ended({ exitCode: ExitCode.ok, pending: what });
     if (detached !== undefined) return detached;
   }
+  let keptSaid = '';
   for (;;) {
     let line: string;
     try {
-      // Text typed during a run is a message: it waits while a question or plan waits, never its answer.
+      // Text typed during a run is a message: it waits while a question or plan waits, never its
+      // answer; that it waits is said once, so that it is no surprise on the prompt after.
+      const kept = waiting ? peekTypeAhead(ctx.io) : '';
+      if (kept && kept !== keptSaid) {
+        keptSaid = kept;
+        ctx.io.errLine(
+          `What you typed during the run (“${sanitizeInline(kept.length > 40 ? `${kept.slice(0, 39)}…` : kept)}”) is kept for the message after this reply.`,
+        );
+      }
       line = (await ctx.prompter.input(promptLabel(plan, waiting), { typeAhead: !waiting })).trim();
     } catch (err) {
       if (err instanceof EndOfInputError) line = '/exit';
