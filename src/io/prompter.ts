@@ -226,6 +226,21 @@ export class EnquirerPrompter implements Prompter {
         p.input = initialText;
         p.cursor = initialText.length;
       }
+      // Ctrl-U clears the line up to the cursor, as in a shell (enquirer binds it to an undo that
+      // a text prompt does not have).
+      const line = p as unknown as {
+        input: string;
+        cursor: number;
+        choices?: unknown;
+        render(): unknown;
+        undo?: () => unknown;
+      };
+      if (typeof line.input === 'string' && !Array.isArray(line.choices))
+        line.undo = () => {
+          line.input = line.input.slice(line.cursor);
+          line.cursor = 0;
+          return line.render();
+        };
       stdin.on('keypress', onKey);
     });
     const onAbort = () => void shown?.cancel();

@@ -193,6 +193,9 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       const next = await t.waitForPrompt(/^\? You ‣ also a blog page 2\s*$/, 15_000);
       expect(sent(emu)).toEqual(['make it nice #stall:30', 'A blog']);
       expectFits(withoutRunView(next), cols, { words: ['/reply'] });
+      // Ctrl-U clears the line, as in a shell.
+      t.send('C-u');
+      await t.waitForPrompt(/^\? You ‣\s*$/);
       // Ctrl-D leaves; the shell's next line starts on a line of its own.
       t.send('C-d');
       const left = await t.waitFor(/EXIT=\d+/);
