@@ -72,6 +72,29 @@ describe('emulator --setup', () => {
     expect(emu.io.stderrText()).not.toContain('current profile again');
   });
 
+  it('started again, takes the port its profile points at where it is free: a chat still retrying finds it', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'sb-setup-')), 'config');
+    const first = startEmulator(['--setup'], config);
+    await waitFor(() => first.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
+    const address = configIn(config).profiles.emulator.baseUrl;
+    first.stop();
+    expect(await first.done).toBe(0);
+    // No profile was current before: that is said as it is.
+    expect(first.io.stderrText()).toContain('No profile is current again, as before --setup.');
+    const second = startEmulator(['--setup'], config);
+    await waitFor(() => second.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
+    expect(configIn(config).profiles.emulator.baseUrl).toBe(address);
+    expect(second.io.stdoutText()).toContain(`Emulator listening on ${address}`);
+    // Where that port is taken, another one.
+    const third = startEmulator(['--setup', '--profile', 'emulator'], config);
+    await waitFor(() => third.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
+    expect(third.io.stdoutText()).not.toContain(address);
+    third.stop();
+    second.stop();
+    expect(await third.done).toBe(0);
+    expect(await second.done).toBe(0);
+  });
+
   it('puts the profile back when its terminal is closed (SIGHUP), writing nothing more to it', async () => {
     const config = join(mkdtempSync(join(tmpdir(), 'sb-setup-')), 'config');
     const emu = startEmulator(['--setup'], config);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
 import { isLoopbackHost } from '../../api/base-url.js';
 import type { Context } from '../../context.js';
+import { DEFAULT_PROFILE } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import {
   listTokens,
@@ -49,15 +50,13 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
     );
   const shapes = opts.shapes ?? shapesOfEnv(ctx.env);
   const speed = opts.speed ?? speedOfEnv(ctx.env);
+  const start = (port: number) => startEmulator({ host: opts.host, port, speed, stateFile: opts.state, shapes });
   let running: RunningEmulator;
   try {
-    running = await startEmulator({
-      host: opts.host,
-      port: opts.port,
-      speed,
-      stateFile: opts.state,
-      shapes,
-    });
+    // With --setup and no --port, the port its profile last pointed at, where it is free: a
+    // chat still trying to reach the emulator that was stopped finds this one.
+    const again = opts.setup && opts.port === 0 ? setupPort(ctx) : undefined;
+    running = again === undefined ? await start(opts.port) : await start(again).catch(() => start(opts.port));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE')
@@ -106,7 +105,9 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   if (opts.state) said(`State saved to ${opts.state}.`);
   if (profile) {
     const back = await restoreProfile(ctx, profile);
-    if (back) said(`Profile ${back} is the current profile again.`);
+    if (back === DEFAULT_PROFILE && Object.keys(ctx.config.profile(DEFAULT_PROFILE)).length === 0)
+      said('No profile is current again, as before --setup.');
+    else if (back) said(`Profile ${back} is the current profile again.`);
   }
   return 0;
 }
@@ -119,6 +120,19 @@ function speedOfEnv(env: Record<string, string | undefined>): number {
     return parseSpeed(value);
   } catch (err) {
     throw new UsageError(`${(err as Error).message.replace('--speed', SPEED_ENV)} Unset it or fix it.`);
+  }
+}
+
+/** The loopback port the --setup profile points at, if any. */
+function setupPort(ctx: Context): number | undefined {
+  const baseUrl = ctx.config.profile(ctx.globals.profile ?? SETUP_PROFILE).baseUrl;
+  if (typeof baseUrl !== 'string') return undefined;
+  try {
+    const url = new URL(baseUrl);
+    const port = Number(url.port);
+    return isLoopbackHost(url.hostname) && Number.isInteger(port) && port > 0 ? port : undefined;
+  } catch {
+    return undefined;
   }
 }
 
