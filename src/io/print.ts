@@ -80,6 +80,11 @@ export function printFields(io: IO, fields: Array<[string, unknown]>): void {
       continue;
     }
     const lines = room >= 20 ? wrapLine(text, room, 0) : [text];
+    // One word wider than the room beside the keys (an address, an id) goes under its key, whole.
+    if (lines.some((l) => displayWidth(l) > room) && !/\s/.test(text.trim())) {
+      io.outLine(`${k}\n${displayWidth(text) + 2 <= io.columns ? '  ' : ''}${text}`);
+      continue;
+    }
     io.outLine(lines.map((l, i) => `${(i === 0 ? k : '').padEnd(width)}  ${l}`).join('\n'));
   }
 }

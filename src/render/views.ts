@@ -138,7 +138,7 @@ export class TextRunView implements RunView {
       `${files} file change${files === 1 ? '' : 's'}`,
     ];
     if (state.todos.length) parts.push(`${done}/${state.todos.length} tasks done`);
-    const summary = `Attached to run ${this.jobId} (${state.state}); so far: ${parts.join(', ')}.`;
+    const summary = `Attached to run ${this.jobId}, ${state.state}; so far: ${parts.join(', ')}.`;
     const lastText = texts.slice(-3);
     const list = state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) }));
     // Live, the task list goes to the block (and to the scrollback when the run stops).

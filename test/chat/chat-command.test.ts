@@ -382,7 +382,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(next).toMatch(rx()`^${'job'}`);
     const watch = await runCli(['job', 'watch', SITE, next], { env, clock });
     expect(watch.code).toBe(0);
-    expect(watch.stdout).toMatch(rx('m')`^note\tAttached to run ${'job'} \(running\)`);
+    expect(watch.stdout).toMatch(rx('m')`^note\tAttached to run ${'job'}, running;`);
     expect(watch.stdout).toMatch(/^end\tsucceeded\texit=0/m);
   });
 

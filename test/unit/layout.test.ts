@@ -180,4 +180,13 @@ describe('prose', () => {
       'Profile  default\nScopes   workspaces:read, sites:read,\n         chat:write, chat:read,\n         publish:write\n',
     );
   });
+
+  it('puts one word wider than the room beside the keys (an address) under its key, whole', () => {
+    const io = createTestIO({ tty: true, columns: 40 });
+    printFields(io, [
+      ['status', 'ready'],
+      ['url', 'http://127.0.0.1:40173/sites/site_bakery/'],
+    ]);
+    expect(io.stdoutText()).toBe('status  ready\nurl\nhttp://127.0.0.1:40173/sites/site_bakery/\n');
+  });
 });

@@ -59,7 +59,7 @@ export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
   const picked = await orLater(
     ctx.prompter.select('Build this plan?', [
       { label: 'Approve and build', value: 'approve' },
-      { label: 'Revise the plan (say what should change)', value: 'revise' },
+      { label: 'Revise it: say what to change', value: 'revise' },
       { label: 'Decide later', value: 'later' },
     ]),
   );

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
 import { isLoopbackHost } from '../../api/base-url.js';
 import type { Context } from '../../context.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import {
   listTokens,
@@ -105,9 +104,7 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   if (opts.state) said(`State saved to ${opts.state}.`);
   if (profile) {
     const back = await restoreProfile(ctx, profile);
-    if (back === DEFAULT_PROFILE && Object.keys(ctx.config.profile(DEFAULT_PROFILE)).length === 0)
-      said('No profile is current again, as before --setup.');
-    else if (back) said(`Profile ${back} is the current profile again.`);
+    if (back) said(`Profile ${back} is the current profile again.`);
   }
   return 0;
 }

@@ -212,7 +212,7 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
       message:
         other && other !== o.jobId
           ? `The service stopped run ${sanitizeInline(other)}, not ${sanitizeInline(o.jobId)}; this one is followed on (Ctrl-C again to detach).`
-          : 'Cancel sent; waiting for the run to stop (Ctrl-C again to detach).',
+          : 'Cancel sent; waiting for the run to stop. Ctrl-C again detaches.',
     });
     return true;
   } catch (err) {

@@ -81,10 +81,10 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
       if (e.folder) choices.push({ label: `    open ${e.name}`, value: { kind: 'open', path: e.path } });
     }
     if (entries.length === 0) ctx.io.errLine(`${folder || 'The backup'} is empty.`);
-    const step = await ctx.prompter.select(
-      `/${sanitizeInline(folder)}  (${selected.size}/${max} ticked; pick a line to tick or untick it)`,
-      choices,
-    );
+    // The question on one line: the how-to goes where the terminal is narrow.
+    const where = `/${sanitizeInline(folder)}  (${selected.size}/${max} ticked`;
+    const full = `${where}; pick a line to tick or untick it)`;
+    const step = await ctx.prompter.select(displayWidth(full) + 4 <= ctx.io.columns ? full : `${where})`, choices);
     if (step.kind === 'done') return [...selected];
     if (step.kind === 'up') folder = parentOf(folder);
     else if (step.kind === 'open') folder = step.path;

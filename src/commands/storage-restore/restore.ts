@@ -72,7 +72,7 @@ function printPlanForScript(ctx: Context, r: RestoreRequest, answer: PlanAnswer)
 
 function nothingToDo(ctx: Context, r: RestoreRequest, answer: PlanAnswer): number {
   if (ctx.globals.json) ctx.io.printJson(planDocument(r, answer));
-  else ctx.io.outLine(nothingToRestore(r));
+  else ctx.io.outLine(ctx.io.prose(nothingToRestore(r), 'stdout'));
   return 0;
 }
 
