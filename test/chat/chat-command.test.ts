@@ -6,6 +6,7 @@ import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emul
 import { Interrupts } from '../../src/interrupts.js';
 import { fieldName, rx, spelled } from '../helpers/shapes.js';
 import { tempConfigDir } from '../helpers/run.js';
+import { ScriptedPrompter as StepPrompter } from '../helpers/scripted-prompter.js';
 import { InterruptingClock, jobEvents, knowLatestRun, ndjson, runCli, ScriptedPrompter } from './helpers.js';
 
 const SITE = 'site_bakery';
@@ -432,6 +433,12 @@ describe('Ctrl-C, queueing and the other commands', () => {
     const edit = await runCli(['queue', 'edit', SITE, ids[0], 'Rewritten first message'], { env, clock });
     expect(edit.code).toBe(0);
     expect(edit.stdout).toBe(`${ids[0]}\t2\n`);
+    // On a terminal without a text: asked, starting from the current one; its version is the one sent.
+    const asker = new StepPrompter([{ input: 'Rewritten on a terminal' }]);
+    const asked = await runCli(['queue', 'edit', SITE, ids[0]], { env, clock, tty: true, prompter: asker });
+    expect(asked.code).toBe(0);
+    expect(asker.initials).toEqual(['Rewritten first message']);
+    expect(asked.stdout).toBe(`${ids[0]}\t3\n`);
     const stale = await runCli(['queue', 'edit', SITE, ids[0], 'Again', '--expected-version', '1'], { env, clock });
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/changed since you read it.*Nothing was overwritten/);

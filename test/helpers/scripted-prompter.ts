@@ -10,6 +10,8 @@ export type Step =
 
 export class ScriptedPrompter implements Prompter {
   readonly asked: string[] = [];
+  /** The text each input prompt started from (its `initial`). */
+  readonly initials: Array<string | undefined> = [];
   constructor(private readonly steps: Step[]) {}
 
   canPrompt(): boolean {
@@ -26,7 +28,8 @@ export class ScriptedPrompter implements Prompter {
     return step;
   }
 
-  async input(message: string): Promise<string> {
+  async input(message: string, opts: { initial?: string } = {}): Promise<string> {
+    this.initials.push(opts.initial);
     return (this.next('input', message) as { input: string }).input;
   }
 

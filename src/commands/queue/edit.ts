@@ -24,7 +24,11 @@ function parseVersion(v: string): number {
   return Number(v);
 }
 
-async function newText(opts: EditOptions, ctx: Context): Promise<string> {
+/**
+ * The new text: the argument, the file, or asked on a terminal starting from the current text
+ * (`current` reads it, with its version, which is then the one sent as expectedVersion).
+ */
+async function newText(opts: EditOptions, ctx: Context, current: () => Promise<Queued>): Promise<string> {
   if (opts.message !== undefined && opts.messageFile !== undefined)
     throw new UsageError('Give the new text either as an argument or with --message-file, not both.');
   let text = opts.message;
@@ -40,7 +44,7 @@ async function newText(opts: EditOptions, ctx: Context): Promise<string> {
   }
   if (text === undefined) {
     ctx.prompter.require('The new text of the queued message', 'pass it as an argument or with --message-file');
-    text = await ctx.prompter.input('New text');
+    text = await ctx.prompter.input('New text', { initial: (await current()).prompt });
   }
   if (!text.trim())
     throw new UsageError(
@@ -49,8 +53,13 @@ async function newText(opts: EditOptions, ctx: Context): Promise<string> {
   return text;
 }
 
-/** The QueueVersion just read, as the service asks for expectedVersion. */
-async function currentVersion(ctx: Context, projectId: string, id: string): Promise<number> {
+interface Queued {
+  version: number;
+  prompt: string;
+}
+
+/** The queued message as just read: its QueueVersion (as the service asks for expectedVersion) and its text. */
+async function readQueued(ctx: Context, projectId: string, id: string): Promise<Queued> {
   const { envelope } = await ctx.api().call('list_queued_messages', { projectId }, { signal: ctx.signal });
   const item = itemsOf(envelope.data)
     .map(asRecord)
@@ -62,7 +71,7 @@ async function currentVersion(ctx: Context, projectId: string, id: string): Prom
   const v = pick(item, 'QueueVersion', 'queueVersion', 'version');
   if (typeof v !== 'number')
     throw new Error(`The queue did not say the QueueVersion of ${id}; pass --expected-version.`);
-  return v;
+  return { version: v, prompt: pickString(item, 'prompt', 'message', 'text') ?? '' };
 }
 
 export const edit = defineCommand<EditOptions>({
@@ -90,8 +99,14 @@ export const edit = defineCommand<EditOptions>({
   jsonFields: 'the service’s data: the queued message after the edit, with its new QueueVersion',
   async run(opts, ctx) {
     const projectId = ctx.site(opts.site);
-    const prompt = await newText(opts, ctx);
-    const expectedVersion = opts.expectedVersion ?? (await currentVersion(ctx, projectId, opts.queueItemId));
+    // Read once: for the text to start from, and for the version that text had.
+    let read: Promise<Queued> | undefined;
+    const current = () => {
+      read ??= readQueued(ctx, projectId, opts.queueItemId);
+      return read;
+    };
+    const prompt = await newText(opts, ctx, current);
+    const expectedVersion = opts.expectedVersion ?? (await current()).version;
     let data: unknown;
     try {
       data = (
