@@ -14,10 +14,16 @@ import { cutWidth, displayWidth, wrapText } from './width.js';
 /**
  * A choice on one line of the terminal: `▸ label id`. The label gives way (cut with …), the id
  * never; where the id leaves the label too little room, the id goes and the label keeps the line.
+ * Given several labels, most detailed first, the first that fits is taken (a date without its
+ * time, no padding…) before any is cut.
  */
-export function fitChoice(columns: number, label: string, id: string): { label: string; hint?: string } {
+export function fitChoice(columns: number, labels: string | string[], id: string): { label: string; hint?: string } {
   // enquirer draws `▸ ` before the label and a space before the id.
   const room = columns - 2;
+  const all = typeof labels === 'string' ? [labels] : labels;
+  const withId = room - displayWidth(id) - 1;
+  const space = id && withId >= 24 ? withId : room;
+  const label = all.find((l) => displayWidth(l) <= space) ?? all[all.length - 1] ?? '';
   if (!id) return { label: cutWidth(label, room) };
   const beside = room - displayWidth(id) - 1;
   if (beside >= Math.min(24, displayWidth(label))) return { label: cutWidth(label, beside), hint: id };

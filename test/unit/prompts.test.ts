@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { refusalSentence } from '../../src/api/errors.js';
 import { planChanges, readPlan } from '../../src/commands/storage-restore/plan-view.js';
+import { backupChoiceLabels } from '../../src/commands/storage-restore/pick-backup.js';
 import { TypedText } from '../../src/io/keyguard.js';
+import { fitChoice } from '../../src/io/prompter.js';
 import { sb, shellQuote } from '../../src/io/shell.js';
 
 const typed = (...chunks: string[]) => {
@@ -93,5 +95,29 @@ describe('commands to copy', () => {
     expect(refusalSentence({ status: 400, method: 'list_sites', message: 'list_sites needs workspaceId.' })).toContain(
       'list_sites needs workspaceId.',
     );
+  });
+});
+
+describe('a picker line at the width', () => {
+  const backup = {
+    storageBackupId: 'sbk_000004',
+    createdAt: '2026-11-21T22:58:00Z',
+    size: 12_288,
+    fileCount: 5,
+    label: 'Before the menu update',
+  };
+  const line = (cols: number) => fitChoice(cols, backupChoiceLabels(backup), 'sbk_000004');
+
+  it('takes the most detailed line that fits, then shortens the date, before cutting the label', () => {
+    expect(line(100).label).toMatch(/^2026-11-21 \d\d:\d\d UTC {5}12 KB {5}5 files {2}Before the menu update$/);
+    // 60 columns: no padding, no file count, the label whole; the id beside it.
+    const at60 = line(60);
+    expect(at60.hint).toBe('sbk_000004');
+    expect(at60.label).toBe('2026-11-21  12 KB  Before the menu update');
+    // 40 columns: the day alone, the size whole, the label as whole as the line allows beside the id.
+    const at40 = line(40);
+    expect(at40.hint).toBe('sbk_000004');
+    expect(at40.label).toMatch(/^2026-11-21 12 KB Before\b.*…$/);
+    expect(at40.label.length + 2 + (at40.hint ? at40.hint.length + 1 : 0)).toBeLessThanOrEqual(40);
   });
 });

@@ -37,6 +37,15 @@ function describe(b: unknown): string {
   return sanitizeInline([idOf(b), label && `“${label}”`, when && `from ${when}`].filter(Boolean).join(' '));
 }
 
+/** A backup's line in the picker, most detailed first: its id whole in each, the date shortened, then the label cut. */
+function choiceLabels(b: unknown): string[] {
+  const label = labelOf(b);
+  const when = formatWhen(createdAt(b), true);
+  const day = /^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when;
+  const line = (date: string) => sanitizeInline([idOf(b), date, label && `“${label}”`].filter(Boolean).join('  '));
+  return [describe(b), line(when), line(day)];
+}
+
 /** With a prompt the backup is looked up (to name its date), or picked when none was given. */
 async function resolveBackup(
   ctx: Context,
@@ -59,8 +68,9 @@ async function resolveBackup(
   const picked = await ctx.prompter.select(
     'Which backup?',
     items.map((b) => ({
-      ...fitChoice(ctx.io.columns, describe(b), sanitizeInline(pickString(b, 'type') ?? '')),
+      ...fitChoice(ctx.io.columns, choiceLabels(b), sanitizeInline(pickString(b, 'type') ?? '')),
       value: b,
+      picked: describe(b),
     })),
   );
   return { id: idOf(picked) || pickString(picked, 'BackupId')!, text: describe(picked) };

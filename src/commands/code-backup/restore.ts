@@ -47,7 +47,11 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
     ordered.map((b) => ({
       ...fitChoice(
         ctx.io.columns,
-        sanitizeInline(`${formatWhen(createdAt(b), true)}  ${labelOf(b)}`.trim()),
+        [true, false].map((time) => {
+          const when = formatWhen(createdAt(b), true);
+          const shown = time ? when : (/^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when);
+          return sanitizeInline(`${shown}  ${labelOf(b)}`.trim());
+        }),
         sanitizeInline(codeBackupId(b)),
       ),
       value: codeBackupId(b),

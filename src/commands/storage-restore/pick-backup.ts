@@ -23,14 +23,25 @@ import { fitChoice } from '../../io/prompter.js';
 const MAX_OFFERED = 100;
 
 export function backupChoiceLabel(b: unknown): string {
+  return backupChoiceLabels(b)[0];
+}
+
+/** A backup's line in the picker, most detailed first: then unpadded, without the file count, the day alone. */
+export function backupChoiceLabels(b: unknown, suffix = ''): string[] {
   const files = fileCountOf(b);
-  const parts = [
-    formatWhen(createdAt(b), true),
-    formatBytes(sizeOf(b)).padStart(8),
-    files === undefined ? '' : `${String(files).padStart(4)} files`,
-    labelOf(b),
+  const when = formatWhen(createdAt(b), true);
+  const day = /^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when;
+  const size = formatBytes(sizeOf(b));
+  const count = files === undefined ? '' : `${files} files`;
+  const label = labelOf(b);
+  const line = (parts: string[], gap = '  ') => sanitizeInline(parts.filter(Boolean).join(gap) + suffix);
+  return [
+    line([when, size.padStart(8), files === undefined ? '' : `${String(files).padStart(4)} files`, label]),
+    line([when, size, count, label]),
+    line([when, size, label]),
+    line([day, size, label]),
+    line([day, size, label], ' '),
   ];
-  return sanitizeInline(parts.filter(Boolean).join('  '));
 }
 
 export async function pickBackup(ctx: Context, siteId: string): Promise<string> {
@@ -67,10 +78,11 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
     [...likely, ...unlikely].slice(0, MAX_OFFERED).map((b) => {
       const r = restorability(b);
       const id = sanitizeInline(storageBackupId(b));
-      const label = r.restorable
-        ? backupChoiceLabel(b)
-        : `${backupChoiceLabel(b)}  (looks like it cannot be restored: ${sanitizeInline(r.reason ?? '')})`;
-      return { ...fitChoice(ctx.io.columns, label, id), value: storageBackupId(b), picked: id };
+      const labels = backupChoiceLabels(
+        b,
+        r.restorable ? '' : `  (looks like it cannot be restored: ${sanitizeInline(r.reason ?? '')})`,
+      );
+      return { ...fitChoice(ctx.io.columns, labels, id), value: storageBackupId(b), picked: id };
     }),
   );
 }
