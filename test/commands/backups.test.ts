@@ -212,6 +212,12 @@ describe('code-backup', () => {
       // The service's fields, as it sends them.
       [fieldName('restore_code_backup', 'cancelledJobId')]: expect.stringMatching(rx()`^${'job'}$`),
     });
+    // Without --json, the run it stopped is named (once the first restore is over).
+    clock.advance(10 * 60_000);
+    await api('send_message', { projectId: SITE, prompt: 'Add a blog #long' });
+    const said = await cli(['code-backup', 'restore', SITE, codeBackupId, '--yes', '--cancel-active-job']);
+    expect(said.code, said.stderr).toBe(0);
+    expect(said.stderr).toMatch(rx()`The run ${'job'} was stopped first\.`);
   });
 });
 

@@ -7,7 +7,7 @@ import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
-import { asRecord } from '../../io/records.js';
+import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import {
@@ -89,6 +89,9 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
     return 0;
   }
   ctx.io.outLine(ctx.io.prose(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`, 'stdout'));
+  // The run it stopped, where the answer names one (a field the spec does not show: read, not relied on).
+  const stopped = pickString(data, 'cancelledJobId', 'stoppedJobId', 'cancelledJob', 'jobId');
+  if (opts.cancelActiveJob && stopped) ctx.io.info(`The run ${sanitizeInline(stopped)} was stopped first.`);
   ctx.io.info('The chat history was deleted and queued messages were discarded.');
   ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);
   return 0;
