@@ -90,7 +90,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   }
   ctx.io.outLine(ctx.io.prose(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`, 'stdout'));
   // The run it stopped, where the answer names one (a field the spec does not show: read, not relied on).
-  const stopped = pickString(data, 'cancelledJobId', 'stoppedJobId', 'cancelledJob', 'jobId');
+  const stopped = pickString(data, 'cancelledJobId', 'stoppedJobId', 'cancelledJob');
   if (opts.cancelActiveJob && stopped) ctx.io.info(`The run ${sanitizeInline(stopped)} was stopped first.`);
   ctx.io.info('The chat history was deleted and queued messages were discarded.');
   ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);
