@@ -77,9 +77,10 @@ const configuration: HelpConfiguration = {
 
 /**
  * The spans of a shell command line between the spaces where it may be broken: not inside
- * quotes, nor inside $( ) or ( ); and a trailing `# comment` (after a space, outside them).
+ * quotes, nor inside $( ) or ( ) unless `inParens` (a $( ) too wide for a line); and a trailing
+ * `# comment` (after a space, outside them).
  */
-export function shellSpans(line: string): { spans: string[]; comment?: string } {
+export function shellSpans(line: string, { inParens = false } = {}): { spans: string[]; comment?: string } {
   const spans: string[] = [];
   let quote: string | undefined;
   let depth = 0;
@@ -93,7 +94,7 @@ export function shellSpans(line: string): { spans: string[]; comment?: string } 
     else if (ch === "'" || ch === '"') quote = ch;
     else if (ch === '(') depth++;
     else if (ch === ')') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && ch === ' ') {
+    else if ((depth === 0 || inParens) && ch === ' ') {
       if (i > start) spans.push(line.slice(start, i));
       start = i + 1;
     } else if (depth === 0 && ch === '#' && i === start && spans.length > 0) {
@@ -102,27 +103,6 @@ export function shellSpans(line: string): { spans: string[]; comment?: string } 
   }
   if (start < line.length) spans.push(line.slice(start));
   return { spans };
-}
-
-/** The words of a shell span split at spaces outside quotes (inside $( ) too). */
-function unquotedWords(span: string): string[] {
-  const words: string[] = [];
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < span.length; i++) {
-    const ch = span[i];
-    if (quote) {
-      if (ch === '\\' && quote === '"') i++;
-      else if (ch === quote) quote = undefined;
-    } else if (ch === '\\') i++;
-    else if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === ' ') {
-      if (i > start) words.push(span.slice(start, i));
-      start = i + 1;
-    }
-  }
-  if (start < span.length) words.push(span.slice(start));
-  return words;
 }
 
 /**
@@ -136,7 +116,9 @@ export function formatExample(example: string, width: number): string[] {
   const { spans: whole, comment } = shellSpans(example);
   // A span wider than a line ($( ) around a long command) is broken at its own spaces outside
   // quotes: ` \` continues a line inside $( ) as well.
-  const spans = whole.flatMap((span) => (displayWidth(lead + span) > width ? unquotedWords(span) : [span]));
+  const spans = whole.flatMap((span) =>
+    displayWidth(lead + span) > width ? shellSpans(span, { inParens: true }).spans : [span],
+  );
   const lines = comment
     ? wrapText(`# ${comment}`, width - 2, 2)
         .split('\n')

@@ -148,8 +148,10 @@ export function wrapLine(line: string, width: number, hang = HANG, { commands = 
       used = next.length;
     }
     // A command (or a long word) that only fits without the indent goes to the left edge: on a
-    // line of its own below, or as the line's first word (`  sitebuilder job watch …` at 40).
-    if ((current === next || (empty && current === indent)) && used + w > width && w <= width) {
+    // line of its own below, or as the line's first word (`  sitebuilder job watch …` at 40),
+    // where one wider than the line goes too, to be folded as little as it can.
+    const first = empty && current === indent;
+    if ((current === next || first) && used + w > width && (w <= width || first)) {
       current = '';
       used = 0;
     }

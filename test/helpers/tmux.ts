@@ -51,18 +51,19 @@ export class TmuxSession {
     this.tmux('send-keys', '-t', this.name, ...keys);
   }
 
+  /** capture-pane's arguments for the whole transcript (scrollback included), without colours. */
+  private capture(): string[] {
+    return ['capture-pane', '-p', '-J', '-S', `-${this.scrollback}`, '-t', this.name];
+  }
+
   /** The whole transcript (scrollback included), without colours. */
   screen(): string {
-    return this.tmux('capture-pane', '-p', '-J', '-S', `-${this.scrollback}`, '-t', this.name);
+    return this.tmux(...this.capture());
   }
 
   /** The screen as screen() reads it, without blocking the process meanwhile. */
   private async screenLater(): Promise<string> {
-    const { stdout } = await execFileAsync(
-      'tmux',
-      ['-L', this.name, 'capture-pane', '-p', '-J', '-S', `-${this.scrollback}`, '-t', this.name],
-      { encoding: 'utf8' },
-    );
+    const { stdout } = await execFileAsync('tmux', ['-L', this.name, ...this.capture()], { encoding: 'utf8' });
     return stdout;
   }
 

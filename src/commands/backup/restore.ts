@@ -8,7 +8,7 @@ import { confirmDestructive } from '../confirm.js';
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
-import { createdAt, formatWhen, labelOf, ownKeysThenData } from '../storage-backup/format.js';
+import { createdAt, dayOf, formatWhen, labelOf, ownKeysThenData } from '../storage-backup/format.js';
 import { sb } from '../../io/shell.js';
 
 export interface BackupRestoreOptions {
@@ -41,7 +41,7 @@ function describe(b: unknown): string {
 function choiceLabels(b: unknown): string[] {
   const label = labelOf(b);
   const when = formatWhen(createdAt(b), true);
-  const day = /^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when;
+  const day = dayOf(when);
   const line = (date: string) => sanitizeInline([idOf(b), date, label && `“${label}”`].filter(Boolean).join('  '));
   return [describe(b), line(when), line(day)];
 }

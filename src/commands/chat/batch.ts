@@ -41,7 +41,7 @@ import type { SiteOutcome } from '../fleet/report.js';
 import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
 import { gatherSites } from '../fleet/sites.js';
 import { sb } from '../../io/shell.js';
-import { chatCommand, pendingOf, shellQuote } from '../job/commands.js';
+import { pendingOf, shellQuote, waitingOn } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
 import { type ChatOptions, readMessageFile } from './run.js';
 import { sendMessage, type Mode } from './send.js';
@@ -182,13 +182,10 @@ function askedNote(pending: Pending | undefined): string {
   return `The agent asks: ${sanitizeInline(pending.question)}${options ? ` Options (--choose N): ${options}` : ''}`;
 }
 
-/** The commands that answer what waits on run `jobId`, each naming it with --job. */
-function replyCommands(site: string, jobId: string, kind: 'question' | 'plan', options = false): string[] {
-  const job = ['--job', shellQuote(jobId)];
-  if (kind === 'plan')
-    return [chatCommand(site, '--approve', ...job), chatCommand(site, '--revise', shellQuote('…'), ...job)];
-  const answer = chatCommand(site, '--answer', shellQuote('…'), ...job);
-  return options ? [chatCommand(site, '--choose', 'N', ...job), answer] : [answer];
+/** The commands that answer what waits on run `jobId`, each naming it with --job (--choose first where there are options). */
+function replyCommands(site: string, jobId: string, kind: 'question' | 'plan', options: string[] = []): string[] {
+  const w = waitingOn(site, jobId, kind === 'question' ? { question: { question: '', options } } : { plan: '' });
+  return w.kind === 'question' ? w.answer : [w.approve, w.revise];
 }
 
 interface Followed {
@@ -263,7 +260,7 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
         ref: waitingRun,
         // Short, beside a row: the commands that answer follow it (the single-site sentence holds them too).
         note: `Nothing was sent: a ${kind} waits on run ${sanitizeInline(waitingRun)}, and the agent would take the message as the reply (--yes sends it so).`,
-        next: replyCommands(site, waitingRun, kind, Array.isArray(options) && options.length > 0),
+        next: replyCommands(site, waitingRun, kind, Array.isArray(options) ? options.map(String) : []),
         record: { waiting: kind, jobId: waitingRun },
       });
     }
@@ -360,13 +357,10 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
   const { sites: siteArgs, message: given } = sitesAndMessage(opts, positionals);
   const message = await readMessage(opts, given, ctx);
   checkLocally(opts, message, siteArgs);
+  // The message in a command shown for reading: a long one is left to fill in.
+  const shortMessage = shellQuote(message.length > 60 ? '…' : message);
   return withBatchGate(ctx, async (gate) => {
-    const sites = await gatherSites(
-      ctx,
-      siteArgs,
-      opts,
-      (args) => `sitebuilder chat ${args} ${shellQuote(message.length > 60 ? '…' : message)}`,
-    );
+    const sites = await gatherSites(ctx, siteArgs, opts, (args) => `sitebuilder chat ${args} ${shortMessage}`);
     if (sites.length === 0) {
       ctx.io.info(`Workspace ${opts.workspace} has no site; nothing was sent.`);
       return ExitCode.ok;
@@ -384,7 +378,7 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
           ...(ids ? ids.map(shellQuote) : ['-']),
           ...(opts.plan ? ['--plan'] : []),
           ...(ctx.globals.yes ? ['--yes'] : []),
-          shellQuote(!ids && message.length > 60 ? '…' : message),
+          ids ? shellQuote(message) : shortMessage,
         ].join(' '),
       sites,
       async prepare() {

@@ -13,6 +13,7 @@ import { defineCommand } from '../../core/define.js';
 import {
   codeBackupId,
   createdAt,
+  dayOf,
   formatWhen,
   labelOf,
   newestFirst,
@@ -47,11 +48,9 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
     ordered.map((b) => ({
       ...fitChoice(
         ctx.io.columns,
-        [true, false].map((time) => {
-          const when = formatWhen(createdAt(b), true);
-          const shown = time ? when : (/^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when);
-          return sanitizeInline(`${shown}  ${labelOf(b)}`.trim());
-        }),
+        [formatWhen(createdAt(b), true), dayOf(formatWhen(createdAt(b), true))].map((when) =>
+          sanitizeInline(`${when}  ${labelOf(b)}`.trim()),
+        ),
         sanitizeInline(codeBackupId(b)),
       ),
       value: codeBackupId(b),

@@ -55,7 +55,13 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
     // With --setup and no --port, the port its profile last pointed at, where it is free: a
     // chat still trying to reach the emulator that was stopped finds this one.
     const again = opts.setup && opts.port === 0 ? setupPort(ctx) : undefined;
-    running = again === undefined ? await start(opts.port) : await start(again).catch(() => start(opts.port));
+    running =
+      again === undefined
+        ? await start(opts.port)
+        : await start(again).catch((err: NodeJS.ErrnoException) => {
+            if (err.code !== 'EADDRINUSE') throw err;
+            return start(opts.port);
+          });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE')

@@ -93,14 +93,19 @@ const TICK_MS = 250;
 const ROW_INDENT = '    ';
 
 /**
+ * A state or an outcome and the elapsed time, in the columns every row shares (the word in 11,
+ * the time in 6), unless the word is longer.
+ */
+const timed = (word: string, elapsed: string): string =>
+  displayWidth(word) <= 11 ? `${padWidth(word, 11)}${elapsed.padStart(6)}` : `${word} ${elapsed}`;
+
+/**
  * A site under way in the live block: site, state and elapsed time in columns; where that is
  * wider than the terminal (a long id at 40 columns), site, elapsed time, then the state, which
  * the block cuts first: the id and the time stay whole.
  */
 export function liveRow(site: string, state: string, elapsed: string, siteWidth: number, cols: number): string {
-  // The time in the column of the rows that ended (an outcome in 11, the time in 6), unless the state is longer.
-  const timed = displayWidth(state) <= 11 ? `${padWidth(state, 11)}${elapsed.padStart(6)}` : `${state} ${elapsed}`;
-  const row = `  ${padWidth(site, siteWidth)}  ${timed}`;
+  const row = `  ${padWidth(site, siteWidth)}  ${timed(state, elapsed)}`;
   // The block keeps the terminal's last column free (io.ts liveBlock).
   return displayWidth(row) < cols ? row : `  ${site} ${elapsed} ${state}`;
 }
@@ -209,17 +214,16 @@ export class FleetReport {
       // A site not started is one row: the summary gives the command that starts them all.
       if (out.outcome !== 'not-started') {
         if (out.note && (out.exitCode !== 0 || !out.ref)) io.errLine(`  ${out.note}`);
-        for (const cmd of out.next ?? []) io.errLine(this.indented(cmd));
+        // errLine's wrapping takes a command that only fits without the indent to the left edge (width.ts).
+        for (const cmd of out.next ?? []) io.errLine(`${ROW_INDENT}${cmd}`);
       }
     }
     this.draw();
   }
 
-  /** A command or an address under a row: indented, or at the left edge where only that keeps it on one line. */
+  /** An address or run under its row on stdout (not wrapped there): indented, or at the left edge where only that keeps it on one line. */
   private indented(text: string): string {
-    return displayWidth(ROW_INDENT + text) <= this.ctx.io.columns || !this.ctx.io.stdoutIsTTY
-      ? `${ROW_INDENT}${text}`
-      : text;
+    return displayWidth(ROW_INDENT + text) <= this.ctx.io.columns ? `${ROW_INDENT}${text}` : text;
   }
 
   /** ✓ ended well, ✗ failed, ? waits for a reply or a confirmation, … still under way. */
@@ -239,7 +243,7 @@ export class FleetReport {
   private row(mark: string, site: string, out: SiteOutcome): string {
     const ref = sanitizeInline(out.ref);
     const elapsed = formatElapsed(out.elapsedMs);
-    const head = `${padWidth(site, this.siteWidth)}  ${out.outcome.padEnd(11)}${elapsed.padStart(6)}`;
+    const head = `${padWidth(site, this.siteWidth)}  ${timed(out.outcome, elapsed)}`;
     const cols = this.ctx.io.columns;
     // The mark is one column and a space.
     if (2 + displayWidth(head) + (ref ? 2 + displayWidth(ref) : 0) <= cols)
@@ -301,18 +305,14 @@ export class FleetReport {
     const { io, clock } = this.ctx;
     const now = clock.now();
     const c = style(io);
+    // The block is drawn on stderr: its width.
+    const cols = io.stderr.columns ?? io.columns;
     const rows = io.stderr.rows;
     const room = Math.max(1, (typeof rows === 'number' && rows > 3 ? rows : 24) - 2);
     const running = [...this.running.values()];
     const shown = running.length > room ? running.slice(0, room - 1) : running;
     const lines = shown.map((r) =>
-      liveRow(
-        sanitizeInline(r.site),
-        sanitizeInline(r.state),
-        formatElapsed(now - r.startedAt),
-        this.siteWidth,
-        io.stderr.columns ?? io.columns,
-      ),
+      liveRow(sanitizeInline(r.site), sanitizeInline(r.state), formatElapsed(now - r.startedAt), this.siteWidth, cols),
     );
     if (shown.length < running.length) lines.push(`  … and ${running.length - shown.length} more under way`);
     const toStart = this.o.total - this.ended.length - running.length;
@@ -321,7 +321,7 @@ export class FleetReport {
     if (toStart > 0) parts.push(`${toStart} to start`);
     const spin = c.cyan(FRAMES[this.frame % FRAMES.length]);
     const head = `${spin} ${this.o.title} ${this.o.total} site${this.o.total === 1 ? '' : 's'}:`;
-    lines.push(...summaryRows(head, parts, formatElapsed(now - this.o.startedAt), io.stderr.columns ?? io.columns));
+    lines.push(...summaryRows(head, parts, formatElapsed(now - this.o.startedAt), cols));
     io.liveBlock(lines);
   }
 }

@@ -24,6 +24,9 @@ export function formatWhen(value: unknown, tty: boolean): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
+/** formatWhen's day alone ("2026-11-20"), for a line too narrow for the time. */
+export const dayOf = (when: string): string => /^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when;
+
 export const storageBackupId = (b: unknown): string => pickString(b, 'backupId', '_id', 'id') ?? '';
 export const codeBackupId = (b: unknown): string => pickString(b, 'codeBackupId', '_id', 'id') ?? '';
 /** The names each field of a backup is read under (the list commands name them when none is sent). */

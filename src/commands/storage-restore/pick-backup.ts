@@ -9,6 +9,7 @@ import {
   createdAt,
   fileCountOf,
   formatBytes,
+  dayOf,
   formatWhen,
   labelOf,
   newestFirst,
@@ -30,7 +31,7 @@ export function backupChoiceLabel(b: unknown): string {
 export function backupChoiceLabels(b: unknown, suffix = ''): string[] {
   const files = fileCountOf(b);
   const when = formatWhen(createdAt(b), true);
-  const day = /^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when;
+  const day = dayOf(when);
   const size = formatBytes(sizeOf(b));
   const count = files === undefined ? '' : `${files} files`;
   const label = labelOf(b);
