@@ -5,12 +5,17 @@ import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
-import type { Question } from '../../render/events.js';
 import type { Mode } from './send.js';
 import { requireQuestion } from './waiting.js';
 
 /** What a build message says to approve a plan (the service: "to approve, send a build message"). */
 export const APPROVE_TEXT = 'Approve the plan and build it.';
+
+/** A question as asked: its words (null when they could not be read) and its suggested answers. */
+export interface AskedQuestion {
+  question: string | null;
+  options: string[];
+}
 
 export interface NextMessage {
   prompt: string;
@@ -29,7 +34,7 @@ async function orLater<T>(p: Promise<T>): Promise<T | undefined> {
   }
 }
 
-export async function askQuestion(ctx: Context, q: Question): Promise<NextMessage | undefined> {
+export async function askQuestion(ctx: Context, q: AskedQuestion): Promise<NextMessage | undefined> {
   // The labels are printed, so they are sanitized and fit one line each; the answer sent is the
   // option as the service gave it.
   const room = Math.max(10, ctx.io.columns - 4);
@@ -39,7 +44,11 @@ export async function askQuestion(ctx: Context, q: Question): Promise<NextMessag
   ];
   // A question wider than the terminal is said above the list, wrapped at word boundaries: the
   // list's own title line would be folded mid-word while it waits.
-  let title = sanitizeInline(q.question) || 'The agent asks a question';
+  if (q.question === null)
+    ctx.io.errLine(
+      'The agent asks a question whose words the service sent in a form sitebuilder cannot read; --json shows it.',
+    );
+  let title = (q.question !== null && sanitizeInline(q.question)) || 'The agent asks a question';
   if (displayWidth(title) + 4 > ctx.io.columns) {
     ctx.io.errLine(`The agent asks: ${title}`);
     title = 'Your answer';

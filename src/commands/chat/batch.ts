@@ -31,7 +31,6 @@ import {
   failureMessage,
   initialRunState,
   isEnded,
-  type JobAnswer,
   outcomeOf,
   type RunState,
 } from '../../render/reducer.js';
@@ -41,10 +40,11 @@ import type { SiteOutcome } from '../fleet/report.js';
 import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
 import { gatherSites } from '../fleet/sites.js';
 import { sb } from '../../io/shell.js';
-import { pendingOf, shellQuote, waitingOn } from '../job/commands.js';
+import { agentAsks, pendingOf, shellQuote, waitingOn } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
 import { type ChatOptions, readMessageFile } from './run.js';
 import { sendMessage, type Mode } from './send.js';
+import { readJobAnswer } from '../../service/job.js';
 import { siteExists } from './site-exists.js';
 import { confirmNewMessage } from './waiting.js';
 
@@ -179,7 +179,7 @@ async function confirmCredits(ctx: Context, count: number): Promise<void> {
 function askedNote(pending: Pending | undefined): string {
   if (pending?.kind !== 'question') return 'The agent asks a question.';
   const options = pending.options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join(' · ');
-  return `The agent asks: ${sanitizeInline(pending.question)}${options ? ` Options (--choose N): ${options}` : ''}`;
+  return `${agentAsks(pending.question)}${options ? ` Options (--choose N): ${options}` : ''}`;
 }
 
 /** The commands that answer what waits on run `jobId`, each naming it with --job (--choose first where there are options). */
@@ -213,8 +213,8 @@ async function followRun(
     read: async (call) => {
       const { envelope } = await ctx
         .api()
-        .call<JobAnswer>('get_job', { projectId: site, jobId, cursor: state.cursor }, { signal: ctx.signal, ...call });
-      const applied = applyAnswer(state, (envelope.data ?? {}) as JobAnswer);
+        .call('get_job', { projectId: site, jobId, cursor: state.cursor }, { signal: ctx.signal, ...call });
+      const applied = applyAnswer(state, readJobAnswer(envelope.data));
       changed = applied.events.length > 0 || applied.stateChanged || applied.reset;
       state = applied.state;
       return state;

@@ -9,8 +9,10 @@ import type { KnownRun } from '../../config/runs.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import type { Question } from '../../render/events.js';
-import { applyAnswer, initialRunState, type JobAnswer, outcomeOf, planOf } from '../../render/reducer.js';
+import type { Question } from '../../service/events.js';
+import { readJobAnswer } from '../../service/job.js';
+import type { Read } from '../../service/read.js';
+import { applyAnswer, initialRunState, outcomeOf, planOf } from '../../render/reducer.js';
 import { runsOfSite } from '../job/known-runs.js';
 import { type HistoryRun, historyRuns } from '../message/history.js';
 
@@ -20,7 +22,7 @@ export interface LatestRun {
   /** Its state while it goes on (running, stalled), or how it ended (question, plan: waiting). */
   outcome: string;
   question?: Question;
-  plan?: string;
+  plan?: Read<string>;
 }
 
 /** What is known about the latest run: the run, or why it cannot be told. */
@@ -96,12 +98,8 @@ export async function readRunSources(ctx: Context, site: string): Promise<RunSou
 export async function readRun(ctx: Context, site: string, jobId: string): Promise<LatestRun> {
   const { envelope } = await ctx
     .api()
-    .call<JobAnswer>(
-      'get_job',
-      { projectId: site, jobId, cursor: 0 },
-      { signal: ctx.signal, retryFloorMs: POLL_TIMING.floorMs },
-    );
-  const state = applyAnswer(initialRunState(jobId), (envelope.data ?? {}) as JobAnswer).state;
+    .call('get_job', { projectId: site, jobId, cursor: 0 }, { signal: ctx.signal, retryFloorMs: POLL_TIMING.floorMs });
+  const state = applyAnswer(initialRunState(jobId), readJobAnswer(envelope.data)).state;
   const outcome = outcomeOf(state);
   if (outcome === 'question') return { jobId, outcome, question: state.question };
   if (outcome === 'plan') return { jobId, outcome, plan: planOf(state) };

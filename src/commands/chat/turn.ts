@@ -7,7 +7,7 @@ import { ExitCode } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import type { Pending } from '../../render/run-view.js';
 import { createRunView } from '../../render/views.js';
-import { pendingOf } from '../job/commands.js';
+import { agentAsks, PLAN_NOT_SHOWN, pendingOf } from '../job/commands.js';
 import { exitCodeOf, followJob, watchCommand, type FollowResult } from '../job/follow.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import { reportQueued, reportStarted, sendMessage, type Mode } from './send.js';
@@ -82,7 +82,10 @@ export async function followToEnd(
   remember = true,
   reconnectForMs?: number,
 ): Promise<{ result: TurnResult; next?: NextMessage }> {
-  const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
+  const view = createRunView(ctx.io, ctx.clock, undefined, {
+    redraw: ctx.env.TERM !== 'dumb',
+    debug: (line) => ctx.debug(line),
+  });
   const r = await followJob(ctx, {
     projectId,
     jobId,
@@ -137,7 +140,7 @@ function reattachLead(r: FollowResult): string {
 function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): void {
   if (ctx.io.json) return;
   if (pending.kind === 'question') {
-    ctx.io.errLine(`The agent asks: ${sanitizeInline(pending.question)}`);
+    ctx.io.errLine(agentAsks(pending.question));
     pending.options.forEach((opt, i) => {
       ctx.io.errLine(`  ${i + 1}. ${sanitizeInline(opt)}`);
     });
@@ -145,6 +148,7 @@ function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof p
     for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
     return;
   }
+  if (pending.plan === null) ctx.io.errLine(PLAN_NOT_SHOWN);
   ctx.io.errLine('Approve the plan with:');
   ctx.io.errLine(`  ${pending.approve}`);
   ctx.io.errLine('or ask for changes with:');

@@ -13,7 +13,8 @@ import {
   UsageError,
 } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { chatCommand, shellQuote } from '../job/commands.js';
+import { agentAsks, chatCommand, shellQuote } from '../job/commands.js';
+import { isUnread } from '../../service/read.js';
 import { type Choice, chooseLatest, type LatestRun, readRunSources, type RunSources, whatWaits } from './latest-run.js';
 import type { Mode } from './send.js';
 import { sb } from '../../io/shell.js';
@@ -38,7 +39,8 @@ export function answeredWith(site: string, run: LatestRun): string {
   // Backquoted: a command to copy is never broken when the sentence is wrapped (src/io/width.ts).
   if (run.question) {
     const choose = run.question.options.length ? `\`${chatCommand(site, '--choose', 'N', ...job)}\` or ` : '';
-    return `The agent asks: ${sanitizeInline(run.question.question)} Answer with ${choose}\`${chatCommand(site, '--answer', shellQuote('…'), ...job)}\``;
+    const q = run.question.question;
+    return `${agentAsks(isUnread(q) ? null : q)} Answer with ${choose}\`${chatCommand(site, '--answer', shellQuote('…'), ...job)}\``;
   }
   return `Its plan waits: approve it with \`${chatCommand(site, '--approve', ...job)}\`, or ask for changes with \`${chatCommand(site, '--revise', shellQuote('…'), ...job)}\``;
 }

@@ -1,11 +1,23 @@
 // The exact commands printed for what comes next (answer a question, approve a plan,
 // re-attach), and the `pending` part of the end of a run.
+import { sanitizeInline } from '../../io/sanitize.js';
 import { shellQuote } from '../../io/shell.js';
-import type { Question } from '../../render/events.js';
+import type { Question } from '../../service/events.js';
+import { isUnread, type Read } from '../../service/read.js';
 import { planOf, type RunState } from '../../render/reducer.js';
 import type { Pending } from '../../render/run-view.js';
 
 export { shellQuote };
+
+/** "The agent asks: …", or that it asks a question whose words could not be read. */
+export function agentAsks(question: string | null): string {
+  return question === null
+    ? 'The agent asks a question whose words sitebuilder cannot read (--json shows them).'
+    : `The agent asks: ${sanitizeInline(question)}`;
+}
+
+/** Said before the commands that approve a plan whose text could not be shown. */
+export const PLAN_NOT_SHOWN = 'The plan’s text could not be read here; --json shows it. Read it before you approve it.';
 
 export function chatCommand(projectId: string, ...rest: string[]): string {
   return ['sitebuilder chat', shellQuote(projectId), ...rest].join(' ');
@@ -23,16 +35,21 @@ export function pendingOf(state: RunState, projectId: string, jobId: string): Pe
 }
 
 /** The question (or else the plan) that waits on run `jobId`, with the commands that answer it. */
-export function waitingOn(projectId: string, jobId: string, what: { question?: Question; plan?: string }): Pending {
+export function waitingOn(
+  projectId: string,
+  jobId: string,
+  what: { question?: Question; plan?: Read<string> },
+): Pending {
   const job = ['--job', shellQuote(jobId)];
   if (what.question) {
     const answer = [chatCommand(projectId, '--answer', shellQuote('…'), ...job)];
     if (what.question.options.length) answer.unshift(chatCommand(projectId, '--choose', 'N', ...job));
-    return { kind: 'question', question: what.question.question, options: what.question.options, answer };
+    const q = what.question.question;
+    return { kind: 'question', question: isUnread(q) ? null : q, options: what.question.options, answer };
   }
   return {
     kind: 'plan',
-    plan: what.plan ?? '',
+    plan: what.plan === undefined || isUnread(what.plan) ? null : what.plan,
     approve: chatCommand(projectId, '--approve', ...job),
     revise: chatCommand(projectId, '--revise', shellQuote('…'), ...job),
   };

@@ -23,6 +23,7 @@ import {
 import type { DetachReason, RunView } from '../../render/run-view.js';
 import { shellQuote } from './commands.js';
 import { rememberSiteRun } from './known-runs.js';
+import { readJobAnswer } from '../../service/job.js';
 
 export interface FollowOptions {
   projectId: string;
@@ -137,18 +138,18 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       if (detached) return finish('detached');
       // The spec's rule: no two polls of a run closer than the floor, even right after a Ctrl-C.
       if (!(await sleepUntil(ctx.clock.now() + poller.untilAllowed()))) continue;
-      let data: JobAnswer;
+      let answer: JobAnswer;
       const readAt = ctx.clock.now();
       try {
         calls++;
         poller.markRead();
-        const { envelope } = await client.call<JobAnswer>(
+        const { envelope } = await client.call(
           'get_job',
           { projectId: o.projectId, jobId: o.jobId, cursor: state.cursor },
           // A retry (after a 500 or a dropped connection) is a poll too: the floor holds.
           { signal: wake.signal, ...reconnect.callOptions() },
         );
-        data = (envelope.data ?? {}) as JobAnswer;
+        answer = readJobAnswer(envelope.data);
       } catch (err) {
         if (wake.signal.aborted) {
           if (detached) return finish('detached');
@@ -168,9 +169,9 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
         continue;
       }
       reconnect.succeeded();
-      const applied = applyAnswer(state, data);
+      const applied = applyAnswer(state, answer);
       state = applied.state;
-      const raw = Array.isArray(data.events) ? data.events : [];
+      const raw = answer.rawEvents;
       o.view.answer(applied, raw, { quiet: first && o.recap });
       if (first && o.recap) o.view.recap(state);
       if (first && o.remember && (o.remember === 'started' || !isEnded(state.state)))

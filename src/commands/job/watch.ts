@@ -33,15 +33,13 @@ export const watch = defineCommand<WatchOptions>({
     'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach,reason}',
   async run(opts, ctx) {
     // The renderer loads only when a run is followed.
-    const [{ createRunView }, { pendingOf }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
-      await Promise.all([
-        import('../../render/views.js'),
-        import('./commands.js'),
-        import('./follow.js'),
-        import('../../io/sanitize.js'),
-      ]);
+    const [{ createRunView }, { agentAsks, pendingOf, PLAN_NOT_SHOWN }, { exitCodeOf, followJob, watchCommand }] =
+      await Promise.all([import('../../render/views.js'), import('./commands.js'), import('./follow.js')]);
     const projectId = ctx.site(opts.site);
-    const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
+    const view = createRunView(ctx.io, ctx.clock, undefined, {
+      redraw: ctx.env.TERM !== 'dumb',
+      debug: (line) => ctx.debug(line),
+    });
     const r = await followJob(ctx, {
       projectId,
       jobId: opts.jobId,
@@ -63,8 +61,11 @@ export const watch = defineCommand<WatchOptions>({
         `${r.reason === 'connection_lost' ? 'Stopped following without a connection; the run may go on' : 'The run goes on'}. Re-attach with: ${reattach}`,
       );
     if (pending?.kind === 'question')
-      ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
-    if (pending?.kind === 'plan') ctx.io.info(`The plan waits: ${pending.approve}  or  ${pending.revise}`);
+      ctx.io.info(`${agentAsks(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
+    if (pending?.kind === 'plan')
+      ctx.io.info(
+        `${pending.plan === null ? `${PLAN_NOT_SHOWN} ` : ''}The plan waits: ${pending.approve}  or  ${pending.revise}`,
+      );
     return exitCode;
   },
 });
