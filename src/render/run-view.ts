@@ -4,6 +4,8 @@ import type { Outcome, RunState, AppliedAnswer } from './reducer.js';
 
 export interface PendingQuestion {
   kind: 'question';
+  /** The run whose question it is. */
+  jobId: string;
   /** Its words; null when the service sent them in a form that could not be read. */
   question: string | null;
   options: string[];
@@ -12,6 +14,7 @@ export interface PendingQuestion {
 }
 export interface PendingPlan {
   kind: 'plan';
+  jobId: string;
   /** Its text; null when it could not be read or none came (never an empty plan shown as one). */
   plan: string | null;
   approve: string;

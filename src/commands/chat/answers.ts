@@ -82,14 +82,19 @@ export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
   return text?.trim() ? { prompt: text.trim(), mode: 'plan' } : undefined;
 }
 
-/** --choose N: the Nth suggested answer of the question that waits on the latest run (--job names it). */
-export async function chosenAnswer(ctx: Context, projectId: string, n: number, jobId?: string): Promise<string> {
-  const { question: q } = await requireQuestion(ctx, projectId, '--choose', jobId);
+/** --choose N: the Nth suggested answer of the question that waits on the latest run (--job names it), and that run. */
+export async function chosenAnswer(
+  ctx: Context,
+  projectId: string,
+  n: number,
+  jobId?: string,
+): Promise<{ prompt: string; jobId: string }> {
+  const { question: q, jobId: asked } = await requireQuestion(ctx, projectId, '--choose', jobId);
   if (q.options.length === 0)
     throw new UsageError('This question has no suggested answers; answer with --answer TEXT. Nothing was sent.');
   if (n > q.options.length) {
     const list = q.options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join('; ');
     throw new UsageError(`--choose takes 1 to ${q.options.length} for this question (${list}); nothing was sent.`);
   }
-  return q.options[n - 1];
+  return { prompt: q.options[n - 1], jobId: asked };
 }

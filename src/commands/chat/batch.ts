@@ -13,6 +13,7 @@ import { formatCount, LIMITS } from '../../api/limits.js';
 import { pollUntil, Reconnect } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import {
+  ApiError,
   CliError,
   ConfirmationNeededError,
   ExitCode,
@@ -43,6 +44,8 @@ import { sb } from '../../io/shell.js';
 import { agentAsks, pendingOf, shellQuote, waitingOn } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
 import { type ChatOptions, readMessageFile } from './run.js';
+import { noteRunEnd } from '../job/known-runs.js';
+import { type ReplyTo, replyKey, replyRefused } from './reply-key.js';
 import { sendMessage, type Mode } from './send.js';
 import { readJobAnswer } from '../../service/job.js';
 import { siteExists } from './site-exists.js';
@@ -224,6 +227,7 @@ async function followRun(
     done: (s) => isEnded(s.state),
     changed: () => changed,
   });
+  if (!r.timedOut) await noteRunEnd(ctx, site, jobId, outcomeOf(r.value));
   return { state: r.value, timedOut: r.timedOut };
 }
 
@@ -248,8 +252,9 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   });
   const siteCtx: Context = { ...ctx, prompter: NO_PROMPTS };
   row.state('checking');
+  let replyTo: ReplyTo | undefined;
   try {
-    await confirmNewMessage(siteCtx, site, mode);
+    replyTo = await confirmNewMessage(siteCtx, site, mode);
   } catch (err) {
     if (ctx.signal.aborted) return out('not-started', ExitCode.interrupted, { note: 'Not sent: interrupted first.' });
     const waitingRun = (err as CliError).details?.jobId;
@@ -272,13 +277,17 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   row.state('sending');
   let sent: Awaited<ReturnType<typeof sendMessage>>;
   try {
-    sent = await sendMessage(
-      siteCtx,
-      site,
-      prompt,
-      mode,
-      o.idempotencyKey === undefined ? undefined : `${o.idempotencyKey}-${site}`,
-    );
+    try {
+      sent = await sendMessage(
+        siteCtx,
+        site,
+        prompt,
+        mode,
+        o.idempotencyKey === undefined ? replyTo && replyKey(siteCtx, site, replyTo) : `${o.idempotencyKey}-${site}`,
+      );
+    } catch (err) {
+      throw replyTo && err instanceof ApiError ? await replyRefused(siteCtx, site, replyTo, err) : err;
+    }
   } catch (err) {
     if (ctx.signal.aborted)
       return out('detached', ExitCode.interrupted, {

@@ -19,6 +19,7 @@ import { waitingOn } from '../job/commands.js';
 import { rememberSiteRun } from '../job/known-runs.js';
 import { printQueue } from '../queue/list.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
+import type { ReplyTo } from './reply-key.js';
 import { followToEnd, runTurn, type TurnResult } from './turn.js';
 import { waitingAtStart } from './waiting.js';
 
@@ -78,6 +79,9 @@ function sayLeftWaiting(ctx: Context, w: Pending): void {
   for (const c of commands) ctx.io.errLine(`  ${c}`);
 }
 
+/** What a message sent while `w` waits answers (its Idempotency-Key: reply-key.ts). */
+const replyOf = (w: Pending): ReplyTo => ({ jobId: w.jobId, kind: w.kind });
+
 const ask = (ctx: Context, w: Pending): Promise<NextMessage | undefined> =>
   w.kind === 'question' ? askQuestion(ctx, { question: w.question, options: w.options }) : askPlan(ctx);
 
@@ -114,13 +118,14 @@ export async function interactiveChat(
    * One turn; the exit code when its run was detached from. A refusal (queue full, no credits…)
    * ends the turn, not the conversation.
    */
-  const turn = async (next: NextMessage): Promise<number | undefined> => {
+  const turn = async (next: NextMessage, replyTo?: ReplyTo): Promise<number | undefined> => {
     try {
       waiting = undefined;
       return ended(
         await runTurn(ctx, {
           projectId,
           ...next,
+          replyTo,
           follow: true,
           timeoutMs: opts.timeoutMs,
           reconnectForMs: opts.reconnectForMs,
@@ -135,8 +140,15 @@ export async function interactiveChat(
   };
   /** Follows a run the conversation did not send (the one /resume started), as a turn. */
   const follow = async (jobId: string): Promise<number | undefined> => {
-    const { result, next } = await followToEnd(ctx, projectId, jobId, opts.timeoutMs, false, opts.reconnectForMs);
-    if (next) return turn(next);
+    const { result, next, replyTo } = await followToEnd(
+      ctx,
+      projectId,
+      jobId,
+      opts.timeoutMs,
+      false,
+      opts.reconnectForMs,
+    );
+    if (next) return turn(next, replyTo);
     return ended(result);
   };
   // Keys typed while the conversation starts are kept for the first message, as during a run.
@@ -148,7 +160,7 @@ export async function interactiveChat(
     ctx.io.errLine(`The agent's ${what.kind} from run ${sanitizeInline(start.jobId)} still waits:`);
     if (what.kind === 'plan' && what.plan) ctx.io.outLine(sanitize(what.plan));
     const next = await ask(ctx, what);
-    const detached = next ? await turn(next) : ended({ exitCode: ExitCode.ok, pending: what });
+    const detached = next ? await turn(next, replyOf(what)) : ended({ exitCode: ExitCode.ok, pending: what });
     if (detached !== undefined) return detached;
   }
   let keptSaid = '';
@@ -191,7 +203,7 @@ export async function interactiveChat(
       }
       const w: Pending = waiting;
       const next = await ask(ctx, w);
-      const detached = next ? await turn(next) : undefined;
+      const detached = next ? await turn(next, replyOf(w)) : undefined;
       if (detached !== undefined) return detached;
       continue;
     }
@@ -224,7 +236,7 @@ export async function interactiveChat(
       }
       unconfirmed = false;
     }
-    const detached = await turn({ prompt: line, mode: plan ? 'plan' : 'build' });
+    const detached = await turn({ prompt: line, mode: plan ? 'plan' : 'build' }, waiting && replyOf(waiting));
     if (detached !== undefined) return detached;
   }
 }

@@ -45,10 +45,11 @@ export function waitingOn(
     const answer = [chatCommand(projectId, '--answer', shellQuote('…'), ...job)];
     if (what.question.options.length) answer.unshift(chatCommand(projectId, '--choose', 'N', ...job));
     const q = what.question.question;
-    return { kind: 'question', question: isUnread(q) ? null : q, options: what.question.options, answer };
+    return { kind: 'question', jobId, question: isUnread(q) ? null : q, options: what.question.options, answer };
   }
   return {
     kind: 'plan',
+    jobId,
     plan: what.plan === undefined || isUnread(what.plan) ? null : what.plan,
     approve: chatCommand(projectId, '--approve', ...job),
     revise: chatCommand(projectId, '--revise', shellQuote('…'), ...job),

@@ -22,7 +22,7 @@ import {
 } from '../../render/reducer.js';
 import type { DetachReason, RunView } from '../../render/run-view.js';
 import { shellQuote } from './commands.js';
-import { rememberSiteRun } from './known-runs.js';
+import { noteRunEnd, rememberSiteRun } from './known-runs.js';
 import { readJobAnswer } from '../../service/job.js';
 
 export interface FollowOptions {
@@ -39,6 +39,12 @@ export interface FollowOptions {
    * started it), 'followed' only while it goes on (an old run attached to is not the latest).
    */
   remember?: 'started' | 'followed';
+  /**
+   * The run was started from here (chat, site create, queue resume): its end is noted with the
+   * history as it then is (known-runs.ts noteRunEnd), even when the first read finds it ended.
+   * Otherwise its end is noted only when the run was seen going on first.
+   */
+  startedHere?: boolean;
   /** How long a lost service is tried again before detaching (default RECONNECT.forMs). */
   reconnectForMs?: number;
 }
@@ -178,7 +184,11 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
         await rememberSiteRun(ctx, o.projectId, { jobId: o.jobId });
       if (first && isEnded(state.state)) endedAtFirst = true;
       first = false;
-      if (isEnded(state.state)) return finish(outcomeOf(state));
+      if (isEnded(state.state)) {
+        if (o.startedHere || (o.remember === 'followed' && !endedAtFirst))
+          await noteRunEnd(ctx, o.projectId, o.jobId, outcomeOf(state));
+        return finish(outcomeOf(state));
+      }
       if (detached) return finish('detached');
       if (ctx.clock.now() >= timeoutAt) return finish('timeout');
       const until = Math.min(

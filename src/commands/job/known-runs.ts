@@ -5,6 +5,7 @@
 import { type KnownRun, knownRuns, rememberRun } from '../../config/runs.js';
 import type { Context } from '../../context.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { type HistoryPage, readHistoryPage } from '../../service/messages.js';
 
 const why = (err: unknown) => sanitizeInline(err instanceof Error ? err.message : String(err));
 
@@ -28,4 +29,22 @@ export async function rememberSiteRun(ctx: Context, site: string, run: Omit<Know
       `Could not remember ${sanitizeInline(what)} for later replies (${why(err)}); a reply to it needs --job.`,
     );
   }
+}
+
+/**
+ * A run followed here ended: one list_messages, and the fingerprints of its first page are kept
+ * with how the run ended. The same first page later means nothing happened on the site since
+ * (docs/real-service.md "What waits on a site"). Best effort: without it, what waits later cannot
+ * be told and is asked, never assumed.
+ */
+export async function noteRunEnd(ctx: Context, site: string, jobId: string, outcome: string): Promise<void> {
+  let page: HistoryPage;
+  try {
+    const { envelope } = await ctx.api().call('list_messages', { projectId: site }, { signal: ctx.signal });
+    page = readHistoryPage(envelope.data);
+  } catch (err) {
+    ctx.debug(`the history after run ${jobId} could not be read (${why(err)}); what waits later will be asked`);
+    return;
+  }
+  await rememberSiteRun(ctx, site, { jobId, seen: { outcome, at: ctx.clock.now(), prints: page.prints } });
 }

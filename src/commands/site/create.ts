@@ -132,9 +132,10 @@ export const create = defineCommand<CreateOptions>({
     if (!follow) return;
     // The first build is followed like `chat` follows a run, with the same exit codes.
     const { followToEnd, printAnswerLater, runTurn } = await import('../chat/turn.js');
-    const { result, next } = await followToEnd(ctx, siteId, jobId!);
+    const { result, next, replyTo } = await followToEnd(ctx, siteId, jobId!);
     if (result.pending) printAnswerLater(ctx, result.pending);
     if (!next) return result.exitCode;
-    return (await runTurn(ctx, { projectId: siteId, prompt: next.prompt, mode: next.mode, follow: true })).exitCode;
+    return (await runTurn(ctx, { projectId: siteId, prompt: next.prompt, mode: next.mode, replyTo, follow: true }))
+      .exitCode;
   },
 });
