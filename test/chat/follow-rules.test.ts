@@ -226,9 +226,11 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     const lines = ndjson(r.stdout);
     const cancel = lines.find((l) => l.type === 'cancel');
     expect(cancel).toMatchObject({ ok: false });
+    // `job cancel` would be refused the same way (it sends what this cancel sent): not offered.
     expect(cancel.message).toMatch(
-      /^The cancel was refused, so the run goes on: .*chat:write.* Press Ctrl-C again to detach; try again with: sitebuilder job cancel site_bakery$/,
+      /^The cancel was refused, so the run goes on: .*chat:write.* Press Ctrl-C again to detach\.$/,
     );
+    expect(cancel.message).not.toContain('try again');
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded' });
     // Piped: a note line in the transcript, never a bare "Cancelling…".
     emu.control.addFault({ method: 'cancel_job', status: 403, message: 'This token lacks the chat:write scope.' });
@@ -240,6 +242,17 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/^note\tThe cancel was refused, so the run goes on: .*chat:write/m);
     expect(plain.stdout).toMatch(/^end\tsucceeded\texit=0/m);
+    // A failure of the service may pass on a retry: the command that tries again is offered.
+    emu.control.addFault({ method: 'cancel_job', status: 503, times: 20 });
+    const i4 = new Interrupts();
+    const flaky = await chat(['Add an about page and a contact page', '--json'], {
+      interrupts: i4,
+      clock: pressingOn(clock, i4, [2]),
+    });
+    expect(ndjson(flaky.stdout).find((l) => l.type === 'cancel').message).toMatch(
+      /Press Ctrl-C again to detach; try again with: sitebuilder job cancel site_bakery$/,
+    );
+    emu.control.clearFaults();
     // Refused, then a second Ctrl-C: detached from a run that surely goes on.
     emu.control.addFault({ method: 'cancel_job', status: 403, message: 'This token lacks the chat:write scope.' });
     const i3 = new Interrupts();
@@ -272,7 +285,7 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     expect(calls('cancel_job').map((e) => e.args)).toEqual([{ projectId: SITE }]);
     const ended = await cli(['job', 'cancel', SITE, '--job', started]);
     expect(ended.code).toBe(1);
-    expect(ended.stderr).toContain(`Run ${started} is not running (it cancelled); nothing was cancelled.`);
+    expect(ended.stderr).toContain(`Run ${started} is not going on (it was cancelled already); nothing was cancelled.`);
     const clear = await cli(['job', 'cancel', SITE, '--clear-session', '--yes']);
     expect(clear.code).toBe(0);
     expect(calls('cancel_job').map((e) => e.args)).toEqual([

@@ -300,7 +300,7 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   if (sent.queued)
     return out('queued', o.follow === false ? ExitCode.ok : ExitCode.pending, {
       ref: sent.queueItemId,
-      note: `The agent is busy: the message waits in the queue at position ${sent.queuePosition ?? '?'}; it runs on its own (do not send it again).`,
+      note: `The agent is busy: the message waits in the queue${sent.queuePosition === null ? '' : ` at position ${sent.queuePosition}`}; it runs on its own (do not send it again).`,
       next: [sb('queue list', site)],
       record: { queueItemId: sent.queueItemId, queuePosition: sent.queuePosition },
     });

@@ -11,7 +11,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
 import { forgetTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
 import { EndOfInputError } from '../../io/prompter.js';
-import { pickString } from '../../io/records.js';
+import { readResumeAnswer } from '../../service/chat.js';
 import { sanitize, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import type { Pending } from '../../render/run-view.js';
@@ -45,7 +45,8 @@ async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
 async function resumeQueue(ctx: Context, projectId: string): Promise<string | undefined> {
   try {
     const { envelope } = await ctx.api().call('resume_queue', { projectId }, { signal: ctx.signal });
-    const jobId = pickString(envelope.data, 'jobId', 'startedJobId', 'job_id');
+    const { started } = readResumeAnswer(envelope.data);
+    const jobId = typeof started === 'object' ? started.jobId : undefined;
     ctx.io.errLine(sanitizeInline(envelope.message || 'The queue runs again.'));
     if (jobId) await rememberSiteRun(ctx, projectId, { jobId });
     return jobId;

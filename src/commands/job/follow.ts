@@ -8,7 +8,6 @@
 import { AdaptivePoller, Reconnect } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
-import { pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { guardKeys } from '../../io/keyguard.js';
 import {
@@ -23,7 +22,9 @@ import {
 import type { DetachReason, RunView } from '../../render/run-view.js';
 import { shellQuote } from './commands.js';
 import { noteRunEnd, rememberSiteRun } from './known-runs.js';
+import { readCancelAnswer } from '../../service/chat.js';
 import { readJobAnswer } from '../../service/job.js';
+import { known } from '../../service/read.js';
 
 export interface FollowOptions {
   projectId: string;
@@ -217,7 +218,7 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
   const site = shellQuote(o.projectId);
   try {
     const { envelope } = await ctx.api().call('cancel_job', { projectId: o.projectId }, { signal });
-    const other = pickString(envelope.data, 'jobId', 'cancelledJobId', 'job_id');
+    const other = known(readCancelAnswer(envelope.data).jobId);
     o.view.cancelled({
       ok: true,
       message:
@@ -232,6 +233,9 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
     if (!(err instanceof CliError)) throw err;
     const refused = err instanceof ApiError;
     const ended = refused && err.status === 409;
+    // `job cancel` sends what this cancel sent: worth printing only where a retry may pass (no
+    // answer, a failure of the service, the budget); a refusal of the request would come again.
+    const retry = !refused || err.status >= 500 || err.status === 429 || err.status === 408;
     o.view.status(
       ended
         ? 'The run ended before the cancel arrived'
@@ -243,7 +247,7 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
       ok: false,
       message: ended
         ? `Nothing to cancel: ${sanitizeInline(err.serviceMessage || 'the run already ended')}`
-        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Press Ctrl-C again to detach; try again with: sitebuilder job cancel ${site}`,
+        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Press Ctrl-C again to detach${retry ? `; try again with: sitebuilder job cancel ${site}` : '.'}`,
     });
     // A network failure may have come after the service took it.
     return !refused;
