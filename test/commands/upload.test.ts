@@ -15,7 +15,9 @@ import { listStorageFiles } from '../../src/emulator/storage.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { CliError, InterruptedError, UsageError } from '../../src/errors.js';
 import { displayWidth } from '../../src/io/width.js';
-import { run } from '../helpers/run.js';
+import { main } from '../../src/cli.js';
+import { createTestIO } from '../../src/io/io.js';
+import { run, tempConfigDir } from '../helpers/run.js';
 import { ScriptedPrompter } from '../helpers/scripted-prompter.js';
 
 const SITE = 'site_portfolio';
@@ -151,7 +153,6 @@ describe('what upload prints', () => {
   });
 
   it('a terminal that redraws: a progress line that fits, then the addresses in its place', async () => {
-    slowBody(400_000);
     const res = await cli(['upload', SITE, a, b], { tty: true, columns: 60 });
     expect(res.code).toBe(0);
     // What the terminal was sent: each drawn line after a clear, within 60 columns less the ^C room.
@@ -166,6 +167,21 @@ describe('what upload prints', () => {
 });
 
 describe('Ctrl-C mid-transfer', () => {
+  /** The CLI in-process over an IO the test reads while it runs (run() gives it only at the end). */
+  function started(argv: string[], io: Parameters<typeof createTestIO>[0]) {
+    const testIO = createTestIO(io);
+    testIO.stdinStream.end();
+    const controller = new AbortController();
+    const done = main(argv, {
+      io: testIO,
+      env: { ...env, SITEBUILDER_CONFIG_DIR: tempConfigDir() },
+      clock,
+      signal: controller.signal,
+    });
+    return { io: testIO, done, interrupt: () => controller.abort(new InterruptedError()) };
+  }
+  const quoted = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
   it('stops at once and says what was stored, what was not, and what was never sent', async () => {
     const first = file('first.txt', 1_000);
     // Larger than what the sockets buffer between the two ends (a few MB), so part of it is
@@ -175,26 +191,26 @@ describe('Ctrl-C mid-transfer', () => {
     // The first file goes at full speed, the second crawls.
     emu.control.addFault({ method: 'upload_storage_file', bytesPerSecond: 1e12 });
     emu.control.addFault({ method: 'upload_storage_file', bytesPerSecond: 2_500_000 });
-    const controller = new AbortController();
-    const running = cli(['upload', SITE, first, big, last], { signal: controller.signal });
-    // Once part of big.bin went out (the emulator is reading it), interrupt.
+    const cli = started(['upload', SITE, first, big, last], { tty: true, columns: 200 });
+    // Once part of big.bin went out, as its progress line says, interrupt.
     await expect
-      .poll(() => emu.control.faults().length === 0 && stored().includes('first.txt'), { timeout: 10_000 })
+      .poll(() => / big\.bin {2}\S+\/15\.3 MB {2}[1-9]\d?% /.test(cli.io.stderrText()), { timeout: 10_000 })
       .toBe(true);
-    await new Promise((r) => setTimeout(r, 300));
-    controller.abort(new InterruptedError());
-    const res = await running;
+    cli.interrupt();
+    const code = await cli.done;
     // It ended before the emulator was even done with what the sockets held of big.bin.
     expect(emu.control.log({ method: 'upload_storage_file' })).toHaveLength(1);
-    expect(res.code).toBe(130);
-    expect(res.stdout).toBe(`${emu.baseUrl}/storage/${SITE}/first.txt\n`);
-    expect(res.stderr).toMatch(
+    expect(code).toBe(130);
+    expect(cli.io.stdoutText()).toBe(`${emu.baseUrl}/storage/${SITE}/first.txt\n`);
+    // The progress line was cleared, and the sentence written in its place.
+    const err = cli.io.stderrText();
+    expect(err.slice(err.lastIndexOf('\r\u001b[2K'))).toMatch(
       new RegExp(
-        `^Interrupted: ${big.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} was not stored \\(\\d+% of it had been sent\\)\\. 1 of 3 files were uploaded before it\\. ${last.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} was not sent\\.\n$`,
+        `^\r\u001b\\[2KInterrupted: ${quoted(big)} was not stored \\(\\d+% of it had been sent\\)\\. 1 of 3 files were uploaded before it\\. ${quoted(last)} was not sent\\.\n$`,
       ),
     );
-    // What it said: first.txt alone is stored, big.bin never whole.
-    // The emulator reads what the sockets still held, then finds the body cut off: a 400.
+    // What it said: first.txt alone is stored, big.bin never whole. The emulator reads what the
+    // sockets still held, then finds the body cut off: a 400.
     await expect.poll(() => emu.control.log({ method: 'upload_storage_file' }).length, { timeout: 15_000 }).toBe(2);
     expect(stored()).not.toContain('big.bin');
     expect(stored()).toContain('first.txt');
@@ -204,17 +220,16 @@ describe('Ctrl-C mid-transfer', () => {
   it('--json: the error document lists what was uploaded and what was not', async () => {
     const big = file('big2.bin', 16_000_000);
     slowBody(2_500_000);
-    const controller = new AbortController();
-    const running = cli(['upload', SITE, big, '--json'], { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 400));
-    controller.abort(new InterruptedError());
-    const res = await running;
-    expect(res.code).toBe(130);
-    expect(res.stdout).toBe('');
-    const doc = JSON.parse(res.stderr).error;
+    const cli = started(['upload', SITE, big, '--json'], {});
+    // Its body is on its way: the emulator took the fault when it began reading it.
+    await expect.poll(() => emu.control.faults()[0]?.hits ?? 1, { timeout: 10_000 }).toBe(1);
+    cli.interrupt();
+    expect(await cli.done).toBe(130);
+    expect(cli.io.stdoutText()).toBe('');
+    const doc = JSON.parse(cli.io.stderrText()).error;
     expect(doc.exitCode).toBe(130);
     expect(doc.message).toMatch(
-      /^Interrupted: .*big2\.bin was not stored \(\d+% of it had been sent\)\. Nothing was uploaded\.$/,
+      /^Interrupted: .*big2\.bin was (not stored \(\d+% of it had been sent\)|not sent)\. Nothing was uploaded\.$/,
     );
     expect(doc.uploaded).toEqual([]);
     expect(doc.interrupted).toMatchObject({ file: big, name: 'big2.bin' });
@@ -248,7 +263,7 @@ describe('a file that becomes a FIFO after the check', () => {
     const ok = file('kept.txt', 100);
     const fifo = file('fifo-later.bin', 100);
     // The first answer waits: meanwhile (the second file checked long before) it is replaced.
-    emu.control.addFault({ method: 'upload_storage_file', latencyMs: 1_500 });
+    emu.control.addFault({ method: 'upload_storage_file', latencyMs: 600 });
     const running = cli(['upload', SITE, ok, fifo]);
     await expect.poll(() => emu.control.faults().length).toBe(0);
     toFifo(fifo);
