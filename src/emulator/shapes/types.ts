@@ -2,7 +2,8 @@
 // pipeline it sits at (arguments in, data and refusals out, the envelope), ids, and seeding.
 import type { EmulatorHost } from '../host.js';
 
-export type ShapesName = 'default' | 'alternate';
+/** `default`, `alternate`, or `random:SEED` (a whole number: docs/emulator.md "Random shapes"). */
+export type ShapesName = 'default' | 'alternate' | `random:${number}`;
 
 type Rec = Record<string, unknown>;
 
@@ -22,4 +23,6 @@ export interface Shapes {
   envelope<E extends Rec>(body: E, requestId: string, at: string): E;
   /** After the core demo data is seeded, before the domains seed theirs. */
   seedCore(emu: EmulatorHost): void;
+  /** The choices these shapes made, beside their name in `GET /_emulator/shapes` (random seeds). */
+  describe?(): Record<string, unknown>;
 }
