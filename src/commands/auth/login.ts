@@ -3,7 +3,7 @@ import { checkServiceAddress } from '../../context.js';
 import { defineCommand } from '../../core/define.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { readTokenInfo } from './token-info.js';
+import { readTokenInfo } from '../../service/token.js';
 
 interface LoginOptions {
   withToken?: boolean;

@@ -4,7 +4,7 @@ import { ApiError, ExitCode } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { maskToken } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { readTokenInfo } from './token-info.js';
+import { readTokenInfo } from '../../service/token.js';
 
 const SOURCES = { flag: '--token flag', env: 'SITEBUILDER_TOKEN', profile: 'saved profile', none: 'none' } as const;
 

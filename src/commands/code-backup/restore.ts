@@ -7,18 +7,12 @@ import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
-import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
-import {
-  codeBackupId,
-  createdAt,
-  dayOf,
-  formatWhen,
-  labelOf,
-  newestFirst,
-  ownKeysThenData,
-} from '../storage-backup/format.js';
+import { readCodeBackup, readStoppedRun } from '../../service/backups.js';
+import { known, recordOf } from '../../service/read.js';
+import { newestFirst } from '../../service/time.js';
+import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
 import { sb } from '../../io/shell.js';
 
 export interface CodeBackupRestoreOptions {
@@ -40,21 +34,26 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   const { envelope } = await ctx
     .api()
     .call('list_code_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
-  const items = itemsOf(envelope.data);
+  // A record without an id cannot be restored by the command: not offered.
+  const items = itemsOf(envelope.data)
+    .map(readCodeBackup)
+    .filter((b) => known(b.id));
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no code backups.`);
-  const { items: ordered, sorted } = newestFirst(items);
+  const { records: ordered, sorted } = newestFirst(items, (b) => known(b.created));
   return ctx.prompter.select(
     sorted ? 'Which code backup? (newest first)' : 'Which code backup?',
-    ordered.map((b) => ({
-      ...fitChoice(
-        ctx.io.columns,
-        [formatWhen(createdAt(b), true), dayOf(formatWhen(createdAt(b), true))].map((when) =>
-          sanitizeInline(`${when}  ${labelOf(b)}`.trim()),
+    ordered.map((b) => {
+      const when = formatWhen(known(b.created), true);
+      const id = known(b.id) ?? '';
+      return {
+        ...fitChoice(
+          ctx.io.columns,
+          [when, dayOf(when)].map((w) => sanitizeInline(`${w}  ${known(b.label) ?? ''}`.trim())),
+          sanitizeInline(id),
         ),
-        sanitizeInline(codeBackupId(b)),
-      ),
-      value: codeBackupId(b),
-    })),
+        value: id,
+      };
+    }),
   );
 }
 
@@ -74,7 +73,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   if (opts.cancelActiveJob) args.cancelActiveJob = true;
   let data: Record<string, unknown>;
   try {
-    data = asRecord((await ctx.api().call('restore_code_backup', args, { signal: ctx.signal })).envelope.data);
+    data = recordOf((await ctx.api().call('restore_code_backup', args, { signal: ctx.signal })).envelope.data);
   } catch (err) {
     if (err instanceof ApiError && err.status === 409 && /currently generating/i.test(err.serviceMessage)) {
       throw err.withSentence(
@@ -89,7 +88,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   }
   ctx.io.outLine(ctx.io.prose(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`, 'stdout'));
   // The run it stopped, where the answer names one (a field the spec does not show: read, not relied on).
-  const stopped = pickString(data, 'cancelledJobId', 'stoppedJobId', 'cancelledJob');
+  const stopped = readStoppedRun(data);
   if (opts.cancelActiveJob && stopped) ctx.io.info(`The run ${sanitizeInline(stopped)} was stopped first.`);
   ctx.io.info('The chat history was deleted and queued messages were discarded.');
   ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);

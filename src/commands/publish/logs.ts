@@ -7,6 +7,7 @@ import { style } from '../../io/style.js';
 import { displayWidth } from '../../io/width.js';
 import { wrapLine } from '../../io/width.js';
 import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { type LogLine, logLine } from '../../service/publish.js';
 
 export interface PublishLogsOptions {
   site?: string;
@@ -15,25 +16,7 @@ export interface PublishLogsOptions {
   deployment?: string;
 }
 
-export interface LogLine {
-  at: string | null;
-  level: string | null;
-  message: string;
-}
-
-/** Reads a log line tolerantly: a bare string, or an object with the usual field names. */
-export function logLine(raw: unknown): LogLine {
-  if (typeof raw === 'string') return { at: null, level: null, message: raw };
-  const r = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const text = r.message ?? r.text ?? r.line ?? r.msg;
-  const at = r.at ?? r.time ?? r.timestamp ?? r.createdAt;
-  const level = r.level ?? r.severity ?? r.stream;
-  return {
-    at: at === undefined || at === null ? null : String(at),
-    level: level === undefined || level === null ? null : String(level),
-    message: text === undefined ? JSON.stringify(raw) : String(text),
-  };
-}
+export { type LogLine, logLine };
 
 const DEFAULT_LIMIT = 100;
 

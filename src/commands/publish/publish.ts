@@ -10,7 +10,7 @@ import { style } from '../../io/style.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
 import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
-import { isLive, publishRecord, type PublishRecord } from './record.js';
+import { isLive, publishRecord, type PublishRecord } from '../../service/publish.js';
 import {
   DEFAULT_TIMEOUT_MS,
   liveWithoutAddress,

@@ -8,7 +8,7 @@ import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { DEFAULT_TIMEOUT_MS } from './sentences.js';
-import { errorText, isLive, statusRecord, type PublishRecord } from './record.js';
+import { errorText, isLive, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { waitForPublish } from './wait.js';
 
 export interface PublishStatusOptions {

@@ -5,18 +5,10 @@ import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import {
-  createdAt,
-  fileCountOf,
-  formatBytes,
-  dayOf,
-  formatWhen,
-  labelOf,
-  newestFirst,
-  restorability,
-  sizeOf,
-  storageBackupId,
-} from '../storage-backup/format.js';
+import { readStorageBackup, restorability, storageBackupId } from '../../service/backups.js';
+import { known } from '../../service/read.js';
+import { newestFirst } from '../../service/time.js';
+import { dayOf, formatBytes, formatWhen } from '../storage-backup/format.js';
 import type { RestoreMode } from './request.js';
 import { sb } from '../../io/shell.js';
 import { fitChoice } from '../../io/prompter.js';
@@ -28,13 +20,14 @@ export function backupChoiceLabel(b: unknown): string {
 }
 
 /** A backup's line in the picker, most detailed first: then unpadded, without the file count, the day alone. */
-export function backupChoiceLabels(b: unknown, suffix = ''): string[] {
-  const files = fileCountOf(b);
-  const when = formatWhen(createdAt(b), true);
+export function backupChoiceLabels(raw: unknown, suffix = ''): string[] {
+  const b = readStorageBackup(raw);
+  const files = known(b.files);
+  const when = formatWhen(known(b.created), true);
   const day = dayOf(when);
-  const size = formatBytes(sizeOf(b));
+  const size = formatBytes(known(b.size));
   const count = files === undefined ? '' : `${files} files`;
-  const label = labelOf(b);
+  const label = known(b.label) ?? '';
   const line = (parts: string[], gap = '  ') => sanitizeInline(parts.filter(Boolean).join(gap) + suffix);
   return [
     line([when, size.padStart(8), files === undefined ? '' : `${String(files).padStart(4)} files`, label]),
@@ -65,7 +58,7 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
   }
   // Whether a backup can be restored is read from fields the service does not show: advice
   // only. Those that look unrestorable come last, marked; the plan call is what decides.
-  const { items, sorted } = newestFirst(listed);
+  const { records: items, sorted } = newestFirst(listed, (b) => known(readStorageBackup(b).created));
   const likely = items.filter((b) => restorability(b).restorable);
   const unlikely = items.filter((b) => !restorability(b).restorable);
   if (unlikely.length)
