@@ -137,6 +137,10 @@ export const FILE_CONTENT = resource('storage backup file', 'read_storage_backup
   visibility: field('its copy', ['visibility'], asText),
 });
 
+/** Which copy a read file is, when the answer says. */
+export const readFileVisibility = (data: unknown): string | undefined =>
+  locate(data, FILE_CONTENT.fields.visibility)?.value;
+
 /** A file's bytes: base64 where `encoding` says so or the field is `contentBase64`, else UTF-8 text. */
 export function readFileContent(data: unknown): Buffer {
   const found = locate(data, FILE_CONTENT.fields.content);

@@ -2,7 +2,7 @@
 // `creditsCharged`, `reset`, `error`), read as stated and nothing else. The job's `error` object
 // shows no field: its code and message are read as an error event's (events.ts).
 import { asEvent, type JobEvent, readErrorCode, readErrorMessage } from './events.js';
-import { isUnread, recordOf } from './read.js';
+import { field, isUnread, recordOf, resource } from './read.js';
 
 /** The job states the reference lists; any other is passed on as the service spelled it. */
 export const LISTED_STATES = ['running', 'stalled', 'succeeded', 'failed', 'cancelled'] as const;
@@ -51,3 +51,15 @@ export function readJobError(error: unknown): JobError {
   const message = readErrorMessage(error);
   return { code: readErrorCode(error) ?? null, message: isUnread(message) ? null : message, raw: error ?? null };
 }
+
+/** get_job's answer: every field stated. */
+export const JOB = resource('job', 'get_job data', {
+  state: field('its state', ['state'], (v) => (typeof v === 'string' ? v : undefined), ['state']),
+  events: field('its events', ['events'], (v) => (Array.isArray(v) ? v : undefined), ['events']),
+  cursor: field('its cursor', ['cursor'], (v) => (typeof v === 'number' ? v : undefined), ['cursor']),
+  creditsCharged: field('its cost', ['creditsCharged'], (v) => (typeof v === 'number' ? v : undefined), [
+    'creditsCharged',
+  ]),
+  reset: field('whether to start over', ['reset'], (v) => (typeof v === 'boolean' ? v : undefined), ['reset']),
+  error: field('its error', ['error'], (v) => v, ['error']),
+});

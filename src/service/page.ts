@@ -2,7 +2,7 @@
 // The reference names the paging fields of its six listing patterns but not their types, and
 // shows where the records are only for list_sites ("sites in `data`"): each is read under its
 // name and the obvious alternatives, the reference's first.
-import { isRecord } from './read.js';
+import { type Field, field, isRecord, resource } from './read.js';
 
 /**
  * Where a page's list may sit in `data` when it is not the data itself. `items` first: it is the
@@ -36,6 +36,9 @@ export const PAGE_FIELDS = {
   nextPage: ['nextPage', 'next_page'],
 } as const;
 
+/** The paging fields the reference names (the first name of each). */
+const STATED_PAGE_FIELDS = ['count', 'hasMore', 'nextCursor', 'nextToken', 'oldestCursor'];
+
 /** A value's kind in a few words, for a sentence naming what an answer held. */
 export function kindOf(value: unknown): string {
   if (value === null) return 'null';
@@ -67,3 +70,17 @@ export function findList(data: unknown): unknown[] | { problem: string } {
   }
   return { problem: `holds no list of records (its data is ${kindOf(data)})` };
 }
+
+const asAny = (v: unknown) => v;
+
+/** The paging fields as a resource (read in data, then on the envelope; api/page-fields.ts). */
+export const PAGE = resource(
+  'page',
+  'every listing: data, then the envelope',
+  Object.fromEntries(
+    Object.entries(PAGE_FIELDS).map(([name, paths]) => [
+      name,
+      field(`the page's ${name}`, paths, asAny, STATED_PAGE_FIELDS.includes(paths[0]) ? [paths[0]] : []),
+    ]),
+  ) as Record<keyof typeof PAGE_FIELDS, Field<unknown>>,
+);

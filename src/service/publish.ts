@@ -6,7 +6,7 @@
 import { ApiError, requestNote } from '../errors.js';
 import { kindOf } from './page.js';
 import { field, isRecord, locate, recordOf, resource } from './read.js';
-import { readLiveAddress } from './sites.js';
+import { hostAddressField, liveAddressField, readLiveAddress } from './sites.js';
 import { asText, readText } from './values.js';
 
 /** What statusRecord needs of a call's result (api/client.ts CallResult). */
@@ -36,6 +36,8 @@ export const PUBLISH = resource('publish record', 'publish_site data; get_publis
   deploymentId: field('its deployment', ['deploymentId', 'deployId', 'publishId', '_id'], asText),
   startedAt: field('when it started', ['startedAt', 'createdAt'], asText),
   finishedAt: field('when it finished', ['finishedAt', 'completedAt', 'publishedAt'], asText),
+  address: liveAddressField,
+  host: hostAddressField,
 });
 
 /** The live address, or null (service/sites.ts readLiveAddress: a whole address, never an id). */

@@ -33,6 +33,8 @@ export const SITE = resource('site record', 'list_sites data (the list); create_
   workspaceId: field('its workspace', ['workspaceId'], asId),
   updated: field('when it last changed', ['updatedAt', 'createdAt'], parseTime),
   created: field('when it was made', ['createdAt', 'created'], parseTime),
+  address: liveAddressField,
+  host: hostAddressField,
 });
 
 export type SiteRecord = ReadRecord<typeof SITE.fields>;

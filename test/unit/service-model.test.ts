@@ -14,6 +14,7 @@ import {
   readTodosEvent,
   readErrorMessage,
 } from '../../src/service/events.js';
+import { catalogueFields, probeAnswer } from '../../src/service/catalogue.js';
 import { readJobAnswer } from '../../src/service/job.js';
 import {
   describeUnread,
@@ -176,5 +177,46 @@ describe('unread is said, never filled in', () => {
     expect(lines.join('\n')).toContain(
       'looked for data.text, data.content, data.delta, data.message, data.value, data;',
     );
+  });
+});
+
+describe('the catalogue: what doctor asks the model', () => {
+  it('every resource names where it comes from, and every field where it is looked for', () => {
+    const fields = catalogueFields();
+    expect(fields.length).toBeGreaterThan(80);
+    for (const f of fields) expect(f.looked.length, `${f.resource}.${f.field}`).toBeGreaterThan(0);
+    expect(fields.find((f) => f.resource === 'job' && f.field === 'state')).toMatchObject({ stated: true });
+    expect(fields.find((f) => f.resource === 'message record' && f.field === 'time')).toMatchObject({
+      stated: false,
+      looked: expect.arrayContaining(['createdAt', 'created_at']),
+    });
+  });
+
+  it('probes one answer: for each field, where it was found, or null', () => {
+    const history = probeAnswer('list_messages', {
+      items: [
+        { created_at: 1_795_000_000, zq_body: 'x' },
+        { created_at: 1_795_000_001, role: 'user' },
+      ],
+    });
+    const of = (field: string) => history.find((p) => p.resource === 'message record' && p.field === field);
+    expect(of('time')).toMatchObject({ found: 'created_at', records: 2 });
+    expect(of('sender')).toMatchObject({ found: 'role' });
+    expect(of('text')).toMatchObject({ found: null, looked: ['text', 'content', 'prompt', 'message'] });
+    const run = probeAnswer('get_job', {
+      state: 'succeeded',
+      cursor: 2,
+      events: [
+        { event: 'text', data: { content: 'hi' } },
+        { event: 'file_changed', data: { zq: { p: 'a' } } },
+      ],
+    });
+    const ev = (field: string) => run.find((p) => p.resource === 'job event data' && p.field === field);
+    expect(ev('text')).toMatchObject({ found: 'content', records: 1 });
+    expect(ev('filePath')).toMatchObject({ found: null, records: 1 });
+    expect(run.find((p) => p.resource === 'job' && p.field === 'state')).toMatchObject({
+      found: 'state',
+      stated: true,
+    });
   });
 });

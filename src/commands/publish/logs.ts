@@ -8,6 +8,7 @@ import { displayWidth } from '../../io/width.js';
 import { wrapLine } from '../../io/width.js';
 import { defineCommand, parsePositiveInt } from '../../core/define.js';
 import { type LogLine, logLine } from '../../service/publish.js';
+import { parseTime } from '../../service/time.js';
 
 export interface PublishLogsOptions {
   site?: string;
@@ -46,7 +47,9 @@ export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promi
     const message = cellText(line.message);
     if (ctx.io.stdoutIsTTY) {
       const time =
-        line.at && !Number.isNaN(Date.parse(line.at)) ? new Date(line.at).toISOString().slice(11, 19) : (line.at ?? '');
+        line.at && parseTime(line.at) !== undefined
+          ? new Date(parseTime(line.at)!).toISOString().slice(11, 19)
+          : (line.at ?? '');
       const head = [cellText(time), cellText(line.level ?? '')].filter(Boolean);
       const painted = [c.dim(head[0] ?? ''), line.level === 'error' ? c.red(line.level) : (head[1] ?? '')];
       ctx.io.outLine(hanging(painted.filter(Boolean).join('  '), head.join('  '), message, ctx.io.columns));

@@ -3,7 +3,7 @@
 // shown with control sequences stripped, and a binary one needs --output.
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { readFileContent } from '../../service/backups.js';
+import { readFileContent, readFileVisibility } from '../../service/backups.js';
 import { recordOf } from '../../service/read.js';
 import { sanitize } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
@@ -63,7 +63,12 @@ export const read = defineCommand<StorageBackupReadOptions>({
     if (opts.output) {
       await writeFile(opts.output, bytes);
       if (ctx.globals.json)
-        ctx.io.printJson({ path, output: opts.output, bytes: bytes.length, visibility: data.visibility ?? null });
+        ctx.io.printJson({
+          path,
+          output: opts.output,
+          bytes: bytes.length,
+          visibility: readFileVisibility(data) ?? null,
+        });
       else ctx.io.info(`Wrote ${formatBytes(bytes.length)} to ${opts.output}.`);
       return;
     }
