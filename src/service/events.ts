@@ -3,7 +3,7 @@
 // returns a typed value or says it could not read one (read.ts), so the transcript shows what
 // it can and says what it cannot, once. Paths are from the event's `data` (`.`: data itself).
 import { field, isRecord, locate, readField, recordOf, type Read, resource, unread, type Unread } from './read.js';
-import { asId, asNumber, asObject, asText, readText, TEXT_KEYS } from './values.js';
+import { asId, asNumber, asObject, asText, onlyText, readText, TEXT_KEYS } from './values.js';
 
 export interface JobEvent {
   event: string;
@@ -15,7 +15,9 @@ export interface JobEvent {
 export function asEvent(raw: unknown): JobEvent {
   const r = recordOf(raw);
   const kind = r.event;
-  return { ...r, event: typeof kind === 'string' && kind ? kind : 'unknown', data: 'data' in r ? r.data : raw };
+  // A record without `data` carries none; anything else that is not a record is taken as its data.
+  const data = 'data' in r ? r.data : isRecord(raw) ? undefined : raw;
+  return { ...r, event: typeof kind === 'string' && kind ? kind : 'unknown', data };
 }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done' | 'cancelled';
@@ -41,13 +43,17 @@ const TEXT_PATHS = [...TEXT_KEYS, '.'];
 /** Every field of every event the CLI reads: the catalogue doctor and the docs list. */
 export const EVENT_DATA = resource('job event data', 'get_job data.events[].data', {
   text: field('text', TEXT_PATHS, readText),
-  filePath: field('the file path', ['path', 'filePath', 'file', 'filename', 'fileName', 'name', '.'], asText),
+  filePath: field(
+    'the file path',
+    ['path', 'filePath', 'file', 'filename', 'fileName', 'name', '*.path', '*.filePath', '.'],
+    asText,
+  ),
   fileChange: field(
     'the kind of change',
     ['action', 'changeType', 'change_type', 'change', 'kind', 'op', 'operation', 'status', 'type'],
     asText,
   ),
-  todoList: field('the task list', ['items', 'todos', 'tasks', 'list', '.'], list),
+  todoList: field('the task list', ['items', 'todos', 'tasks', 'list', '.', '*', '*.*'], list),
   todoTitle: field('a task’s title', ['title', 'content', 'text', 'name', 'description', '.'], readText),
   todoStatus: field('a task’s status', ['status', 'state'], asText),
   todoKey: field('a task’s id', ['id', '_id'], asId),
@@ -70,6 +76,8 @@ const F = EVENT_DATA.fields;
 
 /** The text piece of a `text` event. */
 export function readTextEvent(data: unknown): Read<string> {
+  // No data at all is no text, not text that could not be read.
+  if (data === undefined || data === null) return '';
   return readField(data, F.text);
 }
 
@@ -100,9 +108,11 @@ export function readTodosEvent(data: unknown): Read<Todo[]> {
   const items = locate(data, F.todoList)?.value;
   if (!items) return unread('a task list', F.todoList.paths, data);
   const todos: Todo[] = [];
+  // A task's own words: under a title's usual names, else its only text besides its status and id.
+  const besides = (key: string) => F.todoStatus.paths.includes(key) || F.todoKey.paths.includes(key);
   for (const raw of items) {
     const item = recordOf(raw);
-    const title = locate(raw, F.todoTitle)?.value;
+    const title = locate(raw, F.todoTitle)?.value ?? (isRecord(raw) ? onlyText(raw, 0, besides) : undefined);
     if (title === undefined) return unread('a task list', F.todoTitle.paths, raw);
     todos.push({ key: locate(item, F.todoKey)?.value ?? title, title, status: todoStatus(item) });
   }

@@ -52,10 +52,11 @@ export function kindOf(value: unknown): string {
 
 /**
  * The list of records in a page's `data`: the data itself; else the list under `items`; else
- * its only list; else, among several, the only one under a well-known key. A string naming
- * what is wrong when there is none, or more than one to choose from.
+ * its only list; else, among several, the only one under a well-known key; else, with no list
+ * at all, the only list one object down (`{ collection: { items: […] } }`). A string naming what
+ * is wrong when there is none, or more than one to choose from.
  */
-export function findList(data: unknown): unknown[] | { problem: string } {
+export function findList(data: unknown, depth = 0): unknown[] | { problem: string } {
   if (Array.isArray(data)) return data;
   if (isRecord(data)) {
     if (Array.isArray(data.items)) return data.items;
@@ -67,6 +68,13 @@ export function findList(data: unknown): unknown[] | { problem: string } {
       return {
         problem: `holds ${lists.length} lists (${lists.slice(0, 6).join(', ')}) and none under \`items\`, so which one holds the records is not known`,
       };
+    if (depth === 0) {
+      const below = Object.values(data)
+        .filter(isRecord)
+        .map((child) => findList(child, 1))
+        .filter((found): found is unknown[] => Array.isArray(found));
+      if (below.length === 1) return below[0];
+    }
   }
   return { problem: `holds no list of records (its data is ${kindOf(data)})` };
 }

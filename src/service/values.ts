@@ -11,9 +11,21 @@ export const TEXT_KEYS = ['text', 'content', 'delta', 'message', 'value'] as con
 const NON_TEXT_BLOCK = /^(image|file|tool[_-]?use|tool[_-]?call|thinking|redacted[_-]?thinking|audio|video)$/i;
 
 /**
+ * Keys that describe a record or name it, never hold its text: left out when an object's only
+ * text is looked for (a block's type, an id, the usual metadata of an API's records).
+ */
+export const isDescriptorKey = (key: string): boolean =>
+  /^(type|kind|role|format|lang|language|mime|mimeType|encoding|index|seq|status|state|object|etag|tenant|meta|_?links|href|url|uri|version|__v)$/i.test(
+    key,
+  ) || /(^_?id|Id|_id|ID)$/.test(key);
+
+const ISO_TIME = /^\d{4}-\d\d-\d\d(T[\d:.]+(Z|[+-]\d\d:?\d\d)?)?$/;
+
+/**
  * Text from a string, a list of content blocks (each read as text, or a typed block that carries
- * none), or an object wrapping it under one of TEXT_KEYS, up to two objects down. A list with a
- * block that cannot be read is not read at all: a part shown as if whole would mislead.
+ * none), or an object wrapping it: under one of TEXT_KEYS, else as its only value that reads as
+ * text (descriptors such as `type` or an id left out), a few objects down. A list with a block
+ * that cannot be read is not read at all: a part shown as if whole would mislead.
  */
 export function readText(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value;
@@ -34,7 +46,26 @@ export function readText(value: unknown, depth = 0): string | undefined {
     const text = readText(value[key], depth + 1);
     if (text !== undefined) return text;
   }
-  return undefined;
+  return onlyText(value, depth);
+}
+
+/** An object's only value that reads as text, its descriptors left out; undefined when none, or several. */
+export function onlyText(
+  value: Record<string, unknown>,
+  depth = 0,
+  skip: (key: string) => boolean = () => false,
+): string | undefined {
+  let found: string | undefined;
+  for (const [key, v] of Object.entries(value)) {
+    if (isDescriptorKey(key) || skip(key) || v === null || typeof v === 'number' || typeof v === 'boolean') continue;
+    // A time is the record's metadata, not its text.
+    if (typeof v === 'string' && ISO_TIME.test(v)) continue;
+    const text = readText(v, depth + 1);
+    if (text === undefined) continue;
+    if (found !== undefined) return undefined;
+    found = text;
+  }
+  return found;
 }
 
 /** Text for a label or a cell: a string, or a number or boolean written out. */

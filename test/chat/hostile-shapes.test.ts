@@ -46,8 +46,9 @@ function service(events: unknown[], state = 'succeeded') {
 
 describe('what the model cannot read is said, never dropped or filled in', () => {
   const PLAN = [
-    ev('text', { zq_chunk: { words: 'Step one: a gallery.' } }),
-    ev('todos', { zq_steps: [{ zq_label: 'Gallery' }] }),
+    // Two texts where one is looked for, and no list of tasks or path of a file to be found.
+    ev('text', { zq_first: 'Step one: a gallery.', zq_then: 'Step two: prices.' }),
+    ev('todos', { zq_steps: { zq_count: 2 } }),
     ev('file_changed', { zq_target: { p: 'gallery.html' } }),
     ev('plan_approval_requested', {}),
   ];
@@ -64,6 +65,7 @@ describe('what the model cannot read is said, never dropped or filled in', () =>
     expect(r.stdout).toMatch(/^plan\twaiting for approval\ttext not shown$/m);
     expect(r.stderr).toContain('The plan’s text could not be read here; --json shows it.');
     expect(r.stdout).not.toContain('Step one');
+    expect(r.stdout).not.toContain('Step two');
   });
 
   it('--json: the events pass through as sent, and pending.plan is null, never an empty plan', async () => {
@@ -77,18 +79,21 @@ describe('what the model cannot read is said, never dropped or filled in', () =>
     service(PLAN);
     const r = await cli(['chat', SITE, '--plan', 'A gallery please', '--yes', '--debug']);
     expect(r.stderr).toMatch(
-      /\[debug\] unread text: looked for data\.text, data\.content, .*; data held an object with zq_chunk/,
+      /\[debug\] unread text: looked for data\.text, data\.content, .*; data held an object with zq_first, zq_then/,
     );
   });
 
-  it('text in content blocks and wrapped objects is read, in order', async () => {
+  it('text in content blocks and wrapped objects is read, in order, under names no list knows too', async () => {
     service([
       ev('text', [{ type: 'text', text: 'Hello ' }, { type: 'image' }]),
       ev('text', { delta: { text: 'world.\n' } }),
+      ev('text', [{ kind: 'markdown', body: 'And ' }]),
+      ev('text', { chunk: { md: 'more.\n' }, seq: 4 }),
     ]);
     const r = await cli(['chat', SITE, 'Say hello', '--yes']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^text\tHello world\.$/m);
+    expect(r.stdout).toMatch(/^text\tAnd more\.$/m);
     expect(r.stdout).not.toContain('cannot read');
   });
 });

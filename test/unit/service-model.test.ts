@@ -84,7 +84,8 @@ describe('text, read generally', () => {
 
   it('reads nothing where a part cannot be read: never a part shown as the whole', () => {
     expect(readText([{ type: 'text', text: 'a' }, { zz: 1 }])).toBeUndefined();
-    expect(readText({ payload: 'x' })).toBeUndefined();
+    expect(readText({ payload: 'x' })).toBe('x');
+    expect(readText({ a: 'x', b: 'y' })).toBeUndefined();
     expect(readText(42)).toBeUndefined();
   });
 });
@@ -115,7 +116,8 @@ describe('event readers over shapes no alias list knows', () => {
     expect(readTextEvent({ text: 'a' })).toBe('a');
     expect(readTextEvent([{ type: 'text', text: 'b' }])).toBe('b');
     expect(readTextEvent({ content: [{ type: 'text', text: 'c' }] })).toBe('c');
-    expect(isUnread(readTextEvent({ zq_body: 'hidden' }))).toBe(true);
+    expect(readTextEvent({ zq_body: { md: 'found' }, type: 'chunk' })).toBe('found');
+    expect(isUnread(readTextEvent({ zq_a: 'one', zq_b: 'two' }))).toBe(true);
   });
 
   it('todos, files and questions: read, or unread as a whole', () => {
@@ -123,7 +125,10 @@ describe('event readers over shapes no alias list knows', () => {
       { key: 'x', title: 'x', status: 'done' },
     ]);
     expect(isUnread(readTodosEvent({ entries: { a: 1 } }))).toBe(true);
-    expect(isUnread(readTodosEvent({ items: [{ label9: 'x' }] }))).toBe(true);
+    expect(readTodosEvent({ list: { entries: [{ taskId: 't1', label: 'x', state: 'done' }] } })).toEqual([
+      { key: 'x', title: 'x', status: 'done' },
+    ]);
+    expect(isUnread(readTodosEvent({ items: [{ a: 'x', b: 'y' }] }))).toBe(true);
     expect(readFileEvent({ file: 'a.html', op: 'new' }, 'file_changed')).toEqual({ path: 'a.html', op: 'added' });
     expect(isUnread(readFileEvent({ target: { p: 'a.html' } }, 'file_changed'))).toBe(true);
     const q = readQuestion({
@@ -139,7 +144,7 @@ describe('event readers over shapes no alias list knows', () => {
 
 describe('unread is said, never filled in', () => {
   const ev = (event: string, data: unknown) => ({ event, data });
-  const PLAN = [ev('text', { blob: { words: 'Step one' } }), ev('plan_approval_requested', {})];
+  const PLAN = [ev('text', { zq_a: 'Step', zq_b: 'one' }), ev('plan_approval_requested', {})];
 
   it('a plan whose text cannot be read is no plan to show: pending.plan is null, said once', () => {
     const io = createTestIO();

@@ -39,13 +39,18 @@ export type Decision =
 const ONGOING = new Set(['running', 'stalled']);
 const ENDED = new Set(['succeeded', 'failed', 'cancelled', 'question', 'plan']);
 
-/** A run in a state the reference lists as going on: nothing waits for a reply. */
-export const goesOn = (run: LatestRun): boolean => ONGOING.has(run.outcome);
-
-/** A run in a state the reference does not list: what it waits for is the service's to say. */
-export const unlisted = (run: LatestRun): boolean => !ONGOING.has(run.outcome) && !ENDED.has(run.outcome);
-
 export const leavesWaiting = (run: LatestRun): boolean => Boolean(run.question) || run.plan !== undefined;
+
+/**
+ * A run going on: in a state the reference lists as ongoing, or in one it does not list without
+ * having asked anything. Nothing waits for a reply then.
+ */
+export const goesOn = (run: LatestRun): boolean =>
+  ONGOING.has(run.outcome) || (!ENDED.has(run.outcome) && !leavesWaiting(run));
+
+/** A run in a state the reference does not list that showed a question or plan: whether it waits is the service's to say. */
+export const unlisted = (run: LatestRun): boolean =>
+  !ONGOING.has(run.outcome) && !ENDED.has(run.outcome) && leavesWaiting(run);
 
 const inUnlistedState = (run: LatestRun): Decision => ({
   kind: 'unknown',
