@@ -193,3 +193,31 @@ export function probeAnswer(method: string, data: unknown): FieldReport[] {
   }
   return out;
 }
+
+const code = (s: string) => `\`${s}\``;
+const pathWords = (f: CatalogueField) =>
+  f.looked
+    .map((p) => (p === '.' ? 'the value itself' : f.statedPaths.includes(p) ? `**${code(p)}**` : code(p)))
+    .join(', ');
+
+/**
+ * The catalogue as the Markdown table of docs/real-service.md ("The model's readers"): one row
+ * per field, its paths in the order tried, stated ones in bold (`npm run docs:model` writes it).
+ */
+export function catalogueTable(): string {
+  const rows = CATALOGUE.flatMap(({ resource, from }) => {
+    const where = [...new Set(from.map((f) => `${code(f.method)}${f.at === 'data' ? '' : ` (${f.at})`}`))].join(', ');
+    return Object.entries(resource.fields).map(([name, f], i) => {
+      const field: CatalogueField = {
+        resource: resource.name,
+        field: name,
+        what: f.what,
+        looked: f.paths,
+        stated: false,
+        statedPaths: f.stated,
+      };
+      return `| ${i === 0 ? `${resource.name}<br>${where}` : ''} | ${f.what} | ${pathWords(field)} |`;
+    });
+  });
+  return ['| resource, from | field | looked for, in order (**stated**) |', '| --- | --- | --- |', ...rows].join('\n');
+}

@@ -140,6 +140,19 @@ describe('decisions no shape can fool', () => {
   });
 });
 
+describe('a job id the answer does not name', () => {
+  it('chat --no-follow: stdout empty, exit 1, where to see the run; the message is not sent again', async () => {
+    service([]);
+    server.answers.send_message = { queued: false, zq_run: { ref: 'job_1' } };
+    const r = await cli(['chat', SITE, 'Add a page please', '--yes', '--no-follow']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('named no job id');
+    expect(r.stderr).toContain('sitebuilder message list site_x');
+    expect(server.sent('send_message')).toHaveLength(1);
+  });
+});
+
 describe('cancel and resume', () => {
   it('job cancel --job of a run in a state the reference does not list is sent; the service decides', async () => {
     server.answers.get_job = { state: 'paused_for_review', events: [], cursor: 0 };

@@ -131,3 +131,16 @@ describe('email: a restart command is printed only with the domain it restarts',
     expect(r.stdout + r.stderr).not.toContain("email restart site_x ''");
   });
 });
+
+describe('a storage restore’s status words (only `completed` is stated)', () => {
+  it('completed ends it; a failure word ends it with exit 1; another word keeps following until --timeout', async () => {
+    server.answers.get_storage_restore_status = { _id: 'rst_1', status: 'completed' };
+    expect((await cli(['storage-restore', 'status', 'site_x', 'rst_1', '--wait'])).code).toBe(0);
+    server.answers.get_storage_restore_status = { _id: 'rst_1', status: 'copy_failed' };
+    expect((await cli(['storage-restore', 'status', 'site_x', 'rst_1', '--wait'])).code).toBe(1);
+    server.answers.get_storage_restore_status = { _id: 'rst_1', status: 'reticulating' };
+    const r = await cli(['storage-restore', 'status', 'site_x', 'rst_1', '--wait', '--timeout', '30s']);
+    expect(r.code).toBe(8);
+    expect(server.sent('get_storage_restore_status').length).toBeGreaterThan(3);
+  });
+});
