@@ -106,8 +106,6 @@ function checkFlags(opts: ChatOptions): void {
     throw new UsageError(`--job takes a job id (as printed with the question or plan); nothing was sent.`);
   if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve))
     throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
-  if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(opts.idempotencyKey))
-    throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces); nothing was sent.');
   for (const [what, v] of [
     ['--answer', opts.answer],
     ['--revise', opts.revise],
