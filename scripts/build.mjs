@@ -16,6 +16,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { helpFileName } from '../bin/help-file.cjs';
+import { bundledPackageDirs, thirdPartyNotices } from './notices.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -225,3 +226,8 @@ for (const entry of [...loadedAtRunTime].sort()) {
 // The root package is "type": "module"; the files under dist/ are bin/'s packs.
 writeFileSync(new URL('package.json', dist), '{ "type": "commonjs" }\n');
 writeFileSync(new URL('build-id', dist), `${hash.digest('hex').slice(0, 16)}\n`);
+// The licences of the packages bundled above, shipped beside them (scripts/notices.mjs).
+writeFileSync(
+  new URL('THIRD-PARTY-NOTICES', dist),
+  thirdPartyNotices(fileURLToPath(root), bundledPackageDirs(metafile)),
+);
