@@ -73,7 +73,7 @@ const { outputFiles, metafile } = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   define: { __SITEBUILDER_VERSION__: JSON.stringify(version) },
   legalComments: 'none',
   logLevel: 'warning',
@@ -102,7 +102,7 @@ for (const { path: outPath, text: code } of outputFiles) {
     loader: 'js',
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     // import() of a chunk or a built-in becomes require(): no ES module loader at all.
     supported: { 'dynamic-import': false },
     // Worked out when read, not when the chunk loads (node:url costs start-up time).
