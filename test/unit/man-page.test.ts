@@ -39,7 +39,8 @@ describe('the man page', () => {
   });
 
   it('is the package’s man page, and ships', () => {
-    expect(pkg.man).toBe('./sitebuilder.1');
+    // An array: npm 11 links the page into <prefix>/share/man on a global install from an array, not from a string.
+    expect(pkg.man).toEqual(['./sitebuilder.1']);
     expect(pkg.files).toContain('sitebuilder.1');
   });
 
