@@ -305,9 +305,6 @@ export const ARG_ALIASES: Record<string, Record<string, string>> = {
   upload_storage_file: { path: 'fileName', content: 'contentBase64' },
 };
 
-/** The answer's paging fields whose values are cursors: numbers in the alternate shapes. */
-export const CURSOR_FIELDS = ['nextCursor', 'nextToken', 'oldestCursor'] as const;
-
 /** The seeded site whose id has another form than site_…, in the alternate shapes only. */
 export const ALTERNATE_SEED_SITE = {
   _id: '66c3a1f09b2e4d5c8a7b6e01',
