@@ -182,7 +182,7 @@ describe.concurrent('against an emulator started by the test', () => {
     const lines = [
       ['site', 'list'],
       ['site', 'view', 'site_bakery'],
-      ['chat', 'site_bakery', 'Add an about page'],
+      ['chat', 'site_bakery', 'Add an about page', '--yes'],
       ['publish', 'site_bakery'],
       ['publish', 'site_bakery', 'site_portfolio', '--no-wait'],
       ['email', 'domains', 'site_bakery'],
