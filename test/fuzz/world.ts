@@ -4,9 +4,9 @@
 // state, the clock and the configuration copied), so a printed command is tried without
 // changing the journey. Ids are compared across worlds in a canonical form (`job#12`): both
 // emulators make the n-th id of a kind for the same call.
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { methodInfo } from '../../src/api/method-index.js';
 import { main } from '../../src/cli.js';
 import { FakeClock } from '../../src/clock.js';
@@ -202,7 +202,9 @@ export class World {
     return table;
   }
 
+  /** Stops the emulator and removes the configuration directory. */
   async close(): Promise<void> {
     await this.emu.close();
+    rmSync(dirname(this.configDir), { recursive: true, force: true });
   }
 }
