@@ -40,8 +40,8 @@ import { DEFAULT_CONCURRENCY, type FleetFlags } from '../fleet/options.js';
 import type { SiteOutcome } from '../fleet/report.js';
 import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
 import { gatherSites } from '../fleet/sites.js';
-import { sb } from '../../io/shell.js';
-import { pendingOf, shellQuote, waitingOn } from '../job/commands.js';
+import { flag, sb, shellQuote } from '../../io/shell.js';
+import { pendingOf, waitingOn } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
 import { type ChatOptions, readMessageFile } from './run.js';
 import { sendMessage, type Mode } from './send.js';
@@ -133,7 +133,7 @@ export function unknownSitesError(siteArgs: string[], unknown: ReadonlySet<strin
   if (message === undefined || trailing === 0 || before.some((a) => unknown.has(a)))
     return new UsageError(`${head}; check the ids (\`${sb('site list')}\` shows the sites this token reaches).`);
   const words = [...siteArgs.slice(before.length), message].join(' ');
-  const command = `${before.length ? sb('chat', ...before) : sb('chat <site>')} ${shellQuote(words.length > 60 ? '…' : words)}`;
+  const command = sb('chat', ...(before.length ? before : ['SITE']), words.length > 60 ? '…' : words);
   const what =
     words.length > 60
       ? `the words from ${sanitizeInline(siteArgs[before.length])} on are`
@@ -358,7 +358,8 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
   const message = await readMessage(opts, given, ctx);
   checkLocally(opts, message, siteArgs);
   // The message in a command shown for reading: a long one is left to fill in.
-  const shortMessage = shellQuote(message.length > 60 ? '…' : message);
+  const short = message.length > 60 ? '…' : message;
+  const shortMessage = shellQuote(short);
   return withBatchGate(ctx, async (gate) => {
     const sites = await gatherSites(ctx, siteArgs, opts, (args) => `sitebuilder chat ${args} ${shortMessage}`);
     if (sites.length === 0) {
@@ -373,13 +374,13 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
       title: 'Chat with',
       // The same message, mode and --yes; on standard input a long message is left to fill in.
       again: (ids) =>
-        [
-          'sitebuilder chat',
-          ...(ids ? ids.map(shellQuote) : ['-']),
-          ...(opts.plan ? ['--plan'] : []),
-          ...(ctx.globals.yes ? ['--yes'] : []),
-          ids ? shellQuote(message) : shortMessage,
-        ].join(' '),
+        sb(
+          'chat',
+          ...(ids ?? ['-']),
+          ...(opts.plan ? [flag('--plan')] : []),
+          ...(ctx.globals.yes ? [flag('--yes')] : []),
+          ids ? message : short,
+        ),
       sites,
       async prepare() {
         if (typed) await requireKnownSites(ctx, siteArgs, sites, given);
@@ -390,7 +391,7 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
       work: (site, row) => chatOne(ctx, opts, message, mode, site, row),
       notStarted: (site, why) => ({
         ...notStartedOutcome(site, why, 'Not sent'),
-        next: [sb('chat', site, ...(opts.plan ? ['--plan'] : []), message)],
+        next: [sb('chat', site, ...(opts.plan ? [flag('--plan')] : []), message)],
         record: { jobId: null, state: null, creditsCharged: null },
       }),
     });

@@ -21,7 +21,7 @@ import {
   type RunState,
 } from '../../render/reducer.js';
 import type { DetachReason, RunView } from '../../render/run-view.js';
-import { shellQuote } from './commands.js';
+import { sb } from '../../io/shell.js';
 import { rememberSiteRun } from './known-runs.js';
 
 export interface FollowOptions {
@@ -62,7 +62,7 @@ export interface FollowResult {
 }
 
 export function watchCommand(projectId: string, jobId: string): string {
-  return `sitebuilder job watch ${shellQuote(projectId)} ${shellQuote(jobId)}`;
+  return sb('job watch', projectId, jobId);
 }
 
 export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowResult> {
@@ -203,7 +203,6 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
  * answers 409: the next get_job shows how it ended.
  */
 async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): Promise<boolean> {
-  const site = shellQuote(o.projectId);
   try {
     const { envelope } = await ctx.api().call('cancel_job', { projectId: o.projectId }, { signal });
     const other = pickString(envelope.data, 'jobId', 'cancelledJobId', 'job_id');
@@ -232,7 +231,7 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
       ok: false,
       message: ended
         ? `Nothing to cancel: ${sanitizeInline(err.serviceMessage || 'the run already ended')}`
-        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Press Ctrl-C again to detach; try again with: sitebuilder job cancel ${site}`,
+        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Press Ctrl-C again to detach; try again with: ${sb('job cancel', o.projectId)}`,
     });
     // A network failure may have come after the service took it.
     return !refused;
