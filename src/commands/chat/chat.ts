@@ -3,9 +3,19 @@
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
 // The definition only: the implementation (./run.ts) loads when the command runs.
 import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
+import { UsageError } from '../../errors.js';
 import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import type { ChatBatchOptions } from './batch.js';
+
+/** --choose N: a number; the printed `N` is a placeholder, refused with what to put in its place. */
+function parseChoice(value: string): number {
+  if (value.trim() === 'N')
+    throw new UsageError(
+      '--choose N holds a placeholder: put the number of one of the suggested answers in place of N (they are listed with the question; `sitebuilder job watch SITE JOB` shows them again). Nothing was sent.',
+    );
+  return parsePositiveInt('--choose')(value);
+}
 
 export const chat = defineCommand<ChatBatchOptions>({
   name: 'chat',
@@ -33,7 +43,7 @@ Several sites (chat SITE… MESSAGE: the last argument is the message; - reads t
     {
       flags: '--choose <n>',
       description: 'answer with the agent’s suggested answer number N',
-      parse: parsePositiveInt('--choose'),
+      parse: parseChoice,
     },
     {
       flags: '--job <jobId>',
