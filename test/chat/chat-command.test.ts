@@ -133,7 +133,8 @@ describe('questions and plans', () => {
     expect(r.stdout).toMatch(/^question\tWhat kind of site should this be\?$/m);
     expect(r.stdout).toMatch(/^option\t2\tA portfolio$/m);
     const jobId = rx()`--job (${'job'})`.exec(r.stderr)![1];
-    expect(r.stderr).toContain(`sitebuilder chat site_bakery --choose N --job ${jobId}`);
+    for (const n of [1, 2, 3, 4]) expect(r.stderr).toContain(`sitebuilder chat site_bakery --choose ${n} --job ${jobId}`);
+    expect(r.stderr).toMatch(/^ {2}2\. A portfolio\n {4}sitebuilder chat site_bakery --choose 2 --job /m);
     expect(r.stderr).toContain(`sitebuilder chat site_bakery --answer '…' --job ${jobId}`);
     await startOver();
     const json = await chat(['make it nicer', '--json']);
@@ -257,7 +258,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
     );
     const waiting = rx()`from run (${'job'}) waits`.exec(r.stderr)![1];
     expect(r.stderr).toContain(
-      `Answer with \`sitebuilder chat site_bakery --choose N --job ${waiting}\` or \`sitebuilder chat site_bakery --answer '…' --job ${waiting}\``,
+      `Answer with \`sitebuilder chat site_bakery --choose N --job ${waiting}\` (N from 1 to 4: 1. A small business site; 2. A portfolio; 3. A blog; 4. An online shop) or \`sitebuilder chat site_bakery --answer '…' --job ${waiting}\``,
     );
     expect(r.stderr).toContain('--yes');
     const json = await chat(['Add a gallery page', '--json']);
@@ -575,6 +576,6 @@ describe('site create follows the first build', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0 });
     const q = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'a site'], { env, clock });
     expect(q.code).toBe(10);
-    expect(q.stderr).toMatch(rx()`sitebuilder chat ${'site'} --choose N --job ${'job'}`);
+    expect(q.stderr).toMatch(rx()`sitebuilder chat ${'site'} --choose 1 --job ${'job'}`);
   });
 });

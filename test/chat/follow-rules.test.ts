@@ -52,12 +52,20 @@ const printed = (text: string, re: RegExp): string => {
 };
 
 describe('every follow-up command the CLI prints works as printed', () => {
-  it('a question: --choose N --job and --answer --job, from this machine and from another', async () => {
+  it('a question: --choose 2 --job beside its option and --answer --job, from this machine and from another', async () => {
     const q = await chat(['make it nice']);
     expect(q.code).toBe(10);
-    const choose = printed(q.stderr, /^ {2}(sitebuilder chat site_bakery --choose N --job \S+)$/m);
-    const answer = printed(q.stderr, /^ {2}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
-    expect((await runPrinted(choose, { n: '2' })).code).toBe(0);
+    // Each suggested answer, then the command that picks it: whole, nothing to fill in.
+    expect(q.stderr).toMatch(/^ {2}2\. A portfolio\n {4}sitebuilder chat site_bakery --choose 2 --job \S+$/m);
+    const choose = printed(q.stderr, /^ {4}(sitebuilder chat site_bakery --choose 2 --job \S+)$/m);
+    const answer = printed(q.stderr, /^ {4}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
+    // Pasted as printed, the one to fill in sends nothing: exit 2, naming what goes in place of …
+    const before = emu.control.log().length;
+    const unfilled = await runPrinted(answer, { text: '…' });
+    expect(unfilled.code).toBe(2);
+    expect(unfilled.stderr).toContain('"…" in --answer is a placeholder from a printed command: put your answer in its place.');
+    expect(emu.control.log()).toHaveLength(before);
+    expect((await runPrinted(choose)).code).toBe(0);
     expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A portfolio' });
     // The --answer command now names a run that is no longer the latest: refused, nothing sent.
     const stale = await runPrinted(answer);
@@ -67,7 +75,7 @@ describe('every follow-up command the CLI prints works as printed', () => {
     );
     expect((await runPrinted(printed(stale.stderr, /(sitebuilder job watch site_bakery \S+)$/m))).code).toBe(0);
     const q2 = await chat(['make it pop']);
-    const answer2 = printed(q2.stderr, /^ {2}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
+    const answer2 = printed(q2.stderr, /^ {4}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
     const elsewhere = { ...env, SITEBUILDER_CONFIG_DIR: tempConfigDir() };
     expect((await runPrinted(answer2, { text: 'A site for our bakery' }, { env: elsewhere })).code).toBe(0);
     expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A site for our bakery' });
@@ -76,7 +84,7 @@ describe('every follow-up command the CLI prints works as printed', () => {
   it('a plan: --approve --job and --revise --job; the refusal of a new message names both', async () => {
     const p = await chat(['--plan', 'Add a gallery page with photos of our bread']);
     expect(p.code).toBe(11);
-    const revise = printed(p.stderr, /^ {2}(sitebuilder chat site_bakery --revise '…' --job \S+)$/m);
+    const revise = printed(p.stderr, /^ {4}(sitebuilder chat site_bakery --revise '…' --job \S+)$/m);
     const revised = await runPrinted(revise, { text: 'Also add a pricing page' });
     expect(revised.code).toBe(11);
     const refused = await chat(['Add a team page']);

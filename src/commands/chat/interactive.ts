@@ -15,7 +15,7 @@ import { pickString } from '../../io/records.js';
 import { sanitize, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import type { Pending } from '../../render/run-view.js';
-import { waitingOn } from '../job/commands.js';
+import { answerLines, waitingOn } from '../job/commands.js';
 import { rememberSiteRun } from '../job/known-runs.js';
 import { printQueue } from '../queue/list.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
@@ -73,9 +73,8 @@ function promptLabel(plan: boolean, w: Pending | undefined): string {
 
 /** Leaving while something waits: the commands that answer it later. */
 function sayLeftWaiting(ctx: Context, w: Pending): void {
-  const commands = w.kind === 'question' ? w.answer : [w.approve, w.revise];
-  ctx.io.errLine(`The ${w.kind} still waits; answer it later with:`);
-  for (const c of commands) ctx.io.errLine(`  ${c}`);
+  ctx.io.errLine(`The ${w.kind} still waits; answer it later with one of:`);
+  for (const line of answerLines(w)) ctx.io.errLine(line);
 }
 
 const ask = (ctx: Context, w: Pending): Promise<NextMessage | undefined> =>

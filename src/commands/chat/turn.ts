@@ -7,7 +7,7 @@ import { ExitCode } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import type { Pending } from '../../render/run-view.js';
 import { createRunView } from '../../render/views.js';
-import { pendingOf } from '../job/commands.js';
+import { answerLines, pendingOf } from '../job/commands.js';
 import { exitCodeOf, followJob, watchCommand, type FollowResult } from '../job/follow.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import { reportQueued, reportStarted, sendMessage, type Mode } from './send.js';
@@ -116,14 +116,8 @@ export async function followToEnd(
 /** After Esc or Decide later outside a conversation: the commands that answer later, once. */
 export function printAnswerLater(ctx: Context, pending: Pending): void {
   if (ctx.io.json) return;
-  if (pending.kind === 'plan') {
-    ctx.io.errLine(`Approve it later with: ${pending.approve}`);
-    ctx.io.errLine(`or ask for changes with: ${pending.revise}`);
-    return;
-  }
-  const choices = pending.options.map((opt, i) => `${i + 1}. ${sanitizeInline(opt)}`).join('; ');
-  ctx.io.errLine(`Answer it later with${choices ? ` (N: ${choices})` : ''}:`);
-  for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
+  ctx.io.errLine(`${pending.kind === 'plan' ? 'The plan waits' : 'The question waits'}; answer it later with one of:`);
+  for (const line of answerLines(pending)) ctx.io.errLine(line);
 }
 
 function reattachLead(r: FollowResult): string {
@@ -134,19 +128,12 @@ function reattachLead(r: FollowResult): string {
     : 'Detached; the run goes on';
 }
 
-function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): void {
+function printPendingHint(ctx: Context, pending: Pending): void {
   if (ctx.io.json) return;
-  if (pending.kind === 'question') {
-    ctx.io.errLine(`The agent asks: ${sanitizeInline(pending.question)}`);
-    pending.options.forEach((opt, i) => {
-      ctx.io.errLine(`  ${i + 1}. ${sanitizeInline(opt)}`);
-    });
-    ctx.io.errLine('Answer with:');
-    for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
-    return;
-  }
-  ctx.io.errLine('Approve the plan with:');
-  ctx.io.errLine(`  ${pending.approve}`);
-  ctx.io.errLine('or ask for changes with:');
-  ctx.io.errLine(`  ${pending.revise}`);
+  ctx.io.errLine(
+    pending.kind === 'question'
+      ? `The agent asks: ${sanitizeInline(pending.question)} Answer with one of:`
+      : 'The plan waits for your word; answer with one of:',
+  );
+  for (const line of answerLines(pending)) ctx.io.errLine(line);
 }

@@ -33,7 +33,7 @@ export const watch = defineCommand<WatchOptions>({
     'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach,reason}',
   async run(opts, ctx) {
     // The renderer loads only when a run is followed.
-    const [{ createRunView }, { pendingOf }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
+    const [{ createRunView }, { answerLines, pendingOf }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
       await Promise.all([
         import('../../render/views.js'),
         import('./commands.js'),
@@ -62,9 +62,14 @@ export const watch = defineCommand<WatchOptions>({
       ctx.io.info(
         `${r.reason === 'connection_lost' ? 'Stopped following without a connection; the run may go on' : 'The run goes on'}. Re-attach with: ${reattach}`,
       );
-    if (pending?.kind === 'question')
-      ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
-    if (pending?.kind === 'plan') ctx.io.info(`The plan waits: ${pending.approve}  or  ${pending.revise}`);
+    if (pending && !ctx.io.json && !ctx.io.quiet) {
+      ctx.io.errLine(
+        pending.kind === 'question'
+          ? `The agent asks: ${sanitizeInline(pending.question)} Answer with one of:`
+          : 'The plan waits; answer with one of:',
+      );
+      for (const line of answerLines(pending)) ctx.io.errLine(line);
+    }
     return exitCode;
   },
 });
