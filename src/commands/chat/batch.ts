@@ -312,7 +312,7 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   } catch (err) {
     if (ctx.signal.aborted)
       return out('detached', ExitCode.interrupted, {
-        note: `Detached; the run goes on (last seen: ${sanitizeInline(lastSeen)}).`,
+        note: `Stopped following; the run goes on (last seen: ${sanitizeInline(lastSeen)}).`,
         next: watch,
       });
     if (err instanceof PendingError)

@@ -1,8 +1,8 @@
 // `sitebuilder chat <site>` in a terminal: a prompt loop. Each message starts (or queues) a run
 // that is rendered live; questions and plans are answered with a select. An empty line, /exit or
 // Ctrl-D leaves; /plan toggles plan mode; /cancel stops the site's run; /queue shows the queue;
-// /resume runs a stopped queue. Ctrl-C during a run cancels it; a second Ctrl-C detaches and
-// leaves with 130. A question or plan left waiting (by an earlier run, or put off with Esc or
+// /resume runs a stopped queue. During a run, Esc cancels it (asked first) and the conversation
+// goes on; Ctrl-C stops following and leaves with 130, the run going on (job/run-keys.ts). A question or plan left waiting (by an earlier run, or put off with Esc or
 // Decide later) is said once with what the next message does to it and the ways out, and the
 // prompt says it too; /reply asks it again. What is typed during a run becomes the next message's
 // text, never an answer to a question or a plan. When the latest run cannot be told, the first
@@ -23,7 +23,7 @@ import { followToEnd, runTurn, type TurnResult } from './turn.js';
 import { waitingAtStart } from './waiting.js';
 
 const HELP =
-  'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /resume runs a stopped queue · /cancel stops the run · /exit, Ctrl-D or an empty line leaves.';
+  'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /resume runs a stopped queue · /cancel stops the run · /exit, Ctrl-D or an empty line leaves. During a run, Esc cancels it (asks first) · Ctrl-C stops following (the run goes on).';
 
 async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
   try {
@@ -134,7 +134,12 @@ export async function interactiveChat(
   };
   /** Follows a run the conversation did not send (the one /resume started), as a turn. */
   const follow = async (jobId: string): Promise<number | undefined> => {
-    const { result, next } = await followToEnd(ctx, projectId, jobId, opts.timeoutMs, false, opts.reconnectForMs);
+    const { result, next } = await followToEnd(ctx, projectId, jobId, {
+      timeoutMs: opts.timeoutMs,
+      remember: false,
+      reconnectForMs: opts.reconnectForMs,
+      conversation: true,
+    });
     if (next) return turn(next);
     return ended(result);
   };
