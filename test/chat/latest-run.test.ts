@@ -147,7 +147,7 @@ describe('a history that names no run, a machine that knows none', () => {
   });
 
   it('a conversation says it cannot tell, and confirms the first message only', async () => {
-    const prompter = new ScriptedPrompter(['Add a gallery page please', 'yes', 'Then a team page please', '']);
+    const prompter = new ScriptedPrompter(['Add a gallery page please', 'yes', 'Then a team page please', '/exit']);
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('your first message is taken as the reply to it');

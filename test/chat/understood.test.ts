@@ -124,6 +124,47 @@ describe('a conversation', () => {
   });
 });
 
+describe('lines meant for something else', () => {
+  it('a shell command or a slash word mistyped asks first; No sends nothing; an empty line stays', async () => {
+    const prompter = new ScriptedPrompter([
+      'clear',
+      'no',
+      '/exti',
+      'cd ..',
+      null,
+      '',
+      '/plan Move the menu to its own page',
+      'no',
+      'exit',
+      'yes',
+      null,
+      '/exit',
+    ]);
+    const r = await cli(['chat', 'site_bakery'], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(r.prompts).toEqual([
+      'You',
+      '“clear” looks like a command for the shell. Send it to the agent anyway?',
+      'You',
+      'You',
+      '“cd ..” looks like a shell command. Send it to the agent anyway?',
+      'You',
+      'You',
+      '/plan is a command that takes no words. Send it to the agent anyway?',
+      'You',
+      '“exit” looks like a command for the shell. Send it to the agent anyway?',
+      'What kind of site should this be?',
+      'You (answers the question)',
+    ]);
+    const said = r.stderr.replace(/\n {2}/g, ' ');
+    expect(said).toContain('Unknown command /exti; did you mean /exit? Nothing was sent.');
+    expect(said.match(/Not sent\. \/help lists the commands; \/exit leaves\./g)).toHaveLength(3);
+    expect(said).toContain('Nothing sent. /exit or Ctrl-D leaves.');
+    // Only what was confirmed went to the agent.
+    expect(sends().map((a: any) => a.prompt)).toEqual(['exit']);
+  });
+});
+
 describe('a stopped queue', () => {
   it('is said as stopped, never as a busy agent, with the command (or /resume) that runs it', async () => {
     await cli(['chat', 'site_bakery', 'Add every page you can think of #long', '--no-follow']);
@@ -132,7 +173,7 @@ describe('a stopped queue', () => {
     const piped = await cli(['chat', 'site_bakery', 'Add a contact page to the site', '--no-follow']);
     expect(piped.stdout).toMatch(rx()`^queued\t2\t${'qmsg'}\n$`);
     expect(piped.stderr).toContain('Run the queue with: sitebuilder queue resume site_bakery');
-    const prompter = new ScriptedPrompter(['And a map on the contact page', '/resume', '']);
+    const prompter = new ScriptedPrompter(['And a map on the contact page', '/resume', '/exit']);
     const r = await cli(['chat', 'site_bakery'], { tty: true, prompter });
     expect(r.code).toBe(0);
     const said = `${r.stdout}${r.stderr}`.replace(/\n {2}/g, ' ');
