@@ -55,7 +55,7 @@ async function resolveBackup(
   if (given !== undefined && given.trim() === '')
     throw new UsageError('The backup id is empty; `sitebuilder backup list` shows the ids.');
   if (given && (ctx.globals.yes || !ctx.prompter.canPrompt())) return { id: given, text: given };
-  if (!given) ctx.prompter.require('Choosing a backup', `name it: ${sb('backup restore', siteId, 'BACKUP_ID')}`);
+  if (!given) ctx.prompter.require('Choosing a backup', `name it: \`${sb('backup restore', siteId, 'BACKUP_ID')}\``);
   const { envelope } = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
   const items = itemsOf(envelope.data);
   if (given) {
