@@ -551,6 +551,13 @@ describe('chat over many sites', () => {
       'No site has the id site_typo, so nothing was sent; check the ids (`sitebuilder site list` shows the sites this token reaches).',
     );
     expect(calls('send_message')).toHaveLength(0);
+    // One letter off a site the token reaches: that one is named.
+    const near = await cli(['chat', 'site_bakry', other, 'Update the footer']);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toContain(
+      'No site has the id site_bakry, so nothing was sent; check the ids (`sitebuilder site list` shows the sites this token reaches). Did you mean site_bakery for site_bakry?',
+    );
+    expect(calls('send_message')).toHaveLength(0);
 
     // Quoted, the same words are one message to the sites named (sent, not followed).
     const quoted = await cli(['chat', site, other, 'hello there friend', '--no-follow']);

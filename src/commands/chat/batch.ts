@@ -124,14 +124,34 @@ const either = (ids: string[]): string =>
  * `friend`; where the unknown ids are the last ones before the message, the sentence shows the
  * command with the message quoted. The ids come from the command line, checked by checkId.
  */
-export function unknownSitesError(siteArgs: string[], unknown: ReadonlySet<string>, message?: string): UsageError {
+/** Whether the unknown ids are the last arguments before the message: the words of an unquoted message. */
+function areMessageWords(siteArgs: string[], unknown: ReadonlySet<string>, message?: string): boolean {
+  let trailing = 0;
+  while (trailing < siteArgs.length && unknown.has(siteArgs[siteArgs.length - 1 - trailing])) trailing++;
+  const before = siteArgs.slice(0, siteArgs.length - trailing);
+  return message !== undefined && trailing > 0 && !before.some((a) => unknown.has(a));
+}
+
+export function unknownSitesError(
+  siteArgs: string[],
+  unknown: ReadonlySet<string>,
+  message?: string,
+  near: ReadonlyMap<string, string[]> = new Map(),
+): UsageError {
   const named = [...new Set(siteArgs.filter((a) => unknown.has(a)))];
   let trailing = 0;
   while (trailing < siteArgs.length && unknown.has(siteArgs[siteArgs.length - 1 - trailing])) trailing++;
   const head = `No site has the id ${either(named.map(sanitizeInline))}, so nothing was sent`;
   const before = siteArgs.slice(0, siteArgs.length - trailing);
-  if (message === undefined || trailing === 0 || before.some((a) => unknown.has(a)))
-    return new UsageError(`${head}; check the ids (\`${sb('site list')}\` shows the sites this token reaches).`);
+  if (!areMessageWords(siteArgs, unknown, message)) {
+    const meant = named
+      .filter((id) => near.get(id)?.length)
+      .map((id) => `${near.get(id)!.map(sanitizeInline).join(' or ')} for ${sanitizeInline(id)}`);
+    const guess = meant.length ? ` Did you mean ${meant.join(', ')}?` : '';
+    return new UsageError(
+      `${head}; check the ids (\`${sb('site list')}\` shows the sites this token reaches).${guess}`,
+    );
+  }
   const words = [...siteArgs.slice(before.length), message].join(' ');
   const command = sb('chat', ...(before.length ? before : ['SITE']), words.length > 60 ? '…' : words);
   const what =
@@ -155,7 +175,15 @@ async function requireKnownSites(ctx: Context, siteArgs: string[], sites: string
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, sites.length) }, lookUp));
-  if (unknown.size > 0) throw unknownSitesError(siteArgs, unknown, message);
+  if (unknown.size === 0) return;
+  // A few mistyped ids: the closest the token reaches, from one bounded read (site-suggest.ts).
+  const near = new Map<string, string[]>();
+  if (unknown.size <= 3 && !areMessageWords(siteArgs, unknown, message)) {
+    const { closestIds, reachableSiteIds } = await import('./site-suggest.js');
+    const ids = await reachableSiteIds(ctx);
+    for (const id of unknown) near.set(id, closestIds(id, ids));
+  }
+  throw unknownSitesError(siteArgs, unknown, message, near);
 }
 
 /** More than a handful of sites: confirmed on a terminal, or --yes; otherwise exit 5, nothing sent. */

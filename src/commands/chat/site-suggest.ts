@@ -42,6 +42,21 @@ function closeness(typed: string, id: string): number {
 
 /** The closest site ids to `typed` (at most three, the closest first), from the sites the token reaches. */
 export async function similarSites(ctx: Context, typed: string): Promise<string[]> {
+  return closestIds(typed, await reachableSiteIds(ctx));
+}
+
+/** The closest of `ids` to `typed`: at most three, the closest first. */
+export function closestIds(typed: string, ids: string[]): string[] {
+  return ids
+    .map((id) => ({ id, d: closeness(typed, id) }))
+    .filter((c) => Number.isFinite(c.d) && c.id !== typed)
+    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
+    .slice(0, 3)
+    .map((c) => c.id);
+}
+
+/** The ids of the sites the token reaches: one read of the workspaces and of their sites, at most SUGGEST_SITES_MAX. */
+export async function reachableSiteIds(ctx: Context): Promise<string[]> {
   const ids: string[] = [];
   // A listing refused or unreadable leaves the suggestion to what was read.
   const readable = async (read: () => Promise<void>) => {
@@ -64,10 +79,5 @@ export async function similarSites(ctx: Context, typed: string): Promise<string[
         if (idOf(site)) ids.push(idOf(site));
     });
   }
-  return ids
-    .map((id) => ({ id, d: closeness(typed, id) }))
-    .filter((c) => Number.isFinite(c.d) && c.id !== typed)
-    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
-    .slice(0, 3)
-    .map((c) => c.id);
+  return ids;
 }
