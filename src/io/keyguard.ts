@@ -93,6 +93,9 @@ export function takeTypeAhead(io: IO): string {
   return text;
 }
 
+/** Keeps `text` for the next message prompt, after what is kept already (a line put back). */
+export const keepTypeAhead = (io: IO, text: string): void => hold(io, text.trim());
+
 /** What was typed ahead, left where it is. */
 export const peekTypeAhead = (io: IO): string => held.get(io) ?? '';
 

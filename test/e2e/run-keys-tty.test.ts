@@ -109,7 +109,13 @@ async function cancelInConversation(emu: RunningEmulator, site: string, cols: nu
   await t.waitFor(/^\$/m);
   t.send(`sitebuilder chat ${site}`, 'Enter');
   await t.waitForPrompt(/^\? You ‣/);
-  t.send('Add an about page and a contact page #stall:120', 'Enter');
+  // Esc at the prompt: nothing runs, so nothing is cancelled and the line stays as typed.
+  t.send('Add an about page');
+  await t.waitForPrompt(/^\? You ‣ Add an about page/);
+  t.send('Escape');
+  await t.waitFor((s) => unwrapped(s).includes('Nothing runs to cancel. /exit or Ctrl-D leaves.'));
+  await t.waitForPrompt(/^\? You ‣ Add an about page\s*$/);
+  t.send(' and a contact page #stall:120', 'Enter');
   await t.waitFor(/The agent stalled/, 20_000);
   t.send('Escape');
   await t.waitFor((s) => unwrapped(s).includes('Cancel this run? y cancels it'));

@@ -12,8 +12,8 @@
 // message is confirmed (waiting.ts).
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
-import { forgetTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
-import { EndOfInputError } from '../../io/prompter.js';
+import { forgetTypeAhead, keepTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
+import { EndOfInputError, EscapeError } from '../../io/prompter.js';
 import { pickString } from '../../io/records.js';
 import { sanitize, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
@@ -197,7 +197,12 @@ export async function interactiveChat(
       line = (await ctx.prompter.input(promptLabel(plan, waiting), { typeAhead: !waiting })).trim();
     } catch (err) {
       if (err instanceof EndOfInputError) line = '/exit';
-      else if (err instanceof InterruptedError) {
+      else if (err instanceof EscapeError) {
+        // Esc cancels a run; at the prompt there is none: the line stays as it was typed.
+        keepTypeAhead(ctx.io, err.typed);
+        ctx.io.errLine(c.dim('Nothing runs to cancel. /exit or Ctrl-D leaves.'));
+        continue;
+      } else if (err instanceof InterruptedError) {
         sayNotSent(ctx);
         return ExitCode.interrupted;
       } else throw err;
