@@ -59,7 +59,7 @@ export function checkCommandInput(def: AnyCommandDefinition, input: GivenInput):
     const given = input.options[optionKey(flag)];
     // A repeatable option holds a list of the values given.
     for (const value of Array.isArray(given) ? given : [given]) {
-      if (typeof value === 'string') refusePlaceholder(flag, value);
+      if (typeof value === 'string') refusePlaceholder(flag, value, spoken(placeholder));
       if (value === '') throw new UsageError(`${flag} is empty; give it a value, or leave it out. Nothing was sent.`);
       if (typeof value !== 'string') continue;
       if (/id$/i.test(placeholder)) checkId(flag, value, input.token());

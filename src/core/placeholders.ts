@@ -6,39 +6,30 @@
 // `SITE`, `ID`, any `…_ID`), each alone, with `…` after it at most.
 import { UsageError } from '../errors.js';
 
-const WORDS = new Set(['N', 'TEXT', 'MESSAGE', 'ANSWER', 'JOB', 'SITE', 'ID', 'FILE', 'PATH', 'URL']);
+const WORDS = /^(N|TEXT|MESSAGE|ANSWER|JOB|SITE|ID|FILE|PATH|URL|[A-Z]+(_[A-Z]+)*_ID)(…|\.\.\.)?$/;
 
 /** Whether a value is a placeholder left unfilled, not a value. */
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
-  if (v === '…' || v === '...' || /^<[^<>]+>$/.test(v)) return true;
-  const word = v.replace(/(…|\.\.\.)$/, '');
-  return WORDS.has(word) || /^[A-Z]+(_[A-Z]+)*_ID$/.test(word);
+  return /^(…|\.\.\.|<[^<>]+>)$/.test(v) || WORDS.test(v);
 }
 
 /** What goes in the place of the placeholder, by the option or argument that holds it. */
 const FILL: Record<string, string> = {
   '--answer': 'your answer',
   '--revise': 'what should change in the plan',
-  '--choose': 'the number of one of the suggested answers',
   message: 'your message',
-  '--prompt': 'what the site should be',
-  site: 'a site id (`sitebuilder site list` shows them)',
-  sites: 'a site id (`sitebuilder site list` shows them)',
-  '--job': 'the job id printed with the question or plan',
-  jobId: 'the job id',
-  '--workspace': 'a workspace id (`sitebuilder workspace list` shows them)',
+  site: 'a site id',
 };
 
 /**
  * Refuses a placeholder (exit 2) before anything is sent. `name` is the option (`--answer`) or
- * the argument (`message`); `spoken` says the argument in words for the fallback.
+ * the argument (`message`); `spoken` says what it holds in words (`job id`).
  */
 export function refusePlaceholder(name: string, value: string, spoken = name): void {
   if (!isPlaceholder(value)) return;
   const where = name.startsWith('-') ? `in ${name}` : `as the ${spoken}`;
-  const fill = FILL[name] ?? `the ${spoken.replace(/^--/, '')}`;
   throw new UsageError(
-    `${JSON.stringify(value.trim())} ${where} is a placeholder from a printed command: put ${fill} in its place. Nothing was sent.`,
+    `${JSON.stringify(value.trim())} ${where} is a placeholder from a printed command: put ${FILL[name] ?? `the ${spoken}`} in its place. Nothing was sent.`,
   );
 }

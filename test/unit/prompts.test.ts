@@ -120,7 +120,7 @@ describe('commands to copy', () => {
       '"…" in --answer is a placeholder from a printed command: put your answer in its place. Nothing was sent.',
     );
     expect(() => refusePlaceholder('site', 'SITE', 'site')).toThrow(
-      '"SITE" as the site is a placeholder from a printed command: put a site id (`sitebuilder site list` shows them) in its place.',
+      '"SITE" as the site is a placeholder from a printed command: put a site id in its place.',
     );
   });
 

@@ -3,11 +3,10 @@
 // swapped), or that hold it whole (`bakery`). One read of the workspaces and of their sites,
 // bounded (SUGGEST_SITES_MAX ids at most); what cannot be read is left out: a suggestion is a
 // help, never a reason to refuse or to send.
-import { paginate } from '../../api/paginate.js';
+import { itemsOf, paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { idOf } from '../../io/records.js';
-import { workspaceIds } from '../site/workspaces.js';
 
 /** Site ids read at most for a suggestion. */
 export const SUGGEST_SITES_MAX = 500;
@@ -68,7 +67,8 @@ export async function reachableSiteIds(ctx: Context): Promise<string[]> {
   };
   let workspaces: string[] = [];
   await readable(async () => {
-    workspaces = await workspaceIds(ctx.api(), ctx.signal);
+    const { envelope } = await ctx.api().call('list_workspaces', {}, { signal: ctx.signal });
+    workspaces = itemsOf(envelope.data).map(idOf).filter(Boolean);
   });
   for (const ws of workspaces) {
     const left = SUGGEST_SITES_MAX - ids.length;
