@@ -47,6 +47,7 @@ describe('a lone chat argument', () => {
 
   it('of an id’s form: the site when the service knows it, else refused with the closest ids, nothing sent', async () => {
     const withDefault = { ...env, SITEBUILDER_SITE: 'site_portfolio' };
+    await knowLatestRun(emu, env.SITEBUILDER_CONFIG_DIR, 'site_portfolio');
     // A mistyped id is never a paid message, default site or not: exit 2, "did you mean".
     const typo = await cli(['chat', 'site_bakry', '--no-follow'], { env: withDefault });
     expect(typo.code).toBe(2);

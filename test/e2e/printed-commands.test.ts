@@ -139,6 +139,8 @@ describe('every printed command, pasted into bash as printed', () => {
     await emu.control.setOutcome('site_recipes', { outcome: 'failure' });
     const withDefault = { SITEBUILDER_SITE: 'site_portfolio' };
     const journeys: Array<[string, Record<string, string>?]> = [
+      // --timeout: re-attach (which follows the run to its end), and cancel (it has ended by then).
+      ["sitebuilder chat site_docs 'Add every page you can think of #long' --timeout 5s --yes"],
       // A question: one --choose per suggested answer, then --answer '…'.
       // (--yes: a service whose history names no run with a time cannot tell what waits on a
       // site this machine has not written to yet; the first message there goes anyway.)
@@ -153,8 +155,6 @@ describe('every printed command, pasted into bash as printed', () => {
       [
         "sitebuilder chat site_portfolio 'Add every page you can think of #long' --no-follow --yes && sitebuilder chat site_portfolio 'Then a footer please'; sitebuilder job cancel site_portfolio",
       ],
-      // --timeout: re-attach, and cancel.
-      ["sitebuilder chat site_docs 'Add every page you can think of #long' --timeout 5s"],
       // A lone argument: not a site; a message without a site; no terminal for a conversation.
       ['sitebuilder chat site_bakry', withDefault],
       ["sitebuilder chat 'Add a contact page'; sitebuilder chat site_bakery"],
