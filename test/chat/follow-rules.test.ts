@@ -11,7 +11,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js
 import { Interrupts } from '../../src/interrupts.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { rx } from '../helpers/shapes.js';
-import { chatEnv, knowLatestRun, ndjson, pressingOn, runCli, ScriptedPrompter, shellWords } from './helpers.js';
+import { cancellingOn, chatEnv, knowLatestRun, ndjson, runCli, ScriptedPrompter, shellWords } from './helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -54,12 +54,22 @@ const printed = (text: string, re: RegExp): string => {
 };
 
 describe('every follow-up command the CLI prints works as printed', () => {
-  it('a question: --choose N --job and --answer --job, from this machine and from another', async () => {
+  it('a question: --choose 2 --job beside its option and --answer --job, from this machine and from another', async () => {
     const q = await chat(['make it nice']);
     expect(q.code).toBe(10);
-    const choose = printed(q.stderr, /^ {2}(sitebuilder chat site_bakery --choose N --job \S+)$/m);
-    const answer = printed(q.stderr, /^ {2}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
-    expect((await runPrinted(choose, { n: '2' })).code).toBe(0);
+    // Each suggested answer, then the command that picks it: whole, nothing to fill in.
+    expect(q.stderr).toMatch(/^ {2}2\. A portfolio\n {4}sitebuilder chat site_bakery --choose 2 --job \S+$/m);
+    const choose = printed(q.stderr, /^ {4}(sitebuilder chat site_bakery --choose 2 --job \S+)$/m);
+    const answer = printed(q.stderr, /^ {4}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
+    // Pasted as printed, the one to fill in sends nothing: exit 2, naming what goes in place of …
+    const before = emu.control.log().length;
+    const unfilled = await runPrinted(answer, { text: '…' });
+    expect(unfilled.code).toBe(2);
+    expect(unfilled.stderr).toContain(
+      '"…" in --answer is a placeholder from a printed command: put your answer in its place.',
+    );
+    expect(emu.control.log()).toHaveLength(before);
+    expect((await runPrinted(choose)).code).toBe(0);
     expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A portfolio' });
     // The --answer command now names a run that is no longer the latest: refused, nothing sent.
     const stale = await runPrinted(answer);
@@ -69,7 +79,7 @@ describe('every follow-up command the CLI prints works as printed', () => {
     );
     expect((await runPrinted(printed(stale.stderr, /(sitebuilder job watch site_bakery \S+)$/m))).code).toBe(0);
     const q2 = await chat(['make it pop']);
-    const answer2 = printed(q2.stderr, /^ {2}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
+    const answer2 = printed(q2.stderr, /^ {4}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
     // Pasted on another machine, which has not seen the history since the question: it cannot
     // tell whether someone answered it meanwhile, so it sends nothing and says how to go on.
     const elsewhere = { ...env, SITEBUILDER_CONFIG_DIR: tempConfigDir() };
@@ -86,7 +96,7 @@ describe('every follow-up command the CLI prints works as printed', () => {
   it('a plan: --approve --job and --revise --job; the refusal of a new message names both', async () => {
     const p = await chat(['--plan', 'Add a gallery page with photos of our bread']);
     expect(p.code).toBe(11);
-    const revise = printed(p.stderr, /^ {2}(sitebuilder chat site_bakery --revise '…' --job \S+)$/m);
+    const revise = printed(p.stderr, /^ {4}(sitebuilder chat site_bakery --revise '…' --job \S+)$/m);
     const revised = await runPrinted(revise, { text: 'Also add a pricing page' });
     expect(revised.code).toBe(11);
     const refused = await chat(['Add a team page']);
@@ -152,11 +162,11 @@ describe('the polling rule: no two polls of a run under 2 s apart', () => {
     expect(r.stdout).toContain('Done');
   });
 
-  it('right after a Ctrl-C cancel, and when attaching with job watch', async () => {
+  it('right after a cancel (Esc, y), and when attaching with job watch', async () => {
     const interrupts = new Interrupts();
     const c = await chat(['Add every page you can think of #long', '--json'], {
       interrupts,
-      clock: pressingOn(clock, interrupts, [3]),
+      clock: cancellingOn(clock, interrupts, [3]),
     });
     expect(c.code).toBe(130);
     const jobId = ndjson(c.stdout)[0].jobId;
@@ -200,15 +210,15 @@ describe('the polling rule: no two polls of a run under 2 s apart', () => {
 });
 
 describe('cancel_job: only the arguments the service shows, and every refusal shown', () => {
-  it('Ctrl-C sends {projectId} alone; the run cancelled, exit 130', async () => {
+  it('Esc, y sends {projectId} alone; the run cancelled, exit 130', async () => {
     const interrupts = new Interrupts();
     const r = await chat(['Add every page you can think of #long'], {
       interrupts,
-      clock: pressingOn(clock, interrupts, [3]),
+      clock: cancellingOn(clock, interrupts, [3]),
     });
     expect(r.code).toBe(130);
     expect(calls('cancel_job').map((e) => e.args)).toEqual([{ projectId: SITE }]);
-    expect(r.stdout).toMatch(/^note\tCancel sent; waiting for the run to stop/m);
+    expect(r.stdout).toMatch(/^note\tCancel sent; following the run until it stops/m);
   });
 
   it('a refused cancel is said, with what to do next; the run goes on to its end', async () => {
@@ -220,7 +230,7 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     const interrupts = new Interrupts();
     const r = await chat(['Add an about page and a contact page', '--json'], {
       interrupts,
-      clock: pressingOn(clock, interrupts, [2]),
+      clock: cancellingOn(clock, interrupts, [2]),
     });
     expect(r.code).toBe(0);
     const lines = ndjson(r.stdout);
@@ -228,7 +238,7 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     expect(cancel).toMatchObject({ ok: false });
     // `job cancel` would be refused the same way (it sends what this cancel sent): not offered.
     expect(cancel.message).toMatch(
-      /^The cancel was refused, so the run goes on: .*chat:write.* Press Ctrl-C again to detach\.$/,
+      /^The cancel was refused, so the run goes on: .*chat:write.* Ctrl-C stops following\.$/,
     );
     expect(cancel.message).not.toContain('try again');
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded' });
@@ -237,7 +247,7 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     const i2 = new Interrupts();
     const plain = await chat(['Add an about page and a contact page'], {
       interrupts: i2,
-      clock: pressingOn(clock, i2, [2]),
+      clock: cancellingOn(clock, i2, [2]),
     });
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/^note\tThe cancel was refused, so the run goes on: .*chat:write/m);
@@ -247,21 +257,23 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     const i4 = new Interrupts();
     const flaky = await chat(['Add an about page and a contact page', '--json'], {
       interrupts: i4,
-      clock: pressingOn(clock, i4, [2]),
+      clock: cancellingOn(clock, i4, [2]),
     });
     expect(ndjson(flaky.stdout).find((l) => l.type === 'cancel').message).toMatch(
-      /Press Ctrl-C again to detach; try again with: sitebuilder job cancel site_bakery$/,
+      /Ctrl-C stops following; try again with: sitebuilder job cancel site_bakery$/,
     );
     emu.control.clearFaults();
-    // Refused, then a second Ctrl-C: detached from a run that surely goes on.
+    // Refused, then Ctrl-C: no longer followed, a run that surely goes on.
     emu.control.addFault({ method: 'cancel_job', status: 403, message: 'This token lacks the chat:write scope.' });
     const i3 = new Interrupts();
     const gone = await chat(['Add every page you can think of #long'], {
       interrupts: i3,
-      clock: pressingOn(clock, i3, [2, 3]),
+      clock: cancellingOn(clock, i3, [2], [3]),
     });
     expect(gone.code).toBe(130);
-    expect(gone.stderr).toMatch(/^Detached; the run goes on\. Re-attach with: sitebuilder job watch site_bakery \S+$/m);
+    expect(gone.stderr).toMatch(
+      /^Stopped following; the run goes on\. Re-attach with: sitebuilder job watch site_bakery \S+$/m,
+    );
   });
 
   it('job cancel: {projectId}; --job is checked with get_job first; --clear-session confirms (exit 5, nothing sent)', async () => {

@@ -117,7 +117,7 @@ describe('a machine that has seen nothing of the site', () => {
   });
 
   it('a conversation says it cannot tell, and confirms the first message only', async () => {
-    const prompter = new ScriptedPrompter(['Add a gallery page please', 'yes', 'Then a team page please', '']);
+    const prompter = new ScriptedPrompter(['Add a gallery page please', 'yes', 'Then a team page please', '/exit']);
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('your first message is taken as the reply to it');
@@ -143,7 +143,7 @@ describe('a reply printed long ago is not sent once something happened since', (
     const a = chatEnv(emu);
     const b = chatEnv(emu);
     const first = await runCli(['chat', SITE, ...setup, '--yes'], { env: a, clock });
-    const commands = [...first.stderr.matchAll(/^ {2}(sitebuilder chat .*--job \S+)$/gm)].map((m) => m[1]);
+    const commands = [...first.stderr.matchAll(/^ {4}(sitebuilder chat .*--job \S+)$/gm)].map((m) => m[1]);
     return { a, b, code: first.code, commands };
   }
   const words = (command: string) =>

@@ -52,7 +52,7 @@ describe.each(SEEDS)('random:%i', (seed) => {
     const env = chatEnv(emu);
     const plan = await runCli(['chat', SITE, '--plan', 'Add a gallery page with photos', '--yes'], { env, clock });
     expect(plan.code, `random:${seed} ${plan.stderr}`).toBe(11);
-    const approve = /^ {2}(sitebuilder chat .* --approve --job \S+)$/m.exec(plan.stderr)![1];
+    const approve = /^ {4}(sitebuilder chat .* --approve --job \S+)$/m.exec(plan.stderr)![1];
     const approved = await runCli([...shellWords(approve).slice(1), '--no-follow'], { env, clock });
     expect(approved.code, `random:${seed} ${approved.stderr}`).toBe(0);
     const sends = emu.control.log({ method: 'send_message' });
@@ -62,8 +62,8 @@ describe.each(SEEDS)('random:%i', (seed) => {
     const asked = ndjson((await runCli(['chat', SITE, 'make it nice', '--yes', '--json'], { env, clock })).stdout);
     const end = asked.at(-1);
     expect(end, `random:${seed}`).toMatchObject({ type: 'end', outcome: 'question' });
-    const choose = end.pending.answer.find((c: string) => c.includes('--choose'));
-    const chosen = await runCli([...shellWords(choose.replace(' N ', ' 2 ')).slice(1), '--no-follow'], { env, clock });
+    const choose = end.pending.answer.find((c: string) => c.includes('--choose 2'));
+    const chosen = await runCli([...shellWords(choose).slice(1), '--no-follow'], { env, clock });
     expect(chosen.code, `random:${seed} ${chosen.stderr}`).toBe(0);
     expect(emu.control.log({ method: 'send_message' }).at(-1)!.args, `random:${seed}`).toMatchObject({
       prompt: end.pending.options[1],

@@ -13,9 +13,9 @@ import {
   UsageError,
 } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { sb } from '../../io/shell.js';
+import { flag as opt, sb } from '../../io/shell.js';
 import { isUnread } from '../../service/read.js';
-import { agentAsks, chatCommand, shellQuote } from '../job/commands.js';
+import { agentAsks, chatCommand } from '../job/commands.js';
 import { type Decision, decide, type LatestRun } from './latest-run.js';
 import type { ReplyTo } from './reply-key.js';
 import type { Mode } from './send.js';
@@ -41,14 +41,18 @@ const kindOf = (run: LatestRun): ReplyTo['kind'] | undefined =>
 
 /** The commands that answer what waits, as a sentence; each names the run with --job. */
 export function answeredWith(site: string, run: LatestRun): string {
-  const job = ['--job', shellQuote(run.jobId)];
+  const job = opt('--job', run.jobId);
   // Backquoted: a command to copy is never broken when the sentence is wrapped (src/io/width.ts).
   if (run.question) {
-    const choose = run.question.options.length ? `\`${chatCommand(site, '--choose', 'N', ...job)}\` or ` : '';
+    const { options } = run.question;
+    const list = options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join('; ');
+    const choose = options.length
+      ? `\`${chatCommand(site, opt('--choose', 'N'), job)}\` (N from 1 to ${options.length}: ${list}) or `
+      : '';
     const words = run.question.question;
-    return `${agentAsks(isUnread(words) ? null : words)} Answer with ${choose}\`${chatCommand(site, '--answer', shellQuote('…'), ...job)}\``;
+    return `${agentAsks(isUnread(words) ? null : words)} Answer with ${choose}\`${chatCommand(site, opt('--answer', '…'), job)}\``;
   }
-  return `Its plan waits: approve it with \`${chatCommand(site, '--approve', ...job)}\`, or ask for changes with \`${chatCommand(site, '--revise', shellQuote('…'), ...job)}\``;
+  return `Its plan waits: approve it with \`${chatCommand(site, opt('--approve'), job)}\`, or ask for changes with \`${chatCommand(site, opt('--revise', '…'), job)}\``;
 }
 
 function notLatestSentence(site: string, d: Extract<Decision, { kind: 'notLatest' }>): string {
@@ -123,8 +127,8 @@ function noneWaits(site: string, flag: string, kind: ReplyTo['kind'], how: strin
   const instead =
     other ||
     (kind === 'question'
-      ? ` To send it as a new message: ${chatCommand(site, shellQuote('…'))}`
-      : ` To ask for a plan: ${chatCommand(site, '--plan', shellQuote('…'))}`);
+      ? ` To send it as a new message: ${chatCommand(site, '…')}`
+      : ` To ask for a plan: ${chatCommand(site, opt('--plan'), '…')}`);
   const waits = kind === 'question' ? 'No question waits for an answer' : 'No plan waits for approval';
   return new UsageError(`${waits} on ${q(site)} (${how}); ${flag} sent nothing.${instead}`);
 }

@@ -2,7 +2,7 @@
 // and the batch form (batch.ts).
 import type { ApiError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { sb } from '../../io/shell.js';
+import { flag, sb } from '../../io/shell.js';
 import type { FleetFlags } from '../fleet/options.js';
 import { activePublishOf, errorText, type PublishRecord } from '../../service/publish.js';
 
@@ -24,7 +24,7 @@ export function publishRefusal(err: ApiError, siteId: string): ApiError {
   const active = activePublishOf(err.data);
   if (err.status !== 409 || active === undefined) return err;
   return err.withSentence(
-    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId)} --wait\`, then publish again.`,
+    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId, flag('--wait'))}\`, then publish again.`,
   );
 }
 
@@ -44,4 +44,4 @@ export function notLiveSentence(siteId: string, record: PublishRecord): string {
 }
 
 export const liveWithoutAddress = (siteId: string): string =>
-  `The publish of ${siteId} is live, but the service’s answer named no address for it; \`${sb('publish status', siteId)} --json\` shows every field the service sent.`;
+  `The publish of ${siteId} is live, but the service’s answer named no address for it; \`${sb('publish status', siteId, flag('--json'))}\` shows every field the service sent.`;
