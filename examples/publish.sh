@@ -12,8 +12,8 @@
 # (exit 2) and lists what it could pick.
 # Needs sitebuilder and jq on PATH.
 #
-# Exit codes: 0 published, the live address printed on stdout (when the service names one;
-# otherwise stdout stays empty and stderr says so); 2 no site named and more than one to choose
+# Exit codes: 0 published, the live address printed on stdout; 1 also when the publish is live
+# but its address cannot be read (stdout then stays empty and stderr says so); 2 no site named and more than one to choose
 # from; 10 the agent asked a question; 11 a plan waits for approval (both print the command that
 # answers); 8 the change was queued behind another run or a wait timed out; 5 sitebuilder cannot
 # tell whether a question or plan already waits on the site (a service whose history names no
@@ -97,7 +97,7 @@ run=$(sitebuilder chat "$site" "$change" --json) || status=$?
 check_run "$status" "$run"
 
 # 3. Publish and wait until it is live (exit 8 if it takes longer than the timeout). stdout is
-#    the live address, or empty when the service's answer names none (stderr then says so).
+#    the live address; the script stops (exit 1) when its address cannot be read.
 url=$(sitebuilder publish "$site" --timeout 10m)
 echo "Published $site" >&2
-if [ -n "$url" ]; then printf '%s\n' "$url"; fi
+printf '%s\n' "$url"

@@ -48,6 +48,8 @@ export interface Field<T> {
   /**
    * Where it is looked for, in order: dotted paths from the record (`job.jobId`), `.` for the
    * record itself, `*` for every key one level down, taken only when all that match agree (`*.url`).
+   * A name matches its own key, else the only key spelled the same in another case or word
+   * separation (`Url`, `started_at`).
    */
   paths: readonly string[];
   /** The paths the reference states; the others are not shown and may differ on the real service. */
@@ -67,13 +69,32 @@ export function field<T>(
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
-/** The values at a path: one, or several where a `*` stands for every key at its level. */
-function valuesAt(value: unknown, segments: readonly string[]): unknown[] {
-  if (segments.length === 0) return [value];
+/** A name as spelled in any case, with or without `_` or `-` between its words: `startedAt`, `started_at`, `StartedAt`. */
+const loose = (name: string) => name.replace(/[_-]/g, '').toLowerCase();
+
+/**
+ * The key of a record a name stands for: the name itself, else the only key spelled the same
+ * in another case or word separation. Two such keys are no key: which one is meant is not known.
+ */
+function keyOf(value: Record<string, unknown>, name: string): string | undefined {
+  if (name in value) return name;
+  const want = loose(name);
+  const keys = Object.keys(value).filter((k) => loose(k) === want);
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/** The values at a path, each with the path of keys it was found at: several where a `*` stands for every key. */
+function valuesAt(
+  value: unknown,
+  segments: readonly string[],
+  at: string[] = [],
+): Array<{ value: unknown; at: string[] }> {
+  if (segments.length === 0) return [{ value, at }];
   if (!isRecord(value)) return [];
   const [head, ...rest] = segments;
-  if (head === '*') return Object.values(value).flatMap((child) => valuesAt(child, rest));
-  return head in value ? valuesAt(value[head], rest) : [];
+  if (head === '*') return Object.entries(value).flatMap(([k, child]) => valuesAt(child, rest, [...at, k]));
+  const key = keyOf(value, head);
+  return key === undefined ? [] : valuesAt(value[key], rest, [...at, key]);
 }
 
 /** Where a field was found, and its value. */
@@ -83,19 +104,20 @@ export interface Found<T> {
 }
 
 /**
- * The first path holding a value the field takes. A path with a `*` counts only when every
- * value it matches agrees: two different addresses one level down are no address.
+ * The first path holding a value the field takes, as found (the keys as the answer spells
+ * them). A path with a `*` counts only when every value it matches agrees: two different
+ * addresses one level down are no address.
  */
 export function locate<T>(record: unknown, f: Field<T>): Found<T> | undefined {
   for (const path of f.paths) {
-    const parsed = (path === '.' ? [record] : valuesAt(record, path.split('.')))
-      .filter(present)
-      .map((v) => f.parse(v))
-      .filter((v): v is T => v !== undefined);
+    const parsed = (path === '.' ? [{ value: record, at: [] as string[] }] : valuesAt(record, path.split('.')))
+      .filter((v) => present(v.value))
+      .map((v) => ({ value: f.parse(v.value), at: v.at }))
+      .filter((v): v is { value: T; at: string[] } => v.value !== undefined);
     if (parsed.length === 0) continue;
     const first = parsed[0];
-    if (parsed.some((v) => JSON.stringify(v) !== JSON.stringify(first))) continue;
-    return { path, value: first };
+    if (parsed.some((v) => JSON.stringify(v.value) !== JSON.stringify(first.value))) continue;
+    return { path: path === '.' ? '.' : path.includes('*') ? path : first.at.join('.'), value: first.value };
   }
   return undefined;
 }

@@ -3,9 +3,11 @@
 // obvious names, at the top of the answer or one level down (taken there only when every match
 // agrees); anything else is unread, and the CLI prints nothing in its place.
 import { field, readField, type Read, resource } from './read.js';
+import { ADDRESS_PATHS } from './sites.js';
 import { asWebAddress } from './values.js';
 
-const ADDRESS = ['url', 'address', 'publicUrl', 'fileUrl', 'permanentUrl'];
+/** An address is looked for under the same names as a live site's, and those of a file. */
+const ADDRESS = [...ADDRESS_PATHS, 'fileUrl', 'permanentUrl'];
 
 export const UPLOAD_ADDRESS = field('the file’s address', [...ADDRESS, ...ADDRESS.map((n) => `*.${n}`)], asWebAddress);
 

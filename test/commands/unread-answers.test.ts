@@ -43,7 +43,7 @@ describe('upload: the address, or nothing in its place', () => {
     const r = await cli(['upload', 'site_x', ...files('a.png', 'b.png')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('a.png was uploaded, but the service’s answer holds no address sitebuilder can read');
+    expect(r.stderr).toContain('a.png was uploaded, but sitebuilder cannot read an address in the service’s answer');
     expect(r.stderr).toContain('the file after it was not sent');
     expect(server.sent('upload_storage_file')).toHaveLength(1);
   });

@@ -225,3 +225,13 @@ describe('the catalogue: what doctor asks the model', () => {
     });
   });
 });
+
+describe('names in another case or word separation', () => {
+  it('match their key when it is the only one so spelled, and are reported as found', () => {
+    const f = field('the time', ['createdAt'], asId);
+    expect(locate({ created_at: 'x' }, f)).toEqual({ path: 'created_at', value: 'x' });
+    expect(locate({ CreatedAt: 'y' }, f)).toEqual({ path: 'CreatedAt', value: 'y' });
+    expect(locate({ createdAt: 'z', created_at: 'w' }, f)?.value).toBe('z');
+    expect(locate({ created_at: 'a', CREATED_AT: 'b' }, f)).toBeUndefined();
+  });
+});

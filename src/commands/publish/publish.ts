@@ -3,7 +3,7 @@
 // Safe in scripts: no prompt, nothing on stderr when piped except errors and warnings, exit 8 on
 // --timeout, and a retried publish_site carries the same Idempotency-Key.
 import type { Context } from '../../context.js';
-import { ApiError, CliError, PendingError } from '../../errors.js';
+import { ApiError, CliError, ExitCode, PendingError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
@@ -29,13 +29,16 @@ export const PUBLISH_JSON_FIELDS =
 type Printed = PublishRecord & { waited: boolean; idempotencyKey: string | null };
 
 /**
- * stdout gets the live address and nothing else: with none in the answer it stays empty and
- * stderr says so (docs/scripting.md "Output contract"). --json prints the whole record either way.
+ * stdout gets the live address and nothing else: with none the model can read in the answer it
+ * stays empty, stderr says so, and the exit code is 1 where the address is the contract (a live
+ * publish), so that `URL=$(…) && next` stops (docs/scripting.md "publish's address"). --json
+ * prints the whole record either way.
  */
-function printResult(ctx: Context, record: Printed, noAddress: string): void {
+function printResult(ctx: Context, record: Printed, noAddress: string, contract: boolean): number {
   if (ctx.globals.json) ctx.io.printJson(record);
   else if (record.url) ctx.io.outLine(sanitizeInline(record.url));
   else ctx.io.warn(noAddress);
+  return contract && !record.url ? ExitCode.failure : ExitCode.ok;
 }
 
 export async function runPublish(o: PublishOptions, ctx: Context): Promise<number> {
@@ -57,6 +60,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
       ctx,
       { ...first, waited: false, idempotencyKey: key },
       `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`${sb('publish status', siteId, flag('--json'))}\` shows what the service says.`,
+      false,
     );
     ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId, flag('--wait'))}\`.`);
     return 0;
@@ -101,9 +105,9 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
     if (ctx.globals.json) ctx.io.printJson(record);
     throw new CliError(notLiveSentence(siteId, record), { siteId, status: record.status });
   }
-  printResult(ctx, record, liveWithoutAddress(siteId));
+  const code = printResult(ctx, record, liveWithoutAddress(siteId), true);
   if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Published ${siteId} in ${elapsed}`);
-  return 0;
+  return code;
 }
 
 export const publishCommand = defineCommand<PublishOptions>({
@@ -112,12 +116,12 @@ export const publishCommand = defineCommand<PublishOptions>({
   description:
     'Starts publishing the site and waits until the new version is live (status ready), then prints the live address on stdout: ' +
     'read from the answer’s url (or liveUrl, publicUrl, siteUrl, publishedUrl, address; a bare domain or hostname becomes https://NAME/). ' +
-    'When the answer names no address, stdout stays empty, stderr says so, and the exit code is still 0 (the publish is live).\n' +
+    'When the answer holds no address sitebuilder can read, stdout stays empty, stderr says so, and the exit code is 1 (the publish is live; `publish status --json` shows the answer).\n' +
     'With --no-wait it returns once the publish has started, printing the address the answer names (where the site will be live), or nothing.\n' +
     'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors and warnings.\n' +
     'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.\n' +
     'A lost connection to the service is said on stderr and tried again for --reconnect-for (default 5m); then it stops waiting with exit 8 and the command that follows the publish again.\n' +
-    'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout, or no connection (it goes on); 130 Ctrl-C (it goes on).\n' +
+    'Exit codes: 0 live; 1 refused, the publish failed, or live without an address it can read; 8 still running at --timeout, or no connection (it goes on); 130 Ctrl-C (it goes on).\n' +
     'Several sites (ids as arguments, - for one id a line on standard input, or --workspace ID --all-sites) are published at once, --concurrency at a time, each started, followed and ended on its own, all within the token’s budget of calls (two such commands on one token slow down together instead of failing); one failure stops no other site unless --fail-fast. ' +
     'One row per site as it ends (piped: site, outcome, address, exit code, tab-separated; --json: one NDJSON record per site, then a summary record). ' +
     'The exit code is the most severe of the sites’: 4, 2, 1, 6, 7, 5, 10, 11, 8, in that order (docs/scripting.md "Many sites at once"); Ctrl-C stops following (the publishes go on), reports every site and exits 130.',

@@ -44,4 +44,4 @@ export function notLiveSentence(siteId: string, record: PublishRecord): string {
 }
 
 export const liveWithoutAddress = (siteId: string): string =>
-  `The publish of ${siteId} is live, but the service’s answer named no address for it; \`${sb('publish status', siteId, flag('--json'))}\` shows every field the service sent.`;
+  `The publish of ${siteId} is live, but sitebuilder cannot read an address in the service’s answer, so none is printed; \`${sb('publish status', siteId, flag('--json'))}\` shows every field the service sent.`;

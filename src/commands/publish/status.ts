@@ -99,7 +99,7 @@ function print(ctx: Context, record: PublishRecord): void {
   // An empty value is never left unexplained.
   if (!record.url && isLive(record))
     ctx.io.warn(
-      `The publish of ${siteId} is live, but the service’s answer named no address for it; --json shows every field it sent.`,
+      `The publish of ${siteId} is live, but sitebuilder cannot read an address in the service’s answer; --json shows every field it sent.`,
     );
   const missing = notGiven(record).filter((w) => w !== 'address' || !isLive(record));
   if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);

@@ -66,7 +66,7 @@ function addressUnread(ctx: Context, plan: UploadPlanItem[], at: number, records
   const left = plan.length - at - 1;
   const item = plan[at];
   return new CliError(
-    `${item.file} was uploaded, but the service’s answer holds no address sitebuilder can read, so none is printed (--json shows the answer)${left ? `; the ${left === 1 ? 'file' : `${left} files`} after it ${left === 1 ? 'was' : 'were'} not sent` : ''}.`,
+    `${item.file} was uploaded, but sitebuilder cannot read an address in the service’s answer, so none is printed (--json shows the answer)${left ? `; the ${left === 1 ? 'file' : `${left} files`} after it ${left === 1 ? 'was' : 'were'} not sent` : ''}.`,
     { uploaded: records },
   );
 }
