@@ -53,14 +53,18 @@ let proxy: PlantingProxy;
 const clock = new FakeClock();
 let file: string;
 
+/** One machine per mode: the runs it follows are remembered, so the replies printed then answer. */
+const machines = new Map<Mode, string>();
+
 async function cli(argv: string[], mode: Mode, extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  if (!machines.has(mode)) machines.set(mode, tempConfigDir());
   const io = createTestIO({ tty: mode === 'tty' });
   io.stdinStream.end(argv.includes('--with-token') ? DEMO_TOKENS.full : '');
   const full = mode === 'json' ? [...argv, '--json'] : argv;
   const code = await main(full, {
     io,
     env: {
-      SITEBUILDER_CONFIG_DIR: tempConfigDir(),
+      SITEBUILDER_CONFIG_DIR: machines.get(mode)!,
       SITEBUILDER_BASE_URL: proxy.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
       // A terminal in colour (FORCE_COLOR has no effect on the piped and JSON modes' stdout).
@@ -109,10 +113,11 @@ const LINES: string[][] = [
   ['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A florist in Ghent with a shop'],
   ['site', 'create', '--workspace', 'ws_free', '--prompt', 'One site too many'],
   ['auth', 'status'],
-  ['chat', 'site_bakery', 'Add a gallery page with six photos'],
-  ['chat', 'site_portfolio', '#ask'],
+  // --yes: this machine has followed no run of these sites yet, so what waits cannot be told.
+  ['chat', 'site_bakery', 'Add a gallery page with six photos', '--yes'],
+  ['chat', 'site_portfolio', '#ask', '--yes'],
   ['chat', 'site_portfolio', '--choose', '1'],
-  ['chat', 'site_docs', '--plan', 'Move the FAQ to its own page'],
+  ['chat', 'site_docs', '--plan', 'Move the FAQ to its own page', '--yes'],
   ['chat', 'site_docs', '--approve'],
   ['message', 'list', 'site_bakery'],
   ['job', 'cancel', 'site_bakery'],
@@ -145,7 +150,8 @@ async function everyCommand(mode: Mode): Promise<Outcome[]> {
   for (const argv of LINES) await go(argv);
   await go(['auth', 'login', '--with-token', '--base-url', proxy.baseUrl], { SITEBUILDER_TOKEN: '' });
   // The queue: a message sent while the agent is busy waits; then every queue verb, and a run cancelled.
-  await go(['chat', 'site_bakery', 'Add a blog with three posts', '--no-follow']);
+  // --yes: this machine has followed no run of the site, so what waits cannot be told here.
+  await go(['chat', 'site_bakery', 'Add a blog with three posts', '--no-follow', '--yes']);
   await go(['chat', 'site_bakery', 'Then a contact form', '--no-follow']);
   await go(['chat', 'site_bakery', 'And a map', '--no-follow']);
   const [first, second] = queue('site_bakery');
