@@ -1,6 +1,7 @@
 // How wide text shows on a terminal, closely enough to lay out tables, wrap prose and keep a
-// status line on one row: wide characters count two; SGR sequences, combining marks, controls
-// and the Private Use Area (where sanitize.ts puts the mark of our own colour) count none.
+// status line on one row: wide characters count two; SGR sequences, OSC 8 hyperlinks, combining
+// marks, controls and the Private Use Area (where sanitize.ts puts the mark of our own colour)
+// count none.
 //
 // Prose fitted to the terminal: lines wrap at word boundaries, and what wraps is indented under
 // the start of its line (a hanging indent). A command meant to be copied is never broken: a
@@ -9,7 +10,7 @@
 // terminal. A word wider than the terminal stays whole too (the terminal folds it; copying it
 // still works).
 
-const PARTS = /\u001b\[[0-9;]*m|[\s\S]/gu;
+const PARTS = /\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\)|[\s\S]/gu;
 
 const isWide = (cp: number) =>
   (cp >= 0x1100 && cp <= 0x115f) ||
@@ -21,7 +22,7 @@ const isWide = (cp: number) =>
   (cp >= 0xffe0 && cp <= 0xffe6) ||
   (cp >= 0x20000 && cp <= 0x3fffd);
 
-/** Columns one part (a code point, or a whole SGR sequence) takes, as a terminal (tmux, wcwidth) counts them. */
+/** Columns one part (a code point, or a whole SGR or OSC 8 sequence) takes, as a terminal (tmux, wcwidth) counts them. */
 export function partWidth(part: string): number {
   if (part.length > 1 && part[0] === '\u001b') return 0;
   if (/\p{Mn}|\p{Me}|\p{Cc}|\p{Cf}|\p{Co}|\u200b/u.test(part)) return 0;
