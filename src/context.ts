@@ -34,6 +34,8 @@ export interface GlobalOptions {
   token?: string;
   debug: boolean;
   color: boolean;
+  /** Render the agent's Markdown on a terminal (--no-markdown, SITEBUILDER_NO_MARKDOWN turn it off). */
+  markdown: boolean;
   yes: boolean;
   quiet: boolean;
 }

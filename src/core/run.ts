@@ -12,6 +12,7 @@ import { jsonText, sanitizeInline } from '../io/sanitize.js';
 import { Interrupts } from '../interrupts.js';
 import { checkCommandInput } from './check-input.js';
 import type { AnyCommandDefinition, Cli, CommandDefinition } from './define.js';
+import { supportsHyperlinks } from '../render/markdown/hyperlinks.js';
 import { VERSION } from './global-options.js';
 import { findNoun, loadCommands } from './nouns.js';
 import { commandWords, runProgram } from './program.js';
@@ -24,6 +25,7 @@ function globalsFrom(o: Record<string, unknown>, env: Record<string, string | un
     token: o.token as string | undefined,
     debug: Boolean(o.debug) || env.SITEBUILDER_DEBUG === '1',
     color: o.color !== false,
+    markdown: o.markdown !== false && ['', '0', 'false'].includes(env.SITEBUILDER_NO_MARKDOWN ?? ''),
     yes: Boolean(o.yes),
     quiet: Boolean(o.quiet),
   };
@@ -137,6 +139,8 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     io.json = globals.json;
     io.quiet = globals.quiet;
     if (!globals.color) io.colorLevel = 0;
+    io.markdown = globals.markdown;
+    io.hyperlinks = supportsHyperlinks(env);
     ctx = createContext({
       io,
       env,

@@ -85,6 +85,10 @@ export class IO {
   quiet = false;
   /** The terminal moves its cursor (not TERM=dumb): where it does not, progress is appended as lines. */
   cursorMoves = true;
+  /** The agent's Markdown is rendered on a terminal (off with --no-markdown or SITEBUILDER_NO_MARKDOWN). */
+  markdown = true;
+  /** The terminal shows OSC 8 hyperlinks (render/markdown/hyperlinks.ts). */
+  hyperlinks = false;
   /**
    * The exit code when stdout's reader goes away (`| head -1`): 0 for what only prints, set by a
    * command whose outcome is not all printed yet (a batch: the worst of what ended, 8 for the
@@ -102,6 +106,8 @@ export class IO {
   #onResize: (() => void) | undefined;
   /** The last text written to the terminal did not end its line. */
   #midLine = false;
+  /** Writes of text to a terminal (the live block's draws aside). */
+  #writes = 0;
 
   constructor(
     streams: IOStreams,
@@ -275,6 +281,7 @@ export class IO {
     this.#clearBlock();
     if (control) this[stream].write(control);
     const ok = this[stream].write(clean);
+    this.#writes++;
     if (clean !== '') this.#midLine = !clean.endsWith('\n');
     if (this.#block !== undefined) this.#drawBlock();
     return ok;
@@ -290,6 +297,30 @@ export class IO {
    */
   rewriteLastRow(text: string): void {
     this.#write(text, 'stdout', this.stdoutIsTTY && this.canRedraw ? REWRITE_ROW : '');
+  }
+
+  /**
+   * How many times text was written to a terminal: a writer that redraws its own rows checks
+   * that nothing else was written since (the rows above the cursor are still its own).
+   */
+  get writes(): number {
+    return this.#writes;
+  }
+
+  /**
+   * Whether the last `rows` rows of stdout can be rewritten: a terminal that redraws, and rows
+   * still on its screen above the live block (what scrolled into the scrollback never is).
+   */
+  canRewrite(rows: number): boolean {
+    if (!this.stdoutIsTTY || !this.canRedraw || rows < 1) return false;
+    const height = this.stdout.rows;
+    return !saneSize(height, 2) || rows <= height - 1 - (this.#shown?.lines.length ?? 0);
+  }
+
+  /** Replaces the last `rows` rows written to stdout with `text` (rows ending with newlines), where canRewrite(rows). */
+  rewriteRows(rows: number, text: string): void {
+    if (!this.canRewrite(rows)) this.out(text);
+    else this.#write(text, 'stdout', rows === 1 ? REWRITE_ROW : `\u001b[${rows}A\r\u001b[J`);
   }
 
   /** Writes honouring back-pressure, for long streamed output (memory stays flat). */

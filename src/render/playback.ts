@@ -3,12 +3,18 @@
 // the next one, and whatever is left when the next answer comes is printed at once: never slower
 // than the service. Time comes from the injected clock.
 //
-// A line is cut into rows that fit the terminal, and a row being played is rewritten in place
-// (cursor up one row, clear it, print it longer), always ending with a newline so that the live
-// block below it (IO.liveBlock) can clear and redraw its own rows. A resize while a line plays
-// cuts the rest of it anew (refit). Where the terminal cannot redraw, lines are played whole,
-// one after the other.
+// Text comes as rows that fit the terminal: a line of plain text cut between words, or the rows
+// of the agent's Markdown as rendered so far (markdown/stream.ts), which grow as it streams. The
+// row being played is rewritten in place (cursor up, clear, print it longer), always ending with
+// a newline so that the live block below (IO.liveBlock) can clear and redraw its own rows. When
+// rows already shown change (a `**` closed, a line completed), they are redrawn in place, as long
+// as they are still on the screen and nothing else was written since; what scrolled into the
+// scrollback is never rewritten. A resize while text plays lays out the rest anew at the new
+// width, from the letters already shown. Where the terminal cannot redraw, rows are printed
+// whole, one line after the other.
 import type { Clock } from '../clock.js';
+import { partWidth } from '../io/width.js';
+import { restOfRow, rowLetters, rowPrefix, rowWords } from './row-words.js';
 
 export const PLAYBACK = {
   /** The slowest pace: a word every this many ms, even when the wait is long. */
@@ -22,45 +28,120 @@ export const PLAYBACK = {
 /** Columns a string takes, never under-estimated: every code point from U+1100 up counts as two. */
 export function safeWidth(s: string): number {
   let w = 0;
-  for (const ch of s) w += (ch.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00) i++;
+    w += c >= 0x1100 ? 2 : 1;
+  }
   return w;
 }
 
-/** A line cut into rows of at most `width` columns, between words where it can (a longer word is cut). */
+/**
+ * A line cut into rows of at most `width` columns, between words where it can (a longer word is
+ * cut). Linear in the line's length, whatever its shape.
+ */
 export function wrapRows(text: string, width: number): string[] {
   const max = Math.max(1, width);
   const rows: string[] = [];
   let row = '';
-  for (const token of text.match(/\s*\S+/g) ?? [text]) {
-    if (row && safeWidth(row + token) > max) {
+  let used = 0;
+  for (const m of text.matchAll(/(\s*)(\S+)/g)) {
+    const gap = m[1] as string;
+    const word = m[2] as string;
+    const w = safeWidth(word);
+    const g = safeWidth(gap);
+    if (row && used + g + w > max) {
       rows.push(row);
-      row = token.trimStart();
-    } else row += token;
-    while (safeWidth(row) > max) {
-      let cut = '';
-      for (const ch of row) {
-        if (safeWidth(cut + ch) > max) break;
-        cut += ch;
-      }
-      rows.push(cut);
-      row = row.slice(cut.length);
+      row = '';
+      used = 0;
     }
+    if (row || rows.length === 0) {
+      row += gap;
+      used += g;
+    }
+    if (used + w <= max) {
+      row += word;
+      used += w;
+      continue;
+    }
+    // Wider than a row: cut where it reaches the edge, code point by code point.
+    let start = 0;
+    for (let i = 0; i < word.length; ) {
+      const c = word.charCodeAt(i);
+      const len = c >= 0xd800 && c < 0xdc00 ? 2 : 1;
+      const cw = c >= 0x1100 ? 2 : 1;
+      if (used + cw > max && (used > 0 || i > start)) {
+        rows.push(row + word.slice(start, i));
+        row = '';
+        used = 0;
+        start = i;
+      }
+      used += cw;
+      i += len;
+    }
+    row += word.slice(start);
   }
   if (row || rows.length === 0) rows.push(row);
   return rows;
 }
 
-const wordsOf = (row: string): string[] => row.match(/\s*\S+/g) ?? [];
+/** What the playback shows: rows at a width, the first `final` of which never change. */
+export interface RowSource {
+  rows(width: number): { rows: string[]; final: number };
+  /** No more rows will come. */
+  readonly done: boolean;
+  /** Goes up when the rows may have changed. */
+  readonly version: number;
+}
 
-export type PlayItem = { kind: 'text'; text: string } | { kind: 'other'; emit: () => void };
+/** A line of plain text as a row source. */
+export function lineSource(text: string): RowSource {
+  let cached: { width: number; rows: string[] } | undefined;
+  return {
+    done: true,
+    version: 0,
+    rows(width) {
+      if (cached?.width !== width) cached = { width, rows: wrapRows(text, width) };
+      return { rows: cached.rows, final: cached.rows.length };
+    },
+  };
+}
+
+export type PlayItem =
+  | { kind: 'text'; text: string }
+  | { kind: 'rows'; source: RowSource }
+  | { kind: 'other'; emit: () => void };
+
+/** Where the playback writes: the terminal's stdout through the IO object. */
+export interface PlaybackOutput {
+  /** Appends text (whole rows, each ending with a newline). */
+  write(text: string): void;
+  /** Replaces the last `rows` rows of the terminal with `text`. */
+  rewrite(rows: number, text: string): void;
+  /** Whether the last `rows` rows of the terminal can be rewritten (on the screen, nothing else written since `writes`). */
+  canRewrite(rows: number, writes: number): boolean;
+  /** How many times anything was written to the terminal (IO.writes). */
+  writes(): number;
+  columns(): number;
+}
 
 interface Playing {
-  rows: string[];
-  row: number;
-  /** Words of the current row already on screen. */
-  shown: number;
-  /** The width the rows were cut to. */
+  source: RowSource;
+  version: number;
   width: number;
+  rows: string[];
+  /** Rows of `rows` before `base` are not on the screen as this playback can redraw them. */
+  base: number;
+  /** The rows on the screen from `base` on, as written (the last may be shown in part). */
+  shown: string[];
+  /** Words of the last shown row on the screen (when it is shown in part). */
+  words: number;
+  /** Whether the last shown row is whole. */
+  whole: boolean;
+  /** Letters shown so far, for a resize. */
+  letters: number;
+  /** IO.writes after the last write of this playback. */
+  mark: number;
 }
 
 export class Playback {
@@ -69,9 +150,7 @@ export class Playback {
 
   constructor(
     private readonly clock: Clock,
-    /** Writes text; `rewrite`: it replaces the row written last (IO.rewriteLastRow). */
-    private readonly write: (text: string, rewrite?: boolean) => void,
-    private readonly columns: () => number,
+    private readonly out: PlaybackOutput,
     private readonly redraw: boolean,
   ) {}
 
@@ -79,10 +158,16 @@ export class Playback {
     this.queue.push(...items);
   }
 
-  /** Everything still held back, at once. */
+  /** Everything known now, at once: a text still coming stays current, to go on later. */
   flush(): void {
-    this.finishCurrent();
-    for (const item of this.queue.splice(0)) this.whole(item);
+    for (;;) {
+      if (!this.current && !this.start()) return;
+      const c = this.current as Playing;
+      this.sync(c);
+      while (this.rowAt(c) !== undefined) this.showRow(c, Number.POSITIVE_INFINITY);
+      if (!c.source.done) return;
+      this.current = undefined;
+    }
   }
 
   /** Plays what is queued until `until`; the rest is printed at once when time runs out or the signal aborts. */
@@ -96,7 +181,7 @@ export class Playback {
     const group = perWord >= PLAYBACK.minStepMs ? 1 : Math.ceil(PLAYBACK.minStepMs / Math.max(perWord, 1));
     for (;;) {
       const shown = this.step(group);
-      if (!this.current && this.queue.length === 0) return;
+      if (shown === 0 || !this.more()) break;
       const pause = Math.round(perWord * shown);
       if (signal?.aborted || this.clock.now() + pause >= until) break;
       if (pause > 0) {
@@ -110,82 +195,206 @@ export class Playback {
     this.flush();
   }
 
-  /** Shows up to `n` more words (non-text lines on the way print at once); how many words it showed. */
+  /** Whether anything is left to show now. */
+  private more(): boolean {
+    return this.queue.length > 0 || (this.current !== undefined && this.rowAt(this.current) !== undefined);
+  }
+
+  /** Takes the next item: non-text prints at once; a text becomes current. False when the queue is empty. */
+  private start(): boolean {
+    for (;;) {
+      const item = this.queue.shift();
+      if (!item) return false;
+      if (item.kind === 'other') {
+        item.emit();
+        continue;
+      }
+      const source = item.kind === 'text' ? lineSource(item.text) : item.source;
+      const width = this.width();
+      const { rows } = source.rows(width);
+      this.current = {
+        source,
+        version: source.version,
+        width,
+        rows,
+        base: 0,
+        shown: [],
+        words: 0,
+        whole: true,
+        letters: 0,
+        mark: -1,
+      };
+      return true;
+    }
+  }
+
+  private width(): number {
+    return this.out.columns() - 1;
+  }
+
+  /** The row to show next (or the one shown in part), if any. */
+  private rowAt(c: Playing): string | undefined {
+    const i = c.base + c.shown.length - (c.whole ? 0 : 1);
+    return c.rows[i];
+  }
+
+  /** Shows up to `n` more words (non-text items on the way print at once); how many words it showed. */
   private step(n: number): number {
     let left = n;
     while (left > 0) {
-      if (!this.current) {
-        const item = this.queue.shift();
-        if (!item) break;
-        if (item.kind === 'other' || !this.redraw || wordsOf(item.text).length === 0) {
-          this.whole(item);
-          if (item.kind === 'text' && !this.redraw) return Math.max(1, wordsOf(item.text).length);
-          continue;
-        }
-        const width = this.columns() - 1;
-        this.current = { rows: wrapRows(item.text, width), row: 0, shown: 0, width };
+      if (!this.current && !this.start()) break;
+      const c = this.current as Playing;
+      this.sync(c);
+      if (this.rowAt(c) === undefined) {
+        if (!c.source.done) break;
+        this.current = undefined;
+        continue;
       }
-      this.refit();
-      const c = this.current;
-      if (!c) continue;
-      const words = wordsOf(c.rows[c.row]);
-      const next = Math.min(words.length, c.shown + left);
-      left -= next - c.shown;
-      this.write(`${words.slice(0, next).join('')}\n`, c.shown > 0);
-      c.shown = next;
-      if (c.shown >= words.length) {
-        c.row++;
-        c.shown = 0;
-        if (c.row >= c.rows.length) this.current = undefined;
-      }
+      left -= this.showRow(c, left);
     }
     return n - left;
   }
 
+  /** Shows up to `n` words of the next row (all of it where the terminal cannot redraw); the words shown (at least 1). */
+  private showRow(c: Playing, n: number): number {
+    const row = this.rowAt(c) as string;
+    const total = rowWords(row);
+    const from = c.whole ? 0 : c.words;
+    const to = this.redraw ? Math.min(total, from + n) : total;
+    const text = to >= total ? row : rowPrefix(row, to);
+    if (c.whole) {
+      this.out.write(`${text}\n`);
+      c.shown.push(text);
+    } else {
+      this.out.rewrite(this.screenRows(c.shown.at(-1) as string), `${text}\n`);
+      c.shown[c.shown.length - 1] = text;
+    }
+    c.words = to;
+    c.whole = to >= total;
+    if (c.whole) c.letters += rowLetters(row);
+    c.mark = this.out.writes();
+    return Math.max(1, to - from);
+  }
+
+  /** Terminal rows a row of ours takes (one wider than the terminal is folded by it). */
+  private screenRows(row: string): number {
+    const cols = this.out.columns();
+    let w = 0;
+    for (const ch of row.replace(/[\ue000-\uf8ff]|\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\)/g, ''))
+      w += partWidth(ch);
+    return Math.max(1, Math.ceil(w / cols));
+  }
+
+  /** Brings the current text up to date: a new width lays out the rest anew; changed rows are redrawn. */
+  private sync(c: Playing): void {
+    const width = this.width();
+    if (width !== c.width) {
+      this.refit(c, width);
+      return;
+    }
+    if (c.source.version === c.version) return;
+    c.version = c.source.version;
+    const { rows } = c.source.rows(width);
+    c.rows = rows;
+    // The first row on the screen that is no longer what it shows.
+    const d = c.shown.findIndex((shown, i) => {
+      const row = rows[c.base + i];
+      const partial = i === c.shown.length - 1 && !c.whole;
+      return row === undefined || (partial ? rowPrefix(row, c.words) !== shown && row !== shown : row !== shown);
+    });
+    if (d < 0) return;
+    if (!this.redraw) {
+      // Nothing can be redrawn: the rows shown stay, and the text goes on after them.
+      this.freeze(c);
+      return;
+    }
+    const up = c.shown.slice(d).reduce((n, r) => n + this.screenRows(r), 0);
+    if (!this.out.canRewrite(up, c.mark)) {
+      this.freeze(c);
+      return;
+    }
+    const redrawn = rows.slice(c.base + d, c.base + c.shown.length);
+    const lastWords = c.whole ? Number.POSITIVE_INFINITY : c.words;
+    const last = redrawn.length - 1;
+    const text = redrawn.map((r, i) => (i === last && lastWords < rowWords(r) ? rowPrefix(r, lastWords) : r));
+    this.out.rewrite(up, text.map((t) => `${t}\n`).join(''));
+    // Letters count whole rows only: those redrawn are counted anew.
+    c.shown.slice(d).forEach((r, i) => {
+      if (d + i < c.shown.length - 1 || c.whole) c.letters -= rowLetters(r);
+    });
+    c.whole = last < 0 || text[last] === redrawn[last];
+    c.words = last < 0 ? 0 : Math.min(lastWords, rowWords(redrawn[last] as string));
+    text.forEach((t, i) => {
+      if (i < last || c.whole) c.letters += rowLetters(t);
+    });
+    c.shown = [...c.shown.slice(0, d), ...text];
+    c.mark = this.out.writes();
+  }
+
+  /** The rows shown become part of the past: the text goes on from the first row not shown whole. */
+  private freeze(c: Playing): void {
+    c.base += c.shown.length - (c.whole ? 0 : 1);
+    if (!c.whole) c.letters += rowLetters(c.shown.at(-1) ?? '');
+    if (!c.whole) {
+      // The row shown in part stays as it is; its rest follows on a new row.
+      const row = c.rows[c.base];
+      if (row !== undefined)
+        c.rows = [
+          ...c.rows.slice(0, c.base),
+          restOfRow(row, rowLetters(c.shown.at(-1) ?? '')),
+          ...c.rows.slice(c.base + 1),
+        ];
+    }
+    c.shown = [];
+    c.whole = true;
+    c.words = 0;
+  }
+
   /**
-   * The terminal's width changed (SIGWINCH) while a line plays: what is left of it is cut anew.
-   * The row on screen goes on being rewritten while it still fits one row; once the terminal has
-   * wrapped it onto two, it stays as it is and the rest follows on new rows.
+   * The terminal's width changed (SIGWINCH) while text plays: what is shown stays; the rest is
+   * laid out at the new width and goes on from the letters already shown (the row shown in part
+   * is finished first when it still fits one row).
    */
-  private refit(): void {
-    const c = this.current;
-    const width = this.columns() - 1;
-    if (!c || width === c.width) return;
-    const words = wordsOf(c.rows[c.row]);
-    const shown = words.slice(0, c.shown).join('');
-    const rest = [words.slice(c.shown).join(''), ...c.rows.slice(c.row + 1)]
-      .map((r) => r.trim())
-      .filter(Boolean)
-      .join(' ');
-    if (c.shown > 0 && safeWidth(shown) <= width)
-      this.current = { rows: wrapRows(rest ? `${shown} ${rest}` : shown, width), row: 0, shown: c.shown, width };
-    else this.current = rest ? { rows: wrapRows(rest, width), row: 0, shown: 0, width } : undefined;
-  }
-
-  private finishCurrent(): void {
-    this.refit();
-    const c = this.current;
-    if (!c) return;
-    this.current = undefined;
-    this.write(`${c.rows[c.row]}\n`, c.shown > 0);
-    for (const row of c.rows.slice(c.row + 1)) this.write(`${row}\n`);
-  }
-
-  /** At once: a text line cut into rows as when played (where the terminal redraws), anything else as it prints. */
-  private whole(item: PlayItem): void {
-    if (item.kind === 'other') item.emit();
-    else if (this.redraw) this.write(`${wrapRows(item.text, this.columns() - 1).join('\n')}\n`);
-    else this.write(`${item.text}\n`);
+  private refit(c: Playing, width: number): void {
+    if (!c.whole) {
+      const row = c.rows[c.base + c.shown.length - 1] as string;
+      const shown = c.shown.at(-1) as string;
+      if (this.redraw && this.screenRows(row) === 1 && this.screenRows(shown) === 1 && this.out.canRewrite(1, c.mark)) {
+        this.out.rewrite(1, `${row}\n`);
+        c.letters += rowLetters(row);
+      } else c.letters += rowLetters(shown);
+    }
+    const { rows } = c.source.rows(width);
+    let at = 0;
+    let seen = 0;
+    while (at < rows.length && seen + rowLetters(rows[at] as string) <= c.letters)
+      seen += rowLetters(rows[at++] as string);
+    // Rows with no letter (blank rows, rules) right where the text goes on are not shown twice.
+    const next = rows[at];
+    const rest = next !== undefined && seen < c.letters ? [restOfRow(next, c.letters - seen)] : [];
+    c.rows = [...rows.slice(0, at), ...rest, ...rows.slice(at + (rest.length ? 1 : 0))];
+    c.width = width;
+    c.version = c.source.version;
+    c.base = at;
+    c.shown = [];
+    c.whole = true;
+    c.words = 0;
+    c.mark = this.out.writes();
   }
 
   private wordsLeft(): number {
     let n = 0;
-    if (this.current) {
-      const c = this.current;
-      n += wordsOf(c.rows[c.row]).length - c.shown;
-      for (const row of c.rows.slice(c.row + 1)) n += wordsOf(row).length;
+    const c = this.current;
+    if (c) {
+      this.sync(c);
+      for (let i = c.base + c.shown.length - (c.whole ? 0 : 1); i < c.rows.length; i++)
+        n += rowWords(c.rows[i] as string);
+      if (!c.whole) n -= c.words;
     }
-    for (const item of this.queue) if (item.kind === 'text') n += wordsOf(item.text).length;
+    const width = this.width();
+    for (const item of this.queue)
+      if (item.kind === 'text') n += item.text.match(/\S+/g)?.length ?? 0;
+      else if (item.kind === 'rows') n += item.source.rows(width).rows.reduce((k, r) => k + rowWords(r), 0);
     return n;
   }
 }

@@ -17,8 +17,9 @@ import { formatPlain, formatPretty, todoBlock, type ViewMode } from './format.js
 import { creditsOfRun, failureMessage, type AppliedAnswer, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
 import { JsonRunView } from './json-view.js';
-import { Playback, wrapRows } from './playback.js';
+import { Playback, type PlayItem, wrapRows } from './playback.js';
 import type { CancelNotice, RunEnd, RunView } from './run-view.js';
+import type * as Markdown from './markdown/index.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
 const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result']);
@@ -35,6 +36,9 @@ export interface RunViewOptions {
 export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io), opts: RunViewOptions = {}): RunView {
   return mode === 'json' ? new JsonRunView(io) : new TextRunView(io, clock, mode, opts);
 }
+
+/** After Ctrl-C, more text than this not rendered yet is not rendered (one line says so). */
+const SKIPPED_AFTER_INTERRUPT = 256 * 1024;
 
 /** Below this width, rows are not redrawn: lines are played whole. */
 const MIN_REDRAW_COLUMNS = 20;
@@ -67,6 +71,12 @@ export class TextRunView implements RunView {
   private live = false;
   private todos: Todo[] = [];
   private todosPrinted = true;
+  /** pretty, with Markdown on: the renderer (loaded by begin()), and the agent's text being shown. */
+  private md?: typeof Markdown;
+  private theme?: Markdown.Theme;
+  private doc?: Markdown.MarkdownStream;
+  /** A wait was cut short by Ctrl-C: text not rendered yet is not rendered at the end either. */
+  private interrupted = false;
 
   constructor(
     private readonly io: IO,
@@ -79,8 +89,13 @@ export class TextRunView implements RunView {
     if (mode === 'pretty') {
       this.playback = new Playback(
         clock,
-        (text, rewrite) => this.write(text, rewrite),
-        () => io.columns,
+        {
+          write: (text) => this.write(text),
+          rewrite: (rows, text) => this.write(text, rows),
+          canRewrite: (rows, writes) => io.writes === writes && io.canRewrite(rows),
+          writes: () => io.writes,
+          columns: () => io.columns,
+        },
         redraw,
       );
     }
@@ -91,6 +106,10 @@ export class TextRunView implements RunView {
     // Printed with the first answer: a run that cannot be read leaves stdout empty.
     if (this.mode === 'plain') this.header = `job\t${projectId}\t${jobId}`;
     else {
+      if (this.io.markdown) {
+        this.md = await import('./markdown/index.js');
+        this.theme = this.md.themeFor(this.io);
+      }
       this.spinner = await startSpinner(this.io, this.clock, stateLabel('running'), { redraw: this.redraw });
       this.live = this.spinner.live;
     }
@@ -109,14 +128,7 @@ export class TextRunView implements RunView {
     const lines: TranscriptLine[] = [];
     for (const ev of applied.events) lines.push(...this.t.event(ev));
     if (opts.quiet) this.kept.push(...lines);
-    else if (this.playback)
-      this.playback.push(
-        this.withoutRepeats(lines).map((l) =>
-          l.kind === 'text'
-            ? { kind: 'text', text: l.text }
-            : { kind: 'other', emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])) },
-        ),
-      );
+    else if (this.playback) this.enqueue(this.withoutRepeats(lines));
     else this.print(lines);
     this.spinner?.suffix(creditsText(creditsOfRun(applied.state)));
     const state = applied.state.state;
@@ -157,7 +169,47 @@ export class TextRunView implements RunView {
   }
 
   async play(until: number, signal?: AbortSignal): Promise<void> {
+    if (!(await this.prepare(signal))) return;
     await this.playback?.play(until, signal);
+  }
+
+  /** The run ended: its text is rendered, yielding as it goes, before the end is printed. */
+  async settle(signal?: AbortSignal): Promise<void> {
+    await this.prepare(signal);
+  }
+
+  /** Renders the text that came, a few milliseconds at a time (a long text lets Ctrl-C in); false when aborted. */
+  private async prepare(signal?: AbortSignal): Promise<boolean> {
+    if (!this.doc || (await this.doc.prepare(this.io.columns - 1, signal))) return true;
+    this.interrupted = true;
+    return false;
+  }
+
+  /** Lines to play: the agent's text into the Markdown being shown (or as lines), the rest as it prints. */
+  private enqueue(lines: TranscriptLine[], final = false): void {
+    const items: PlayItem[] = [];
+    for (const l of lines) {
+      if (l.kind === 'text' && this.md && this.theme) {
+        if (!this.doc) {
+          this.doc = new this.md.MarkdownStream(this.theme);
+          items.push({ kind: 'rows', source: this.doc });
+        }
+        this.doc.line(l.text);
+        continue;
+      }
+      // Anything else between two texts ends the first: what follows is a new text.
+      this.doc?.close();
+      this.doc = undefined;
+      items.push(
+        l.kind === 'text'
+          ? { kind: 'text', text: l.text.replace(/\t/g, '    ') }
+          : { kind: 'other', emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])) },
+      );
+    }
+    // The line still coming shows as it is so far, where rows can be redrawn.
+    if (final) this.doc?.close();
+    else if (this.redraw) this.doc?.setTail(this.t.partialLine());
+    this.playback?.push(items);
   }
 
   status(text: string): void {
@@ -170,13 +222,16 @@ export class TextRunView implements RunView {
   }
 
   cancelled(notice: CancelNotice): void {
-    this.playback?.flush();
+    this.flushPlayback();
     this.emit([{ kind: 'note', text: notice.message }]);
   }
 
   end(end: RunEnd): void {
-    this.playback?.flush();
-    this.print(this.t.finish(), { final: true });
+    this.flushPlayback();
+    if (this.playback) {
+      this.enqueue(this.withoutRepeats(this.t.finish(), true), true);
+      this.flushPlayback();
+    } else this.print(this.t.finish(), { final: true });
     this.stop();
     const s = end.state;
     const credits = creditsOfRun(s);
@@ -214,8 +269,25 @@ export class TextRunView implements RunView {
     this.io.outLine(this.io.prose(line[end.outcome] ?? `Run ${s.state}`, 'stdout'));
   }
 
-  stop(): void {
+  /**
+   * What the playback holds, at once. After Ctrl-C cut a long rendering short, text not rendered
+   * yet is said in one line instead: rendering it would keep the command from ending.
+   */
+  private flushPlayback(): void {
+    const width = this.io.columns - 1;
+    const left = this.doc?.pending(width) ?? 0;
+    if (this.interrupted && this.doc && left > SKIPPED_AFTER_INTERRUPT) {
+      this.doc.drop();
+      this.playback?.flush();
+      this.doc = undefined;
+      this.emit([{ kind: 'note', text: `${Math.round(left / 1024)} KB more of the agent's text not shown` }]);
+      return;
+    }
     this.playback?.flush();
+  }
+
+  stop(): void {
+    this.flushPlayback();
     this.spinner?.stop();
     this.spinner = undefined;
     // The task list as it ended stays in the scrollback.
@@ -247,26 +319,42 @@ export class TextRunView implements RunView {
     for (const l of lines) if (l.kind === 'error') this.printedErrors.add(l.message.trim());
     if (lines.length === 0) return;
     const c = style(this.io);
+    const width = this.io.columns - 1;
     // Sentences (notes, errors, results) wrap at word boundaries on a terminal; the agent's text
-    // is laid out by its playback, or here as the playback lays it (a recap of a run attached to).
-    const text = lines.flatMap((l) =>
-      this.mode === 'plain'
-        ? formatPlain(l)
-        : formatPretty(l, c).map((t) =>
+    // is laid out by its playback, or here as the playback lays it (a recap of a run attached to):
+    // consecutive lines of it as one Markdown text where it is rendered.
+    const text: string[] = [];
+    let markdown: string[] = [];
+    const rendered = () => {
+      if (markdown.length && this.md && this.theme)
+        text.push(...this.md.renderMarkdown(markdown.join('\n'), width, this.theme));
+      markdown = [];
+    };
+    for (const l of lines) {
+      if (this.mode === 'pretty' && l.kind === 'text' && this.md) {
+        markdown.push(l.text);
+        continue;
+      }
+      rendered();
+      if (this.mode === 'plain') text.push(...formatPlain(l));
+      else
+        for (const t of formatPretty(l, c))
+          text.push(
             WRAPPED.has(l.kind)
               ? this.io.prose(t, 'stdout')
               : l.kind === 'text' && this.io.stdoutIsTTY
-                ? wrapRows(t, this.io.columns - 1).join('\n')
+                ? wrapRows(t.replace(/\t/g, '    '), width).join('\n')
                 : t,
-          ),
-    );
+          );
+    }
+    rendered();
     if (text.length === 0) return;
     this.write(`${text.join('\n')}\n`);
   }
 
-  /** Writes to stdout, clearing the spinner (stderr, same terminal) while it does; `rewrite` replaces the last row. */
-  private write(text: string, rewrite = false): void {
-    const print = () => (rewrite ? this.io.rewriteLastRow(text) : this.io.out(text));
+  /** Writes to stdout, clearing the spinner (stderr, same terminal) while it does; `rewrite` replaces that many rows. */
+  private write(text: string, rewrite = 0): void {
+    const print = () => (rewrite ? this.io.rewriteRows(rewrite, text) : this.io.out(text));
     if (this.spinner) this.spinner.pause(print);
     else print();
   }

@@ -1,10 +1,10 @@
 // How the agent's Markdown looks on a terminal: the paints of each kind of text, at the colour
 // level the IO object decided (style.ts: our own SGR, marked as ours), and whether links are
-// OSC 8 hyperlinks (hyperlinks.ts). Without colour, emphasis and code lose their markers and
+// OSC 8 hyperlinks (IO.hyperlinks, decided by hyperlinks.ts). Without colour, emphasis and code lose their markers and
 // show as plain text; headings, lists, quotes and code blocks keep their layout.
 import type { IO } from '../../io/io.js';
 import { style } from '../../io/style.js';
-import { hyperlink, supportsHyperlinks } from './hyperlinks.js';
+import { hyperlink } from './hyperlinks.js';
 
 type Paint = (text: string) => string;
 
@@ -33,8 +33,8 @@ export const PLAIN_THEME: Theme = {
   linkText: same,
 };
 
-export function themeFor(io: IO, env: Record<string, string | undefined>): Theme {
-  const links = io.stdoutIsTTY && supportsHyperlinks(env) ? hyperlink : undefined;
+export function themeFor(io: IO): Theme {
+  const links = io.stdoutIsTTY && io.hyperlinks ? hyperlink : undefined;
   if (!io.color) return { ...PLAIN_THEME, link: links };
   const c = style(io);
   return {
