@@ -5,6 +5,7 @@
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { agentLine } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
 import { createRunView } from '../../render/views.js';
 import { pendingOf } from '../job/commands.js';
@@ -109,7 +110,7 @@ export async function followToEnd(
     // Put off: the caller says how to answer later (a conversation, with its slash commands).
     return { result: { ...result, pending } };
   }
-  printPendingHint(ctx, pending);
+  await printPendingHint(ctx, pending);
   return { result };
 }
 
@@ -134,13 +135,11 @@ function reattachLead(r: FollowResult): string {
     : 'Detached; the run goes on';
 }
 
-function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): void {
+async function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): Promise<void> {
   if (ctx.io.json) return;
   if (pending.kind === 'question') {
-    ctx.io.errLine(`The agent asks: ${sanitizeInline(pending.question)}`);
-    pending.options.forEach((opt, i) => {
-      ctx.io.errLine(`  ${i + 1}. ${sanitizeInline(opt)}`);
-    });
+    ctx.io.errLine(`The agent asks: ${await agentLine(ctx.io, pending.question)}`);
+    for (const [i, opt] of pending.options.entries()) ctx.io.errLine(`  ${i + 1}. ${await agentLine(ctx.io, opt)}`);
     ctx.io.errLine('Answer with:');
     for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
     return;

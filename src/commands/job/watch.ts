@@ -33,12 +33,12 @@ export const watch = defineCommand<WatchOptions>({
     'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach,reason}',
   async run(opts, ctx) {
     // The renderer loads only when a run is followed.
-    const [{ createRunView }, { pendingOf }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
+    const [{ createRunView }, { pendingOf }, { exitCodeOf, followJob, watchCommand }, { agentLine }] =
       await Promise.all([
         import('../../render/views.js'),
         import('./commands.js'),
         import('./follow.js'),
-        import('../../io/sanitize.js'),
+        import('../../render/agent-text.js'),
       ]);
     const projectId = ctx.site(opts.site);
     const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
@@ -63,7 +63,9 @@ export const watch = defineCommand<WatchOptions>({
         `${r.reason === 'connection_lost' ? 'Stopped following without a connection; the run may go on' : 'The run goes on'}. Re-attach with: ${reattach}`,
       );
     if (pending?.kind === 'question')
-      ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
+      ctx.io.info(
+        `The agent asks: ${await agentLine(ctx.io, pending.question)} Answer with: ${pending.answer.join('  or  ')}`,
+      );
     if (pending?.kind === 'plan') ctx.io.info(`The plan waits: ${pending.approve}  or  ${pending.revise}`);
     return exitCode;
   },
