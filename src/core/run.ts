@@ -12,7 +12,6 @@ import { jsonText, sanitizeInline } from '../io/sanitize.js';
 import { Interrupts } from '../interrupts.js';
 import { checkCommandInput } from './check-input.js';
 import type { AnyCommandDefinition, Cli, CommandDefinition } from './define.js';
-import { supportsHyperlinks } from '../render/markdown/hyperlinks.js';
 import { VERSION } from './global-options.js';
 import { findNoun, loadCommands } from './nouns.js';
 import { commandWords, runProgram } from './program.js';
@@ -140,7 +139,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     io.quiet = globals.quiet;
     if (!globals.color) io.colorLevel = 0;
     io.markdown = globals.markdown;
-    io.hyperlinks = supportsHyperlinks(env);
+    io.env = env;
     ctx = createContext({
       io,
       env,

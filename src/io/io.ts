@@ -87,8 +87,8 @@ export class IO {
   cursorMoves = true;
   /** The agent's Markdown is rendered on a terminal (off with --no-markdown or SITEBUILDER_NO_MARKDOWN). */
   markdown = true;
-  /** The terminal shows OSC 8 hyperlinks (render/markdown/hyperlinks.ts). */
-  hyperlinks = false;
+  /** The environment, for what the renderer reads of the terminal there (hyperlinks: render/markdown/hyperlinks.ts). */
+  env: Record<string, string | undefined> = {};
   /**
    * The exit code when stdout's reader goes away (`| head -1`): 0 for what only prints, set by a
    * command whose outcome is not all printed yet (a batch: the worst of what ended, 8 for the

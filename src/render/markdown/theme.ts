@@ -1,10 +1,10 @@
 // How the agent's Markdown looks on a terminal: the paints of each kind of text, at the colour
 // level the IO object decided (style.ts: our own SGR, marked as ours), and whether links are
-// OSC 8 hyperlinks (IO.hyperlinks, decided by hyperlinks.ts). Without colour, emphasis and code lose their markers and
+// OSC 8 hyperlinks (where hyperlinks.ts says the terminal shows them). Without colour, emphasis and code lose their markers and
 // show as plain text; headings, lists, quotes and code blocks keep their layout.
 import type { IO } from '../../io/io.js';
 import { style } from '../../io/style.js';
-import { hyperlink } from './hyperlinks.js';
+import { hyperlink, supportsHyperlinks } from './hyperlinks.js';
 
 type Paint = (text: string) => string;
 
@@ -34,7 +34,7 @@ export const PLAIN_THEME: Theme = {
 };
 
 export function themeFor(io: IO): Theme {
-  const links = io.stdoutIsTTY && io.hyperlinks ? hyperlink : undefined;
+  const links = io.stdoutIsTTY && supportsHyperlinks(io.env) ? hyperlink : undefined;
   if (!io.color) return { ...PLAIN_THEME, link: links };
   const c = style(io);
   return {
