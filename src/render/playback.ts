@@ -15,6 +15,10 @@
 import type { Clock } from '../clock.js';
 import { partWidth } from '../io/width.js';
 import { restOfRow, rowLetters, rowPrefix, rowWords } from './row-words.js';
+import { append } from './append.js';
+
+/** Rows shown that are kept to compare with what a text becomes (a terminal shows fewer). */
+const KEPT_ROWS = 500;
 
 export const PLAYBACK = {
   /** The slowest pace: a word every this many ms, even when the wait is long. */
@@ -138,14 +142,18 @@ interface Playing {
   words: number;
   /** Whether the last shown row is whole. */
   whole: boolean;
-  /** Letters shown so far, for a resize. */
-  letters: number;
+  /** Letters shown that the rows before `base` do not hold (a row shown in part, then laid out anew). */
+  before: number;
+  /** A row replaced by what is left of it to show. */
+  patch?: { at: number; row: string };
   /** IO.writes after the last write of this playback. */
   mark: number;
 }
 
 export class Playback {
   private queue: PlayItem[] = [];
+  /** The first item of `queue` not taken yet (shift() on a long queue costs its length each time). */
+  private head = 0;
   private current?: Playing;
 
   constructor(
@@ -155,7 +163,7 @@ export class Playback {
   ) {}
 
   push(items: PlayItem[]): void {
-    this.queue.push(...items);
+    append(this.queue, items);
   }
 
   /** Everything known now, at once: a text still coming stays current, to go on later. */
@@ -164,7 +172,7 @@ export class Playback {
       if (!this.current && !this.start()) return;
       const c = this.current as Playing;
       this.sync(c);
-      while (this.rowAt(c) !== undefined) this.showRow(c, Number.POSITIVE_INFINITY);
+      if (this.rowAt(c) !== undefined) this.showRows(c, Number.POSITIVE_INFINITY);
       if (!c.source.done) return;
       this.current = undefined;
     }
@@ -197,13 +205,17 @@ export class Playback {
 
   /** Whether anything is left to show now. */
   private more(): boolean {
-    return this.queue.length > 0 || (this.current !== undefined && this.rowAt(this.current) !== undefined);
+    return this.head < this.queue.length || (this.current !== undefined && this.rowAt(this.current) !== undefined);
   }
 
   /** Takes the next item: non-text prints at once; a text becomes current. False when the queue is empty. */
   private start(): boolean {
     for (;;) {
-      const item = this.queue.shift();
+      const item = this.queue[this.head++];
+      if (this.head >= this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      }
       if (!item) return false;
       if (item.kind === 'other') {
         item.emit();
@@ -221,7 +233,7 @@ export class Playback {
         shown: [],
         words: 0,
         whole: true,
-        letters: 0,
+        before: 0,
         mark: -1,
       };
       return true;
@@ -250,30 +262,55 @@ export class Playback {
         this.current = undefined;
         continue;
       }
-      left -= this.showRow(c, left);
+      left -= this.showRows(c, left);
     }
     return n - left;
   }
 
-  /** Shows up to `n` words of the next row (all of it where the terminal cannot redraw); the words shown (at least 1). */
-  private showRow(c: Playing, n: number): number {
-    const row = this.rowAt(c) as string;
-    const total = rowWords(row);
-    const from = c.whole ? 0 : c.words;
-    const to = this.redraw ? Math.min(total, from + n) : total;
-    const text = to >= total ? row : rowPrefix(row, to);
-    if (c.whole) {
-      this.out.write(`${text}\n`);
-      c.shown.push(text);
-    } else {
-      this.out.rewrite(this.screenRows(c.shown.at(-1) as string), `${text}\n`);
-      c.shown[c.shown.length - 1] = text;
+  /**
+   * Shows up to `n` more words: the row shown in part goes on (rewritten), then whole rows, in
+   * one write, then the first words of a row (all of it where the terminal cannot redraw). The
+   * words shown (at least 1).
+   */
+  private showRows(c: Playing, n: number): number {
+    let left = n;
+    let text = '';
+    const flush = () => {
+      if (text) this.out.write(text);
+      text = '';
+    };
+    if (!c.whole) {
+      const row = this.rowAt(c) as string;
+      const total = rowWords(row);
+      const to = Math.min(total, c.words + left);
+      const shown = to >= total ? row : rowPrefix(row, to);
+      this.out.rewrite(this.screenRows(c.shown.at(-1) as string), `${shown}\n`);
+      c.shown[c.shown.length - 1] = shown;
+      left -= Math.max(1, to - c.words);
+      c.words = to;
+      c.whole = to >= total;
     }
-    c.words = to;
-    c.whole = to >= total;
-    if (c.whole) c.letters += rowLetters(row);
+    while (left > 0 && c.whole) {
+      const row = this.rowAt(c);
+      if (row === undefined) break;
+      const total = rowWords(row);
+      const to = this.redraw ? Math.min(total, left) : total;
+      const shown = to >= total ? row : rowPrefix(row, to);
+      text += `${shown}\n`;
+      c.shown.push(shown);
+      left -= Math.max(1, to);
+      c.words = to;
+      c.whole = to >= total;
+    }
+    flush();
+    // Only the rows a terminal still shows can be redrawn: older ones need not be kept.
+    if (c.shown.length > KEPT_ROWS) {
+      const gone = c.shown.length - KEPT_ROWS;
+      c.base += gone;
+      c.shown = c.shown.slice(gone);
+    }
     c.mark = this.out.writes();
-    return Math.max(1, to - from);
+    return n - left;
   }
 
   /** Terminal rows a row of ours takes (one wider than the terminal is folded by it). */
@@ -294,8 +331,8 @@ export class Playback {
     }
     if (c.source.version === c.version) return;
     c.version = c.source.version;
-    const { rows } = c.source.rows(width);
-    c.rows = rows;
+    this.setRows(c, c.source.rows(width).rows, c.patch);
+    const rows = c.rows;
     // The first row on the screen that is no longer what it shows.
     const d = c.shown.findIndex((shown, i) => {
       const row = rows[c.base + i];
@@ -318,15 +355,8 @@ export class Playback {
     const last = redrawn.length - 1;
     const text = redrawn.map((r, i) => (i === last && lastWords < rowWords(r) ? rowPrefix(r, lastWords) : r));
     this.out.rewrite(up, text.map((t) => `${t}\n`).join(''));
-    // Letters count whole rows only: those redrawn are counted anew.
-    c.shown.slice(d).forEach((r, i) => {
-      if (d + i < c.shown.length - 1 || c.whole) c.letters -= rowLetters(r);
-    });
     c.whole = last < 0 || text[last] === redrawn[last];
     c.words = last < 0 ? 0 : Math.min(lastWords, rowWords(redrawn[last] as string));
-    text.forEach((t, i) => {
-      if (i < last || c.whole) c.letters += rowLetters(t);
-    });
     c.shown = [...c.shown.slice(0, d), ...text];
     c.mark = this.out.writes();
   }
@@ -334,16 +364,12 @@ export class Playback {
   /** The rows shown become part of the past: the text goes on from the first row not shown whole. */
   private freeze(c: Playing): void {
     c.base += c.shown.length - (c.whole ? 0 : 1);
-    if (!c.whole) c.letters += rowLetters(c.shown.at(-1) ?? '');
+    if (!c.whole) c.before += rowLetters(c.shown.at(-1) ?? '');
     if (!c.whole) {
       // The row shown in part stays as it is; its rest follows on a new row.
       const row = c.rows[c.base];
       if (row !== undefined)
-        c.rows = [
-          ...c.rows.slice(0, c.base),
-          restOfRow(row, rowLetters(c.shown.at(-1) ?? '')),
-          ...c.rows.slice(c.base + 1),
-        ];
+        this.setRows(c, c.rows, { at: c.base, row: restOfRow(row, rowLetters(c.shown.at(-1) ?? '')) });
     }
     c.shown = [];
     c.whole = true;
@@ -361,18 +387,19 @@ export class Playback {
       const shown = c.shown.at(-1) as string;
       if (this.redraw && this.screenRows(row) === 1 && this.screenRows(shown) === 1 && this.out.canRewrite(1, c.mark)) {
         this.out.rewrite(1, `${row}\n`);
-        c.letters += rowLetters(row);
-      } else c.letters += rowLetters(shown);
+        c.shown[c.shown.length - 1] = row;
+        c.whole = true;
+      }
     }
+    const shown = this.lettersShown(c);
     const { rows } = c.source.rows(width);
     let at = 0;
     let seen = 0;
-    while (at < rows.length && seen + rowLetters(rows[at] as string) <= c.letters)
-      seen += rowLetters(rows[at++] as string);
-    // Rows with no letter (blank rows, rules) right where the text goes on are not shown twice.
+    while (at < rows.length && seen + rowLetters(rows[at] as string) <= shown) seen += rowLetters(rows[at++] as string);
+    // The row where the text goes on shows what is left of it.
     const next = rows[at];
-    const rest = next !== undefined && seen < c.letters ? [restOfRow(next, c.letters - seen)] : [];
-    c.rows = [...rows.slice(0, at), ...rest, ...rows.slice(at + (rest.length ? 1 : 0))];
+    this.setRows(c, rows, next !== undefined && seen < shown ? { at, row: restOfRow(next, shown - seen) } : undefined);
+    c.before = shown - seen;
     c.width = width;
     c.version = c.source.version;
     c.base = at;
@@ -380,6 +407,20 @@ export class Playback {
     c.whole = true;
     c.words = 0;
     c.mark = this.out.writes();
+  }
+
+  /** The rows to show, one of them replaced by what is left of it (after a resize, or a row that could not be redrawn). */
+  private setRows(c: Playing, rows: string[], patch: Playing['patch']): void {
+    c.patch = patch;
+    c.rows = patch && patch.at < rows.length ? rows.with(patch.at, patch.row) : rows;
+  }
+
+  /** Letters (and digits) of the text on the screen: what a resize goes on from. */
+  private lettersShown(c: Playing): number {
+    let n = c.before;
+    const end = c.base + c.shown.length - (c.whole ? 0 : 1);
+    for (let i = 0; i < end; i++) n += rowLetters(c.rows[i] as string);
+    return c.whole ? n : n + rowLetters(c.shown.at(-1) as string);
   }
 
   private wordsLeft(): number {
@@ -392,7 +433,7 @@ export class Playback {
       if (!c.whole) n -= c.words;
     }
     const width = this.width();
-    for (const item of this.queue)
+    for (const item of this.queue.slice(this.head))
       if (item.kind === 'text') n += item.text.match(/\S+/g)?.length ?? 0;
       else if (item.kind === 'rows') n += item.source.rows(width).rows.reduce((k, r) => k + rowWords(r), 0);
     return n;

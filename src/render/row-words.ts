@@ -9,7 +9,17 @@ const isEscape = (p: string) => p.length > 1 || (p >= '\ue000' && p <= '\uf8ff')
 
 /** How many words the row shows. */
 export function rowWords(row: string): number {
-  if (!row.includes('\u001b')) return row.match(/\S+/g)?.length ?? 0;
+  if (!row.includes('\u001b')) {
+    let n = 0;
+    let inWord = false;
+    for (let i = 0; i < row.length; i++) {
+      const c = row.charCodeAt(i);
+      const space = c === 32 || c === 9 || (c > 127 && /\s/.test(row[i] as string));
+      if (!space && !inWord) n++;
+      inWord = !space;
+    }
+    return n;
+  }
   let n = 0;
   let inWord = false;
   for (const p of row.match(PART) ?? []) {
@@ -45,7 +55,13 @@ export function rowPrefix(row: string, k: number): string {
 
 /** Letters and digits the row shows: what stays the same when a text is laid out at another width. */
 export function rowLetters(row: string): number {
-  return row.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  let n = 0;
+  for (let i = 0; i < row.length; i++) {
+    const c = row.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n++;
+    else if (c > 127 && c < 0xe000 && /[\p{L}\p{N}]/u.test(String.fromCodePoint(row.codePointAt(i) as number))) n++;
+  }
+  return n;
 }
 
 /** The row without its first `letters` letters and digits (and the spaces after them), its indent kept. */

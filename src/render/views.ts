@@ -20,6 +20,7 @@ import { JsonRunView } from './json-view.js';
 import { Playback, type PlayItem, wrapRows } from './playback.js';
 import type { CancelNotice, RunEnd, RunView } from './run-view.js';
 import type * as Markdown from './markdown/index.js';
+import { append } from './append.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
 const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result']);
@@ -126,8 +127,8 @@ export class TextRunView implements RunView {
     this.printHeader();
     if (applied.reset) this.t.reset();
     const lines: TranscriptLine[] = [];
-    for (const ev of applied.events) lines.push(...this.t.event(ev));
-    if (opts.quiet) this.kept.push(...lines);
+    for (const ev of applied.events) append(lines, this.t.event(ev));
+    if (opts.quiet) append(this.kept, lines);
     else if (this.playback) this.enqueue(this.withoutRepeats(lines));
     else this.print(lines);
     this.spinner?.suffix(creditsText(creditsOfRun(applied.state)));
@@ -327,7 +328,7 @@ export class TextRunView implements RunView {
     let markdown: string[] = [];
     const rendered = () => {
       if (markdown.length && this.md && this.theme)
-        text.push(...this.md.renderMarkdown(markdown.join('\n'), width, this.theme));
+        append(text, this.md.renderMarkdown(markdown.join('\n'), width, this.theme));
       markdown = [];
     };
     for (const l of lines) {
@@ -336,7 +337,7 @@ export class TextRunView implements RunView {
         continue;
       }
       rendered();
-      if (this.mode === 'plain') text.push(...formatPlain(l));
+      if (this.mode === 'plain') append(text, formatPlain(l));
       else
         for (const t of formatPretty(l, c))
           text.push(

@@ -10,6 +10,7 @@ import { inlineLines } from './inline.js';
 import { renderTable } from './table.js';
 import type { Theme } from './theme.js';
 import { type BlockContext, type Prefix, plainWidth, prefix, wrapFragments } from './wrap.js';
+import { append } from '../append.js';
 
 const BULLETS = ['•', '◦', '▪'];
 const TAB = '    ';
@@ -54,7 +55,7 @@ export function codeRows(text: string, first: Prefix, rest: Prefix, ctx: BlockCo
 function inlineRows(tokens: Token[], first: Prefix, rest: Prefix, ctx: BlockContext, paint?: (t: string) => string) {
   const rows: string[] = [];
   inlineLines(tokens, ctx.theme, paint).forEach((line, i) => {
-    rows.push(...wrapFragments(line, ctx.width, i === 0 ? first : rest, rest, ctx.theme));
+    append(rows, wrapFragments(line, ctx.width, i === 0 ? first : rest, rest, ctx.theme));
   });
   return rows;
 }
@@ -70,7 +71,7 @@ function listRows(list: Tokens.List, first: Prefix, rest: Prefix, ctx: BlockCont
     const hang = join(rest, prefix(' '.repeat(mark.width)));
     const inner = { ...ctx, depth: ctx.depth + 1 };
     const body = blockRows(item.tokens, join(lead, mark), hang, inner);
-    rows.push(...(body.length ? body : [join(lead, mark).text.trimEnd()]));
+    append(rows, body.length ? body : [join(lead, mark).text.trimEnd()]);
     // A blank line after the item in the source: a blank row (whatever the list's other items do).
     if (i < list.items.length - 1 && /\n[ \t]*\n\s*$/.test(item.raw)) rows.push(rest.text.trimEnd());
   });
@@ -87,22 +88,22 @@ function blockRows(tokens: Token[], first: Prefix, rest: Prefix, ctx: BlockConte
         if (rows.length) rows.push(rest.text.trimEnd());
         break;
       case 'heading':
-        rows.push(...inlineRows(t.tokens ?? [], lead, rest, ctx, theme.heading(t.depth)));
+        append(rows, inlineRows(t.tokens ?? [], lead, rest, ctx, theme.heading(t.depth)));
         break;
       case 'paragraph':
       case 'text':
-        rows.push(...inlineRows(t.tokens ?? [{ type: 'text', raw: t.text, text: t.text }], lead, rest, ctx));
+        append(rows, inlineRows(t.tokens ?? [{ type: 'text', raw: t.text, text: t.text }], lead, rest, ctx));
         break;
       case 'list':
-        rows.push(...listRows(t as Tokens.List, lead, rest, ctx));
+        append(rows, listRows(t as Tokens.List, lead, rest, ctx));
         break;
       case 'blockquote': {
         const bar = prefix(theme.dim('┃ '), 2);
-        rows.push(...blockRows(t.tokens ?? [], join(lead, bar), join(rest, bar), ctx));
+        append(rows, blockRows(t.tokens ?? [], join(lead, bar), join(rest, bar), ctx));
         break;
       }
       case 'code':
-        rows.push(...codeRows(t.text, lead, rest, ctx));
+        append(rows, codeRows(t.text, lead, rest, ctx));
         break;
       case 'hr': {
         const room = Math.max(3, ctx.width - lead.width);
@@ -110,7 +111,7 @@ function blockRows(tokens: Token[], first: Prefix, rest: Prefix, ctx: BlockConte
         break;
       }
       case 'table':
-        rows.push(...renderTable(t as Tokens.Table, lead, rest, ctx));
+        append(rows, renderTable(t as Tokens.Table, lead, rest, ctx));
         break;
       case 'html':
         // HTML shows as it was written, as code is.
@@ -123,7 +124,7 @@ function blockRows(tokens: Token[], first: Prefix, rest: Prefix, ctx: BlockConte
         // A link reference definition prints nothing (its links show their address); a task's box is in its marker.
         break;
       default:
-        rows.push(...inlineRows([{ type: 'text', raw: t.raw, text: t.raw.replace(/\n+$/, '') }], lead, rest, ctx));
+        append(rows, inlineRows([{ type: 'text', raw: t.raw, text: t.raw.replace(/\n+$/, '') }], lead, rest, ctx));
     }
   });
   return rows;

@@ -5,7 +5,7 @@
 // character); our own escapes (colour, hyperlinks) are added after parsing.
 import { Lexer } from 'marked';
 import { renderBlocks } from './blocks.js';
-import { splitParts } from './split.js';
+import { parts } from './split.js';
 import type { Theme } from './theme.js';
 
 const OPTIONS = { gfm: true, breaks: false } as const;
@@ -17,7 +17,8 @@ export function renderPart(source: string, width: number, theme: Theme): string[
 
 /** A whole text as rows (no trailing blank row). */
 export function renderMarkdown(text: string, width: number, theme: Theme): string[] {
-  const rows = splitParts(normalize(text)).flatMap((part) => renderPart(part, width, theme));
+  const rows: string[] = [];
+  for (const part of parts(normalize(text))) for (const row of renderPart(part, width, theme)) rows.push(row);
   return trimBlank(rows);
 }
 
@@ -30,7 +31,7 @@ export async function renderMarkdownAsync(
 ): Promise<string[] | undefined> {
   const rows: string[] = [];
   let since = performance.now();
-  for (const part of splitParts(normalize(text))) {
+  for (const part of parts(normalize(text))) {
     if (performance.now() - since > YIELD_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       since = performance.now();

@@ -58,21 +58,22 @@ export class Splitter {
   }
 }
 
-/** The text's complete lines cut into parts at the points above (the text without its last, unfinished line). */
-export function splitParts(text: string): string[] {
+/** The text cut into parts at the points above, one after the other (a long text is not walked at once). */
+export function* parts(text: string): Generator<string> {
   const s = new Splitter();
-  const parts: string[] = [];
   let start = 0;
   let at = 0;
   while (at < text.length) {
     const nl = text.indexOf('\n', at);
     const end = nl < 0 ? text.length : nl + 1;
     if (s.cutBefore(text.slice(at, nl < 0 ? text.length : nl)) && at > start) {
-      parts.push(text.slice(start, at));
+      yield text.slice(start, at);
       start = at;
     }
     at = end;
   }
-  if (start < text.length) parts.push(text.slice(start));
-  return parts;
+  if (start < text.length) yield text.slice(start);
 }
+
+/** All the parts of a text. */
+export const splitParts = (text: string): string[] => [...parts(text)];

@@ -3,7 +3,7 @@
 // OSC 8 hyperlinks (where hyperlinks.ts says the terminal shows them). Without colour, emphasis and code lose their markers and
 // show as plain text; headings, lists, quotes and code blocks keep their layout.
 import type { IO } from '../../io/io.js';
-import { style } from '../../io/style.js';
+import { markOwnSgr } from '../../io/sanitize.js';
 import { hyperlink, supportsHyperlinks } from './hyperlinks.js';
 
 type Paint = (text: string) => string;
@@ -33,19 +33,27 @@ export const PLAIN_THEME: Theme = {
   linkText: same,
 };
 
+/** A paint of our own SGR (marked as ours), without chalk's proxy: a long text has many fragments. */
+function sgr(open: string, close: string): Paint {
+  const o = markOwnSgr(`\u001b[${open}m`);
+  const c = markOwnSgr(`\u001b[${close}m`);
+  return (t) => (t === '' ? t : o + t + c);
+}
+
 export function themeFor(io: IO): Theme {
   const links = io.stdoutIsTTY && supportsHyperlinks(io.env) ? hyperlink : undefined;
   if (!io.color) return { ...PLAIN_THEME, link: links };
-  const c = style(io);
+  const bold = sgr('1', '22');
+  const underline = sgr('4', '24');
+  const dim = sgr('2', '22');
   return {
-    bold: (t) => c.bold(t),
-    italic: (t) => c.italic(t),
-    strike: (t) => c.strikethrough(t),
-    code: (t) => c.cyan(t),
-    dim: (t) => c.dim(t),
-    heading: (depth) =>
-      depth <= 1 ? (t) => c.bold.underline(t) : depth === 2 ? (t) => c.bold(t) : (t) => c.bold.dim(t),
-    linkText: (t) => c.underline(t),
+    bold,
+    italic: sgr('3', '23'),
+    strike: sgr('9', '29'),
+    code: sgr('36', '39'),
+    dim,
+    heading: (depth) => (depth <= 1 ? (t) => bold(underline(t)) : depth === 2 ? bold : sgr('1;2', '22')),
+    linkText: underline,
     link: links,
   };
 }
