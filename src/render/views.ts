@@ -85,7 +85,8 @@ export class TextRunView implements RunView {
     private readonly mode: ViewMode,
     opts: RunViewOptions = {},
   ) {
-    const redraw = (opts.redraw ?? true) && io.cursorMoves && io.columns >= MIN_REDRAW_COLUMNS;
+    // Rows are redrawn where the IO can redraw (IO.canRedraw: stderr a terminal too, no pipe).
+    const redraw = (opts.redraw ?? true) && io.cursorMoves && io.canRedraw && io.columns >= MIN_REDRAW_COLUMNS;
     this.redraw = redraw;
     if (mode === 'pretty') {
       this.playback = new Playback(
