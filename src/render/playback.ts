@@ -17,6 +17,9 @@ import { partWidth } from '../io/width.js';
 import { restOfRow, rowLetters, rowPrefix, rowWords } from './row-words.js';
 import { append } from './append.js';
 
+/** Rows printed at once before the event loop gets a turn (a Ctrl-C among them). */
+const ROWS_A_SLICE = 400;
+
 /** Rows shown that are kept to compare with what a text becomes (a terminal shows fewer). */
 const KEPT_ROWS = 500;
 
@@ -191,16 +194,52 @@ export class Playback {
       const shown = this.step(group);
       if (shown === 0 || !this.more()) break;
       const pause = Math.round(perWord * shown);
-      if (signal?.aborted || this.clock.now() + pause >= until) break;
+      // Ctrl-C: what is left is for the caller to print, or not (flush(), drop()).
+      if (signal?.aborted) return;
+      if (this.clock.now() + pause >= until) break;
       if (pause > 0) {
         try {
           await this.clock.sleep(pause, signal);
         } catch {
+          if (signal?.aborted) return;
           break;
         }
       }
     }
-    this.flush();
+    await this.flushInSlices(signal);
+  }
+
+  /** flush(), a slice of rows at a time with a turn of the event loop between: a long text lets Ctrl-C in. */
+  private async flushInSlices(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      if (!this.current && !this.start()) return;
+      const c = this.current as Playing;
+      this.sync(c);
+      while (this.rowAt(c) !== undefined) {
+        this.showRows(c, Number.POSITIVE_INFINITY, ROWS_A_SLICE);
+        if (this.rowAt(c) === undefined) break;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (signal?.aborted) return;
+        this.sync(c);
+      }
+      if (!c.source.done) return;
+      this.current = undefined;
+    }
+  }
+
+  /** Rows known and not shown yet (the items queued after the current text count one row each at least). */
+  rowsLeft(): number {
+    let n = this.queue.length - this.head;
+    const c = this.current;
+    if (c) n += Math.max(0, c.rows.length - (c.base + c.shown.length));
+    return n;
+  }
+
+  /** Leaves out everything not shown yet (after Ctrl-C, when printing it would keep the command from ending). */
+  drop(): void {
+    this.queue = [];
+    this.head = 0;
+    this.current = undefined;
   }
 
   /** Whether anything is left to show now. */
@@ -272,8 +311,9 @@ export class Playback {
    * one write, then the first words of a row (all of it where the terminal cannot redraw). The
    * words shown (at least 1).
    */
-  private showRows(c: Playing, n: number): number {
+  private showRows(c: Playing, n: number, maxRows = Number.POSITIVE_INFINITY): number {
     let left = n;
+    let rows = 0;
     let text = '';
     const flush = () => {
       if (text) this.out.write(text);
@@ -290,7 +330,7 @@ export class Playback {
       c.words = to;
       c.whole = to >= total;
     }
-    while (left > 0 && c.whole) {
+    while (left > 0 && c.whole && rows++ < maxRows) {
       const row = this.rowAt(c);
       if (row === undefined) break;
       const total = rowWords(row);

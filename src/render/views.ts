@@ -38,8 +38,9 @@ export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io), o
   return mode === 'json' ? new JsonRunView(io) : new TextRunView(io, clock, mode, opts);
 }
 
-/** After Ctrl-C, more text than this not rendered yet is not rendered (one line says so). */
+/** After Ctrl-C, more text than this not rendered yet, or more rows than this not shown, are left out (one line says so). */
 const SKIPPED_AFTER_INTERRUPT = 256 * 1024;
+const SKIPPED_ROWS_AFTER_INTERRUPT = 2000;
 
 /** Below this width, rows are not redrawn: lines are played whole. */
 const MIN_REDRAW_COLUMNS = 20;
@@ -173,6 +174,7 @@ export class TextRunView implements RunView {
   async play(until: number, signal?: AbortSignal): Promise<void> {
     if (!(await this.prepare(signal))) return;
     await this.playback?.play(until, signal);
+    if (signal?.aborted) this.interrupted = true;
   }
 
   /** The run ended: its text is rendered, yielding as it goes, before the end is printed. */
@@ -276,13 +278,14 @@ export class TextRunView implements RunView {
    * yet is said in one line instead: rendering it would keep the command from ending.
    */
   private flushPlayback(): void {
-    const width = this.io.columns - 1;
-    const left = this.doc?.pending(width) ?? 0;
-    if (this.interrupted && this.doc && left > SKIPPED_AFTER_INTERRUPT) {
-      this.doc.drop();
-      this.playback?.flush();
+    const pending = this.doc?.pending(this.io.columns - 1) ?? 0;
+    const rows = this.playback?.rowsLeft() ?? 0;
+    if (this.interrupted && (pending > SKIPPED_AFTER_INTERRUPT || rows > SKIPPED_ROWS_AFTER_INTERRUPT)) {
+      this.interrupted = false;
+      this.doc?.drop();
       this.doc = undefined;
-      this.emit([{ kind: 'note', text: `${Math.round(left / 1024)} KB more of the agent's text not shown` }]);
+      this.playback?.drop();
+      this.emit([{ kind: 'note', text: 'Interrupted: the rest of the agent’s text is not shown.' }]);
       return;
     }
     this.playback?.flush();
