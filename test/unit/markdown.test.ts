@@ -265,6 +265,57 @@ describe('streaming: the same events in any chunking print the same screen', () 
   });
 });
 
+describe('a resize while the plan plays', () => {
+  it('lays the rest out at the new width, from the letters shown: nothing lost, nothing twice', async () => {
+    const letters = (lines: string[]) => lines.join(' ').replace(/[^\p{L}\p{N}]/gu, '');
+    const play = async (resizeAt?: number) => {
+      const t = terminalIO({ columns: 80, rows: 60 });
+      const clock = new FakeClock();
+      const view = createRunView(t.io, clock, 'pretty');
+      await view.begin('site_bakery', 'job_1');
+      let state = initialRunState('job_1');
+      for (let i = 0; i < PLAN.length; i += 8) {
+        const chunk = PLAN.slice(i, i + 8);
+        const applied = applyAnswer(state, { state: 'running', events: chunk });
+        state = applied.state;
+        view.answer(applied, chunk);
+        // Halfway through a wait: the terminal gets narrower.
+        const until = clock.now() + 3000;
+        if (resizeAt !== undefined && i === resizeAt) {
+          const half = view.play?.(clock.now() + 1500);
+          await half;
+          t.resize(40);
+        }
+        await view.play?.(until);
+      }
+      const applied = applyAnswer(state, { state: 'succeeded', events: [] });
+      view.answer(applied, []);
+      view.stop();
+      return { lines: t.terminal().logicalLines() };
+    };
+    const resized = await play(16);
+    // The plan's rows on the screen: those shown before the resize as laid out at 80 columns,
+    // then the rest as laid out at 40 (which fit it), the first of them what was left of its row.
+    const plan = textOf(PLAN).replace('Let me look at the site first.\n', '');
+    const at80 = renderMarkdown(plan, 79, PLAIN_THEME);
+    const at40 = renderMarkdown(plan, 39, PLAIN_THEME);
+    const from = resized.lines.indexOf(at80[0] as string);
+    const to = resized.lines.indexOf('The plan above waits for your approval.');
+    const shown = resized.lines.slice(from, to);
+    let k = 0;
+    while (k < shown.length && shown[k] === at80[k]) k++;
+    expect(k).toBeGreaterThan(0);
+    expect(k).toBeLessThan(shown.length);
+    const rest = shown.slice(k + 1);
+    expect(rest.length).toBeGreaterThan(5);
+    expect(rest).toEqual(at40.slice(at40.length - rest.length));
+    // The row the resize cut: its start at 80 columns, then its rest, nothing twice.
+    expect(letters([shown[k] as string, ...rest])).toBe(
+      letters(at40).slice(-letters([shown[k] as string, ...rest]).length),
+    );
+  });
+});
+
 describe('raw text where scripts read it', () => {
   it('piped: the text lines are the raw Markdown, line for line; NDJSON: the events as sent', () => {
     for (const mode of ['plain', 'json'] as const) {
