@@ -15,7 +15,8 @@ export async function agentText(
   signal?: AbortSignal,
 ): Promise<string> {
   const clean = sanitize(text);
-  if (!renders(io, stream)) return clean;
+  // --no-markdown on a terminal: the text as it came, wrapped between words to the width.
+  if (!renders(io, stream)) return io.markdown ? clean : io.prose(clean, stream);
   const md = await import('./markdown/index.js');
   const rows = await md.renderMarkdownAsync(clean, io.columns - 1, md.themeFor(io), signal);
   return rows ? rows.join('\n') : clean;
