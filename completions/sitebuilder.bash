@@ -217,7 +217,6 @@ _sitebuilder_values() {
     'api|--input') __sb_valfiles=1 ;;
     'api|--pattern') __sb_values='offset offsetHasMore nextCursor token page backwards' ;;
     'emulator|--state') __sb_valfiles=1 ;;
-    'emulator|--shapes') __sb_values='default alternate' ;;
     *) return 1 ;;
   esac
 }
