@@ -34,8 +34,6 @@ export interface GlobalOptions {
   token?: string;
   debug: boolean;
   color: boolean;
-  /** Render the agent's Markdown on a terminal (--no-markdown, SITEBUILDER_NO_MARKDOWN turn it off). */
-  markdown: boolean;
   yes: boolean;
   quiet: boolean;
 }

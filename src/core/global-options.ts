@@ -50,5 +50,4 @@ export const ENVIRONMENT_HELP = `Environment:
   SITEBUILDER_CONFIG_DIR  where the config file lives (0600, in a 0700 directory)
   SITEBUILDER_DEBUG=1     like --debug
   SITEBUILDER_NO_MARKDOWN=1  like --no-markdown
-  NO_COLOR, CLICOLOR=0, FORCE_COLOR, CLICOLOR_FORCE   colour policy
-  FORCE_HYPERLINK=1|0     links as OSC 8 hyperlinks, or not, whatever the terminal`;
+  NO_COLOR, CLICOLOR=0, FORCE_COLOR, CLICOLOR_FORCE   colour policy`;

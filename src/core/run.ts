@@ -24,7 +24,6 @@ function globalsFrom(o: Record<string, unknown>, env: Record<string, string | un
     token: o.token as string | undefined,
     debug: Boolean(o.debug) || env.SITEBUILDER_DEBUG === '1',
     color: o.color !== false,
-    markdown: o.markdown !== false && ['', '0', 'false'].includes(env.SITEBUILDER_NO_MARKDOWN ?? ''),
     yes: Boolean(o.yes),
     quiet: Boolean(o.quiet),
   };
@@ -138,7 +137,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     io.json = globals.json;
     io.quiet = globals.quiet;
     if (!globals.color) io.colorLevel = 0;
-    io.markdown = globals.markdown;
+    io.markdown = withGlobals.markdown !== false && !env.SITEBUILDER_NO_MARKDOWN;
     io.env = env;
     ctx = createContext({
       io,

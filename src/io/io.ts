@@ -85,9 +85,9 @@ export class IO {
   quiet = false;
   /** The terminal moves its cursor (not TERM=dumb): where it does not, progress is appended as lines. */
   cursorMoves = true;
-  /** The agent's Markdown is rendered on a terminal (off with --no-markdown or SITEBUILDER_NO_MARKDOWN). */
+  /** Render the agent's Markdown (--no-markdown). */
   markdown = true;
-  /** The environment, for what the renderer reads of the terminal there (hyperlinks: render/markdown/hyperlinks.ts). */
+  /** The environment (the renderer reads the terminal's hyperlinks there). */
   env: Record<string, string | undefined> = {};
   /**
    * The exit code when stdout's reader goes away (`| head -1`): 0 for what only prints, set by a
@@ -106,7 +106,6 @@ export class IO {
   #onResize: (() => void) | undefined;
   /** The last text written to the terminal did not end its line. */
   #midLine = false;
-  /** Writes of text to a terminal (the live block's draws aside). */
   #writes = 0;
 
   constructor(
@@ -297,36 +296,19 @@ export class IO {
     this.#write(text, 'stdout');
   }
 
-  /**
-   * Replaces the last row written to stdout with `text` (which ends with a newline), where
-   * stdout is a terminal that redraws; elsewhere `text` is appended.
-   */
-  rewriteLastRow(text: string): void {
-    this.#write(text, 'stdout', this.stdoutIsTTY && this.canRedraw ? REWRITE_ROW : '');
-  }
-
-  /**
-   * How many times text was written to a terminal: a writer that redraws its own rows checks
-   * that nothing else was written since (the rows above the cursor are still its own).
-   */
+  /** Writes of text to a terminal so far (render/playback.ts redraws its rows only if none came between). */
   get writes(): number {
     return this.#writes;
   }
 
-  /**
-   * Whether the last `rows` rows of stdout can be rewritten: a terminal that redraws, and rows
-   * still on its screen above the live block (what scrolled into the scrollback never is).
-   */
-  canRewrite(rows: number): boolean {
-    if (!this.stdoutIsTTY || !this.canRedraw || rows < 1) return false;
-    const height = this.stdout.rows;
-    return !saneSize(height, 2) || rows <= height - 1 - (this.#shown?.lines.length ?? 0);
+  /** Rows the live block takes on the screen. */
+  get blockRows(): number {
+    return this.#shown?.lines.length ?? 0;
   }
 
-  /** Replaces the last `rows` rows written to stdout with `text` (rows ending with newlines), where canRewrite(rows). */
+  /** Replaces stdout's last `rows` rows with `text` (rows ending with newlines). */
   rewriteRows(rows: number, text: string): void {
-    if (!this.canRewrite(rows)) this.out(text);
-    else this.#write(text, 'stdout', rows === 1 ? REWRITE_ROW : `\u001b[${rows}A\r\u001b[J`);
+    this.#write(text, 'stdout', rows === 1 ? REWRITE_ROW : `\u001b[${rows}A\r\u001b[J`);
   }
 
   /** Writes honouring back-pressure, for long streamed output (memory stays flat). */

@@ -52,9 +52,9 @@ export function hasControls(text: string): boolean {
   return CONTROLS.test(text);
 }
 
-// The mark of our own SGR sequences (and OSC 8 hyperlinks, render/markdown/hyperlinks.ts): eight
-// characters of the Private Use Area drawn at random when first needed. Text from outside cannot
-// guess it, so it cannot pass its sequences as ours.
+// The mark of our own SGR sequences (and OSC 8 hyperlinks): eight characters of the Private Use
+// Area drawn at random when first needed. Text from outside cannot guess it, so it cannot pass
+// its sequences as ours.
 let ownMark: string | undefined;
 let ownPatterns: { marked: RegExp; unmarked: RegExp; any: RegExp } | undefined;
 
@@ -73,13 +73,13 @@ function patterns() {
   return ownPatterns;
 }
 
-/** What we write ourselves: SGR colour, and OSC 8 hyperlinks (an address of printable ASCII). */
+/** Our SGR, and OSC 8 hyperlinks (to printable ASCII). */
 const OWN_SEQUENCE = '\\u001b\\[[0-9;]*m|\\u001b\\]8;;[\\x21-\\x7e]*\\u001b\\\\';
 
-/** `text` as an OSC 8 hyperlink to `href` (printable ASCII), marked as ours. */
-export function markOwnHyperlink(href: string, text: string): string {
+/** One of our own sequences (an OSC 8 hyperlink) marked as ours. */
+export function markOwn(sequence: string): string {
   patterns();
-  return `${ownMark}\u001b]8;;${href}\u001b\\${text}${ownMark}\u001b]8;;\u001b\\`;
+  return ownMark + sequence;
 }
 
 /** Marks every SGR sequence of a text we coloured ourselves (style.ts, the table printer) as ours. */
@@ -92,13 +92,13 @@ export function markOwnSgr(text: string): string {
  * `keepOwnColour`, and our own hyperlinks always (each loses its mark). Every writer of the IO object goes through it.
  */
 export function forTerminal(text: string, keepOwnColour: boolean): string {
+  // Our hyperlinks (`ESC ]`) stay whatever the colour.
   if (
     !ownPatterns &&
     !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(text)
   )
     return text;
   return text.replace(patterns().any, (whole, sgr: string | undefined) => {
-    // Our hyperlinks stay whatever the colour (they are written only where the terminal shows them).
     if (sgr) return keepOwnColour || sgr[1] === ']' ? sgr : '';
     return whole[0] === '\r' ? '\n' : '';
   });

@@ -1,7 +1,6 @@
 // How wide text shows on a terminal, closely enough to lay out tables, wrap prose and keep a
-// status line on one row: wide characters count two; SGR sequences, OSC 8 hyperlinks, combining
-// marks, controls and the Private Use Area (where sanitize.ts puts the mark of our own colour)
-// count none.
+// status line on one row: wide characters count two; SGR (and OSC 8) sequences, combining marks, controls
+// and the Private Use Area (where sanitize.ts puts the mark of our own colour) count none.
 //
 // Prose fitted to the terminal: lines wrap at word boundaries, and what wraps is indented under
 // the start of its line (a hanging indent). A command meant to be copied is never broken: a
@@ -22,7 +21,7 @@ const isWide = (cp: number) =>
   (cp >= 0xffe0 && cp <= 0xffe6) ||
   (cp >= 0x20000 && cp <= 0x3fffd);
 
-/** Columns one part (a code point, or a whole SGR or OSC 8 sequence) takes, as a terminal (tmux, wcwidth) counts them. */
+/** Columns one part (a code point, or a whole SGR sequence) takes, as a terminal (tmux, wcwidth) counts them. */
 export function partWidth(part: string): number {
   if (part.length > 1 && part[0] === '\u001b') return 0;
   if (/\p{Mn}|\p{Me}|\p{Cc}|\p{Cf}|\p{Co}|\u200b/u.test(part)) return 0;

@@ -38,6 +38,16 @@ export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io), o
   return mode === 'json' ? new JsonRunView(io) : new TextRunView(io, clock, mode, opts);
 }
 
+/**
+ * Whether stdout's last `rows` rows can be rewritten: a terminal that redraws (IO.canRedraw), and
+ * rows still on its screen above the live block (what scrolled into the scrollback never is).
+ */
+function canRewrite(io: IO, rows: number): boolean {
+  const height = io.stdout.rows;
+  const onScreen = typeof height !== 'number' || height < 2 || rows <= height - 1 - io.blockRows;
+  return io.stdoutIsTTY && io.canRedraw && rows > 0 && onScreen;
+}
+
 /** After Ctrl-C, more text than this not rendered yet, or more rows than this not shown, are left out (one line says so). */
 const SKIPPED_AFTER_INTERRUPT = 256 * 1024;
 const SKIPPED_ROWS_AFTER_INTERRUPT = 2000;
@@ -95,7 +105,7 @@ export class TextRunView implements RunView {
         {
           write: (text) => this.write(text),
           rewrite: (rows, text) => this.write(text, rows),
-          canRewrite: (rows, writes) => io.writes === writes && io.canRewrite(rows),
+          canRewrite: (rows, writes) => io.writes === writes && canRewrite(io, rows),
           writes: () => io.writes,
           columns: () => io.columns,
         },
@@ -359,7 +369,8 @@ export class TextRunView implements RunView {
 
   /** Writes to stdout, clearing the spinner (stderr, same terminal) while it does; `rewrite` replaces that many rows. */
   private write(text: string, rewrite = 0): void {
-    const print = () => (rewrite ? this.io.rewriteRows(rewrite, text) : this.io.out(text));
+    const print = () =>
+      rewrite && canRewrite(this.io, rewrite) ? this.io.rewriteRows(rewrite, text) : this.io.out(text);
     if (this.spinner) this.spinner.pause(print);
     else print();
   }

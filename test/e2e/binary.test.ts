@@ -209,7 +209,8 @@ describe('start-up: what a command loads', () => {
     const commander = [...chunks.values()].filter((t) => t.includes('commander.unknownOption'));
     expect(commander).toHaveLength(1);
     const ours = [...chunks.values()].filter((t) => !commander.includes(t)).reduce((n, t) => n + t.length, 0);
-    expect(ours).toBeLessThan(190_000);
+    // 189.4 KB before the agent's Markdown, whose --no-markdown and hyperlink marks add about 1 KB.
+    expect(ours).toBeLessThan(192_000);
     expect(Buffer.byteLength(code)).toBeLessThan(330_000);
     // ASCII (bin/ reads them as latin1), and strict, as the ES modules they came from.
     for (const f of files) {

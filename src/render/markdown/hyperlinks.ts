@@ -1,8 +1,8 @@
 // OSC 8 hyperlinks: a link's text that opens its address when clicked, where the terminal is
 // known to show them; elsewhere a link is printed as its text and its address. The sequences
-// are ours, marked as ours (sanitize.ts markOwnHyperlink), so the IO's writers keep them and
+// are ours, marked as ours (sanitize.ts markOwn), so the IO's writers keep them and
 // remove any that came in the service's text. Only web and mail addresses become hyperlinks.
-import { markOwnHyperlink } from '../../io/sanitize.js';
+import { markOwn } from '../../io/sanitize.js';
 
 const atLeast = (version: string | undefined, major: number, minor = 0): boolean => {
   const [a = 0, b = 0] = (version ?? '').split('.').map((n) => Number.parseInt(n, 10) || 0);
@@ -40,5 +40,5 @@ export const linkable = (href: string): boolean => /^(https?:\/\/|mailto:)[\x21-
 
 /** `text` as a hyperlink to `href` (a linkable address); the text alone otherwise. */
 export function hyperlink(href: string, text: string): string {
-  return linkable(href) ? markOwnHyperlink(href, text) : text;
+  return linkable(href) ? `${markOwn(`\u001b]8;;${href}\u001b\\`)}${text}${markOwn('\u001b]8;;\u001b\\')}` : text;
 }
