@@ -7,24 +7,18 @@ import { markOwnSgr } from '../io/sanitize.js';
 const PART = /\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\)|[\ue000-\uf8ff]|[\s\S]/gu;
 const isEscape = (p: string) => p.length > 1 || (p >= '\ue000' && p <= '\uf8ff');
 
+/** Escape sequences we write, and their mark: they take no room and hold no letter. */
+const ESCAPES = /\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\)|[\ue000-\uf8ff]/g;
+const visible = (row: string) => (row.includes('\u001b') ? row.replace(ESCAPES, '') : row);
+
 /** How many words the row shows. */
-export function rowWords(row: string): number {
-  if (!row.includes('\u001b')) {
-    let n = 0;
-    let inWord = false;
-    for (let i = 0; i < row.length; i++) {
-      const c = row.charCodeAt(i);
-      const space = c === 32 || c === 9 || (c > 127 && /\s/.test(row[i] as string));
-      if (!space && !inWord) n++;
-      inWord = !space;
-    }
-    return n;
-  }
+export function rowWords(shown: string): number {
+  const row = visible(shown);
   let n = 0;
   let inWord = false;
-  for (const p of row.match(PART) ?? []) {
-    if (isEscape(p)) continue;
-    const space = /\s/.test(p);
+  for (let i = 0; i < row.length; i++) {
+    const c = row.charCodeAt(i);
+    const space = c === 32 || c === 9 || (c > 127 && /\s/.test(row[i] as string));
     if (!space && !inWord) n++;
     inWord = !space;
   }
@@ -54,7 +48,8 @@ export function rowPrefix(row: string, k: number): string {
 }
 
 /** Letters and digits the row shows: what stays the same when a text is laid out at another width. */
-export function rowLetters(row: string): number {
+export function rowLetters(shown: string): number {
+  const row = visible(shown);
   let n = 0;
   for (let i = 0; i < row.length; i++) {
     const c = row.charCodeAt(i);
