@@ -13,9 +13,13 @@
 // width, from the letters already shown. Where the terminal cannot redraw, rows are printed
 // whole, one line after the other.
 import type { Clock } from '../clock.js';
-import { partWidth } from '../io/width.js';
-import { restOfRow, rowLetters, rowPrefix, rowWords } from './row-words.js';
 import { append } from './append.js';
+import { freeze, type PlaybackOutput, type Playing, refit, screenRows, setRows } from './playing.js';
+import { rowPrefix, rowWords } from './row-words.js';
+import { lineSource, type RowSource } from './text-rows.js';
+
+export type { PlaybackOutput } from './playing.js';
+export { type RowSource, safeWidth, wrapRows } from './text-rows.js';
 
 /** Rows printed at once before the event loop gets a turn (a Ctrl-C among them). */
 const ROWS_A_SLICE = 400;
@@ -32,126 +36,10 @@ export const PLAYBACK = {
   share: 0.9,
 } as const;
 
-/** Columns a string takes, never under-estimated: every code point from U+1100 up counts as two. */
-export function safeWidth(s: string): number {
-  let w = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c < 0xdc00) i++;
-    w += c >= 0x1100 ? 2 : 1;
-  }
-  return w;
-}
-
-/**
- * A line cut into rows of at most `width` columns, between words where it can (a longer word is
- * cut). Linear in the line's length, whatever its shape.
- */
-export function wrapRows(text: string, width: number): string[] {
-  const max = Math.max(1, width);
-  const rows: string[] = [];
-  let row = '';
-  let used = 0;
-  for (const m of text.matchAll(/(\s*)(\S+)/g)) {
-    const gap = m[1] as string;
-    const word = m[2] as string;
-    const w = safeWidth(word);
-    const g = safeWidth(gap);
-    if (row && used + g + w > max) {
-      rows.push(row);
-      row = '';
-      used = 0;
-    }
-    if (row || rows.length === 0) {
-      row += gap;
-      used += g;
-    }
-    if (used + w <= max) {
-      row += word;
-      used += w;
-      continue;
-    }
-    // Wider than a row: cut where it reaches the edge, code point by code point.
-    let start = 0;
-    for (let i = 0; i < word.length; ) {
-      const c = word.charCodeAt(i);
-      const len = c >= 0xd800 && c < 0xdc00 ? 2 : 1;
-      const cw = c >= 0x1100 ? 2 : 1;
-      if (used + cw > max && (used > 0 || i > start)) {
-        rows.push(row + word.slice(start, i));
-        row = '';
-        used = 0;
-        start = i;
-      }
-      used += cw;
-      i += len;
-    }
-    row += word.slice(start);
-  }
-  if (row || rows.length === 0) rows.push(row);
-  return rows;
-}
-
-/** What the playback shows: rows at a width, the first `final` of which never change. */
-export interface RowSource {
-  rows(width: number): { rows: string[]; final: number };
-  /** No more rows will come. */
-  readonly done: boolean;
-  /** Goes up when the rows may have changed. */
-  readonly version: number;
-}
-
-/** A line of plain text as a row source. */
-export function lineSource(text: string): RowSource {
-  let cached: { width: number; rows: string[] } | undefined;
-  return {
-    done: true,
-    version: 0,
-    rows(width) {
-      if (cached?.width !== width) cached = { width, rows: wrapRows(text, width) };
-      return { rows: cached.rows, final: cached.rows.length };
-    },
-  };
-}
-
 export type PlayItem =
   | { kind: 'text'; text: string }
   | { kind: 'rows'; source: RowSource }
   | { kind: 'other'; emit: () => void };
-
-/** Where the playback writes: the terminal's stdout through the IO object. */
-export interface PlaybackOutput {
-  /** Appends text (whole rows, each ending with a newline). */
-  write(text: string): void;
-  /** Replaces the last `rows` rows of the terminal with `text`. */
-  rewrite(rows: number, text: string): void;
-  /** Whether the last `rows` rows of the terminal can be rewritten (on the screen, nothing else written since `writes`). */
-  canRewrite(rows: number, writes: number): boolean;
-  /** How many times anything was written to the terminal (IO.writes). */
-  writes(): number;
-  columns(): number;
-}
-
-interface Playing {
-  source: RowSource;
-  version: number;
-  width: number;
-  rows: string[];
-  /** Rows of `rows` before `base` are not on the screen as this playback can redraw them. */
-  base: number;
-  /** The rows on the screen from `base` on, as written (the last may be shown in part). */
-  shown: string[];
-  /** Words of the last shown row on the screen (when it is shown in part). */
-  words: number;
-  /** Whether the last shown row is whole. */
-  whole: boolean;
-  /** Letters shown that the rows before `base` do not hold (a row shown in part, then laid out anew). */
-  before: number;
-  /** A row replaced by what is left of it to show. */
-  patch?: { at: number; row: string };
-  /** IO.writes after the last write of this playback. */
-  mark: number;
-}
 
 export class Playback {
   private queue: PlayItem[] = [];
@@ -324,7 +212,7 @@ export class Playback {
       const total = rowWords(row);
       const to = Math.min(total, c.words + left);
       const shown = to >= total ? row : rowPrefix(row, to);
-      this.out.rewrite(this.screenRows(c.shown.at(-1) as string), `${shown}\n`);
+      this.out.rewrite(screenRows(c.shown.at(-1) as string, this.out.columns()), `${shown}\n`);
       c.shown[c.shown.length - 1] = shown;
       left -= Math.max(1, to - c.words);
       c.words = to;
@@ -353,25 +241,16 @@ export class Playback {
     return n - left;
   }
 
-  /** Terminal rows a row of ours takes (one wider than the terminal is folded by it). */
-  private screenRows(row: string): number {
-    const cols = this.out.columns();
-    let w = 0;
-    for (const ch of row.replace(/[\ue000-\uf8ff]|\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\)/g, ''))
-      w += partWidth(ch);
-    return Math.max(1, Math.ceil(w / cols));
-  }
-
   /** Brings the current text up to date: a new width lays out the rest anew; changed rows are redrawn. */
   private sync(c: Playing): void {
     const width = this.width();
     if (width !== c.width) {
-      this.refit(c, width);
+      refit(c, width, this.out, this.redraw);
       return;
     }
     if (c.source.version === c.version) return;
     c.version = c.source.version;
-    this.setRows(c, c.source.rows(width).rows, c.patch);
+    setRows(c, c.source.rows(width).rows, c.patch);
     const rows = c.rows;
     // The first row on the screen that is no longer what it shows.
     const d = c.shown.findIndex((shown, i) => {
@@ -382,12 +261,12 @@ export class Playback {
     if (d < 0) return;
     if (!this.redraw) {
       // Nothing can be redrawn: the rows shown stay, and the text goes on after them.
-      this.freeze(c);
+      freeze(c);
       return;
     }
-    const up = c.shown.slice(d).reduce((n, r) => n + this.screenRows(r), 0);
+    const up = c.shown.slice(d).reduce((n, r) => n + screenRows(r, this.out.columns()), 0);
     if (!this.out.canRewrite(up, c.mark)) {
-      this.freeze(c);
+      freeze(c);
       return;
     }
     const redrawn = rows.slice(c.base + d, c.base + c.shown.length);
@@ -399,68 +278,6 @@ export class Playback {
     c.words = last < 0 ? 0 : Math.min(lastWords, rowWords(redrawn[last] as string));
     c.shown = [...c.shown.slice(0, d), ...text];
     c.mark = this.out.writes();
-  }
-
-  /** The rows shown become part of the past: the text goes on from the first row not shown whole. */
-  private freeze(c: Playing): void {
-    c.base += c.shown.length - (c.whole ? 0 : 1);
-    if (!c.whole) c.before += rowLetters(c.shown.at(-1) ?? '');
-    if (!c.whole) {
-      // The row shown in part stays as it is; its rest follows on a new row.
-      const row = c.rows[c.base];
-      if (row !== undefined)
-        this.setRows(c, c.rows, { at: c.base, row: restOfRow(row, rowLetters(c.shown.at(-1) ?? '')) });
-    }
-    c.shown = [];
-    c.whole = true;
-    c.words = 0;
-  }
-
-  /**
-   * The terminal's width changed (SIGWINCH) while text plays: what is shown stays; the rest is
-   * laid out at the new width and goes on from the letters already shown (the row shown in part
-   * is finished first when it still fits one row).
-   */
-  private refit(c: Playing, width: number): void {
-    if (!c.whole) {
-      const row = c.rows[c.base + c.shown.length - 1] as string;
-      const shown = c.shown.at(-1) as string;
-      if (this.redraw && this.screenRows(row) === 1 && this.screenRows(shown) === 1 && this.out.canRewrite(1, c.mark)) {
-        this.out.rewrite(1, `${row}\n`);
-        c.shown[c.shown.length - 1] = row;
-        c.whole = true;
-      }
-    }
-    const shown = this.lettersShown(c);
-    const { rows } = c.source.rows(width);
-    let at = 0;
-    let seen = 0;
-    while (at < rows.length && seen + rowLetters(rows[at] as string) <= shown) seen += rowLetters(rows[at++] as string);
-    // The row where the text goes on shows what is left of it.
-    const next = rows[at];
-    this.setRows(c, rows, next !== undefined && seen < shown ? { at, row: restOfRow(next, shown - seen) } : undefined);
-    c.before = shown - seen;
-    c.width = width;
-    c.version = c.source.version;
-    c.base = at;
-    c.shown = [];
-    c.whole = true;
-    c.words = 0;
-    c.mark = this.out.writes();
-  }
-
-  /** The rows to show, one of them replaced by what is left of it (after a resize, or a row that could not be redrawn). */
-  private setRows(c: Playing, rows: string[], patch: Playing['patch']): void {
-    c.patch = patch;
-    c.rows = patch && patch.at < rows.length ? rows.with(patch.at, patch.row) : rows;
-  }
-
-  /** Letters (and digits) of the text on the screen: what a resize goes on from. */
-  private lettersShown(c: Playing): number {
-    let n = c.before;
-    const end = c.base + c.shown.length - (c.whole ? 0 : 1);
-    for (let i = 0; i < end; i++) n += rowLetters(c.rows[i] as string);
-    return c.whole ? n : n + rowLetters(c.shown.at(-1) as string);
   }
 
   private wordsLeft(): number {

@@ -17,10 +17,10 @@ import { formatPlain, formatPretty, todoBlock, type ViewMode } from './format.js
 import { creditsOfRun, failureMessage, type AppliedAnswer, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
 import { JsonRunView } from './json-view.js';
-import { Playback, type PlayItem, wrapRows } from './playback.js';
+import { Playback, wrapRows } from './playback.js';
 import type { CancelNotice, RunEnd, RunView } from './run-view.js';
-import type * as Markdown from './markdown/index.js';
 import { append } from './append.js';
+import { AgentFeed, canRewrite } from './agent-feed.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
 const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result']);
@@ -37,20 +37,6 @@ export interface RunViewOptions {
 export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io), opts: RunViewOptions = {}): RunView {
   return mode === 'json' ? new JsonRunView(io) : new TextRunView(io, clock, mode, opts);
 }
-
-/**
- * Whether stdout's last `rows` rows can be rewritten: a terminal that redraws (IO.canRedraw), and
- * rows still on its screen above the live block (what scrolled into the scrollback never is).
- */
-function canRewrite(io: IO, rows: number): boolean {
-  const height = io.stdout.rows;
-  const onScreen = typeof height !== 'number' || height < 2 || rows <= height - 1 - io.blockRows;
-  return io.stdoutIsTTY && io.canRedraw && rows > 0 && onScreen;
-}
-
-/** After Ctrl-C, more text than this not rendered yet, or more rows than this not shown, are left out (one line says so). */
-const SKIPPED_AFTER_INTERRUPT = 256 * 1024;
-const SKIPPED_ROWS_AFTER_INTERRUPT = 2000;
 
 /** Below this width, rows are not redrawn: lines are played whole. */
 const MIN_REDRAW_COLUMNS = 20;
@@ -83,12 +69,8 @@ export class TextRunView implements RunView {
   private live = false;
   private todos: Todo[] = [];
   private todosPrinted = true;
-  /** pretty, with Markdown on: the renderer (loaded by begin()), and the agent's text being shown. */
-  private md?: typeof Markdown;
-  private theme?: Markdown.Theme;
-  private doc?: Markdown.MarkdownStream;
-  /** A wait was cut short by Ctrl-C: text not rendered yet is not rendered at the end either. */
-  private interrupted = false;
+  /** pretty: the agent's text, rendered as Markdown where it is on. */
+  private readonly feed = new AgentFeed();
 
   constructor(
     private readonly io: IO,
@@ -119,10 +101,7 @@ export class TextRunView implements RunView {
     // Printed with the first answer: a run that cannot be read leaves stdout empty.
     if (this.mode === 'plain') this.header = `job\t${projectId}\t${jobId}`;
     else {
-      if (this.io.markdown) {
-        this.md = await import('./markdown/index.js');
-        this.theme = this.md.themeFor(this.io);
-      }
+      await this.feed.load(this.io);
       this.spinner = await startSpinner(this.io, this.clock, stateLabel('running'), { redraw: this.redraw });
       this.live = this.spinner.live;
     }
@@ -184,7 +163,7 @@ export class TextRunView implements RunView {
   async play(until: number, signal?: AbortSignal): Promise<void> {
     if (!(await this.prepare(signal))) return;
     await this.playback?.play(until, signal);
-    if (signal?.aborted) this.interrupted = true;
+    if (signal?.aborted) this.feed.interrupted = true;
   }
 
   /** The run ended: its text is rendered, yielding as it goes, before the end is printed. */
@@ -193,36 +172,19 @@ export class TextRunView implements RunView {
   }
 
   /** Renders the text that came, a few milliseconds at a time (a long text lets Ctrl-C in); false when aborted. */
-  private async prepare(signal?: AbortSignal): Promise<boolean> {
-    if (!this.doc || (await this.doc.prepare(this.io.columns - 1, signal))) return true;
-    this.interrupted = true;
-    return false;
+  private prepare(signal?: AbortSignal): Promise<boolean> {
+    return this.feed.prepare(this.io.columns - 1, signal);
   }
 
-  /** Lines to play: the agent's text into the Markdown being shown (or as lines), the rest as it prints. */
+  /** Lines to play: the agent's text as it is shown (agent-feed.ts), the rest as it prints. */
   private enqueue(lines: TranscriptLine[], final = false): void {
-    const items: PlayItem[] = [];
-    for (const l of lines) {
-      if (l.kind === 'text' && this.md && this.theme) {
-        if (!this.doc) {
-          this.doc = new this.md.MarkdownStream(this.theme);
-          items.push({ kind: 'rows', source: this.doc });
-        }
-        this.doc.line(l.text);
-        continue;
-      }
-      // Anything else between two texts ends the first: what follows is a new text.
-      this.doc?.close();
-      this.doc = undefined;
-      items.push(
-        l.kind === 'text'
-          ? { kind: 'text', text: l.text.replace(/\t/g, '    ') }
-          : { kind: 'other', emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])) },
-      );
-    }
+    const items = this.feed.items(lines, (l) => ({
+      kind: 'other',
+      emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])),
+    }));
     // The line still coming shows as it is so far, where rows can be redrawn.
-    if (final) this.doc?.close();
-    else if (this.redraw) this.doc?.setTail(this.t.partialLine());
+    if (final) this.feed.close();
+    else if (this.redraw) this.feed.tail(this.t.partialLine());
     this.playback?.push(items);
   }
 
@@ -288,12 +250,8 @@ export class TextRunView implements RunView {
    * yet is said in one line instead: rendering it would keep the command from ending.
    */
   private flushPlayback(): void {
-    const pending = this.doc?.pending(this.io.columns - 1) ?? 0;
-    const rows = this.playback?.rowsLeft() ?? 0;
-    if (this.interrupted && (pending > SKIPPED_AFTER_INTERRUPT || rows > SKIPPED_ROWS_AFTER_INTERRUPT)) {
-      this.interrupted = false;
-      this.doc?.drop();
-      this.doc = undefined;
+    if (this.feed.tooLongAfterInterrupt(this.io.columns - 1, this.playback?.rowsLeft() ?? 0)) {
+      this.feed.drop();
       this.playback?.drop();
       this.emit([{ kind: 'note', text: 'Interrupted: the rest of the agent’s text is not shown.' }]);
       return;
@@ -341,12 +299,11 @@ export class TextRunView implements RunView {
     const text: string[] = [];
     let markdown: string[] = [];
     const rendered = () => {
-      if (markdown.length && this.md && this.theme)
-        append(text, this.md.renderMarkdown(markdown.join('\n'), width, this.theme));
+      if (markdown.length) append(text, this.feed.render(markdown, width) ?? []);
       markdown = [];
     };
     for (const l of lines) {
-      if (this.mode === 'pretty' && l.kind === 'text' && this.md) {
+      if (this.mode === 'pretty' && l.kind === 'text' && this.feed.rendered) {
         markdown.push(l.text);
         continue;
       }
