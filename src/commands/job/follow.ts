@@ -187,6 +187,8 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       if (first && isEnded(state.state)) endedAtFirst = true;
       first = false;
       if (isEnded(state.state)) {
+        // A long last answer is rendered a little at a time: Ctrl-C is honoured meanwhile.
+        await o.view.settle?.(wake.signal);
         if (o.startedHere || (o.remember === 'followed' && !endedAtFirst))
           await noteRunEnd(ctx, o.projectId, o.jobId, outcomeOf(state));
         return finish(outcomeOf(state));

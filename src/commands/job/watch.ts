@@ -37,11 +37,13 @@ export const watch = defineCommand<WatchOptions>({
       { createRunView },
       { agentAsks, answerLines, pendingOf, PLAN_NOT_SHOWN },
       { exitCodeOf, followJob, watchCommand },
+      { agentLine },
       { sayStopped },
     ] = await Promise.all([
       import('../../render/views.js'),
       import('./commands.js'),
       import('./follow.js'),
+      import('../../render/agent-text.js'),
       import('./run-keys.js'),
     ]);
     const projectId = ctx.site(opts.site);
@@ -68,7 +70,7 @@ export const watch = defineCommand<WatchOptions>({
     if (pending && !ctx.io.json && !ctx.io.quiet) {
       ctx.io.errLine(
         pending.kind === 'question'
-          ? `${agentAsks(pending.question)} Answer with one of:`
+          ? `${pending.question === null ? agentAsks(null) : `The agent asks: ${await agentLine(ctx.io, pending.question)}`} Answer with one of:`
           : `${pending.plan === null ? `${PLAN_NOT_SHOWN} ` : ''}The plan waits; answer with one of:`,
       );
       for (const line of answerLines(pending)) ctx.io.errLine(line);

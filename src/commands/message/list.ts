@@ -8,6 +8,7 @@ import { defineCommand, parsePositiveInt } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
 import { humanTime } from '../../io/records.js';
+import { sanitize } from '../../io/sanitize.js';
 import { type MessageRecord, readMessage } from '../../service/messages.js';
 import { describeUnread, isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
@@ -106,6 +107,9 @@ export const list = defineCommand<ListOptions>({
     }
     const rows: MessageRecord[] = [];
     for await (const page of pages) rows.push(...page);
+    // On a terminal the agent's Markdown shows as text (its markers left out); piped, as it came.
+    const md = ctx.io.stdoutIsTTY && ctx.io.markdown ? await import('../../render/markdown/index.js') : undefined;
+    const shown = (text: string) => (md ? md.renderInline(sanitize(text), md.PLAIN_THEME) : oneLine(text));
     const now = ctx.clock.now();
     const tty = ctx.io.stdoutIsTTY;
     printTable(
@@ -115,7 +119,7 @@ export const list = defineCommand<ListOptions>({
         { header: 'FROM', value: (m) => known(m.sender) },
         { header: 'JOB', value: (m) => known(m.jobId) },
         // Free text: the table layer cuts it to the terminal's width (io/layout.ts); piped, it is whole.
-        { header: 'MESSAGE', value: (m) => oneLine(known(m.text) ?? ''), free: true },
+        { header: 'MESSAGE', value: (m) => shown(known(m.text) ?? ''), free: true },
       ],
       rows,
     );
