@@ -13,7 +13,7 @@ import { idOf, nameOf, pick } from './io/records.js';
 import type { Interrupts } from './interrupts.js';
 import { sb } from './io/shell.js';
 
-/** The placeholder address of the hosted service; set --base-url or SITEBUILDER_BASE_URL. */
+/** Where no address is set: never sent to (checkServiceAddress); --base-url, SITEBUILDER_BASE_URL or a profile names one. */
 export const DEFAULT_BASE_URL = 'https://api.sitebuilder.example';
 
 /**
@@ -155,6 +155,8 @@ export function createContext(init: ContextInit): Context {
     baseUrl: () => init.globals.baseUrl || init.env.SITEBUILDER_BASE_URL || ctx.profile().baseUrl || DEFAULT_BASE_URL,
     api() {
       if (client) return client;
+      // No address at all is said first (exit 2): a token would not help (docs/guide.md).
+      checkServiceAddress(ctx.baseUrl());
       const { token } = ctx.token();
       if (!token) {
         const name = ctx.profileName();

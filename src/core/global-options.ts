@@ -43,7 +43,7 @@ export const EXIT_CODE_HELP = `Exit codes:
 
 export const ENVIRONMENT_HELP = `Environment:
   SITEBUILDER_TOKEN       token (wins over the saved profile; --token wins over it)
-  SITEBUILDER_BASE_URL    service address (default: the profile's, else the hosted service)
+  SITEBUILDER_BASE_URL    service address (else the profile's; auth login saves it)
   SITEBUILDER_PROFILE     profile to use
   SITEBUILDER_SITE        default site
   SITEBUILDER_CONFIG_DIR  where the config file lives (0600, in a 0700 directory)
