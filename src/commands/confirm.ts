@@ -2,6 +2,7 @@
 // scripts; without a prompt and without --yes it stops with exit 5 and changes nothing.
 import type { Context } from '../context.js';
 import { ConfirmationNeededError, InterruptedError } from '../errors.js';
+import { noPromptBecause } from '../io/no-prompt.js';
 
 export interface ConfirmOptions {
   /** What is about to happen, e.g. "Restore code backup cb_12 on site s_1". */
@@ -19,7 +20,7 @@ export async function confirmDestructive(
   if (ctx.globals.yes) return;
   if (!ctx.prompter.canPrompt()) {
     throw new ConfirmationNeededError(
-      `${action} needs confirmation and no prompt is possible here; pass ${flag} to confirm. Nothing was changed.`,
+      `${action} needs confirmation and no prompt is possible here${noPromptBecause(ctx.io, ctx.env)}; pass ${flag} to confirm. Nothing was changed.`,
       { action, consequences },
     );
   }

@@ -8,6 +8,7 @@
 import { ConfirmationNeededError, InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
 import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
+import { noPromptBecause } from './no-prompt.js';
 import { sanitizeInline } from './sanitize.js';
 import { cutWidth, displayWidth, wrapText } from './width.js';
 
@@ -171,7 +172,7 @@ export class EnquirerPrompter implements Prompter {
   require(what: string, flagHint: string): void {
     if (!this.canPrompt()) {
       throw new ConfirmationNeededError(
-        `${what} needs an answer and no prompt is possible here; ${flagHint}. Nothing was changed.`,
+        `${what} needs an answer and no prompt is possible here${noPromptBecause(this.io, this.env)}; ${flagHint}. Nothing was changed.`,
       );
     }
   }
