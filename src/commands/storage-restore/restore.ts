@@ -151,7 +151,8 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
     }
   }
   const restoreId = idOf(row) || pickString(row, 'restoreId') || '';
-  const wait = opts.wait ?? interactive;
+  // Scripts meet one convention: a started restore is waited for, as publish waits until live.
+  const wait = opts.wait ?? true;
   if (!restoreId) {
     // The row's `_id` is what get_storage_restore_status takes: without it the restore (which
     // started) cannot be followed, and no empty id is printed in its place.
