@@ -112,13 +112,6 @@ export const restart = defineCommand<RestartOptions>({
         );
       return;
     }
-    const cut = printRecordsTable<MarkedRecord>(io, records, [
-      { header: 'CHANGED', value: (r) => (r.changed ? 'yes' : 'no') },
-    ]);
-    // Not this command with --json: that would restart again.
-    if (cut)
-      io.info(
-        `Long values are cut to fit the terminal (…); \`${sb('email domains', site)} | cat\` prints them whole, without restarting again.`,
-      );
+    printRecordsTable<MarkedRecord>(io, records, [{ header: 'CHANGED', value: (r) => (r.changed ? 'yes' : 'no') }]);
   },
 });
