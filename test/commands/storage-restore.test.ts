@@ -330,10 +330,15 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
     expect(res.code).toBe(0);
     expect(prompter.remaining).toBe(0);
     // Advice only, newest first: the service decides when the plan is asked for.
-    expect(res.stderr).toMatch(
-      rx()`These look like they cannot be restored, so they come last \(the service decides\): ${'sbk'} \(failed\), ${'sbk'} \(older format\)\.\n`,
+    expect(res.stderr.replace(/\n {2}/g, ' ')).toMatch(
+      rx()`These cannot be restored, so they are shown last and cannot be picked: ${'sbk'} \(failed\), ${'sbk'} \(older format\)\. \(Read from the listing; --backup ID sends one anyway, and the service decides\.\)\n`,
     );
     expect(prompter.asked[0]).toBe('Which storage backup? (newest first)');
+    // Shown last with the reason first, and not to be picked.
+    const backups = prompter.offered[0];
+    expect(backups.map((c) => Boolean(c.disabled))).toEqual([false, false, true, true]);
+    expect(backups[2].label).toMatch(/ {2}\(failed\) Daily backup +\S+$/);
+    expect(backups[3].label).toMatch(/ {2}\(older format\) Legacy backup +\S+$/);
     expect(res.stderr).toMatch(/^Files replaced +2$/m);
     expect(res.stderr).toMatch(
       /DELETED: 1 file \(2\.9 KB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/,
