@@ -4,7 +4,8 @@
 // test/unit/commands-reference.test.ts fails while it is out of date.
 // The one place that imports the tree: when the framework moves, only these lines change.
 import { loadCommands } from '../src/core/nouns.js';
-import { ENVIRONMENT_HELP, GLOBAL_OPTIONS, VERSION_FLAGS } from '../src/core/global-options.js';
+import { GLOBAL_OPTIONS, VERSION_FLAGS } from '../src/core/global-options.js';
+import { ENVIRONMENT_HELP } from '../src/core/help-after.js';
 
 /** What the reference reads of a definition (CommandDefinition, structurally). */
 interface Command {
@@ -18,6 +19,8 @@ interface Command {
   examples?: readonly string[];
   usage?: string;
   jsonFields?: string;
+  exitCodes?: string;
+  learnMore?: string;
   subcommands?: readonly Command[];
 }
 
@@ -64,6 +67,12 @@ function optionMeaning(o: Option): string {
 
 const anchor = (path: string) => path.replace(/ /g, '-');
 
+/** A help's `docs/guide.md#section`, as a link from docs/commands.md. */
+const link = (target: string) => {
+  const local = target.replace(/^docs\//, '');
+  return `[${local}](${local})`;
+};
+
 function section(c: Command, parent: string): string[] {
   const path = parent ? `${parent} ${c.name}` : c.name;
   const depth = parent ? '###' : '##';
@@ -92,6 +101,8 @@ function section(c: Command, parent: string): string[] {
   }
   if (c.examples?.length) out.push('Examples:', '', '```sh', ...c.examples, '```', '');
   if (c.jsonFields) out.push(`With \`--json\`: ${prose(c.jsonFields)}`, '');
+  if (c.exitCodes) out.push(`Exit codes: ${prose(c.exitCodes)}.`, '');
+  if (c.learnMore) out.push(`Learn more: ${c.learnMore.split(', ').map(link).join(', ')}.`, '');
   for (const s of subs) out.push(...section(s, path));
   return out;
 }

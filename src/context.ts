@@ -155,17 +155,17 @@ export function createContext(init: ContextInit): Context {
     baseUrl: () => init.globals.baseUrl || init.env.SITEBUILDER_BASE_URL || ctx.profile().baseUrl || DEFAULT_BASE_URL,
     api() {
       if (client) return client;
-      // No address at all is said first (exit 2): a token would not help (docs/guide.md).
-      checkServiceAddress(ctx.baseUrl());
       const { token } = ctx.token();
+      const name = token ? '' : ctx.profileName();
+      const known = token ? [] : Object.keys(init.config.read().profiles ?? {});
+      if (!token && !known.includes(name) && name !== DEFAULT_PROFILE) {
+        throw new NotLoggedInError(
+          `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`${sb('auth login --profile', name)}\`.`,
+        );
+      }
+      // No address at all is said before a missing token (exit 2): a token would not help (docs/guide.md).
+      checkServiceAddress(ctx.baseUrl());
       if (!token) {
-        const name = ctx.profileName();
-        const known = Object.keys(init.config.read().profiles ?? {});
-        if (!known.includes(name) && name !== DEFAULT_PROFILE) {
-          throw new NotLoggedInError(
-            `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`${sb('auth login --profile', name)}\`.`,
-          );
-        }
         throw new NotLoggedInError(
           `No token for profile "${name}". Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`,
         );

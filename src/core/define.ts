@@ -47,6 +47,16 @@ export interface CommandDefinition<O = Record<string, unknown>> {
   usage?: string;
   /** Output of --json, for the help text. */
   jsonFields?: string;
+  /**
+   * The exit codes this command means, in one line after the examples: `0 live, 8 still running
+   * at --timeout, 130 Ctrl-C; 1 refused or failed, 2 usage, 4 auth` (every command that runs).
+   */
+  exitCodes?: string;
+  /**
+   * Where the rest is (gh's "Learn more"): a section of the docs, `docs/guide.md#email-domains`.
+   * The help's description stays a few lines; the essay lives there (test/unit/help-shape.test.ts).
+   */
+  learnMore?: string;
   /** Subcommands (a noun's verbs). A definition may have both run and subcommands. */
   subcommands?: AnyCommandDefinition[];
   /**

@@ -119,7 +119,7 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
     it(`help fits ${cols} columns, and \`help <typo>\` suggests the command`, async () => {
       const shown = await screens(cols, [
         ['help sit', []],
-        ['help site create', ['--workspace', 'SITEBUILDER_BASE_URL']],
+        ['help site create', ['--workspace', 'docs/guide.md#sites-and-workspaces']],
         ['site lsit', []],
       ]);
       for (const typo of ['help sit', 'site lsit']) {
@@ -131,7 +131,7 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
       }
       const help = shown.get('help site create') ?? '';
       expect(help).toContain('code 0');
-      expectFits(help, cols, { words: ['--workspace', 'SITEBUILDER_BASE_URL', 'picked from a list'] });
+      expectFits(help, cols, { words: ['--workspace', 'docs/guide.md#sites-and-workspaces', 'picked from a list'] });
     });
   }
 

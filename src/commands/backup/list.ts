@@ -1,4 +1,5 @@
 // `sitebuilder backup list <site>`: the site backups (pages, components and settings).
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { idOf, pickString } from '../../io/records.js';
@@ -18,6 +19,8 @@ export const list = defineCommand<BackupListOptions>({
   description:
     'Lists the backups of the site’s pages, components and settings, newest first by their creation time (if a backup shows none, in the service’s order, and stderr says so). Either the ID or the BACKUP ID column ' +
     'can be given to `backup restore`. Backups of type automatic labelled Pre-restore Backup were taken before a restore and undo it.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#site-backups',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   examples: ['sitebuilder backup list s_123', 'sitebuilder backup list s_123 --json | jq -r ".[0]._id"'],
   jsonFields:

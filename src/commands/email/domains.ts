@@ -1,3 +1,4 @@
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import { defineCommand } from '../../core/define.js';
 import { cellText } from '../../io/print.js';
 import { sanitizeDeep, sanitizeInline } from '../../io/sanitize.js';
@@ -14,7 +15,9 @@ export const domains = defineCommand<DomainsOptions>({
   aliases: ['list', 'ls'],
   summary: 'Show the email domains of a site, their status and the DNS records to set',
   description:
-    'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). On a terminal no value is ever cut: where the records do not fit as a table, each is a block, a value too wide goes whole on a line of its own; piped, one tab-separated row per record: domainId, domain, dkimStatus, record, type, host, value.',
+    'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). No host or value is ever cut on a terminal. Piped, one tab-separated row per record: domainId, domain, dkimStatus, record, type, host, value.',
+  exitCodes: `0 shown; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#email-domains',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   examples: [
     'sitebuilder email domains site_1',

@@ -1,4 +1,5 @@
 // `sitebuilder publish logs <site>`: the log lines of the latest publish (offset-and-count paging).
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -97,6 +98,8 @@ export const publishLogsCommand = defineCommand<PublishLogsOptions>({
   name: 'logs',
   summary: 'Show the log of the latest publish',
   description: `Prints the log lines of the latest publish (or of --deployment), oldest first: the first ${DEFAULT_LIMIT} lines, or every line with --all.`,
+  exitCodes: `0 printed; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#publishing-and-uploads',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--all', description: 'every line, fetching page after page' },

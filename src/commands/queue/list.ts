@@ -1,3 +1,4 @@
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
 import { printTable } from '../../io/print.js';
 import { sb } from '../../io/shell.js';
@@ -58,6 +59,8 @@ export const list = defineCommand<ListOptions>({
   summary: 'List the messages waiting in a site’s queue, oldest first',
   description:
     'Messages sent while the agent was busy wait in the site’s queue and run on their own, oldest first. Each shows its QueueVersion, which `queue edit` checks so it never overwrites a newer edit.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#jobs-history-and-the-queue',
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   examples: [
     'sitebuilder queue list site_bakery',

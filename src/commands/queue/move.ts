@@ -1,3 +1,4 @@
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import { UsageError } from '../../errors.js';
 import { itemsOf } from '../../api/paginate.js';
 import { asRecord, pick } from '../../io/records.js';
@@ -14,6 +15,8 @@ interface MoveOptions {
 export const move = defineCommand<MoveOptions>({
   name: 'move',
   summary: 'Move a queued message earlier or later',
+  exitCodes: `0 moved; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#jobs-history-and-the-queue',
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },

@@ -1,3 +1,4 @@
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import { defineCommand } from '../../core/define.js';
 import { ApiError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
@@ -10,6 +11,8 @@ import { sb } from '../../io/shell.js';
 export const view = defineCommand<{ site?: string }>({
   name: 'view',
   summary: 'Show a site and its publish state',
+  exitCodes: `0 shown; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#sites-and-workspaces',
   args: [{ name: 'site', description: 'site id (default: the default site)' }],
   examples: ['sitebuilder site view site_123', 'sitebuilder site view --json | jq -r .url'],
   jsonFields:

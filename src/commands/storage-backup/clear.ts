@@ -1,5 +1,6 @@
 // `sitebuilder storage-backup clear <site> [--backup ID]...`: deletes storage backups (all of
 // the site's, or the ones named). Destructive: it confirms first, naming what is lost.
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -63,6 +64,8 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     'Deletes every storage backup of the site, or only the ones named with --backup. Deleted backups can no longer be ' +
     'restored; the files in the site’s storage are not touched. Refused while a storage restore runs.\n' +
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).',
+  exitCodes: `0 deleted, 5 needs --yes (nothing deleted), 130 declined; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#storage-backups',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [{ flags: '--backup <id>', description: 'delete only this backup (repeat for several)', parse: collect }],
   examples: [

@@ -1,5 +1,6 @@
 // `sitebuilder storage-backup create <site> [--wait]`: takes a backup of the site's storage.
 // The backup is archived in the background; --wait follows it until it can be restored.
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import { paginate } from '../../api/paginate.js';
 import { pollUntil } from '../../api/poll.js';
 import type { Context } from '../../context.js';
@@ -62,6 +63,8 @@ export const create = defineCommand<StorageBackupCreateOptions>({
   description:
     'Takes a backup of every stored file of the site (public and private copies). The backup is archived in the background ' +
     'and cannot be restored until that is done; --wait follows it until then. Refused while a storage restore runs.',
+  exitCodes: `0 taken (with --wait: archived), 8 still archiving at --timeout; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#storage-backups',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--wait', description: 'wait until the backup is archived' },

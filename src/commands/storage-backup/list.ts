@@ -1,4 +1,5 @@
 // `sitebuilder storage-backup list <site>`: storage backups, one page (page numbers) or all.
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import { listByPage } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
@@ -33,6 +34,8 @@ export const list = defineCommand<StorageBackupListOptions>({
     'Backups still being archived, failed, or in an older format cannot be restored; the STATUS column says so. ' +
     'Shows one page (the first by default; the service decides which backups a page holds, and the page is sorted); --all reads every page and sorts them all. ' +
     'If a backup shows no creation time, they stay in the service’s order, and stderr says so.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#storage-backups',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },

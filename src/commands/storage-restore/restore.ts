@@ -3,6 +3,7 @@
 // it to completed; a 409 shows the new plan beside the old and asks again). Without a
 // terminal every part comes from flags, and a start needs --confirm (or --yes); otherwise it
 // prints the plan and its confirm value and exits 5, having restored nothing.
+import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
 import { ConfirmationNeededError, InterruptedError, PendingError, requestNote, UsageError } from '../../errors.js';
 import { idOf, pickString } from '../../io/records.js';
@@ -205,24 +206,17 @@ export const storageRestoreCommand = defineCommand<StorageRestoreOptions>({
   name: 'storage-restore',
   summary: 'Restore stored files from a storage backup (walkthrough on a terminal)',
   description:
-    'Restores the site’s stored files from a storage backup, in two steps: the service first answers a plan (files added, ' +
-    'replaced, unchanged, removed; bytes; whether a Before restore backup is taken; files skipped), then starts exactly ' +
-    'that plan when given its confirm value. If the storage changed in between, the start is refused with a new plan.\n\n' +
-    'full: the storage is made to match the backup; every file added since is DELETED, CMS uploads included.\n' +
-    'selected: only the --path files and folders (a folder ends with a slash; at most 200); for each restored file only ' +
-    'its other public or private copy is deleted.\n\n' +
-    'On a terminal, missing parts are asked for: pick the backup, the mode, browse the backup to tick files and folders, ' +
-    'see the plan and confirm; then the restore is followed until it reads completed.\n' +
-    'Without a terminal (or with --json), --backup and --mode (and --path) are needed; the start needs --confirm VALUE from ' +
-    '`storage-restore plan`, or --yes. Otherwise the plan and its confirm value are printed and the exit code is 5 ' +
-    '(nothing restored); the same happens when the storage changed since the plan (409).',
+    'Restore the site’s stored files from a storage backup. The service plans first (files added, replaced and removed, bytes, a Before restore backup), then starts exactly that plan given its confirm value; if the storage changed meanwhile, it refuses with a new plan. full makes the storage match the backup: files added since are DELETED. selected restores only the --path files and folders.\nOn a terminal, what is missing is asked for and the plan is confirmed; a script gives the flags and --confirm VALUE (from `storage-restore plan`) or --yes. The restore is followed until it reads completed.',
+  exitCodes: `0 completed (--no-wait: started), 5 needs --confirm or --yes, 8 --timeout, 130 declined or Ctrl-C; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#storage-restore, docs/scripting.md#storage-restore-from-a-script',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [...SELECTION_OPTIONS, ...FOLLOW_OPTIONS],
   examples: [
     'sitebuilder storage-restore s_123',
     'sitebuilder storage-restore plan s_123 --backup sb_4 --mode full --json',
-    'sitebuilder storage-restore s_123 --backup sb_4 --mode full --confirm rc_1a2b3c4d5e6f --wait',
-    'sitebuilder storage-restore s_123 -b sb_4 --path images/ --path docs/terms.pdf --yes --wait --json',
+    'sitebuilder storage-restore s_123 --backup sb_4 --mode full --confirm rc_1a2b3c4d5e6f',
+    'sitebuilder storage-restore s_123 -b sb_4 --path images/ --path docs/terms.pdf --yes --json',
+    'sitebuilder storage-restore s_123 -b sb_4 --mode full --yes --no-wait   # the restore id, at once',
   ],
   jsonFields:
     '{ started: true, restore: the restore row as the service sends it (the service shows _id and status; our emulator’s fields, for example: backupId, mode, paths, plan, safetyBackupId) }; exit 5 prints the plan document of `storage-restore plan --json`',
