@@ -6,6 +6,7 @@
 import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
 import { ConfirmationNeededError, InterruptedError, PendingError, requestNote, UsageError } from '../../errors.js';
+import { noPromptBecause } from '../../io/no-prompt.js';
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { withKeysGuarded } from '../../io/keyguard.js';
@@ -122,7 +123,7 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
     } else if (!ctx.globals.yes) {
       printPlanForScript(ctx, request, answer);
       throw new ConfirmationNeededError(
-        `${describe(request)} needs confirmation and no prompt is possible here; check the plan, then start exactly it with ` +
+        `${describe(request)} needs confirmation and no prompt is possible here${noPromptBecause(ctx.io, ctx.env)}; check the plan, then start exactly it with ` +
           `--confirm ${answer.confirm} (or pass --yes). Nothing was restored.`,
         { confirm: answer.confirm, command: startCommand(request, answer.confirm) },
       );
