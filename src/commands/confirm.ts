@@ -2,7 +2,7 @@
 // scripts; without a prompt and without --yes it stops with exit 5 and changes nothing.
 import type { Context } from '../context.js';
 import { ConfirmationNeededError, InterruptedError } from '../errors.js';
-import { noPromptBecause } from '../io/no-prompt.js';
+import { noPromptBecause } from '../io/prompter.js';
 
 export interface ConfirmOptions {
   /** What is about to happen, e.g. "Restore code backup cb_12 on site s_1". */

@@ -8,7 +8,6 @@
 import { ConfirmationNeededError, InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
 import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
-import { noPromptBecause } from './no-prompt.js';
 import { sanitizeInline } from './sanitize.js';
 import { displayWidth, wrapText } from './width.js';
 
@@ -62,6 +61,25 @@ const hintOf = (c: Choice<unknown>) => (c.hint === undefined ? undefined : sanit
 
 export function promptPossible(io: IO, env: Record<string, string | undefined>): boolean {
   return io.stdinIsTTY && io.stderrIsTTY && !io.json && !env.CI;
+}
+
+/**
+ * What turned prompts off (promptPossible), in words that name what to change: `CI is set
+ * (CI=true)`, `--json is given`, `standard input is not a terminal`…; empty when nothing did.
+ */
+export function noPromptReason(io: IO, env: Record<string, string | undefined>): string {
+  const reasons: string[] = [];
+  if (env.CI) reasons.push(`CI is set (CI=${sanitizeInline(env.CI).slice(0, 40)})`);
+  if (io.json) reasons.push('--json is given');
+  if (!io.stdinIsTTY) reasons.push('standard input is not a terminal');
+  if (!io.stderrIsTTY) reasons.push('standard error is not a terminal');
+  return reasons.join(', ');
+}
+
+/** " (CI is set (CI=true))", to follow "no prompt is possible here"; empty when nothing turned prompts off. */
+export function noPromptBecause(io: IO, env: Record<string, string | undefined>): string {
+  const reason = noPromptReason(io, env);
+  return reason ? ` (${reason})` : '';
 }
 
 interface EnquirerPrompt {

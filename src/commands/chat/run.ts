@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
 import { UsageError } from '../../errors.js';
 import { ID_MAX_LENGTH } from '../../input.js';
-import { noPromptReason } from '../../io/no-prompt.js';
+import { noPromptReason } from '../../io/prompter.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb, shellQuote } from '../../io/shell.js';
 import { APPROVE_TEXT, chosenAnswer } from './answers.js';

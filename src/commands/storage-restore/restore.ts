@@ -6,7 +6,7 @@
 import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
 import { ConfirmationNeededError, InterruptedError, PendingError, requestNote, UsageError } from '../../errors.js';
-import { noPromptBecause } from '../../io/no-prompt.js';
+import { noPromptBecause } from '../../io/prompter.js';
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { withKeysGuarded } from '../../io/keyguard.js';
