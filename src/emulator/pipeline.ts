@@ -36,6 +36,8 @@ interface Trace {
   counted: boolean;
   replayed: boolean;
   fault: Fault | null;
+  /** A bandwidth fault that slowed the body. */
+  slow?: Fault;
   /** The fault answered instead of the handler (nothing took effect). */
   faultBefore?: boolean;
   args?: unknown;
@@ -61,6 +63,7 @@ export async function handleApiRequest(emu: Emulator, req: ApiRequest): Promise<
   answer.headers['X-RateLimit-Limit'] = String(budget.limit);
   answer.headers['X-RateLimit-Remaining'] = String(budget.remaining);
   answer.headers['X-RateLimit-Reset'] = String(budget.resetSeconds);
+  const met = trace.fault ?? trace.slow ?? null;
   emu.log.add({
     time: emu.iso(arrived),
     requestId,
@@ -72,12 +75,13 @@ export async function handleApiRequest(emu: Emulator, req: ApiRequest): Promise<
     status: answer.status,
     replayed: trace.replayed,
     counted: trace.counted,
-    fault: trace.fault && {
-      id: trace.fault.id,
-      when: trace.fault.when,
-      status: trace.fault.status,
-      drop: trace.fault.drop,
-      latencyMs: trace.fault.latencyMs,
+    fault: met && {
+      id: met.id,
+      when: met.when,
+      status: met.status,
+      drop: met.drop,
+      latencyMs: met.latencyMs,
+      ...(trace.slow ? { bytesPerSecond: trace.slow.bytesPerSecond as number } : {}),
     },
     ...(trace.args !== undefined ? { args: trace.args } : {}),
   });
@@ -128,7 +132,10 @@ async function callMethod(
   requestId: string,
   trace: Trace,
 ): Promise<ApiAnswer> {
-  const raw = await req.readBody();
+  // A bandwidth fault slows the body itself; the others come after the checks (runClaimed).
+  const slow = emu.faults.takeBandwidth(spec.name);
+  if (slow) trace.slow = slow;
+  const raw = await req.readBody(slow?.bytesPerSecond ?? undefined);
   const args = parseBody(raw);
   if (raw.length <= ARGS_MAX_BYTES) trace.args = args;
 

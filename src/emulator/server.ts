@@ -52,9 +52,9 @@ async function handle(emu: Emulator, req: IncomingMessage, res: ServerResponse, 
       url,
       rawUrl,
       headers: req.headers,
-      readBody: () => {
+      readBody: (bytesPerSecond) => {
         bodyRead = true;
-        return readBody(req, bodyLimit);
+        return readBody(req, bodyLimit, bytesPerSecond);
       },
     });
     if (!bodyRead || answer.status === 413) finishUnread(req, res);

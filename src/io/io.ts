@@ -160,6 +160,12 @@ export class IO {
     return saneSize(c, 10) ? c : 80;
   }
 
+  /** Columns the live block's last row may take: it keeps room for the `^C` echo (#fittedBlock). */
+  get liveLineWidth(): number {
+    const c = this.stderr.columns;
+    return (saneSize(c, 10) ? c : 80) - 1 - CTRL_C_ECHO;
+  }
+
   /**
    * Whether stderr is a terminal whose last lines can be redrawn in place (a spinner): a TTY of
    * a sane size that moves its cursor, and no pipe on stdout whose reader may print to that

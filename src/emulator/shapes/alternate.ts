@@ -76,6 +76,8 @@ export const CODE_BACKUP: Rule = {
 };
 
 export const STORAGE_BACKUP: Rule = {
+  // No progress counts: the CLI keeps its spinner where a service gives none.
+  drop: ['progress'],
   epochMs: ['createdAt', 'readyAt'],
   values: { status: { archiving: 'pending', ready: 'available', failed: 'error' } },
   rename: { label: 'name', files: 'fileCount', sizeBytes: 'size', notRestorableReason: 'reason' },
@@ -85,7 +87,7 @@ export const STORAGE_BACKUP: Rule = {
 export const RESTORE_PLAN: Rule = { rename: { replacedFiles: 'filesToReplace', removedFiles: 'filesToRemove' } };
 
 export const RESTORE_ROW: Rule = {
-  drop: ['restoreId'],
+  drop: ['restoreId', 'progress'],
   values: { status: { running: 'in_progress' } },
   fields: { plan: RESTORE_PLAN },
   rename: { projectId: 'siteId', safetyBackupId: 'beforeRestoreBackupId', completedAt: 'finishedAt' },
