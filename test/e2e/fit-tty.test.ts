@@ -110,7 +110,9 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
       expectFits(screen, 40, { words });
     }
     // DNS host names and addresses wider than the screen are ids and words: whole, alone on their line.
-    expect(shown.get('email domains site_bakery')).toMatch(/^ {2}host\nsb1k1\._domainkey\.mail\.sunrisebakery\.example$/m);
+    expect(shown.get('email domains site_bakery')).toMatch(
+      /^ {2}host\nsb1k1\._domainkey\.mail\.sunrisebakery\.example$/m,
+    );
     expect(shown.get('site list --workspace ws_demo')).toMatch(/^ID {9}site_portfolio\nNAME {7}Ana Lima Portfolio$/m);
     expect(shown.get('tools')).toMatch(/^METHOD\n {2}restart_site_email_domain_verification$/m);
   });
