@@ -73,7 +73,7 @@ const link = (target: string) => {
   return `[${local}](${local})`;
 };
 
-function section(c: Command, parent: string): string[] {
+function section(c: Command, parent: string, noun?: Command): string[] {
   const path = parent ? `${parent} ${c.name}` : c.name;
   const depth = parent ? '###' : '##';
   const out = [`${depth} ${path}`, '', prose(sentence(c.summary)), '', '```', usage(path, c), '```', ''];
@@ -102,8 +102,9 @@ function section(c: Command, parent: string): string[] {
   if (c.examples?.length) out.push('Examples:', '', '```sh', ...c.examples, '```', '');
   if (c.jsonFields) out.push(`With \`--json\`: ${prose(c.jsonFields)}`, '');
   if (c.exitCodes) out.push(`Exit codes: ${prose(c.exitCodes)}.`, '');
-  if (c.learnMore) out.push(`Learn more: ${c.learnMore.split(', ').map(link).join(', ')}.`, '');
-  for (const s of subs) out.push(...section(s, path));
+  const learnMore = c.learnMore ?? noun?.learnMore;
+  if (learnMore) out.push(`Learn more: ${learnMore.split(', ').map(link).join(', ')}.`, '');
+  for (const s of subs) out.push(...section(s, path, c));
   return out;
 }
 

@@ -156,16 +156,16 @@ export function createContext(init: ContextInit): Context {
     api() {
       if (client) return client;
       const { token } = ctx.token();
-      const name = token ? '' : ctx.profileName();
-      const known = token ? [] : Object.keys(init.config.read().profiles ?? {});
-      if (!token && !known.includes(name) && name !== DEFAULT_PROFILE) {
-        throw new NotLoggedInError(
-          `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`${sb('auth login --profile', name)}\`.`,
-        );
-      }
-      // No address at all is said before a missing token (exit 2): a token would not help (docs/guide.md).
-      checkServiceAddress(ctx.baseUrl());
       if (!token) {
+        const name = ctx.profileName();
+        const known = Object.keys(init.config.read().profiles ?? {});
+        if (!known.includes(name) && name !== DEFAULT_PROFILE) {
+          throw new NotLoggedInError(
+            `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`${sb('auth login --profile', name)}\`.`,
+          );
+        }
+        // No address at all is said before a missing token (exit 2): a token would not help (docs/guide.md).
+        checkServiceAddress(ctx.baseUrl());
         throw new NotLoggedInError(
           `No token for profile "${name}". Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`,
         );

@@ -2,7 +2,8 @@
 // scripts; without a prompt and without --yes it stops with exit 5 and changes nothing.
 import type { Context } from '../context.js';
 import { ConfirmationNeededError, InterruptedError } from '../errors.js';
-import { noPromptBecause } from '../io/prompter.js';
+import type { IO } from '../io/io.js';
+import { noPromptReason } from '../io/prompter.js';
 
 export interface ConfirmOptions {
   /** What is about to happen, e.g. "Restore code backup cb_12 on site s_1". */
@@ -11,6 +12,12 @@ export interface ConfirmOptions {
   consequences: string[];
   /** The flag that confirms without a prompt. */
   flag?: string;
+}
+
+/** " (CI is set (CI=true))", to follow "no prompt is possible here"; empty when nothing turned prompts off. */
+export function noPromptBecause(io: IO, env: Record<string, string | undefined>): string {
+  const reason = noPromptReason(io, env);
+  return reason ? ` (${reason})` : '';
 }
 
 export async function confirmDestructive(

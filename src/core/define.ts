@@ -55,6 +55,7 @@ export interface CommandDefinition<O = Record<string, unknown>> {
   /**
    * Where the rest is (gh's "Learn more"): a section of the docs, `docs/guide.md#email-domains`.
    * The help's description stays a few lines; the essay lives there (test/unit/help-shape.test.ts).
+   * A verb without one points where its noun does.
    */
   learnMore?: string;
   /** Subcommands (a noun's verbs). A definition may have both run and subcommands. */
@@ -80,6 +81,9 @@ export interface Cli {
   /** Every noun's definition, in the order of the tree. */
   commands(): Promise<AnyCommandDefinition[]>;
 }
+
+/** The exit codes every command that calls the service may end with, beside its own (`exitCodes`). */
+export const SERVICE_EXITS = '1 refused or failed, 2 usage, 4 auth';
 
 export function defineCommand<O = Record<string, unknown>>(def: CommandDefinition<O>): CommandDefinition<O> {
   return def;

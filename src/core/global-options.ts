@@ -27,6 +27,3 @@ export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
   { flags: '-y, --yes', description: 'answer yes to confirmations (for scripts)' },
   { flags: '-q, --quiet', description: 'print only data and errors' },
 ];
-
-/** The exit codes every command that calls the service may end with, beside its own. */
-export const SERVICE_EXITS = '1 refused or failed, 2 usage, 4 auth';

@@ -4,9 +4,9 @@
 // codes. Loaded with the help's layout (help-layout.ts), only where a help may print.
 import { wrapText } from '../io/width.js';
 import type { AnyCommandDefinition } from './define.js';
-import { GLOBAL_OPTIONS } from './global-options.js';
+import type { Command } from 'commander';
 
-export const EXIT_CODE_HELP = `Exit codes:
+const EXIT_CODE_HELP = `Exit codes:
   0    done
   1    the service refused or failed (after retries), or the network did
   2    usage: bad flag, bad argument, client-side validation; nothing was sent
@@ -28,20 +28,33 @@ export const ENVIRONMENT_HELP = `Environment:
   SITEBUILDER_DEBUG=1     like --debug
   NO_COLOR, CLICOLOR=0, FORCE_COLOR, CLICOLOR_FORCE   colour policy`;
 
-/** The global options in one line, for a command's help (the program's own help says what each does). */
-const GLOBAL_OPTIONS_LINE = `Global options: ${GLOBAL_OPTIONS.map((o) =>
-  o.flags.replace(', ', '/').replace(/ <[^>]*>$/, ''),
-).join(', ')} (\`sitebuilder --help\` says what each does)`;
+/**
+ * The program's own options in one line, read from the program (a command's root), for a
+ * command's help: the program's own help says what each does.
+ */
+function globalOptionsLine(command: Command): string {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const flags = root.options.filter((o) => !o.hidden).map((o) => o.flags.replace(', ', '/').replace(/ <[^>]*>$/, ''));
+  return `Global options: ${flags.join(', ')} (\`sitebuilder --help\` says what each does)`;
+}
 
 /** Where the program's help points for the rest. */
 const PROGRAM_LEARN_MORE = 'docs/guide.md (journey by journey), docs/commands.md (every command), docs/scripting.md';
 
-/** What follows a command's flags at `width`; `example` lays out one example (help-layout.ts). */
+/**
+ * What follows the flags of `command` (`def`'s, a verb of `noun`) at `width`; `example` lays out
+ * one example (help-layout.ts).
+ */
 export function commandAfter(
   def: AnyCommandDefinition,
+  command: Command,
   width: number,
   example: (example: string, width: number) => string[],
+  noun?: AnyCommandDefinition,
 ): string {
+  // A verb without a section of its own points where its noun does.
+  const learnMore = def.learnMore ?? noun?.learnMore;
   // An example wider than the width is continued with ` \` (help-layout.ts), never folded.
   const shown = (def.examples ?? []).flatMap((e) => example(e, width));
   // Record shapes ({"type":"end",state,…}) may break after their commas when wrapped.
@@ -53,8 +66,8 @@ export function commandAfter(
     [
       ...(def.exitCodes ? [wrapText(`Exit codes: ${def.exitCodes}`, width)] : []),
       // A noun that only holds verbs has no flags of its own to run with.
-      ...(def.subcommands?.length && !def.run ? [] : [wrapText(GLOBAL_OPTIONS_LINE, width)]),
-      ...(def.learnMore ? [wrapText(`Learn more: ${def.learnMore}`, width)] : []),
+      ...(def.subcommands?.length && !def.run ? [] : [wrapText(globalOptionsLine(command), width)]),
+      ...(learnMore ? [wrapText(`Learn more: ${learnMore}`, width)] : []),
     ].join('\n'),
   ].filter(Boolean);
   return `\n${after.join('\n\n')}`;

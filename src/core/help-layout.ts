@@ -148,7 +148,8 @@ export function formatExample(example: string, width: number): string[] {
  */
 export const HELP_LAYOUT = {
   configuration,
-  after: (def: AnyCommandDefinition, width: number) => commandAfter(def, width, formatExample),
+  after: (def: AnyCommandDefinition, command: Command, width: number, noun?: AnyCommandDefinition) =>
+    commandAfter(def, command, width, formatExample, noun),
   programAfter: (width: number) => programAfter(width, formatHelpTable),
 };
 export type HelpLayout = typeof HELP_LAYOUT;

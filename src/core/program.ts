@@ -35,7 +35,12 @@ const helpAfter = (layout: (width: number) => string) => (context: { error: bool
   return layout((context.error ? output.getErrHelpWidth : output.getOutHelpWidth)?.() ?? 80);
 };
 
-function buildCommand(def: AnyCommandDefinition, runWith: RunCommand, layout?: HelpLayout): Command {
+function buildCommand(
+  def: AnyCommandDefinition,
+  runWith: RunCommand,
+  layout?: HelpLayout,
+  noun?: AnyCommandDefinition,
+): Command {
   const cmd = new Command(def.name);
   cmd.summary(def.summary).description(def.description ?? def.summary);
   cmd.configureHelp({
@@ -65,9 +70,9 @@ function buildCommand(def: AnyCommandDefinition, runWith: RunCommand, layout?: H
   if (layout)
     cmd.addHelpText(
       'after',
-      helpAfter((width) => layout.after(def, width)),
+      helpAfter((width) => layout.after(def, cmd, width, noun)),
     );
-  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith, layout));
+  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith, layout, def));
   if (def.run) {
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;

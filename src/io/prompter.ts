@@ -68,18 +68,14 @@ export function promptPossible(io: IO, env: Record<string, string | undefined>):
  * (CI=true)`, `--json is given`, `standard input is not a terminal`…; empty when nothing did.
  */
 export function noPromptReason(io: IO, env: Record<string, string | undefined>): string {
-  const reasons: string[] = [];
-  if (env.CI) reasons.push(`CI is set (CI=${sanitizeInline(env.CI).slice(0, 40)})`);
-  if (io.json) reasons.push('--json is given');
-  if (!io.stdinIsTTY) reasons.push('standard input is not a terminal');
-  if (!io.stderrIsTTY) reasons.push('standard error is not a terminal');
-  return reasons.join(', ');
-}
-
-/** " (CI is set (CI=true))", to follow "no prompt is possible here"; empty when nothing turned prompts off. */
-export function noPromptBecause(io: IO, env: Record<string, string | undefined>): string {
-  const reason = noPromptReason(io, env);
-  return reason ? ` (${reason})` : '';
+  return [
+    env.CI && `CI is set (CI=${sanitizeInline(env.CI).slice(0, 40)})`,
+    io.json && '--json is given',
+    !io.stdinIsTTY && 'standard input is not a terminal',
+    !io.stderrIsTTY && 'standard error is not a terminal',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 interface EnquirerPrompt {
@@ -179,7 +175,7 @@ export class EnquirerPrompter implements Prompter {
   require(what: string, flagHint: string): void {
     if (!this.canPrompt()) {
       throw new ConfirmationNeededError(
-        `${what} needs an answer and no prompt is possible here${noPromptBecause(this.io, this.env)}; ${flagHint}. Nothing was changed.`,
+        `${what} needs an answer and no prompt is possible here (${noPromptReason(this.io, this.env)}); ${flagHint}. Nothing was changed.`,
       );
     }
   }
@@ -269,8 +265,7 @@ export class EnquirerPrompter implements Prompter {
         ...options,
         message: sanitizeInline(String(options.message ?? '')),
       });
-      if (transient) this.erase(shown);
-      else this.reflow(shown);
+      this.reflow(shown, transient);
       return answers.value as T;
     } catch (err) {
       this.reflow(shown);
@@ -290,31 +285,22 @@ export class EnquirerPrompter implements Prompter {
    * itself mid-word (a long question from the agent, a long message): drawn again here, wrapped
    * at word boundaries. Lines that fit are left alone.
    */
-  private reflow(p: EnquirerPrompt | undefined): void {
+  private reflow(p: EnquirerPrompt | undefined, erase = false): void {
     const cols = this.io.stderr.columns;
     const buffer = p?.state?.buffer ?? '';
     const text = buffer.replace(/\n+$/, '');
     if (!text || !this.io.canRedraw || cols === undefined) return;
     const lines = text.split('\n');
     const rows = lines.reduce((n, line) => n + Math.max(1, Math.ceil(displayWidth(line) / cols)), 0);
-    if (rows === lines.length) return;
+    if (rows === lines.length && !erase) return;
     // enquirer ends on the last row it drew, then writes one newline for each row its question
     // took: the cursor is that many rows below the last one.
     const up = rows - 1 + (buffer.length - text.length);
-    const wrapped = wrapText(text, cols);
-    this.io.stderr.write(`\u001b[${up}A\r\u001b[J${this.io.color ? wrapped : wrapped.replace(SGR, '')}\n`);
-  }
-
-  /** Erases the answered question (where the terminal can redraw): what comes next takes its place. */
-  private erase(p: EnquirerPrompt | undefined): void {
-    const cols = this.io.stderr.columns;
-    const buffer = p?.state?.buffer ?? '';
-    const text = buffer.replace(/\n+$/, '');
-    if (!text || !this.io.canRedraw || cols === undefined) return;
-    const rows = text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(displayWidth(line) / cols)), 0);
-    // As in reflow: the cursor is the trailing newlines below the last row drawn.
-    const up = rows - 1 + (buffer.length - text.length);
-    this.io.stderr.write(`${up > 0 ? `\u001b[${up}A` : ''}\r\u001b[J`);
+    // Erased (a transient question), what comes next takes its place.
+    const wrapped = erase ? '' : `${wrapText(text, cols)}\n`;
+    this.io.stderr.write(
+      `${up > 0 ? `\u001b[${up}A` : ''}\r\u001b[J${this.io.color ? wrapped : wrapped.replace(SGR, '')}`,
+    );
   }
 
   input(message: string, opts: InputOptions = {}): Promise<string> {
@@ -350,10 +336,14 @@ export class EnquirerPrompter implements Prompter {
       const name = seen.has(shown) ? `${shown} (${i + 1})` : shown;
       seen.add(name);
       // A disabled choice without a hint would get enquirer's "(disabled)": the label says why.
-      const search = c.search === undefined ? undefined : sanitizeInline(c.search);
-      return c.disabled
-        ? { name, message: sanitizeInline(c.label), hint: '', disabled: true, search }
-        : { name, message: sanitizeInline(c.label), hint: hintOf(c), search };
+      const search = c.search && sanitizeInline(c.search);
+      return {
+        name,
+        message: sanitizeInline(c.label),
+        hint: c.disabled ? '' : hintOf(c),
+        disabled: c.disabled,
+        search,
+      };
     });
     const rows = this.io.stderr.rows;
     const filter = opts.filter

@@ -24,11 +24,19 @@ function anchorsOf(file: string): Set<string> {
   return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1])));
 }
 
-/** Every command of the tree with its path, aliases left out (their help is the same text). */
-function walk(defs: AnyCommandDefinition[], parent = ''): Array<[string, AnyCommandDefinition]> {
+/**
+ * Every command of the tree with its path, aliases left out (their help is the same text); a
+ * verb without a Learn more of its own takes its noun's.
+ */
+function walk(
+  defs: AnyCommandDefinition[],
+  parent = '',
+  noun?: AnyCommandDefinition,
+): Array<[string, AnyCommandDefinition]> {
   return defs.flatMap((d) => {
     const path = parent ? `${parent} ${d.name}` : d.name;
-    return [[path, d] as [string, AnyCommandDefinition], ...walk(d.subcommands ?? [], path)];
+    const def = { ...d, learnMore: d.learnMore ?? noun?.learnMore } as AnyCommandDefinition;
+    return [[path, def] as [string, AnyCommandDefinition], ...walk(d.subcommands ?? [], path, d)];
   });
 }
 
@@ -66,13 +74,19 @@ describe('help in gh’s shape', async () => {
       expect(exits, `sitebuilder ${path} --help names its exit codes`).toMatch(/^Exit codes: 0 /);
       expect(exits?.split('\n').length, `${path}: ${exits}`).toBeLessThanOrEqual(2);
       expect(def.exitCodes, path).not.toMatch(/\n/);
-      expect(parts.some((p) => p.startsWith('Global options: --json'))).toBe(true);
+      expect(
+        parts.some((p) => /^Global options: -v\/--version, --json,/.test(p)),
+        path,
+      ).toBe(true);
     }
   });
 
   it('points Learn more at sections of docs/ that exist', () => {
     const links = [...commands.map(([, d]) => d.learnMore ?? ''), 'docs/guide.md#fitting-the-terminal'];
-    for (const [path, def] of commands) expect(def.learnMore, `sitebuilder ${path}`).toMatch(/^docs\/\S+\.md#\S/);
+    for (const [path, def] of commands) {
+      expect(def.learnMore, `sitebuilder ${path}`).toMatch(/^docs\/\S+\.md#\S/);
+      expect(texts[path], path).toContain(`Learn more: ${def.learnMore?.split(' ')[0]}`);
+    }
     for (const link of links.flatMap((l) => l.split(', '))) {
       const [file, anchor] = link.split('#');
       expect(existsSync(resolve(ROOT, file)), link).toBe(true);

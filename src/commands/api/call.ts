@@ -1,6 +1,5 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { IncomingHttpHeaders } from 'node:http';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import type { MethodInfo } from '../../api/method-index.js';
 import type { ListingPattern } from '../../api/methods.js';
 import type { Context } from '../../context.js';

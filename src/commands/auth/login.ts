@@ -20,7 +20,6 @@ export const login = defineCommand<LoginOptions>({
   description:
     'Save a token (created in the dashboard under Tokens) for the profile in force, after checking it with GET /v1/token; it is stored in a 0600 file. The address is checked first, before the token is asked for. A token already saved is replaced only after a confirmation, or --yes. The emulator’s own profile takes no token for another address.\nOn a terminal the token is pasted at a masked prompt; in scripts pipe it to --with-token.',
   exitCodes: '0 saved, 1 no answer at the address, 2 usage, 4 token refused, 5 replacing needs --yes, 130 declined',
-  learnMore: 'docs/guide.md#authentication-and-profiles',
   options: [{ flags: '--with-token', description: 'read the token from standard input' }],
   examples: [
     'sitebuilder auth login',

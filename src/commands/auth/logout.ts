@@ -4,7 +4,6 @@ export const logout = defineCommand({
   name: 'logout',
   summary: 'Forget the saved token of this profile',
   exitCodes: '0 done (also with nothing to forget)',
-  learnMore: 'docs/guide.md#authentication-and-profiles',
   examples: ['sitebuilder auth logout', 'sitebuilder auth logout --profile staging'],
   jsonFields: '{ profile, removed }',
   async run(_opts, ctx) {

@@ -22,7 +22,6 @@ export const status = defineCommand({
   description:
     'Show the profile in force and why, the service’s address and where it comes from, where the token comes from (flag, environment or profile), the masked token, its name, scopes, workspaces, expiry and the calls left this minute. Exits 4 when there is no usable token. Reading the token costs no budget.',
   exitCodes: '0 the token works, 1 no answer at the address, 2 no address set, 4 no usable token',
-  learnMore: 'docs/guide.md#authentication-and-profiles',
   examples: ['sitebuilder auth status', 'sitebuilder auth status --json | jq .scopes'],
   jsonFields:
     '{ profile, profileSource, baseUrl, baseUrlSource, source, token (masked), valid, name, scopes, workspaces, expiresAt, rateLimit: { limit, remaining, reset }, error }',

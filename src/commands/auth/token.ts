@@ -5,7 +5,6 @@ export const token = defineCommand({
   name: 'token',
   summary: 'Print the token in force (the only command that prints it)',
   exitCodes: '0 printed, 4 no token',
-  learnMore: 'docs/guide.md#authentication-and-profiles',
   examples: ['curl -H "Authorization: Bearer $(sitebuilder auth token)" …'],
   jsonFields: '{ token, source }',
   async run(_opts, ctx) {

@@ -1,6 +1,5 @@
 // `sitebuilder backup restore <site> <backupId>`: replaces every page, component and setting
 // with the backup's. Destructive, so it confirms first and says what is and is not touched.
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
@@ -8,7 +7,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { createdAt, dayOf, formatWhen, labelOf, ownKeysThenData } from '../storage-backup/format.js';
 import { sb } from '../../io/shell.js';
 
@@ -129,7 +128,6 @@ export const restore = defineCommand<BackupRestoreOptions>({
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).\n' +
     'On a terminal the backup id may be left out to pick one from the list.',
   exitCodes: `0 restored, 5 needs --yes (nothing changed), 130 declined; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#site-backups',
   args: [
     { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
     { name: 'backupId', description: 'the _id or BackupId from `backup list`' },

@@ -109,7 +109,6 @@ export const restore = defineCommand<CodeBackupRestoreOptions>({
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).',
   exitCodes:
     '0 restored, 5 needs --yes (nothing changed), 130 declined; 1 refused (a run going on: --cancel-active-job), 2 usage (nothing sent), 4 auth',
-  learnMore: 'docs/guide.md#code-backups',
   args: [
     { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
     { name: 'codeBackupId', description: 'from `code-backup list` (on a terminal, leave it out to pick one)' },

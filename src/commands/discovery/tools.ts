@@ -1,5 +1,4 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { asRecord, pick, pickString } from '../../io/records.js';

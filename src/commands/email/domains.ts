@@ -1,5 +1,4 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { cellText } from '../../io/print.js';
 import { sanitizeDeep, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
@@ -17,7 +16,6 @@ export const domains = defineCommand<DomainsOptions>({
   description:
     'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). No host or value is ever cut on a terminal. Piped, one tab-separated row per record: domainId, domain, dkimStatus, record, type, host, value.',
   exitCodes: `0 shown; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#email-domains',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   examples: [
     'sitebuilder email domains site_1',

@@ -31,7 +31,6 @@ export const restart = defineCommand<RestartOptions>({
     'Restart the verification of an email domain: the mail provider sets it up again and the three DKIM records change, so they must be replaced at your DNS host with the new values printed here (the ownership record stays). Asks for confirmation first (--yes in scripts). The service refuses a verified domain, one whose records are confirmed or still being checked, a paused domain, and more than 10 restarts an hour in a workspace.',
   exitCodes:
     '0 restarted, 5 needs --yes, 7 the hour’s 10 restarts used, 130 declined; 1 refused, 2 usage, 4 auth or a paused domain',
-  learnMore: 'docs/guide.md#email-domains',
   args: [
     { name: 'site', description: 'site id (may be left out when a default site is set)' },
     { name: 'domain-id', description: 'the domainId, from `sitebuilder email domains <site>`' },

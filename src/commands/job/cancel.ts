@@ -3,9 +3,8 @@
 // is checked here with get_job first: the service stops the site's running generation, so the
 // run named must be the one running. --clear-session forgets the agent's conversation: it
 // confirms first (--yes in scripts; exit 5 without either, nothing sent).
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { CliError, UsageError } from '../../errors.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
@@ -36,7 +35,6 @@ export const cancel = defineCommand<CancelOptions>({
   description:
     'Stops the run that is going on. What the agent already wrote stays, and the site’s queue stops until `sitebuilder queue resume`. --job names the run you mean: it is checked to be the one running, and nothing is sent otherwise. With --clear-session the agent’s next conversation starts fresh, forgetting this one (asked first; --yes in scripts); with nothing running, --clear-session alone starts the next conversation fresh.',
   exitCodes: `0 cancelled (or nothing was running), 5 --clear-session needs --yes, 130 declined; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#jobs-history-and-the-queue',
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--job <jobId>', description: 'the run you mean; nothing is sent unless it is the one running' },

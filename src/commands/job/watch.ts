@@ -1,5 +1,4 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
-import { defineCommand, parseDuration } from '../../core/define.js';
+import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from './reconnect-option.js';
 
 interface WatchOptions {
@@ -15,7 +14,6 @@ export const watch = defineCommand<WatchOptions>({
   description:
     'Read a run from its start, print a short recap (the last lines of text, the task list, the files changed), then follow it live, as chat does. Ctrl-C detaches; the run goes on. With --json, every event from the start.',
   exitCodes: `0 succeeded, 6 failed, 10 question, 11 plan, 8 --timeout or no connection, 130 Ctrl-C (it goes on); ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#jobs-history-and-the-queue',
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'jobId', description: 'the run (printed by chat --no-follow, site create, queue resume)', required: true },

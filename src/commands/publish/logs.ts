@@ -1,5 +1,4 @@
 // `sitebuilder publish logs <site>`: the log lines of the latest publish (offset-and-count paging).
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -7,7 +6,7 @@ import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
 import { displayWidth } from '../../io/width.js';
 import { wrapLine } from '../../io/width.js';
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 
 export interface PublishLogsOptions {
   site?: string;

@@ -1,12 +1,11 @@
 // `sitebuilder publish status <site>`: one read of get_publish_status, or with --wait, following
 // the publish until it stops running (what `publish` does after starting one).
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
 import { PendingError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
-import { defineCommand, parseDuration } from '../../core/define.js';
+import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { DEFAULT_TIMEOUT_MS } from './sentences.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from './record.js';

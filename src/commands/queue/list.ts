@@ -1,10 +1,9 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
 import { printTable } from '../../io/print.js';
 import { sb } from '../../io/shell.js';
 import { asRecord, humanTime, pick } from '../../io/records.js';
 import { itemsOf } from '../../api/paginate.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 
 interface ListOptions {
   site?: string;
@@ -60,7 +59,6 @@ export const list = defineCommand<ListOptions>({
   description:
     'Messages sent while the agent was busy wait in the site’s queue and run on their own, oldest first. Each shows its QueueVersion, which `queue edit` checks so it never overwrites a newer edit.',
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#jobs-history-and-the-queue',
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   examples: [
     'sitebuilder queue list site_bakery',

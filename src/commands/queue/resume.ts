@@ -1,5 +1,4 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { rememberSiteRun } from '../job/known-runs.js';
@@ -18,7 +17,6 @@ export const resume = defineCommand<ResumeOptions>({
   description:
     'A failed or cancelled run stops the site’s queue: waiting messages stay until the queue is resumed. Resuming runs them in order, the first one at once; its job id is printed (when the service names it) with the command that follows it.',
   exitCodes: `0 resumed; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#jobs-history-and-the-queue',
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   examples: ['sitebuilder queue resume site_bakery', 'sitebuilder queue resume site_bakery --json'],
   jsonFields: 'the service’s data (ours: { resumed, waiting, jobId }; jobId: the run that started, if any)',

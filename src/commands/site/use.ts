@@ -1,5 +1,4 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { type Context, tokenInForce } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkId } from '../../input.js';
@@ -20,7 +19,6 @@ export const use = defineCommand<{ site: string; clear?: boolean }>({
   description:
     'Set the site that commands use when <site> is left out (SITEBUILDER_SITE wins over it). The site is checked first, when a token is at hand. --clear forgets it.',
   exitCodes: `0 saved; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#sites-and-workspaces',
   args: [
     { name: 'site', description: 'site id (its _id); on a terminal, picked from a list when left out', pick: false },
   ],

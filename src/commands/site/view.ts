@@ -1,5 +1,4 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ApiError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';
@@ -12,7 +11,6 @@ export const view = defineCommand<{ site?: string }>({
   name: 'view',
   summary: 'Show a site and its publish state',
   exitCodes: `0 shown; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#sites-and-workspaces',
   args: [{ name: 'site', description: 'site id (default: the default site)' }],
   examples: ['sitebuilder site view site_123', 'sitebuilder site view --json | jq -r .url'],
   jsonFields:

@@ -1,12 +1,11 @@
 // `sitebuilder storage-backup browse <site> <backupId> [path]`: the files and folders of a
 // storage backup, one folder at a time (or the whole tree with --recursive). The paths shown
 // are the ones `storage-restore --mode selected --path` takes; a folder's ends with a slash.
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import { itemsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { formatBytes, sizeOf } from './format.js';
 
 export interface StorageBackupBrowseOptions {
@@ -29,7 +28,6 @@ export const browse = defineCommand<StorageBackupBrowseOptions>({
     'Lists one folder of a storage backup (the top one by default): each file with its size and whether its copy is public, ' +
     'private or both, each folder with its number of files. --recursive lists every file below the folder.',
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#storage-backups',
   args: [
     { name: 'site', description: 'site id', required: true },
     { name: 'backupId', description: 'from `storage-backup list`', required: true },

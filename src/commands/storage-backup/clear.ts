@@ -1,13 +1,12 @@
 // `sitebuilder storage-backup clear <site> [--backup ID]...`: deletes storage backups (all of
 // the site's, or the ones named). Destructive: it confirms first, naming what is lost.
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
 import { asRecord, pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ownKeysThenData, storageBackupId } from './format.js';
 
 export interface StorageBackupClearOptions {
@@ -65,7 +64,6 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     'restored; the files in the site’s storage are not touched. Refused while a storage restore runs.\n' +
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).',
   exitCodes: `0 deleted, 5 needs --yes (nothing deleted), 130 declined; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#storage-backups',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [{ flags: '--backup <id>', description: 'delete only this backup (repeat for several)', parse: collect }],
   examples: [

@@ -1,6 +1,5 @@
 // `sitebuilder storage-backup create <site> [--wait]`: takes a backup of the site's storage.
 // The backup is archived in the background; --wait follows it until it can be restored.
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import { paginate } from '../../api/paginate.js';
 import { pollUntil } from '../../api/poll.js';
 import type { Context } from '../../context.js';
@@ -10,7 +9,7 @@ import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { startSpinner } from '../../io/spinner.js';
 import { storageProgress } from './progress.js';
-import { defineCommand, parseDuration } from '../../core/define.js';
+import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { ARCHIVING_STATUS, createdAt, formatBytes, formatWhen, sizeOf, statusText, storageBackupId } from './format.js';
 
 export interface StorageBackupCreateOptions {
@@ -69,7 +68,6 @@ export const create = defineCommand<StorageBackupCreateOptions>({
     'Takes a backup of every stored file of the site (public and private copies). The backup is archived in the background ' +
     'and cannot be restored until that is done; --wait follows it until then. Refused while a storage restore runs.',
   exitCodes: `0 taken (with --wait: archived), 8 still archiving at --timeout; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#storage-backups',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--wait', description: 'wait until the backup is archived' },

@@ -1,11 +1,10 @@
 // `sitebuilder storage-backup list <site>`: storage backups, one page (page numbers) or all.
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import { listByPage } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
 import { pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { columnWatch, morePagesHint, newestFirst } from '../listing.js';
 import {
   BACKUP_FIELDS,
@@ -35,7 +34,6 @@ export const list = defineCommand<StorageBackupListOptions>({
     'Shows one page (the first by default; the service decides which backups a page holds, and the page is sorted); --all reads every page and sorts them all. ' +
     'If a backup shows no creation time, they stay in the service’s order, and stderr says so.',
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#storage-backups',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },

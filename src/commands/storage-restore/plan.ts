@@ -1,9 +1,8 @@
 // `sitebuilder storage-restore plan <site> --backup ID --mode full|selected [--path P]...`:
 // the first call of the two-call restore. Nothing is restored; prints the plan and its
 // confirm value, which `storage-restore <site> … --confirm VALUE` takes to start exactly it.
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import { UsageError } from '../../errors.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { checkSelection, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
 import { formatPlan, planConsequences, planIsEmpty, unnamedNote } from './plan-view.js';
 import { fetchPlan, nothingToRestore, planDocument, startCommand, type RestoreRequest } from './request.js';

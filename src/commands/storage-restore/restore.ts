@@ -3,15 +3,14 @@
 // it to completed; a 409 shows the new plan beside the old and asks again). Without a
 // terminal every part comes from flags, and a start needs --confirm (or --yes); otherwise it
 // prints the plan and its confirm value and exits 5, having restored nothing.
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
 import { ConfirmationNeededError, InterruptedError, PendingError, requestNote, UsageError } from '../../errors.js';
-import { noPromptBecause } from '../../io/prompter.js';
+import { noPromptBecause } from '../confirm.js';
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { withKeysGuarded } from '../../io/keyguard.js';
 import { style } from '../../io/style.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { followRestore } from './follow.js';
 import { checkSelection, FOLLOW_OPTIONS, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
 import { pickBackup, pickMode } from './pick-backup.js';

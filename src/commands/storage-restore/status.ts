@@ -1,11 +1,10 @@
 // `sitebuilder storage-restore status <site> <restoreId> [--wait]`: one read of a storage
 // restore, or (with --wait) following it until it reads completed.
-import { SERVICE_EXITS } from '../../core/global-options.js';
 import type { Context } from '../../context.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand, parseDuration } from '../../core/define.js';
+import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { formatWhen } from '../storage-backup/format.js';
 import { followRestore, readRestore } from './follow.js';

@@ -1,5 +1,4 @@
-import { SERVICE_EXITS } from '../../core/global-options.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { idOf, nameOf, pick } from '../../io/records.js';
@@ -12,7 +11,6 @@ export const list = defineCommand({
   summary: 'List the workspaces the token reaches',
   description: 'Lists the workspaces the token reaches, in the service’s order, with their plan and credits.',
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  learnMore: 'docs/guide.md#sites-and-workspaces',
   examples: ['sitebuilder workspace list', 'sitebuilder workspace list --json | jq -r ".[]._id"'],
   jsonFields: 'an array of workspace records as the service sends them (each has _id)',
   async run(_opts, ctx) {
