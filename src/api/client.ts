@@ -17,7 +17,7 @@ import {
   type TokenOrigin,
   withUnknownOutcome,
 } from './errors.js';
-import { formatCount, LIMITS } from './limits.js';
+import { formatCount, isIdempotencyKey, LIMITS } from './limits.js';
 import { methodInfo } from './method-index.js';
 import { checkArgsForSending } from './validate.js';
 
@@ -244,7 +244,7 @@ export class ApiClient {
     const isWrite = spec ? spec.write : true;
     // The global Web Crypto: importing node:crypto into an ES module costs start-up time.
     const key = options.idempotencyKey ?? (isWrite ? globalThis.crypto.randomUUID() : undefined);
-    if (key !== undefined && !/^[\x21-\x7e]{1,255}$/.test(key)) {
+    if (key !== undefined && !isIdempotencyKey(key)) {
       throw new UsageError('Not sent: an idempotency key must be 1 to 255 visible characters.');
     }
     // A file's content is streamed as it is encoded (body-stream.ts); its length is known now.

@@ -6,7 +6,7 @@ import { wrapText } from '../io/width.js';
 import type { AnyCommandDefinition } from './define.js';
 import type { Command } from 'commander';
 
-const EXIT_CODE_HELP = `Exit codes:
+export const EXIT_CODE_HELP = `Exit codes:
   0    done
   1    the service refused or failed (after retries), or the network did
   2    usage: bad flag, bad argument, client-side validation; nothing was sent

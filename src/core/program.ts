@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import type { IO } from '../io/io.js';
 import type { AnyCommandDefinition } from './define.js';
 import type { HelpLayout } from './help-layout.js';
-import { GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
+import { GLOBAL_OPTIONS, PROGRAM_DESCRIPTION, VERSION, VERSION_FLAGS } from './global-options.js';
 
 /**
  * Runs a command: its definition, the options run() gets, optsWithGlobals(), and the long flags
@@ -95,9 +95,7 @@ export function buildProgram(
   layout?: HelpLayout,
 ): Command {
   const program = new Command('sitebuilder');
-  program
-    .description('Build, change and publish sites with the AI site agent, from a terminal or a script.')
-    .version(VERSION, VERSION_FLAGS, 'print the version');
+  program.description(PROGRAM_DESCRIPTION).version(VERSION, VERSION_FLAGS, 'print the version');
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   program
     // The program's list of commands names them only, as gh does: their arguments and plural

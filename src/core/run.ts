@@ -39,7 +39,7 @@ function sitePickWanted(def: AnyCommandDefinition, options: Record<string, unkno
   if (!arg || arg.required || arg.pick === false || options.site !== undefined) return false;
   // Every site of a workspace (publish, chat: docs/scripting.md "Many sites at once"): none to pick.
   if (options.allSites) return false;
-  return !ctx.env.SITEBUILDER_SITE && !ctx.profile().site && ctx.prompter.canPrompt();
+  return !ctx.defaultSite() && ctx.prompter.canPrompt();
 }
 
 /** What is missing when commander answers with help instead of running anything (said under --json). */
@@ -65,8 +65,10 @@ const cli: Cli = { run, commands: loadCommands };
 /** Runs a command line; resolves to its exit code. */
 export async function run(argv: string[], overrides: ContextOverrides = {}): Promise<number> {
   const env = overrides.env ?? (process.env as Record<string, string | undefined>);
-  const wantsJson = argv.includes('--json');
-  const noColorFlag = argv.includes('--no-color');
+  // The options end at `--`: a value after it (an id pasted from a printed command) is an argument.
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const wantsJson = options.includes('--json');
+  const noColorFlag = options.includes('--no-color');
   const io = overrides.io ?? systemIO(env, noColorFlag);
   if (!overrides.io) {
     // `sitebuilder site list | head` closes the pipe early: stop quietly, as other tools do,
@@ -192,7 +194,8 @@ function reportError(
   words: string[],
   ran?: AnyCommandDefinition,
 ): number {
-  const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const debug = options.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
   const code = commanderCode(err);
   if (code) {
     if (code === 'commander.helpDisplayed' || code === 'commander.version') return ExitCode.ok;

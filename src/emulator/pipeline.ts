@@ -12,6 +12,7 @@
 // The shapes layer (src/emulator/shapes/) sits at three points: the arguments before they are
 // checked, the handler's data (and a refusal's) before the answer is kept, and the envelope
 // before it is written.
+import { isIdempotencyKey } from '../api/limits.js';
 import { type MethodInfo, methodInfo } from '../api/method-index.js';
 import { checkArgsAgainstSchema } from '../api/validate.js';
 import { authenticate, refuseTokenInAddress } from './auth.js';
@@ -26,8 +27,6 @@ import { EmulatorRefusal, refuse } from './refusal.js';
 import { ARGS_MAX_BYTES } from './request-log.js';
 import type { TokenRecord, UserRecord } from './state.js';
 import type { HandlerResult } from './host.js';
-
-const VISIBLE_KEY = /^[\x21-\x7e]{1,255}$/;
 
 interface Trace {
   method: string | null;
@@ -141,7 +140,7 @@ async function callMethod(
 
   const keyHeader = req.headers['idempotency-key'];
   const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
-  const keyValid = key !== undefined && VISIBLE_KEY.test(key);
+  const keyValid = key !== undefined && isIdempotencyKey(key);
   if (key !== undefined) trace.key = key;
   const print = keyValid ? fingerprint({ method: spec.name, args }) : '';
   if (keyValid) {

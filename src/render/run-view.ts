@@ -39,7 +39,7 @@ export interface RunEnd {
   reattach?: string;
 }
 
-/** What became of a cancel_job sent on Ctrl-C: sent and taken, or refused (with the sentence that says why). */
+/** What became of a cancel_job sent on Esc: sent and taken, or refused (with the sentence that says why). */
 export interface CancelNotice {
   ok: boolean;
   message: string;
@@ -61,8 +61,10 @@ export interface RunView {
   status(text: string): void;
   /** The spinner's label for a while (connection lost, retrying); undefined gives it back. Spinners only. */
   progress?(text: string | undefined): void;
-  /** How a cancel sent on Ctrl-C went: a lasting line (a refusal must not pass as "Cancelling…"). */
+  /** How a cancel asked for with Esc went: a lasting line (a refusal must not pass as "Cancelling…"). */
   cancelled(notice: CancelNotice): void;
+  /** A lasting line of ours on stderr while the run goes on (what the keys do), after what is played back. */
+  note?(text: string): void;
   end(end: RunEnd): void;
   /** Stops the spinner (before a prompt, or on an error), printing whatever is still held back. */
   stop(): void;

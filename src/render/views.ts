@@ -169,6 +169,11 @@ export class TextRunView implements RunView {
     this.spinner?.update(text ?? stateLabel(this.lastState));
   }
 
+  note(text: string): void {
+    this.playback?.flush();
+    this.io.errLine(text);
+  }
+
   cancelled(notice: CancelNotice): void {
     this.playback?.flush();
     this.emit([{ kind: 'note', text: notice.message }]);
@@ -207,7 +212,7 @@ export class TextRunView implements RunView {
       plan: `${c.cyan('✓')} Plan ready${took}${creditsText(credits)}`,
       failed: `${c.red('✗')} Failed${took}${this.printedErrors.has(failure) ? '' : `: ${failure}`}${creditsText(credits)}`,
       cancelled: `${c.yellow('■')} Cancelled${took}${creditsText(credits)}; what the agent already wrote stays`,
-      detached: `${c.yellow('↗')} Detached${end.reason === 'connection_lost' ? ': no connection to the service' : ''}`,
+      detached: `${c.yellow('↗')} Stopped following${end.reason === 'connection_lost' ? ': no connection to the service' : ''}`,
       timeout: `${c.yellow('…')} Still running after ${formatElapsed(end.elapsedMs)}`,
       ongoing: `Still running`,
     };

@@ -93,7 +93,8 @@ describe.skipIf(!hasJq).concurrent('examples/publish.sh', () => {
     expect(res.code).toBe(10);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('The agent asks: ');
-    expect(res.stderr).toMatch(rx()`Answer with: sitebuilder chat site_bakery --choose N --job ${'job'}`);
+    expect(res.stderr).toMatch(rx('m')`^ {2}2\. .+\n {4}sitebuilder chat site_bakery --choose 2 --job ${'job'}$`);
+    expect(res.stderr).toMatch(rx('m')`^ {4}sitebuilder chat site_bakery --answer '…' --job ${'job'}$`);
     expect(res.stderr).not.toContain('Published');
   });
 });
@@ -168,5 +169,38 @@ describe.concurrent('against an emulator started by the test', () => {
       /needs confirmation and no prompt is possible here \(standard input is not a terminal, standard error is not a terminal\); pass --yes to confirm\. Nothing was changed\./,
     );
     expect(emu.control.log({ method: 'restore_backup' })).toHaveLength(0);
+  });
+
+  it('piped output carries no colour, even under FORCE_COLOR or CLICOLOR_FORCE (docs/scripting.md)', async () => {
+    const emu = await fresh();
+    const env = {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      SITEBUILDER_CLOCK_SPEED: '60',
+      TERM: 'xterm-256color',
+      COLORTERM: 'truecolor',
+    };
+    const lines = [
+      ['site', 'list'],
+      ['site', 'view', 'site_bakery'],
+      ['chat', 'site_bakery', 'Add an about page', '--yes'],
+      ['publish', 'site_bakery'],
+      ['publish', 'site_bakery', 'site_portfolio', '--no-wait'],
+      ['email', 'domains', 'site_bakery'],
+      ['site', 'view', 'site_nothing'],
+      ['publish', 'site_bakery', '--idempotency-key', 'has space'],
+    ];
+    for (const force of [{ FORCE_COLOR: '3' }, { CLICOLOR_FORCE: '1' }] as Record<string, string>[]) {
+      for (const argv of lines) {
+        // sh() sets NO_COLOR for the other tests: unset here, so that only the pipe says no.
+        const res = await sh(['env', '-u', 'NO_COLOR', 'sitebuilder', ...argv], { ...env, ...force });
+        expect(res.stdout + res.stderr, `${JSON.stringify(force)} ${argv.join(' ')}: ${res.stderr}`).not.toContain(
+          '\u001b',
+        );
+        // The last two fail (exit 1 and 2): errors are piped too.
+        const fails = argv.includes('site_nothing') || argv.includes('has space');
+        expect(res.code === 0, `${argv.join(' ')}: exit ${res.code}`).toBe(!fails);
+      }
+    }
   });
 });

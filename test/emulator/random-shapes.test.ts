@@ -9,7 +9,7 @@ import { SPELLINGS } from '../../src/emulator/shapes/random/catalogue.js';
 import { STATED_PATHS } from '../../src/emulator/shapes/random/stated.js';
 import { anyTime, leaves, pairs, type Twins, twins } from './random-twins.js';
 
-const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+const SEEDS = [1, 2, 3, 4, 5, 6];
 const isIso = (v: unknown) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT.*Z$/.test(v);
 const ENVELOPE = ['success', 'message', 'data', 'code', 'version'];
 /** Values that differ by nature: cursors (maybe numbers), and the restore plan's `confirm`, a hash over ids of other forms. */

@@ -18,6 +18,7 @@ import {
 } from '../../emulator/index.js';
 import type { LogEntry } from '../../emulator/request-log.js';
 import { parseSpeed } from './flags.js';
+import { flag, sb } from '../../io/shell.js';
 import {
   checkSetupProfile,
   type EmulatorProfile,
@@ -170,7 +171,7 @@ function printSetupBanner(running: RunningEmulator, profile: EmulatorProfile, ct
     return;
   }
   io.outLine(io.prose(`Emulator listening on ${running.baseUrl}`, 'stdout'));
-  const flag = profile.name === SETUP_PROFILE ? '' : ` --profile ${profile.name}`;
+  const status = sb('auth status', ...(profile.name === SETUP_PROFILE ? [] : [flag('--profile', profile.name)]));
   io.info(
     `Profile ${profile.name} points at it with the demo token ${full?.name ?? ''} and is the current profile until the emulator stops.`,
   );
@@ -180,7 +181,7 @@ function printSetupBanner(running: RunningEmulator, profile: EmulatorProfile, ct
   io.info('  sitebuilder site list');
   io.info('');
   io.info(
-    `Ctrl-C stops it; profile ${profile.before ?? 'default'} is current again then. \`sitebuilder auth status${flag}\` says which profile and address are in force.`,
+    `Ctrl-C stops it; profile ${profile.before ?? 'default'} is current again then. \`${status}\` says which profile and address are in force.`,
   );
 }
 

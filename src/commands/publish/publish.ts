@@ -3,7 +3,7 @@
 // Safe in scripts: no prompt, nothing on stderr when piped except errors and warnings, exit 8 on
 // --timeout, and a retried publish_site carries the same Idempotency-Key.
 import type { Context } from '../../context.js';
-import { ApiError, CliError, PendingError, UsageError } from '../../errors.js';
+import { ApiError, CliError, PendingError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
@@ -20,7 +20,7 @@ import {
   stillRunningSentence,
 } from './sentences.js';
 import { waitForPublish } from './wait.js';
-import { sb } from '../../io/shell.js';
+import { flag, sb } from '../../io/shell.js';
 
 export const PUBLISH_JSON_FIELDS =
   '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey }: always present, ' +
@@ -43,9 +43,6 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   if (isBatch(given, o)) return (await import('./batch.js')).runPublishBatch(o, given, ctx);
   refuseBatchFlags(o);
   const siteId = ctx.site(o.site);
-  if (o.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(o.idempotencyKey)) {
-    throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces).');
-  }
   const client = ctx.api();
   const started = ctx.clock.now();
   const res = await client
@@ -59,9 +56,9 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
     printResult(
       ctx,
       { ...first, waited: false, idempotencyKey: key },
-      `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`${sb('publish status', siteId)} --json\` shows what the service says.`,
+      `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`${sb('publish status', siteId, flag('--json'))}\` shows what the service says.`,
     );
-    ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId)} --wait\`.`);
+    ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId, flag('--wait'))}\`.`);
     return 0;
   }
 

@@ -42,12 +42,12 @@ function addressOf(data: Record<string, unknown>): string | null {
  */
 function siteAndFiles(o: UploadOptions, ctx: Context): { site?: string; files: string[] } {
   const rest = o.file ?? [];
-  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
+  const hasDefault = ctx.defaultSite() !== undefined;
   if (o.site !== undefined && (hasDefault || rest.length === 0) && existsSync(o.site))
     return { files: [o.site, ...rest] };
   if (rest.length === 0) {
     throw new UsageError(
-      `Name the files to upload (the site may be left out once \`${sb('site use')}\` set a default): ${o.site === undefined ? sb('upload [site]') : sb('upload', o.site)} <file…>`,
+      `Name the files to upload (the site may be left out once \`${sb('site use')}\` set a default): ${sb('upload', o.site ?? 'SITE', 'FILE...')}`,
     );
   }
   return { site: ctx.site(o.site), files: rest };
@@ -56,8 +56,7 @@ function siteAndFiles(o: UploadOptions, ctx: Context): { site?: string; files: s
 /** The site left out: the default, else picked on a terminal, else exit 2 naming it (ctx.site). */
 async function siteOf(ctx: Context, site: string | undefined): Promise<string> {
   if (site !== undefined) return site;
-  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
-  if (hasDefault || !ctx.prompter.canPrompt()) return ctx.site(undefined);
+  if (ctx.defaultSite() !== undefined || !ctx.prompter.canPrompt()) return ctx.site(undefined);
   return (await import('../../pickers.js')).pickSite(ctx);
 }
 

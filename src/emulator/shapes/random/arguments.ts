@@ -14,6 +14,12 @@ import { isIdField } from './values.js';
 type Rec = Record<string, unknown>;
 type Schema = MethodInfo['schema'];
 
+/** Arguments the reference names that the registry does not mark `x-stated`: never renamed. */
+const ALSO_STATED: Record<string, string[]> = {
+  edit_queued_message: ['expectedVersion'],
+  get_storage_restore_status: ['restoreId'],
+};
+
 export interface ArgChoice {
   /** Our name (the registry's). */
   ours: string;
@@ -44,7 +50,7 @@ export class Arguments {
     const choices: ArgChoice[] = [];
     const taken = new Set(Object.keys(props));
     for (const [ours, prop] of Object.entries(props)) {
-      if (prop['x-stated'] || ours === 'projectId') continue;
+      if (prop['x-stated'] || ours === 'projectId' || ALSO_STATED[method]?.includes(ours)) continue;
       const label = `arg:${method}:${ours}`;
       const mode = this.draw.weighted(`${label}:mode`, [
         ['ours', 0.55],

@@ -22,9 +22,9 @@ import { formText, respell } from './values.js';
 type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
 
-/** Something the emulator sent a person should see: a piece of text, a task, a file's path. */
+/** Something the emulator sent a person should see: a piece of text, a task, a file's path, a history text, an address. */
 export interface SentItem {
-  kind: 'text' | 'todo' | 'file' | 'message';
+  kind: 'text' | 'todo' | 'file' | 'message' | 'address';
   text: string;
   /** The run it belongs to (the job id as the emulator made it). */
   jobId: string | null;

@@ -24,13 +24,16 @@ export type { SentItem } from './events.js';
 
 export interface RandomShapes extends Shapes {
   readonly seed: number;
-  /** What the emulator sent that a person should see (text, tasks, files, history texts), latest 10,000. */
+  /** What the emulator sent that a person should see (text, tasks, files, history texts, addresses), latest 10,000. */
   readonly sent: SentLog;
   /** `prefix#n` for an id this emulator made (`job#12`), to compare two emulators' logs; else undefined. */
   canonicalId(value: unknown): string | undefined;
   /** The choices of this seed (and the field places drawn so far), for replaying a failure. */
   describe(): Rec;
 }
+
+/** Answers that carry an address a script prints (an upload's, a publish's). */
+const ADDRESSED = new Set(['upload_storage_file', 'publish_site', 'get_publish_status']);
 
 /** The site chat error codes (`data.code`; the list is not shown) in the seed's spelling. */
 const CODE_STYLES = {
@@ -54,10 +57,13 @@ export function randomShapes(seed: number): RandomShapes {
   const envelopeExtras = draw.chance('envelope:extras', 0.5);
   const made = new Map<string, string>();
 
-  const noteMessages = (data: unknown) => {
-    const items = isRecord(data) && Array.isArray(data.items) ? data.items : [];
-    for (const m of items.filter(isRecord))
-      sent.add({ kind: 'message', text: String(m.text ?? ''), jobId: typeof m.jobId === 'string' ? m.jobId : null });
+  const note = (method: string, data: unknown) => {
+    if (!isRecord(data)) return;
+    if (method === 'list_messages' && Array.isArray(data.items))
+      for (const m of data.items.filter(isRecord))
+        sent.add({ kind: 'message', text: String(m.text ?? ''), jobId: typeof m.jobId === 'string' ? m.jobId : null });
+    if (ADDRESSED.has(method) && typeof data.url === 'string')
+      sent.add({ kind: 'address', text: data.url, jobId: null });
   };
 
   return {
@@ -78,7 +84,7 @@ export function randomShapes(seed: number): RandomShapes {
       if (method === 'GET /v1/openapi.json') return args.openApi(data);
       let out = method === 'GET /v1/tools' ? args.tools(data) : data;
       if (method === 'get_job' && isRecord(out)) out = runs.job(out);
-      if (method === 'list_messages') noteMessages(out);
+      note(method, out);
       out = records.shape(method, out);
       return cursors ? cursors.outgoing(out) : out;
     },
