@@ -28,6 +28,7 @@ export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
     description: 'log each call (method, status, duration, request id, budget) on stderr; never the token',
   },
   { flags: '--no-color', description: 'no colour' },
+  { flags: '--no-markdown', description: 'show the agent’s Markdown as it came, not rendered' },
   { flags: '-y, --yes', description: 'answer yes to confirmations (for scripts)' },
   { flags: '-q, --quiet', description: 'print only data and errors' },
 ];

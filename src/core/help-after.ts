@@ -26,6 +26,7 @@ export const ENVIRONMENT_HELP = `Environment:
   SITEBUILDER_SITE        default site
   SITEBUILDER_CONFIG_DIR  where the config file lives (0600, in a 0700 directory)
   SITEBUILDER_DEBUG=1     like --debug
+  SITEBUILDER_NO_MARKDOWN=1  like --no-markdown
   NO_COLOR, CLICOLOR=0, FORCE_COLOR, CLICOLOR_FORCE   colour policy`;
 
 /**

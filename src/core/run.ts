@@ -139,6 +139,8 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     io.json = globals.json;
     io.quiet = globals.quiet;
     if (!globals.color) io.colorLevel = 0;
+    io.markdown = withGlobals.markdown !== false && !env.SITEBUILDER_NO_MARKDOWN;
+    io.env = env;
     ctx = createContext({
       io,
       env,

@@ -55,6 +55,11 @@ export interface RunView {
    * at once (plain, NDJSON) do not have it.
    */
   play?(until: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * The run ended: what its answers brought is made ready to print (rendered), yielding as it
+   * goes so that Ctrl-C is honoured at once, and stopping when the signal aborts.
+   */
+  settle?(signal?: AbortSignal): Promise<void>;
   /** After a quiet first answer (attaching to a run): a short summary of what happened so far. */
   recap(state: RunState): void;
   /** A transient status (cancelling…) for the spinner, or a note in the other views. */

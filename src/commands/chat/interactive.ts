@@ -15,8 +15,9 @@ import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
 import { forgetTypeAhead, keepTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
 import { EndOfInputError, EscapeError } from '../../io/prompter.js';
 import { pickString } from '../../io/records.js';
-import { sanitize, sanitizeInline } from '../../io/sanitize.js';
+import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
+import { agentText } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
 import { answerLines, waitingOn } from '../job/commands.js';
 import { rememberSiteRun } from '../job/known-runs.js';
@@ -178,7 +179,7 @@ export async function interactiveChat(
   if (start && start !== 'unknown') {
     const what = waitingOn(projectId, start.jobId, start);
     ctx.io.errLine(`The agent's ${what.kind} from run ${sanitizeInline(start.jobId)} still waits:`);
-    if (what.kind === 'plan' && what.plan) ctx.io.outLine(sanitize(what.plan));
+    if (what.kind === 'plan' && what.plan) ctx.io.outLine(await agentText(ctx.io, what.plan, 'stdout', ctx.signal));
     const next = await ask(ctx, what);
     const detached = next ? await turn(next) : ended({ exitCode: ExitCode.ok, pending: what });
     if (detached !== undefined) return detached;

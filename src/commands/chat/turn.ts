@@ -4,7 +4,7 @@
 // code says what waits (10 question, 11 plan).
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
+import { agentLine } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
 import { createRunView } from '../../render/views.js';
 import { answerLines, pendingOf } from '../job/commands.js';
@@ -114,7 +114,7 @@ export async function followToEnd(
     // Put off: the caller says how to answer later (a conversation, with its slash commands).
     return { result: { ...result, pending } };
   }
-  printPendingHint(ctx, pending);
+  await printPendingHint(ctx, pending);
   return { result };
 }
 
@@ -125,11 +125,11 @@ export function printAnswerLater(ctx: Context, pending: Pending): void {
   for (const line of answerLines(pending)) ctx.io.errLine(line);
 }
 
-function printPendingHint(ctx: Context, pending: Pending): void {
+async function printPendingHint(ctx: Context, pending: Pending): Promise<void> {
   if (ctx.io.json) return;
   ctx.io.errLine(
     pending.kind === 'question'
-      ? `The agent asks: ${sanitizeInline(pending.question)} Answer with one of:`
+      ? `The agent asks: ${await agentLine(ctx.io, pending.question)} Answer with one of:`
       : 'The plan waits for your word; answer with one of:',
   );
   for (const line of answerLines(pending)) ctx.io.errLine(line);

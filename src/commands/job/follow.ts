@@ -178,7 +178,11 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
         await rememberSiteRun(ctx, o.projectId, { jobId: o.jobId });
       if (first && isEnded(state.state)) endedAtFirst = true;
       first = false;
-      if (isEnded(state.state)) return finish(outcomeOf(state));
+      if (isEnded(state.state)) {
+        // A long last answer is rendered a little at a time: Ctrl-C is honoured meanwhile.
+        await o.view.settle?.(wake.signal);
+        return finish(outcomeOf(state));
+      }
       if (detached()) return finish('detached');
       if (ctx.clock.now() >= timeoutAt) return finish('timeout');
       const until = Math.min(

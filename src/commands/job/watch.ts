@@ -38,13 +38,13 @@ export const watch = defineCommand<WatchOptions>({
       { createRunView },
       { answerLines, pendingOf },
       { exitCodeOf, followJob, watchCommand },
-      { sanitizeInline },
+      { agentLine },
       { sayStopped },
     ] = await Promise.all([
       import('../../render/views.js'),
       import('./commands.js'),
       import('./follow.js'),
-      import('../../io/sanitize.js'),
+      import('../../render/agent-text.js'),
       import('./run-keys.js'),
     ]);
     const projectId = ctx.site(opts.site);
@@ -68,7 +68,7 @@ export const watch = defineCommand<WatchOptions>({
     if (pending && !ctx.io.json && !ctx.io.quiet) {
       ctx.io.errLine(
         pending.kind === 'question'
-          ? `The agent asks: ${sanitizeInline(pending.question)} Answer with one of:`
+          ? `The agent asks: ${await agentLine(ctx.io, pending.question)} Answer with one of:`
           : 'The plan waits; answer with one of:',
       );
       for (const line of answerLines(pending)) ctx.io.errLine(line);
