@@ -2,8 +2,13 @@
 # Send one change to a site and publish it, the way a CI job would: no prompt ever appears,
 # stdout is data, and the exit code says what happened.
 #
-#   ./examples/publish.sh ["the change"]              against the service (SITEBUILDER_TOKEN set)
-#   sitebuilder emulator -- ./examples/publish.sh     offline, against a fresh local emulator
+#   $ SITEBUILDER_SITE=site_bakery sitebuilder emulator -- ./examples/publish.sh
+#       offline, against a fresh local emulator: prints the live address, exit 0
+#   $ SITEBUILDER_SITE=site_bakery ./examples/publish.sh "Add a page with our opening hours."
+#       against the service your profile points at (`sitebuilder auth login`), or at
+#       SITEBUILDER_BASE_URL with SITEBUILDER_TOKEN; name a site of yours: exit 0
+#
+# (test/e2e/docs-examples.test.ts runs both lines as written, against an emulator.)
 #
 # Environment: SITEBUILDER_SITE, the site to change; or SITEBUILDER_WORKSPACE, its workspace
 # when that holds exactly one site (a new site is created when it has none). Left out, the
@@ -15,11 +20,8 @@
 # Exit codes: 0 published, the live address printed on stdout; 1 also when the publish is live
 # but its address cannot be read (stdout then stays empty and stderr says so); 2 no site named and more than one to choose
 # from; 10 the agent asked a question; 11 a plan waits for approval (both print the command that
-# answers); 8 the change was queued behind another run or a wait timed out; 5 sitebuilder cannot
-# tell whether a question or plan already waits on the site (a service whose history names no
-# runs, on a machine that started none: keep sitebuilder's config directory between CI runs, or
-# answer what waits first); otherwise the exit code of the sitebuilder command that failed (see
-# `sitebuilder --help`).
+# answers); 8 the change was queued behind another run or a wait timed out; otherwise the exit
+# code of the sitebuilder command that failed (see `sitebuilder --help`).
 set -eu
 
 change=${1:-"Add an opening hours section to the home page, with the hours for every day of the week."}
@@ -44,10 +46,6 @@ check_run() {
     8)
       echo "The run of $site is queued or still going; publish once it has finished." >&2
       exit 8 ;;
-    5)
-      echo "Nothing was sent to $site: sitebuilder could not tell whether the agent waits for a reply there." >&2
-      echo "Keep its config directory between runs (it remembers the runs it started), or look first with: sitebuilder message list $site" >&2
-      exit 5 ;;
     *) exit "$1" ;;
   esac
 }
@@ -91,9 +89,13 @@ if [ -z "$site" ]; then
 fi
 echo "Site $site${workspace:+ in workspace $workspace}" >&2
 
-# 2. The change: chat follows the run and prints NDJSON (exit 10 question, 11 plan).
+# 2. The change: chat follows the run and prints NDJSON (exit 10 question, 11 plan). --yes: a CI
+#    machine remembers no run of the site, so sitebuilder cannot tell whether a question or plan
+#    of an earlier run waits there (docs/real-service.md "What waits on a site"); without --yes
+#    it would send nothing and exit 5. With it the change is sent, and if something did wait,
+#    the agent takes the change as the reply.
 status=0
-run=$(sitebuilder chat "$site" "$change" --json) || status=$?
+run=$(sitebuilder chat "$site" "$change" --yes --json) || status=$?
 check_run "$status" "$run"
 
 # 3. Publish and wait until it is live (exit 8 if it takes longer than the timeout). stdout is

@@ -1,7 +1,7 @@
 // `sitebuilder backup list <site>`: the site backups (pages, components and settings).
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readSiteBackup } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
@@ -19,6 +19,7 @@ export const list = defineCommand<BackupListOptions>({
   description:
     'Lists the backups of the site’s pages, components and settings, newest first by their creation time (if a backup shows none, in the service’s order, and stderr says so). Either the ID or the BACKUP ID column ' +
     'can be given to `backup restore`. Backups of type automatic labelled Pre-restore Backup were taken before a restore and undo it.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   examples: ['sitebuilder backup list s_123', 'sitebuilder backup list s_123 --json | jq -r ".[0]._id"'],
   jsonFields:

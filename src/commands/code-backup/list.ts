@@ -2,7 +2,7 @@
 import { listByPage } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { readCodeBackup } from '../../service/backups.js';
 import { isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
@@ -23,6 +23,7 @@ export const list = defineCommand<CodeBackupListOptions>({
     'Lists the code backups of the site, newest first by their creation time: the files the agent had written at that point. ' +
     'Shows one page (the first by default; the service decides which backups a page holds, and the page is sorted); --all reads every page and sorts them all. ' +
     'If a backup shows no creation time, they stay in the service’s order, and stderr says so.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },

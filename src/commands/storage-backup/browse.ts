@@ -3,7 +3,7 @@
 // are the ones `storage-restore --mode selected --path` takes; a folder's ends with a slash.
 import { itemsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readBrowseEntry } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { formatBytes } from './format.js';
@@ -26,6 +26,7 @@ export const browse = defineCommand<StorageBackupBrowseOptions>({
   description:
     'Lists one folder of a storage backup (the top one by default): each file with its size and whether its copy is public, ' +
     'private or both, each folder with its number of files. --recursive lists every file below the folder.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [
     { name: 'site', description: 'site id', required: true },
     { name: 'backupId', description: 'from `storage-backup list`', required: true },
