@@ -64,13 +64,22 @@ describe.skipIf(!hasJq).concurrent('examples/publish.sh', () => {
     });
     expect(res.stderr).toMatch(/Site site_bakery\n/);
     // A site with a history, on a machine that has followed none of its runs: whether a question
-    // or a plan waits cannot be told, whatever the shapes, so nothing is sent
-    // (docs/real-service.md "What waits on a site").
+    // or a plan waits cannot be told, whatever the shapes (docs/real-service.md "What waits on a
+    // site"); the script says --yes, so its change goes anyway.
+    expect(res.stderr).not.toContain('Cannot tell whether');
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sites\/site_bakery\/\n$/);
+    expect(res.stderr).toMatch(/Published site_bakery\n$/);
+  });
+
+  it('without --yes its message is refused on that site: exit 5, nothing sent', async () => {
+    const res = await sh(
+      ['sitebuilder', 'emulator', '--speed', '60', '--', 'sitebuilder', 'chat', 'site_bakery', 'Add a page', '--json'],
+      {},
+    );
     expect(res.code).toBe(5);
-    expect(res.stdout).toBe('');
+    expect(res.stdout).not.toContain('"outcome"');
     expect(res.stderr).toContain('Cannot tell whether a question or plan waits on site_bakery');
-    expect(res.stderr).toContain('Nothing was sent to site_bakery');
-    expect(res.stderr).not.toContain('Published');
   });
 
   it('stops with exit 10 and the answering command when the agent asks a question; nothing is published', async () => {
