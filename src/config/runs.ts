@@ -132,9 +132,18 @@ export function knownRuns(store: { dir: string }, profile: string, site: string)
 
 /**
  * Remembers a run of a site. A run already known keeps its first startedAt (it did not start
- * again) and takes the new mode when one is given.
+ * again) and takes the new mode when one is given. `latest`: a run new here is newer than every
+ * run and end remembered before it, whatever its clock says: the clocks of two processes may
+ * disagree (a clock set back, or an emulated one), and the order runs were remembered in is
+ * the order this CLI met them.
  */
-export async function rememberRun(store: { dir: string }, profile: string, site: string, run: KnownRun): Promise<void> {
+export async function rememberRun(
+  store: { dir: string },
+  profile: string,
+  site: string,
+  run: KnownRun,
+  opts: { latest?: boolean } = {},
+): Promise<void> {
   const checked = asRun(run);
   if (!checked) throw new TypeError(`Not a run to remember: ${JSON.stringify(run)}`);
   await updatePrivateFile(store.dir, FILE_NAME, (text) => {
@@ -145,9 +154,14 @@ export async function rememberRun(store: { dir: string }, profile: string, site:
     const mode = checked.mode ?? before?.mode;
     const seen = checked.seen ?? before?.seen;
     const tries = Math.max(checked.replyTries ?? 0, before?.replyTries ?? 0);
+    const floor = Math.max(Number.NEGATIVE_INFINITY, ...list.flatMap((r) => [r.startedAt, r.seen?.at ?? r.startedAt]));
     const merged: KnownRun = {
       jobId: checked.jobId,
-      startedAt: before ? Math.min(before.startedAt, checked.startedAt) : checked.startedAt,
+      startedAt: before
+        ? Math.min(before.startedAt, checked.startedAt)
+        : opts.latest
+          ? Math.max(checked.startedAt, floor + 1)
+          : checked.startedAt,
       ...(mode ? { mode } : {}),
       ...(checked.queued ? { queued: true as const } : {}),
       ...(seen ? { seen } : {}),

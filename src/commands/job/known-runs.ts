@@ -22,7 +22,7 @@ export function runsOfSite(ctx: Context, site: string): KnownRun[] {
 /** Remembers a run (or a queued message) of the site, now; a failure is a warning. */
 export async function rememberSiteRun(ctx: Context, site: string, run: Omit<KnownRun, 'startedAt'>): Promise<void> {
   try {
-    await rememberRun(ctx.config, ctx.profileName(), site, { ...run, startedAt: ctx.clock.now() });
+    await rememberRun(ctx.config, ctx.profileName(), site, { ...run, startedAt: ctx.clock.now() }, { latest: true });
   } catch (err) {
     const what = run.queued ? `the queued message ${run.jobId}` : `run ${run.jobId}`;
     ctx.io.warn(
@@ -38,6 +38,8 @@ export async function rememberSiteRun(ctx: Context, site: string, run: Omit<Know
  * be told and is asked, never assumed.
  */
 export async function noteRunEnd(ctx: Context, site: string, jobId: string, outcome: string): Promise<void> {
+  // Before the call: a message queued from here while it is under way is not in what it reads.
+  const at = ctx.clock.now();
   let page: HistoryPage;
   try {
     const { envelope } = await ctx.api().call('list_messages', { projectId: site }, { signal: ctx.signal });
@@ -46,5 +48,5 @@ export async function noteRunEnd(ctx: Context, site: string, jobId: string, outc
     ctx.debug(`the history after run ${jobId} could not be read (${why(err)}); what waits later will be asked`);
     return;
   }
-  await rememberSiteRun(ctx, site, { jobId, seen: { outcome, at: ctx.clock.now(), prints: page.prints } });
+  await rememberSiteRun(ctx, site, { jobId, seen: { outcome, at, prints: page.prints } });
 }
