@@ -1,6 +1,6 @@
 // A hostile service for the output-safety tests: an HTTP proxy on 127.0.0.1 in front of an
 // emulator that plants every class of terminal control (escape sequences of every kind, C0, C1,
-// DEL, bidi controls) into every string of every answer: names, texts, messages of refusals,
+// DEL, bidi controls, the other invisible format characters) into every string of every answer: names, texts, messages of refusals,
 // paths, questions, plans, URLs, e-mail records, the X-Request-Id header. Left alone: the words of
 // the protocol (states, event kinds, tool names), times, base64 contents and the ids the service
 // makes, which a person types back (`queue edit <site> <id>`) and the client looks up. What the
@@ -28,13 +28,16 @@ export const PLANT = [
   '\u0007\u0008\r\u000b\u000c\u0000\u001a', // BEL, BS, CR, VT, FF, NUL, SUB
   '\u007f', // DEL
   '\u202e\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c', // bidi
+  '\u200b\u200c\u200d\u2060\ufeff\u00ad', // invisible format characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM, soft hyphen
+  '\u{e0041}\u{e007f}', // tag characters
+  '\u2028\u2029', // line and paragraph separators
 ].join('');
 
 /** In a response header: what Node lets a header carry (C1 as Latin-1 bytes). */
 const HEADER_PLANT = '\u009b2J\u0085';
 
 /** Every character a planted string adds that must never reach an output raw. */
-export const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
 
 /** Strings left alone: protocol words (states, event kinds, tool names, scopes), ids, times, base64 file contents. */
 function keepsItsValue(key: string, value: string): boolean {
