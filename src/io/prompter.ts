@@ -184,7 +184,7 @@ export class EnquirerPrompter implements Prompter {
     const io = this.io;
     // What enquirer writes goes to stderr as it is (cursor movements), without colour when colour is off.
     const terminal = {
-      write: (text: string) => io.stderr.write(io.color ? text : text.replace(SGR, '')),
+      write: (text: string) => io.stderr.write(io.secrets.apply(io.color ? text : text.replace(SGR, ''))),
       get columns() {
         return io.columns;
       },

@@ -6,7 +6,7 @@
 // makes, which a person types back (`queue edit <site> <id>`) and the client looks up. What the
 // client sends back has the plant taken out again before it reaches the emulator, so every
 // command works as it would against the emulator itself, while everything it prints came planted.
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One of each class, around a visible marker (what survives the sanitizer shows the field was printed). */
@@ -60,8 +60,19 @@ function transform(value: unknown, change: (key: string, s: string) => string, k
   return value;
 }
 
-export const plant = (value: unknown) => transform(value, (k, s) => (keepsItsValue(k, s) ? s : `${s}${PLANT}`));
-export const unplant = (value: unknown) => transform(value, (_k, s) => s.split(PLANT).join(''));
+export const plant = (value: unknown, what = PLANT) =>
+  transform(value, (k, s) => (keepsItsValue(k, s) ? s : `${s}${what}`));
+export const unplant = (value: unknown, what = PLANT) => transform(value, (_k, s) => s.split(what).join(''));
+
+/** Another hostile service on the same plan: what it plants (per request), and how. */
+export interface PlantOptions {
+  /** The string added to every string of the answer (default: PLANT). */
+  plantFor?: (req: IncomingMessage) => string;
+  /** What is added to the X-Request-Id header (default: C1 controls). */
+  headerPlantFor?: (req: IncomingMessage) => string;
+  /** A last change to the answer's JSON text. */
+  rewrite?: (text: string, req: IncomingMessage) => string;
+}
 
 export interface PlantingProxy {
   baseUrl: string;
@@ -70,16 +81,17 @@ export interface PlantingProxy {
   close(): Promise<void>;
 }
 
-export async function startPlantingProxy(target: string): Promise<PlantingProxy> {
+export async function startPlantingProxy(target: string, options: PlantOptions = {}): Promise<PlantingProxy> {
   const to = new URL(target);
   let planted = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const what = options.plantFor?.(req) ?? PLANT;
       let body = Buffer.concat(chunks);
       try {
-        if (body.length) body = Buffer.from(JSON.stringify(unplant(JSON.parse(body.toString('utf8')))));
+        if (body.length) body = Buffer.from(JSON.stringify(unplant(JSON.parse(body.toString('utf8')), what)));
       } catch {
         // not JSON: as it came
       }
@@ -92,7 +104,8 @@ export async function startPlantingProxy(target: string): Promise<PlantingProxy>
           answer.on('end', () => {
             let text = Buffer.concat(parts);
             try {
-              text = Buffer.from(JSON.stringify(plant(JSON.parse(text.toString('utf8')))));
+              const json = JSON.stringify(plant(JSON.parse(text.toString('utf8')), what));
+              text = Buffer.from(options.rewrite ? options.rewrite(json, req) : json);
               planted++;
             } catch {
               // not JSON: as it came
@@ -100,7 +113,8 @@ export async function startPlantingProxy(target: string): Promise<PlantingProxy>
             const h = { ...answer.headers };
             delete h['content-length'];
             delete h['transfer-encoding'];
-            if (typeof h['x-request-id'] === 'string') h['x-request-id'] = `${h['x-request-id']}${HEADER_PLANT}`;
+            if (typeof h['x-request-id'] === 'string')
+              h['x-request-id'] = `${h['x-request-id']}${options.headerPlantFor?.(req) ?? HEADER_PLANT}`;
             res.writeHead(answer.statusCode ?? 502, { ...h, 'content-length': String(text.length) });
             res.end(text);
           });
