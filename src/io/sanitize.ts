@@ -3,11 +3,13 @@
 // controls, DEL, the bidi controls (which reorder what is shown) and every other invisible format
 // character (Unicode Cf: zero-width space and joiners, BOM, word joiner, tag characters…, which
 // would let `site_bak\u200dery` pass for `site_bakery`) are removed before printing, the line and
-// paragraph separators U+2028/U+2029 become newlines, and all of them are \uXXXX escapes in JSON. Two layers (README.md "Reliability"):
-// sanitize()/sanitizeInline() where a value is put into a sentence or a cell, and forTerminal()/
-// forJson() in the IO object's writers, which every byte printed goes through. Our own colour
-// survives the second layer only because style.ts marks each of its SGR sequences with a secret
-// made when the process starts, which no string from outside can carry.
+// paragraph separators U+2028/U+2029 become newlines, and all of them are \uXXXX escapes in JSON.
+// Two layers (README.md "Reliability"): sanitize()/sanitizeInline() where a value is put into a
+// sentence or a cell, and forTerminal()/forJson() in the IO object's writers, which every byte
+// printed goes through. Our own colour survives the second layer only because style.ts marks each
+// of its SGR sequences with a secret made when the process starts, which no string from outside
+// can carry.
+import { stringifyJson } from './json-deep.js';
 
 /** ESC sequences: CSI; OSC, DCS, SOS, PM, APC strings up to BEL, ST or the end; nF; Fp/Fe/Fs; a lone ESC. */
 const ESC_SEQUENCE =
@@ -125,7 +127,7 @@ export function forJson(text: string): string {
   return bare.replace(JSON_ESCAPED, escapeUnits);
 }
 
-/** JSON.stringify, then forJson(): a JSON document that shows as it is on any terminal. */
+/** JSON.stringify (at any depth: json-deep.ts), then forJson(): a JSON document that shows as it is on any terminal. */
 export function jsonText(value: unknown, indent?: number): string {
-  return forJson(JSON.stringify(value, null, indent) ?? 'null');
+  return forJson(stringifyJson(value, indent) ?? 'null');
 }

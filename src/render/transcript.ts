@@ -17,6 +17,7 @@ import {
   type Todo,
   type TodoStatus,
 } from './events.js';
+import { stringifyJson } from '../io/json-deep.js';
 import { sanitizeInline } from '../io/sanitize.js';
 import { asRecord, pick } from '../io/records.js';
 
@@ -36,7 +37,7 @@ export type TranscriptLine =
 const clean = (s: string) => sanitizeInline(s).replace(/\s+$/, '');
 
 function lineKey(line: TranscriptLine): string {
-  return JSON.stringify(line);
+  return stringifyJson(line) ?? 'null';
 }
 
 export class Transcriber {
