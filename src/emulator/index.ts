@@ -7,6 +7,7 @@ import { EmulatorClock, type TimeSource } from './clock.js';
 import { Control } from './control-api.js';
 import { Emulator } from './emulator.js';
 import { setOrigin } from './origin.js';
+import { hostsOf } from './guard.js';
 import { closeServer, createEmulatorServer, listen } from './server.js';
 import { shapesFromEnv, type ShapesName } from './shapes/index.js';
 import { parseState, type EmulatorState, type TokenRecord } from './state.js';
@@ -52,6 +53,11 @@ export interface StartEmulatorOptions {
    * SITEBUILDER_EMULATOR_SHAPES environment variable, else `default`.
    */
   shapes?: ShapesName;
+  /**
+   * The secret every control request must carry in X-Emulator-Secret (docs/emulator.md
+   * "Security"); `emulator --host` on a non-loopback address always sets one.
+   */
+  controlSecret?: string;
 }
 
 export interface DemoToken {
@@ -113,8 +119,12 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const clock = new EmulatorClock(options.clock ?? Date, options.speed ?? 1, loaded?.savedAt);
   const shapes = options.shapes ?? shapesFromEnv(process.env);
   const emu = new Emulator({ clock, seed: options.seed, state: loaded, shapes });
-  const server = createEmulatorServer(emu, { bodyLimit: options.bodyLimit });
-  const baseUrl = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  const host = options.host ?? '127.0.0.1';
+  const server = createEmulatorServer(emu, {
+    bodyLimit: options.bodyLimit,
+    guard: { hosts: hostsOf(host), controlSecret: options.controlSecret },
+  });
+  const baseUrl = await listen(server, host, options.port ?? 0);
   setOrigin(emu, baseUrl);
   const tokens = listTokens(emu);
   let closed = false;
