@@ -79,6 +79,8 @@ export interface RunningEmulator {
   emulator: Emulator;
   /** The shapes its answers take (docs/emulator.md "Shapes"). */
   shapes: ShapesName;
+  /** The secret the control API needs in X-Emulator-Secret, when it was given one. */
+  controlSecret?: string;
   readonly state: EmulatorState;
   saveState(file: string): Promise<void>;
   close(): Promise<void>;
@@ -135,6 +137,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     control: new Control(emu),
     emulator: emu,
     shapes,
+    controlSecret: options.controlSecret,
     get state() {
       return emu.state;
     },

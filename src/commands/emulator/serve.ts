@@ -1,5 +1,6 @@
 // Runs the emulator until Ctrl-C or SIGTERM (saving --state), or around one command.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
@@ -15,11 +16,26 @@ import {
   type RunningEmulator,
   type ShapesName,
 } from '../../emulator/index.js';
+import { SECRET_HEADER } from '../../emulator/guard.js';
 import type { LogEntry } from '../../emulator/request-log.js';
 import { parseSpeed } from './flags.js';
 import { type EmulatorProfile, restoreProfile, SETUP_PROFILE, setUpProfile } from './setup.js';
 
 const SPEED_ENV = 'SITEBUILDER_EMULATOR_SPEED';
+const SECRET_ENV = 'SITEBUILDER_EMULATOR_SECRET';
+
+/** The control API's secret: $SITEBUILDER_EMULATOR_SECRET; else, bound elsewhere than loopback, one drawn now. */
+function controlSecretFor(host: string, env: Record<string, string | undefined>): string | undefined {
+  const given = env[SECRET_ENV];
+  if (given !== undefined && given !== '') {
+    if (!/^[\x21-\x7e]{16,256}$/.test(given))
+      throw new UsageError(
+        `${SECRET_ENV} must be 16 to 256 visible characters (no spaces); set a longer one or unset it.`,
+      );
+    return given;
+  }
+  return isLoopbackHost(host) ? undefined : randomBytes(24).toString('base64url');
+}
 
 /** What `emulator` takes (index.ts declares the flags). */
 export interface EmulatorOptions {
@@ -37,9 +53,12 @@ export interface EmulatorOptions {
 
 export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promise<number> {
   const { io } = ctx;
+  // Bound elsewhere than loopback, the control API needs a secret (docs/emulator.md "Security"):
+  // $SITEBUILDER_EMULATOR_SECRET, else one drawn now and printed with the address.
+  const controlSecret = controlSecretFor(opts.host, ctx.env);
   if (!isLoopbackHost(opts.host)) {
     io.errLine(
-      `warning: binding to ${opts.host} exposes the emulator, its control API and its demo tokens to other machines.`,
+      `warning: binding to ${opts.host} exposes the emulator and its demo tokens to other machines; its control API needs the secret in the ${SECRET_HEADER} header.`,
     );
   }
   const hasCommand = Boolean(opts.command && opts.command.length > 0);
@@ -49,7 +68,8 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
     );
   const shapes = opts.shapes ?? shapesOfEnv(ctx.env);
   const speed = opts.speed ?? speedOfEnv(ctx.env);
-  const start = (port: number) => startEmulator({ host: opts.host, port, speed, stateFile: opts.state, shapes });
+  const start = (port: number) =>
+    startEmulator({ host: opts.host, port, speed, stateFile: opts.state, shapes, controlSecret });
   let running: RunningEmulator;
   try {
     // With --setup and no --port, the port its profile last pointed at, where it is free: a
@@ -149,6 +169,7 @@ function printSetupBanner(running: RunningEmulator, profile: EmulatorProfile, ct
       shapes: running.shapes,
       tokens: listTokens(running.emulator),
       profile: profile.name,
+      ...(running.controlSecret !== undefined && { controlSecret: running.controlSecret }),
     });
     return;
   }
@@ -162,6 +183,8 @@ function printSetupBanner(running: RunningEmulator, profile: EmulatorProfile, ct
   io.info('  sitebuilder chat site_bakery "Add an about page"');
   io.info('  sitebuilder site list');
   io.info('');
+  if (running.controlSecret !== undefined)
+    io.outLine(io.prose(`Control API secret (send it as ${SECRET_HEADER}): ${running.controlSecret}`, 'stdout'));
   io.info(
     `Ctrl-C stops it; profile ${profile.before ?? 'default'} is current again then. \`sitebuilder auth status${flag}\` says which profile and address are in force.`,
   );
@@ -181,7 +204,12 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
   const { io } = ctx;
   const tokens = listTokens(running.emulator);
   if (ctx.globals.json) {
-    io.printJsonLine({ baseUrl: running.baseUrl, shapes: running.shapes, tokens });
+    io.printJsonLine({
+      baseUrl: running.baseUrl,
+      shapes: running.shapes,
+      tokens,
+      ...(running.controlSecret !== undefined && { controlSecret: running.controlSecret }),
+    });
     return;
   }
   const now = running.emulator.clock.now();
@@ -217,6 +245,8 @@ function printBanner(running: RunningEmulator, ctx: Context): void {
   io.info('  sitebuilder workspace list');
   io.info('Or start it with --setup: a profile then points at it, with nothing to export.');
   io.info(`Control API: ${running.baseUrl}/_emulator (see docs/emulator.md). Ctrl-C stops it.`);
+  if (running.controlSecret !== undefined)
+    io.outLine(io.prose(`Control API secret (send it as ${SECRET_HEADER}): ${running.controlSecret}`, 'stdout'));
 }
 
 function formatLogLine(e: LogEntry): string {
@@ -263,6 +293,7 @@ function runCommand(command: string[], running: RunningEmulator, ctx: Context, s
     SITEBUILDER_TOKEN: running.token,
     // The command may start emulators of its own (a test suite): they take the same shapes.
     [SHAPES_ENV]: running.shapes,
+    ...(running.controlSecret !== undefined && { [SECRET_ENV]: running.controlSecret }),
   } as NodeJS.ProcessEnv;
   const shimDir = sitebuilderShim();
   if (shimDir) env.PATH = `${shimDir}${delimiter}${env.PATH ?? ''}`;
