@@ -152,6 +152,11 @@ export class IO {
     return this.colorLevel > 0;
   }
 
+  /** The last text written to the terminal did not end its line (terminal-restore.ts ends it on the way out). */
+  get midLine(): boolean {
+    return this.#midLine;
+  }
+
   /** Spinners and progress go to stderr, only when it is a terminal and --json is off. */
   get canAnimate(): boolean {
     return this.stderrIsTTY && !this.json && !this.quiet;

@@ -9,6 +9,7 @@ import { ConfirmationNeededError, InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
 import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
 import { sanitizeInline } from './sanitize.js';
+import { dropSignalListenersSince, markPrompt, signalListeners, tamePrompt } from './terminal-restore.js';
 import { cutWidth, displayWidth, wrapText } from './width.js';
 
 /**
@@ -226,8 +227,13 @@ export class EnquirerPrompter implements Prompter {
       }
       void shown.cancel();
     };
+    const listenersBefore = signalListeners();
     enquirer.on('prompt', (p) => {
       shown = p;
+      // Signals take the one way out, which cancels this prompt (terminal-restore.ts).
+      dropSignalListenersSince(listenersBefore);
+      tamePrompt(p as unknown as Parameters<typeof tamePrompt>[0]);
+      markPrompt(io, true);
       if (initialText) {
         p.input = initialText;
         p.cursor = initialText.length;
@@ -271,6 +277,7 @@ export class EnquirerPrompter implements Prompter {
         throw new InterruptedError('Cancelled.');
       throw err;
     } finally {
+      markPrompt(io, false);
       stdin.off('keypress', onKey);
       this.signal?.removeEventListener('abort', onAbort);
     }
