@@ -88,7 +88,8 @@ export async function everyCommand({ emu, baseUrl, file, go, mode }: EveryComman
   await go(['chat', 'site_bakery', 'Add a blog with three posts', '--no-follow']);
   await go(['chat', 'site_bakery', 'Then a contact form', '--no-follow']);
   await go(['chat', 'site_bakery', 'And a map', '--no-follow']);
-  const [first, second] = queue(emu, 'site_bakery');
+  // Ids the service made, when it queued the messages (a hostile one may have refused them).
+  const [first = 'qi_none', second = 'qi_none'] = queue(emu, 'site_bakery');
   await go(['queue', 'list', 'site_bakery']);
   await go(['queue', 'edit', 'site_bakery', first, 'A contact form with a map']);
   await go(['queue', 'move', 'site_bakery', second, '--first']);
