@@ -2,7 +2,19 @@
 // /_emulator/ (control.ts). Not part of the service: no token, no budget, no envelope rules
 // beyond using the same envelope for familiarity.
 import { randomBytes } from 'node:crypto';
-import { ALL_SCOPES, type Scope } from '../api/registry-terms.js';
+import { ALL_SCOPES } from '../api/registry-terms.js';
+import {
+  bad,
+  ControlError,
+  MAX_SPAN_MS,
+  nameOf,
+  outcomePlan,
+  slowSecondsOf,
+  type TokenInput,
+  tokenChanges,
+  type WorkspaceInput,
+  workspaceChanges,
+} from './control-input.js';
 import type { Emulator } from './emulator.js';
 import { checkFaultSpec, type Fault, type FaultSpec } from './faults.js';
 import type { LogEntry } from './request-log.js';
@@ -13,7 +25,6 @@ import {
   SITE_OUTCOMES,
   type SiteOutcome,
   TOKEN_PREFIX,
-  type Plan,
   type Role,
   type RolePermission,
   type SiteRecord,
@@ -21,45 +32,7 @@ import {
   type WorkspaceRecord,
 } from './state.js';
 
-export class ControlError extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const bad = (message: string): never => {
-  throw new ControlError(400, message);
-};
-
-/** The longest span the clock jumps or a token expiry reaches: 100 years. */
-const MAX_SPAN_MS = 100 * 365.25 * 24 * 3600 * 1000;
-/** The latest time a Date can hold. */
-const MAX_TIME_MS = 8.64e15;
-
-export interface TokenInput {
-  name?: string;
-  scopes?: Scope[];
-  workspaces?: string[] | null;
-  /** ISO-8601, emulated ms, or null for never. */
-  expiresAt?: string | number | null;
-  expiresInSeconds?: number;
-  revoked?: boolean;
-  userId?: string;
-  /** The secret; generated (with the service prefix) when absent. */
-  token?: string;
-}
-
-export interface WorkspaceInput {
-  name?: string;
-  plan?: Plan;
-  siteLimit?: number;
-  credits?: number;
-  creditsSpent?: number;
-  spendingLimit?: number | null;
-}
+export { ControlError, type TokenInput, type WorkspaceInput } from './control-input.js';
 
 export interface ClockView {
   now: string;
@@ -89,7 +62,7 @@ export class Control {
   createToken(input: TokenInput = {}): TokenRecord {
     const emu = this.emu;
     // Everything is checked before anything changes (the id counter included).
-    const changes = this.tokenChanges(input);
+    const changes = tokenChanges(input, this.emu.clock.now());
     if (input.token !== undefined && !(typeof input.token === 'string' && /^[\x21-\x7e]{1,256}$/.test(input.token)))
       bad('token must be 1 to 256 visible characters.');
     const secret = input.token ?? `${TOKEN_PREFIX}${randomBytes(16).toString('hex')}`;
@@ -119,41 +92,7 @@ export class Control {
     const record = this.findToken(ref);
     if (input.token !== undefined || input.userId !== undefined)
       bad('The secret and the user of a token cannot change.');
-    return Object.assign(record, this.tokenChanges(input));
-  }
-
-  /** The fields a token input sets, checked; nothing is changed here. */
-  private tokenChanges(input: TokenInput): Partial<TokenRecord> {
-    const out: Partial<TokenRecord> = {};
-    if (input.name !== undefined) out.name = nameOf(input.name, 'name');
-    if (input.scopes !== undefined) {
-      if (!Array.isArray(input.scopes) || input.scopes.some((s) => !ALL_SCOPES.includes(s))) {
-        bad(`scopes must be a list of: ${ALL_SCOPES.join(', ')}.`);
-      }
-      out.scopes = [...new Set(input.scopes)];
-    }
-    if (input.workspaces !== undefined) {
-      if (
-        input.workspaces !== null &&
-        (!Array.isArray(input.workspaces) || input.workspaces.some((w) => typeof w !== 'string'))
-      ) {
-        bad('workspaces must be a list of workspace ids, or null for every workspace.');
-      }
-      out.workspaces = input.workspaces === null ? null : [...input.workspaces];
-    }
-    if (input.expiresInSeconds !== undefined) {
-      const seconds = input.expiresInSeconds;
-      if (typeof seconds !== 'number' || !(Math.abs(seconds) <= MAX_SPAN_MS / 1000))
-        bad('expiresInSeconds must be a number of seconds within 100 years.');
-      out.expiresAt = this.emu.clock.now() + seconds * 1000;
-    } else if (input.expiresAt !== undefined) {
-      out.expiresAt = input.expiresAt === null ? null : toMs(input.expiresAt, 'expiresAt');
-    }
-    if (input.revoked !== undefined) {
-      if (typeof input.revoked !== 'boolean') bad('revoked must be true or false.');
-      out.revoked = input.revoked;
-    }
-    return out;
+    return Object.assign(record, tokenChanges(input, this.emu.clock.now()));
   }
 
   // ---- workspaces ---------------------------------------------------------------------
@@ -178,7 +117,7 @@ export class Control {
     if (typeof owner !== 'string' || !emu.user(owner))
       throw new ControlError(404, `No user has the id ${JSON.stringify(owner)}.`);
     // Checked before the workspace exists: a refusal leaves nothing behind.
-    const changes = this.workspaceChanges(input);
+    const changes = workspaceChanges(input);
     const id = input._id ?? emu.newId('ws');
     const ws: WorkspaceRecord = {
       _id: id,
@@ -198,28 +137,7 @@ export class Control {
   /** Credits, plan, site limit, spending cap, name. */
   updateWorkspace(id: string, input: WorkspaceInput): WorkspaceRecord {
     const ws = this.findWorkspace(id);
-    return this.applyWorkspace(ws, this.workspaceChanges(input));
-  }
-
-  /** The fields a workspace input sets, checked; nothing is changed here. */
-  private workspaceChanges(input: WorkspaceInput): WorkspaceInput {
-    const count = (v: unknown, what: string, allowNull = false) => {
-      if (allowNull && v === null) return null;
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1e15)
-        bad(`${what} must be a number from 0 to 10^15.`);
-      return v as number;
-    };
-    const out: WorkspaceInput = {};
-    if (input.name !== undefined) out.name = nameOf(input.name, 'name');
-    if (input.plan !== undefined) {
-      if (input.plan !== 'free' && input.plan !== 'paid') bad('plan must be free or paid.');
-      out.plan = input.plan;
-    }
-    if (input.siteLimit !== undefined) out.siteLimit = Math.floor(count(input.siteLimit, 'siteLimit')!);
-    if (input.creditsSpent !== undefined) out.creditsSpent = count(input.creditsSpent, 'creditsSpent')!;
-    if (input.spendingLimit !== undefined) out.spendingLimit = count(input.spendingLimit, 'spendingLimit', true);
-    if (input.credits !== undefined) out.credits = count(input.credits, 'credits')!;
-    return out;
+    return this.applyWorkspace(ws, workspaceChanges(input));
   }
 
   private applyWorkspace(ws: WorkspaceRecord, changes: WorkspaceInput): WorkspaceRecord {
@@ -384,42 +302,4 @@ export class Control {
   clearLog(): void {
     this.emu.log.clear();
   }
-}
-
-function slowSecondsOf(value: unknown): number {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 3600))
-    bad('slowSeconds must be a whole number from 1 to 3600.');
-  return value as number;
-}
-
-/** Which outcome each of n new sites gets: the ones asked for spread evenly, success elsewhere. */
-function outcomePlan(n: number, asked: Partial<Record<SiteOutcome, number>>): SiteOutcome[] {
-  const plan: SiteOutcome[] = Array.from({ length: n }, () => 'success');
-  const wanted: SiteOutcome[] = [];
-  for (const [k, count] of Object.entries(asked)) {
-    if (!SITE_OUTCOMES.includes(k as SiteOutcome))
-      bad(`outcomes takes ${SITE_OUTCOMES.join(', ')}, not ${JSON.stringify(k)}.`);
-    if (!(typeof count === 'number' && Number.isInteger(count) && count >= 0))
-      bad(`outcomes.${k} must be a whole number of 0 or more.`);
-    for (let i = 0; i < (count as number); i++) wanted.push(k as SiteOutcome);
-  }
-  if (wanted.length > n) bad(`outcomes name ${wanted.length} sites, more than the ${n} added.`);
-  wanted.forEach((o, i) => {
-    plan[Math.floor((i * n) / wanted.length)] = o;
-  });
-  return plan;
-}
-
-function toMs(value: string | number, what: string): number {
-  const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  // A time any Date can show: the answers write it as ISO-8601.
-  if (!(Math.abs(ms) <= MAX_TIME_MS)) bad(`${what} must be an ISO-8601 time, a time in ms, or null.`);
-  return ms;
-}
-
-/** A name given to the control API: text of 1 to 200 characters. */
-function nameOf(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value.length < 1 || value.length > 200)
-    bad(`${what} must be text of 1 to 200 characters.`);
-  return value as string;
 }
