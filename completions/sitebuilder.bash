@@ -217,7 +217,6 @@ _sitebuilder_values() {
     'api|--input') __sb_valfiles=1 ;;
     'api|--pattern') __sb_values='offset offsetHasMore nextCursor token page backwards' ;;
     'emulator|--state') __sb_valfiles=1 ;;
-    'emulator|--shapes') __sb_values='default alternate' ;;
     *) return 1 ;;
   esac
 }
@@ -225,7 +224,10 @@ _sitebuilder_values() {
 # The site ids the CLI saw lately for the profile in force (--profile, SITEBUILDER_PROFILE, the
 # current profile of config.json, else default), from <config dir>/site-ids: profile<TAB>id<TAB>name.
 _sitebuilder_sites() {
-  local dir=${SITEBUILDER_CONFIG_DIR:-${XDG_CONFIG_HOME:-$HOME/.config}/sitebuilder}
+  # Only an absolute XDG_CONFIG_HOME counts (the XDG spec), as for the CLI.
+  local base=$XDG_CONFIG_HOME
+  [[ $base == /* ]] || base=$HOME/.config
+  local dir=${SITEBUILDER_CONFIG_DIR:-$base/sitebuilder}
   local profile=${__sb_profile:-$SITEBUILDER_PROFILE} line p id rest
   local current='^[[:space:]]*"currentProfile":[[:space:]]*"([^"]*)"'
   if [[ -z $profile && -r $dir/config.json ]]; then

@@ -323,7 +323,7 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 1 0
     case 'emulator'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--host	address to bind (anything but loopback exposes the demo tokens, and the control API then needs a secret: $SITEBUILDER_EMULATOR_SECRET, else one printed at start)' '--port	port (0 picks a free one and prints it)' '--state	load the state from FILE at start (when it exists) and save it there on exit' '--speed	emulated time runs n times faster (runs, publishes, the budget minute); default: $SITEBUILDER_EMULATOR_SPEED, else 1' '--setup	save a profile "emulator" (or --profile NAME) that points at this emulator with its full-scope demo token, current until the emulator stops' '--shapes	answer with our choices where the service leaves them open (default), or with other plausible ones (alternate: other field names, orders, numeric cursors, id forms); default: $SITEBUILDER_EMULATOR_SHAPES, else default' '-h	show help' '--help	show help'
+      set -g __sitebuilder_flags '--host	address to bind (anything but loopback exposes the demo tokens, and the control API then needs a secret: $SITEBUILDER_EMULATOR_SECRET, else one printed at start)' '--port	port (0 picks a free one and prints it)' '--state	load the state from FILE at start (when it exists) and save it there on exit' '--speed	emulated time runs n times faster (runs, publishes, the budget minute); default: $SITEBUILDER_EMULATOR_SPEED, else 1' '--setup	save a profile "emulator" (or --profile NAME) that points at this emulator with its full-scope demo token, current until the emulator stops' '--shapes	answer with our choices where the service leaves them open (default), with other plausible ones (alternate: other field names, orders, numeric cursors, id forms), or with choices drawn from a seed (random:SEED, a shape fuzzer); default: $SITEBUILDER_EMULATOR_SHAPES, else default' '-h	show help' '--help	show help'
       set -g __sitebuilder_vflags '--host' '--port' '--state' '--speed' '--shapes'
       set -g __sitebuilder_npos 1 1
     case 'demo'
@@ -505,8 +505,6 @@ function __sitebuilder_values
       printf '%s\n' 'offset' 'offsetHasMore' 'nextCursor' 'token' 'page' 'backwards'
     case 'emulator|--state'
       __fish_complete_path $argv[3]
-    case 'emulator|--shapes'
-      printf '%s\n' 'default' 'alternate'
     case '*'
       return 1
   end
@@ -518,8 +516,9 @@ end
 function __sitebuilder_sites
   set -l dir $SITEBUILDER_CONFIG_DIR
   if test -z "$dir"
+    # Only an absolute XDG_CONFIG_HOME counts (the XDG spec), as for the CLI.
     set -l base $XDG_CONFIG_HOME
-    test -n "$base"; or set base $HOME/.config
+    string match -q -- '/*' "$base"; or set base $HOME/.config
     set dir $base/sitebuilder
   end
   set -l profile $argv[1]

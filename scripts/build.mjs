@@ -16,6 +16,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { helpFileName } from '../bin/help-file.cjs';
+import { bundledPackageDirs, thirdPartyNotices } from './notices.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -72,7 +73,7 @@ const { outputFiles, metafile } = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   define: { __SITEBUILDER_VERSION__: JSON.stringify(version) },
   legalComments: 'none',
   logLevel: 'warning',
@@ -101,7 +102,7 @@ for (const { path: outPath, text: code } of outputFiles) {
     loader: 'js',
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     // import() of a chunk or a built-in becomes require(): no ES module loader at all.
     supported: { 'dynamic-import': false },
     // Worked out when read, not when the chunk loads (node:url costs start-up time).
@@ -225,3 +226,8 @@ for (const entry of [...loadedAtRunTime].sort()) {
 // The root package is "type": "module"; the files under dist/ are bin/'s packs.
 writeFileSync(new URL('package.json', dist), '{ "type": "commonjs" }\n');
 writeFileSync(new URL('build-id', dist), `${hash.digest('hex').slice(0, 16)}\n`);
+// The licences of the packages bundled above, shipped beside them (scripts/notices.mjs).
+writeFileSync(
+  new URL('THIRD-PARTY-NOTICES', dist),
+  thirdPartyNotices(fileURLToPath(root), bundledPackageDirs(metafile)),
+);

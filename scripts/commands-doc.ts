@@ -1,13 +1,14 @@
 // docs/commands.md, rendered from the command tree: every command's usage, description,
 // arguments, options (with choices and defaults), examples and --json output, as its --help
 // says them. scripts/commands-reference.mjs writes the file (`npm run docs:commands`) and
-// test/unit/commands-reference.test.ts fails while it is out of date.
+// test/unit/commands-reference.test.ts fails while it is out of date. The man page
+// (scripts/man-page.ts) reads the same tree through commandTree().
 // The one place that imports the tree: when the framework moves, only these lines change.
 import { loadCommands } from '../src/core/nouns.js';
 import { ENVIRONMENT_HELP, GLOBAL_OPTIONS, VERSION_FLAGS } from '../src/core/global-options.js';
 
 /** What the reference reads of a definition (CommandDefinition, structurally). */
-interface Command {
+export interface Command {
   name: string;
   aliases?: readonly string[];
   hidden?: boolean;
@@ -21,7 +22,7 @@ interface Command {
   subcommands?: readonly Command[];
 }
 
-interface Option {
+export interface Option {
   flags: string;
   description: string;
   choices?: readonly string[];
@@ -40,13 +41,13 @@ function prose(text: string): string {
     .join('');
 }
 
-const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+export const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 const cell = (text: string) => prose(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (text: string) => `\`${text.replace(/\|/g, '\\|')}\``;
 
 /** The usage line, as commander writes it unless the definition gives its own. */
-function usage(path: string, c: Command): string {
+export function usage(path: string, c: Command): string {
   if (c.usage) return `sitebuilder ${path} ${c.usage}`;
   const args = (c.args ?? []).map((a) => {
     const label = `${a.name}${a.variadic ? '...' : ''}`;
@@ -96,9 +97,14 @@ function section(c: Command, parent: string): string[] {
   return out;
 }
 
+/** The commands a user sees (the hidden ones left out), as the reference and the man page read them. */
+export async function commandTree(): Promise<Command[]> {
+  return ((await loadCommands()) as Command[]).filter((c) => !c.hidden);
+}
+
 /** The whole of docs/commands.md. */
 export async function commandsReference(): Promise<string> {
-  const tree = ((await loadCommands()) as Command[]).filter((c) => !c.hidden);
+  const tree = await commandTree();
   const lines = [
     '# Command reference',
     '',

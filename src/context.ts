@@ -61,6 +61,8 @@ export interface Context {
   apiWith(token: string | undefined, baseUrl?: string): ApiClient;
   /** The site argument, or the default site (`site use`, SITEBUILDER_SITE). */
   site(arg: string | undefined): string;
+  /** The default site as set (SITEBUILDER_SITE, else the profile's `site use`), unchecked; undefined when none. */
+  defaultSite(): string | undefined;
   debug(line: string): void;
   /** Closes what the context opened (the keep-alive connection) and keeps the site ids seen. */
   close(): Promise<void>;
@@ -192,14 +194,17 @@ export function createContext(init: ContextInit): Context {
     site(arg) {
       // An empty argument is a mistake (an unset shell variable), not a request for the default site.
       if (arg !== undefined) return checkId('The site id', arg, tokenInForce(ctx));
-      const fromEnv = init.env.SITEBUILDER_SITE;
-      const site = fromEnv || ctx.profile().site;
+      const site = ctx.defaultSite();
       if (!site) {
         throw new UsageError(
           'Name a site (sitebuilder site list shows them), or set a default with `sitebuilder site use <site>`.',
         );
       }
-      return checkId(fromEnv ? 'SITEBUILDER_SITE' : 'The default site of the profile', site, tokenInForce(ctx));
+      const from = init.env.SITEBUILDER_SITE ? 'SITEBUILDER_SITE' : 'The default site of the profile';
+      return checkId(from, site, tokenInForce(ctx));
+    },
+    defaultSite() {
+      return init.env.SITEBUILDER_SITE || ctx.profile().site || undefined;
     },
     debug(line) {
       if (init.globals.debug) init.io.errLine(`[debug] ${line}`);

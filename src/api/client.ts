@@ -6,8 +6,9 @@
 // that must say success, a Retry-After clamped, and a bounded wait for a first call in flight.
 import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
-import { type ApiError, type CliError, requestNote, UsageError } from '../errors.js';
+import { type ApiError, CliError, requestNote, UsageError } from '../errors.js';
 import { checkBaseUrl, isLoopbackHost } from './base-url.js';
+import { type Body, bodyBytes, checkedArgs, encodeBody, type SentListener, writeBody } from './body-stream.js';
 import {
   duration,
   networkFailure,
@@ -17,7 +18,7 @@ import {
   withUnknownOutcome,
 } from './errors.js';
 import { maskHeaders, maskParsed, SecretMask } from '../io/mask.js';
-import { formatCount, LIMITS } from './limits.js';
+import { formatCount, isIdempotencyKey, LIMITS } from './limits.js';
 import { methodInfo } from './method-index.js';
 import { checkArgsForSending } from './validate.js';
 
@@ -61,6 +62,8 @@ export interface CallOptions {
   maxAttempts?: number;
   /** Its place in the queue of a gate (a poll of a run, a start); by default a write is a start, a read a call. */
   ticket?: CallTicket;
+  /** Told as a streamed body (an argument that is a StreamedString: api/body-stream.ts) goes out. */
+  onSent?: SentListener;
 }
 
 /** What a call is to a gate (api/scheduler.ts): the start of some work, another call, or a poll of one run (its lane). */
@@ -143,7 +146,7 @@ interface Request {
   label: string;
   verb: 'GET' | 'POST';
   path: string;
-  body?: string;
+  body?: Body;
   headers: Record<string, string>;
   /** A retry cannot do the work twice (a read, or a write with its key). */
   retrySafe: boolean;
@@ -159,6 +162,7 @@ interface Request {
   /** The site the call is about (its projectId), for the commands a refusal may point to. */
   site?: string;
   ticket: CallTicket;
+  onSent?: SentListener;
 }
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -235,18 +239,23 @@ export class ApiClient {
     const spec = methodInfo(method);
     // What the spec states is checked here (docs/scripting.md "How calls are made"); what the
     // registry only guesses is left to the service, which refuses a bad argument with 400.
-    const problem = checkArgsForSending(method, spec && !options.skipValidation ? spec.schema : undefined, args);
+    const problem = checkArgsForSending(
+      method,
+      spec && !options.skipValidation ? spec.schema : undefined,
+      checkedArgs(args),
+    );
     if (problem) throw new UsageError(`Not sent: ${problem.message}`, { method, argument: problem.path });
     const isWrite = spec ? spec.write : true;
     // The global Web Crypto: importing node:crypto into an ES module costs start-up time.
     const key = options.idempotencyKey ?? (isWrite ? globalThis.crypto.randomUUID() : undefined);
-    if (key !== undefined && !/^[\x21-\x7e]{1,255}$/.test(key)) {
+    if (key !== undefined && !isIdempotencyKey(key)) {
       throw new UsageError('Not sent: an idempotency key must be 1 to 255 visible characters.');
     }
-    const body = JSON.stringify(args);
-    if (Buffer.byteLength(body) > this.opts.maxBodyBytes) {
+    // A file's content is streamed as it is encoded (body-stream.ts); its length is known now.
+    const body = encodeBody(args);
+    if (bodyBytes(body) > this.opts.maxBodyBytes) {
       throw new UsageError(
-        `Not sent: the body is ${formatCount(Buffer.byteLength(body))} bytes; the service takes at most ${formatCount(this.opts.maxBodyBytes)} (150 MB).`,
+        `Not sent: the body is ${formatCount(bodyBytes(body))} bytes; the service takes at most ${formatCount(this.opts.maxBodyBytes)} (150 MB).`,
         { method },
       );
     }
@@ -268,6 +277,7 @@ export class ApiClient {
       maxAttempts: options.maxAttempts,
       site: typeof args.projectId === 'string' ? args.projectId : undefined,
       ticket: options.ticket ?? { kind: isWrite ? 'start' : 'call' },
+      onSent: options.onSent,
     });
   }
 
@@ -314,6 +324,8 @@ export class ApiClient {
       } catch (err) {
         over?.();
         if (signal?.aborted) throw signal.reason;
+        // The body could not be produced (a file that changed): nothing more to send.
+        if (err instanceof CliError) throw err;
         const code = (err as NodeJS.ErrnoException).code ?? '';
         // A refused connection sent nothing, so even a write without a key may be retried.
         const canRetry = r.retrySafe || NOT_SENT.has(code);
@@ -548,8 +560,8 @@ export class ApiClient {
       ...r.headers,
     };
     if (this.opts.token) all.authorization = `Bearer ${this.opts.token}`;
-    const bodyBytes = body === undefined ? 0 : Buffer.byteLength(body);
-    if (body !== undefined) all['content-length'] = String(bodyBytes);
+    const length = bodyBytes(body);
+    if (body !== undefined) all['content-length'] = String(length);
     const allowance = (bytes: number) => Math.ceil((bytes / TRANSPORT_BOUNDS.slowLinkBytesPerSecond) * 1000);
     return new Promise<RawResponse>((resolve, reject) => {
       let settled = false;
@@ -557,7 +569,7 @@ export class ApiClient {
       const startedAt = Date.now();
       // The deadline covers everything up to the last byte of the answer: a server that drips
       // a byte at a time cannot keep the call alive. Large bodies get the time a slow link needs.
-      let deadline = this.opts.timeoutMs + allowance(bodyBytes);
+      let deadline = this.opts.timeoutMs + allowance(length);
       const expire = () =>
         fail(
           Object.assign(new Error(`no complete answer within ${deadline} ms`), {
@@ -569,6 +581,8 @@ export class ApiClient {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        // Answered before the whole body went out: the rest is not sent, the connection not reused.
+        if (!req.writableEnded) req.destroy();
         resolve(value);
       };
       const fail = (err: Error) => {
@@ -626,7 +640,7 @@ export class ApiClient {
         signal.addEventListener('abort', abort, { once: true });
         req.once('close', () => signal.removeEventListener('abort', abort));
       }
-      req.end(body);
+      writeBody(req, body, r.onSent);
     });
   }
 

@@ -89,8 +89,9 @@ end
 function ${fn}_sites
   set -l dir $SITEBUILDER_CONFIG_DIR
   if test -z "$dir"
+    # Only an absolute XDG_CONFIG_HOME counts (the XDG spec), as for the CLI.
     set -l base $XDG_CONFIG_HOME
-    test -n "$base"; or set base $HOME/.config
+    string match -q -- '/*' "$base"; or set base $HOME/.config
     set dir $base/sitebuilder
   end
   set -l profile $argv[1]

@@ -79,7 +79,10 @@ ${positionals.join('\n')}
 # The site ids the CLI saw lately for the profile in force (--profile, SITEBUILDER_PROFILE, the
 # current profile of config.json, else default), from <config dir>/site-ids: profile<TAB>id<TAB>name.
 ${fn}_sites() {
-  local dir=\${SITEBUILDER_CONFIG_DIR:-\${XDG_CONFIG_HOME:-$HOME/.config}/sitebuilder}
+  # Only an absolute XDG_CONFIG_HOME counts (the XDG spec), as for the CLI.
+  local base=$XDG_CONFIG_HOME
+  [[ $base == /* ]] || base=$HOME/.config
+  local dir=\${SITEBUILDER_CONFIG_DIR:-$base/sitebuilder}
   local profile=\${sb_profile:-$SITEBUILDER_PROFILE} line p id name
   if [[ -z $profile && -r $dir/config.json ]]; then
     while IFS= read -r line; do

@@ -29,7 +29,10 @@ function homeDir(): string {
 
 export function configDir(env: Record<string, string | undefined>): string {
   if (env.SITEBUILDER_CONFIG_DIR) return env.SITEBUILDER_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || `${env.HOME || homeDir()}/.config`;
+  // Only an absolute XDG_CONFIG_HOME counts (the XDG spec); bin/sitebuilder.js reads XDG_CACHE_HOME so too.
+  const xdg = env.XDG_CONFIG_HOME;
+  const absolute = process.platform === 'win32' ? /^([\\/]|[a-zA-Z]:[\\/])/ : /^\//;
+  const base = xdg && absolute.test(xdg) ? xdg : `${env.HOME || homeDir()}/.config`;
   return `${base}/sitebuilder`;
 }
 

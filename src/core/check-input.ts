@@ -4,6 +4,7 @@
 // an argument whose name ends in `Id`, an option whose value is an `<id>`), which must look like
 // ids and never like a token. The site argument is checked by ctx.site(), since some commands
 // take a message or a file in its place.
+import { isIdempotencyKey } from '../api/limits.js';
 import { UsageError } from '../errors.js';
 import { checkId } from '../input.js';
 import type { AnyCommandDefinition } from './define.js';
@@ -60,7 +61,7 @@ export function checkCommandInput(def: AnyCommandDefinition, input: GivenInput):
       if (value === '') throw new UsageError(`${flag} is empty; give it a value, or leave it out. Nothing was sent.`);
       if (typeof value !== 'string') continue;
       if (/id$/i.test(placeholder)) checkId(flag, value, input.token());
-      if (flag === '--idempotency-key' && !/^[\x21-\x7e]{1,255}$/.test(value))
+      if (flag === '--idempotency-key' && !isIdempotencyKey(value))
         throw new UsageError(
           `--idempotency-key takes 1 to 255 visible characters (no spaces); this one is ${value.length} long. Nothing was sent.`,
         );

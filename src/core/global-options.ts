@@ -5,6 +5,10 @@ import type { OptionDefinition } from './define.js';
 declare const __SITEBUILDER_VERSION__: string;
 export const VERSION = typeof __SITEBUILDER_VERSION__ === 'string' ? __SITEBUILDER_VERSION__ : '0.0.0-dev';
 
+/** What `sitebuilder --help` says first (and the man page's description). */
+export const PROGRAM_DESCRIPTION =
+  'Build, change and publish sites with the AI site agent, from a terminal or a script.';
+
 /** The program's version flag (commander's .version()); commander answers it. */
 export const VERSION_FLAGS = '-v, --version';
 

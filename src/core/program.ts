@@ -6,7 +6,14 @@ import type { IO } from '../io/io.js';
 import { wrapText } from '../io/width.js';
 import type { AnyCommandDefinition } from './define.js';
 import type { HelpLayout } from './help-layout.js';
-import { ENVIRONMENT_HELP, EXIT_CODE_HELP, GLOBAL_OPTIONS, VERSION, VERSION_FLAGS } from './global-options.js';
+import {
+  ENVIRONMENT_HELP,
+  EXIT_CODE_HELP,
+  GLOBAL_OPTIONS,
+  PROGRAM_DESCRIPTION,
+  VERSION,
+  VERSION_FLAGS,
+} from './global-options.js';
 
 /**
  * Runs a command: its definition, the options run() gets, optsWithGlobals(), and the long flags
@@ -106,9 +113,7 @@ export function buildProgram(
   layout?: HelpLayout,
 ): Command {
   const program = new Command('sitebuilder');
-  program
-    .description('Build, change and publish sites with the AI site agent, from a terminal or a script.')
-    .version(VERSION, VERSION_FLAGS, 'print the version');
+  program.description(PROGRAM_DESCRIPTION).version(VERSION, VERSION_FLAGS, 'print the version');
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
   const table = layout?.table ?? wrapText;
   program

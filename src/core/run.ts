@@ -40,7 +40,7 @@ function sitePickWanted(def: AnyCommandDefinition, options: Record<string, unkno
   if (!arg || arg.required || arg.pick === false || options.site !== undefined) return false;
   // Every site of a workspace (publish, chat: docs/scripting.md "Many sites at once"): none to pick.
   if (options.allSites) return false;
-  return !ctx.env.SITEBUILDER_SITE && !ctx.profile().site && ctx.prompter.canPrompt();
+  return !ctx.defaultSite() && ctx.prompter.canPrompt();
 }
 
 /** What is missing when commander answers with help instead of running anything (said under --json). */

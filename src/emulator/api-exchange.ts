@@ -9,8 +9,8 @@ export interface ApiRequest {
   url: URL;
   rawUrl: string;
   headers: IncomingHttpHeaders;
-  /** Reads the whole body within the size limit; throws EmulatorRefusal 413. */
-  readBody(): Promise<Buffer>;
+  /** Reads the whole body within the size limit (at most `bytesPerSecond`, a fault); throws EmulatorRefusal 413. */
+  readBody(bytesPerSecond?: number): Promise<Buffer>;
 }
 
 export interface ApiAnswer {

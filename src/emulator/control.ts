@@ -67,7 +67,7 @@ export const CORE_CONTROL_ROUTES: ControlRoute<Emulator>[] = [
     path: 'sites/:siteId/outcome',
     run: ({ emu, params, body }) => c(emu).setOutcome(params.siteId, body),
   },
-  { verb: 'GET', path: 'shapes', run: ({ emu }) => ({ shapes: emu.shapes.name }) },
+  { verb: 'GET', path: 'shapes', run: ({ emu }) => ({ shapes: emu.shapes.name, ...emu.shapes.describe?.() }) },
   { verb: 'GET', path: 'budget', run: ({ emu }) => c(emu).budget() },
   { verb: 'POST', path: 'budget', run: ({ emu, body }) => c(emu).setBudget(body) },
   { verb: 'GET', path: 'clock', run: ({ emu }) => c(emu).clock() },

@@ -1,7 +1,8 @@
 // Fault injection (control API): for a method (or every method), answer a status for the next
 // N calls, either before the handler ran (nothing took effect) or after (the write happened,
 // the answer says otherwise: what proves a retry with the same key creates nothing twice);
-// add latency; or drop the connection in the middle of the answer.
+// add latency; drop the connection in the middle of the answer; or read the request's body
+// slowly (a bandwidth fault: a slow uplink, for progress and Ctrl-C mid-transfer).
 
 export type FaultWhen = 'before' | 'after';
 
@@ -15,6 +16,8 @@ export interface FaultSpec {
   latencyMs?: number;
   /** Cut the connection halfway through the answer. */
   drop?: boolean;
+  /** Read the body at most this many bytes a second (alone: no status, latency or drop with it). */
+  bytesPerSecond?: number;
   /** Default: 'before' for status, 'after' for drop. */
   when?: FaultWhen;
   /** How many calls it applies to; default 1. */
@@ -27,6 +30,7 @@ export interface Fault extends Required<Pick<FaultSpec, 'method' | 'times'>> {
   message: string | null;
   latencyMs: number;
   drop: boolean;
+  bytesPerSecond: number | null;
   when: FaultWhen;
   /** Calls it applied to so far. */
   hits: number;
@@ -51,8 +55,14 @@ export function checkFaultSpec(spec: FaultSpec): string | null {
     return '`times` must be a whole number from 1 to 1000000.';
   if (spec.when !== undefined && spec.when !== 'before' && spec.when !== 'after')
     return '`when` must be before or after.';
-  if (spec.status === undefined && !spec.latencyMs && !spec.drop)
-    return 'Give at least one of `status`, `latencyMs`, `drop`.';
+  if (spec.bytesPerSecond !== undefined) {
+    if (!(Number.isInteger(spec.bytesPerSecond) && spec.bytesPerSecond >= 1 && spec.bytesPerSecond <= 1e12))
+      return '`bytesPerSecond` must be a whole number from 1 to 1000000000000.';
+    if (spec.status !== undefined || spec.latencyMs || spec.drop || spec.when !== undefined)
+      return '`bytesPerSecond` is a fault of its own: give it without `status`, `latencyMs`, `drop` or `when`.';
+  }
+  if (spec.status === undefined && !spec.latencyMs && !spec.drop && spec.bytesPerSecond === undefined)
+    return 'Give at least one of `status`, `latencyMs`, `drop`, `bytesPerSecond`.';
   return null;
 }
 
@@ -68,6 +78,7 @@ export class FaultRegistry {
       message: spec.message ?? null,
       latencyMs: spec.latencyMs ?? 0,
       drop: Boolean(spec.drop),
+      bytesPerSecond: spec.bytesPerSecond ?? null,
       when: spec.when ?? (spec.status === undefined && spec.drop ? 'after' : 'before'),
       times: spec.times ?? 1,
       hits: 0,
@@ -76,10 +87,21 @@ export class FaultRegistry {
     return fault;
   }
 
-  /** The first live fault for this method, used up by one call. */
+  /** The first live fault for this method (not a bandwidth fault), used up by one call. */
   take(method: string): Fault | undefined {
+    return this.#take(method, false);
+  }
+
+  /** The first bandwidth fault for this method, used up by the call whose body it slows. */
+  takeBandwidth(method: string): Fault | undefined {
+    return this.#take(method, true);
+  }
+
+  #take(method: string, bandwidth: boolean): Fault | undefined {
     if (this.faults.length === 0) return undefined;
-    const i = this.faults.findIndex((f) => f.method === method || f.method === '*');
+    const i = this.faults.findIndex(
+      (f) => (f.method === method || f.method === '*') && (f.bytesPerSecond !== null) === bandwidth,
+    );
     if (i < 0) return undefined;
     const f = this.faults[i];
     f.hits++;

@@ -3,8 +3,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EmulatorRefusal } from './refusal.js';
 
-/** Reads a body without ever holding more than the limit: 413 from Content-Length before reading, or as soon as the stream passes it. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads a body without ever holding more than the limit: 413 from Content-Length before reading,
+ * or as soon as the stream passes it. With `bytesPerSecond` (the bandwidth fault) the body is
+ * read no faster than that: the stream is paused until each chunk's time has come, so the
+ * sender's socket fills and it waits, as on a slow uplink.
+ */
+export function readBody(req: IncomingMessage, limit: number, bytesPerSecond?: number): Promise<Buffer> {
   const tooLarge = () =>
     new EmulatorRefusal(413, `The body is larger than ${Math.round(limit / 1024 / 1024)} MB; send a smaller one.`, {
       reason: 'body-too-large',
@@ -16,9 +21,17 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     let over = false;
+    const started = Date.now();
     req.on('data', (chunk: Buffer) => {
       if (over) return;
       size += chunk.length;
+      if (bytesPerSecond) {
+        const wait = started + (size / bytesPerSecond) * 1000 - Date.now();
+        if (wait > 0) {
+          req.pause();
+          setTimeout(() => req.resume(), wait);
+        }
+      }
       if (size > limit) {
         over = true;
         chunks.length = 0;
@@ -28,7 +41,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => !over && resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-    req.on('error', (err) => !over && reject(err));
+    // The sender went away mid-body (Ctrl-C during an upload): nothing was received whole, so
+    // nothing is done; the log says so (400), and it is no failure of the emulator's.
+    req.on('error', (err) => {
+      if (over) return;
+      const cut = (err as NodeJS.ErrnoException).code === 'ECONNRESET';
+      reject(cut ? new EmulatorRefusal(400, 'The body was cut off before its end.', { reason: 'body-cut-off' }) : err);
+    });
   });
 }
 

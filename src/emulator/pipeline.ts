@@ -12,6 +12,7 @@
 // The shapes layer (src/emulator/shapes/) sits at three points: the arguments before they are
 // checked, the handler's data (and a refusal's) before the answer is kept, and the envelope
 // before it is written.
+import { isIdempotencyKey } from '../api/limits.js';
 import { type MethodInfo, methodInfo } from '../api/method-index.js';
 import { checkArgsAgainstSchema } from '../api/validate.js';
 import { authenticate, refuseTokenInAddress } from './auth.js';
@@ -27,8 +28,6 @@ import { ARGS_MAX_BYTES } from './request-log.js';
 import type { TokenRecord, UserRecord } from './state.js';
 import type { HandlerResult } from './host.js';
 
-const VISIBLE_KEY = /^[\x21-\x7e]{1,255}$/;
-
 interface Trace {
   method: string | null;
   token?: TokenRecord;
@@ -36,6 +35,8 @@ interface Trace {
   counted: boolean;
   replayed: boolean;
   fault: Fault | null;
+  /** A bandwidth fault that slowed the body. */
+  slow?: Fault;
   /** The fault answered instead of the handler (nothing took effect). */
   faultBefore?: boolean;
   args?: unknown;
@@ -61,6 +62,7 @@ export async function handleApiRequest(emu: Emulator, req: ApiRequest): Promise<
   answer.headers['X-RateLimit-Limit'] = String(budget.limit);
   answer.headers['X-RateLimit-Remaining'] = String(budget.remaining);
   answer.headers['X-RateLimit-Reset'] = String(budget.resetSeconds);
+  const met = trace.fault ?? trace.slow ?? null;
   emu.log.add({
     time: emu.iso(arrived),
     requestId,
@@ -72,12 +74,13 @@ export async function handleApiRequest(emu: Emulator, req: ApiRequest): Promise<
     status: answer.status,
     replayed: trace.replayed,
     counted: trace.counted,
-    fault: trace.fault && {
-      id: trace.fault.id,
-      when: trace.fault.when,
-      status: trace.fault.status,
-      drop: trace.fault.drop,
-      latencyMs: trace.fault.latencyMs,
+    fault: met && {
+      id: met.id,
+      when: met.when,
+      status: met.status,
+      drop: met.drop,
+      latencyMs: met.latencyMs,
+      ...(trace.slow ? { bytesPerSecond: trace.slow.bytesPerSecond as number } : {}),
     },
     ...(trace.args !== undefined ? { args: trace.args } : {}),
   });
@@ -128,13 +131,16 @@ async function callMethod(
   requestId: string,
   trace: Trace,
 ): Promise<ApiAnswer> {
-  const raw = await req.readBody();
+  // A bandwidth fault slows the body itself; the others come after the checks (runClaimed).
+  const slow = emu.faults.takeBandwidth(spec.name);
+  if (slow) trace.slow = slow;
+  const raw = await req.readBody(slow?.bytesPerSecond ?? undefined);
   const args = parseBody(raw);
   if (raw.length <= ARGS_MAX_BYTES) trace.args = args;
 
   const keyHeader = req.headers['idempotency-key'];
   const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
-  const keyValid = key !== undefined && VISIBLE_KEY.test(key);
+  const keyValid = key !== undefined && isIdempotencyKey(key);
   if (key !== undefined) trace.key = key;
   const print = keyValid ? fingerprint({ method: spec.name, args }) : '';
   if (keyValid) {

@@ -18,7 +18,14 @@ export interface LogEntry {
   /** Counted against the minute's budget. */
   counted: boolean;
   /** The injected fault that shaped the answer, if any. */
-  fault: { id: number; when: string; status: number | null; drop: boolean; latencyMs: number } | null;
+  fault: {
+    id: number;
+    when: string;
+    status: number | null;
+    drop: boolean;
+    latencyMs: number;
+    bytesPerSecond?: number;
+  } | null;
   /** The arguments, for bodies up to ARGS_MAX_BYTES. */
   args?: unknown;
 }

@@ -70,9 +70,9 @@ async function handle(
       url,
       rawUrl,
       headers: req.headers,
-      readBody: () => {
+      readBody: (bytesPerSecond) => {
         bodyRead = true;
-        return readBody(req, bodyLimit);
+        return readBody(req, bodyLimit, bytesPerSecond);
       },
     });
     if (!bodyRead || answer.status === 413) finishUnread(req, res);

@@ -50,12 +50,15 @@ export interface ColorInputs {
 }
 
 /**
- * chalk and cli-table3 do not honour every convention by themselves, so the level is decided
- * here once: NO_COLOR (any value), --no-color, CLICOLOR=0, TERM=dumb and a non-TTY turn it
- * off; FORCE_COLOR / CLICOLOR_FORCE force it on (FORCE_COLOR=0 forces it off).
+ * chalk does not honour every convention by itself, so the level is decided here once: NO_COLOR
+ * (any value), --no-color, CLICOLOR=0, TERM=dumb and a non-TTY turn it off; on a terminal,
+ * FORCE_COLOR / CLICOLOR_FORCE force it on over CLICOLOR=0 and TERM=dumb (FORCE_COLOR=0 forces
+ * it off). Piped output is data and never carries an ANSI byte, whatever they say
+ * (docs/scripting.md "Output contract"): CI runners set FORCE_COLOR for their logs, and the
+ * scripts there read our rows.
  */
 export function decideColorLevel({ env, stdoutIsTTY, noColorFlag }: ColorInputs): ColorLevel {
-  if (noColorFlag) return 0;
+  if (noColorFlag || !stdoutIsTTY) return 0;
   if (env.NO_COLOR !== undefined) return 0;
   const force = env.FORCE_COLOR;
   if (force !== undefined) {
@@ -66,7 +69,6 @@ export function decideColorLevel({ env, stdoutIsTTY, noColorFlag }: ColorInputs)
   if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '0') return 1;
   if (env.CLICOLOR === '0') return 0;
   if (env.TERM === 'dumb') return 0;
-  if (!stdoutIsTTY) return 0;
   if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
   if (env.TERM && /256/.test(env.TERM)) return 2;
   return 1;
@@ -166,6 +168,12 @@ export class IO {
   get columns(): number {
     const c = this.stdout.columns ?? this.stderr.columns;
     return saneSize(c, 10) ? c : 80;
+  }
+
+  /** Columns the live block's last row may take: it keeps room for the `^C` echo (#fittedBlock). */
+  get liveLineWidth(): number {
+    const c = this.stderr.columns;
+    return (saneSize(c, 10) ? c : 80) - 1 - CTRL_C_ECHO;
   }
 
   /**

@@ -19,13 +19,27 @@ export interface Spinner {
   suffix(text: string): void;
   /** Lines held in place above the spinner's line (a task list); [] for none. Live spinners only. */
   above(lines: string[]): void;
+  /**
+   * Draws the line after the frame from `render(width)` (a progress line: progress-line.ts)
+   * instead of the label and the elapsed time, at every frame and at the width of the moment;
+   * undefined goes back to them. Live spinners only.
+   */
+  line(render: ((width: number) => string) | undefined): void;
   /** Stops and clears the spinner line; optionally leaves a final line on stderr. */
   stop(finalLine?: string): void;
   /** Runs fn, which prints (the IO keeps the spinner line below what is printed). */
   pause<T>(fn: () => T): T;
 }
 
-const noop: Spinner = { live: false, update() {}, suffix() {}, above() {}, stop() {}, pause: (fn) => fn() };
+const noop: Spinner = {
+  live: false,
+  update() {},
+  suffix() {},
+  above() {},
+  line() {},
+  stop() {},
+  pause: (fn) => fn(),
+};
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const FRAME_MS = 120;
@@ -47,6 +61,7 @@ function appendOnly(io: IO, text: string): Spinner {
     },
     suffix() {},
     above() {},
+    line() {},
     stop(finalLine) {
       if (finalLine) io.errLine(finalLine);
     },
@@ -67,11 +82,13 @@ export async function startSpinner(
   let label = text;
   let after = '';
   let lines: string[] = [];
+  let render: ((width: number) => string) | undefined;
   let frame = 0;
   let stopped = false;
   const draw = () => {
     if (stopped) return;
-    const spin = `${c.cyan(FRAMES[frame++ % FRAMES.length])} ${label} ${formatElapsed(clock.now() - started)}${after}`;
+    const text = render ? render(io.liveLineWidth - 2) : `${label} ${formatElapsed(clock.now() - started)}${after}`;
+    const spin = `${c.cyan(FRAMES[frame++ % FRAMES.length])} ${text}`;
     io.liveBlock([...lines, spin]);
   };
   draw();
@@ -89,6 +106,10 @@ export async function startSpinner(
     },
     above(l) {
       lines = l;
+      draw();
+    },
+    line(r) {
+      render = r;
       draw();
     },
     stop(finalLine) {

@@ -59,6 +59,19 @@ describe('bad input costs nothing', () => {
     expect(res.stderr).toMatch(/empty|takes a backup id/);
   });
 
+  it('refuses an idempotency key the service would refuse, and in a batch one with no room for KEY-SITE', async () => {
+    for (const key of ['k'.repeat(256), 'has space', 'tab\tkey', 'caf\u00e9']) {
+      await refused(['publish', 'site_bakery', '--idempotency-key', key]);
+      await refused(['chat', 'site_bakery', 'Add a page', '--idempotency-key', key]);
+    }
+    // 201 to 255 characters: whole for one site, too long for KEY-SITE.
+    const long = 'k'.repeat(201);
+    const publish = await refused(['publish', 'site_bakery', 'site_portfolio', '--idempotency-key', long]);
+    expect(publish.stderr).toContain('at most 200 characters');
+    const chat = await refused(['chat', 'site_bakery', 'site_portfolio', 'Add a page', '--idempotency-key', long]);
+    expect(chat.stderr).toContain('1 to 200 visible characters');
+  });
+
   it.each([
     [['publish', 'site_bakery', '--wait', '--no-wait']],
     [['publish', 'site_bakery', '--no-wait', '--wait']],

@@ -1,9 +1,9 @@
 // Site ids complete in bash (with and without bash-completion), zsh and fish, from the small
 // file the CLI keeps as it lists, picks and creates sites (src/config/site-ids.ts), per profile,
 // and the shells read it without starting node.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeSiteIds } from '../../src/config/site-ids.js';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
@@ -115,6 +115,27 @@ describe('site ids complete, for the profile in force, without starting node', (
   it.skipIf(!hasShell('fish'))('in fish, with the site names', () => {
     expect(fishComplete(LINES, env)).toEqual(expected());
     noNodeStarted();
+  });
+
+  it('from XDG_CONFIG_HOME when it is absolute, else from ~/.config (the XDG spec), in every shell', () => {
+    const home = mkdtempSync(join(tmpdir(), 'sb-xdg-home-'));
+    const xdg = mkdtempSync(join(tmpdir(), 'sb-xdg-config-'));
+    cpSync(config, join(home, '.config', 'sitebuilder'), { recursive: true });
+    cpSync(config, join(xdg, 'sitebuilder'), { recursive: true });
+    // A relative one that exists from the shells' directory, holding other ids: it must not be read.
+    const other = mkdtempSync(join(tmpdir(), 'sb-xdg-relative-'));
+    mkdirSync(join(other, 'sitebuilder'));
+    writeFileSync(join(other, 'sitebuilder', 'site-ids'), 'demo\tsite_relative\tWrong\n');
+    const relativeXdg = relative(process.cwd(), other);
+    expect(relativeXdg.startsWith('/')).toBe(false);
+    const line = ['sitebuilder site view '];
+    for (const XDG_CONFIG_HOME of [xdg, relativeXdg, `./${relativeXdg}`]) {
+      // An empty SITEBUILDER_CONFIG_DIR counts as unset (the suite's own is a directory that does not exist).
+      const shellEnv = { ...env, SITEBUILDER_CONFIG_DIR: '', HOME: home, XDG_CONFIG_HOME };
+      expect(bashComplete(line, false, shellEnv), XDG_CONFIG_HOME).toEqual([DEMO]);
+      if (hasShell('zsh')) expect(zshComplete(line, shellEnv), XDG_CONFIG_HOME).toEqual([DEMO]);
+      if (hasShell('fish')) expect(fishComplete(line, shellEnv), XDG_CONFIG_HOME).toEqual([DEMO]);
+    }
   });
 
   it('and SITEBUILDER_PROFILE picks the profile too', () => {

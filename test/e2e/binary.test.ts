@@ -299,6 +299,8 @@ describe('start-up: the code cache', () => {
           process.execPath,
           [join(root, 'bin', 'sitebuilder.js'), 'workspace', 'list'],
           {
+            // From the package's directory: a relative cache directory would land in it.
+            cwd: root,
             env: {
               PATH: process.env.PATH ?? '',
               SITEBUILDER_CONFIG_DIR: tempConfigDir(),
@@ -323,6 +325,13 @@ describe('start-up: the code cache', () => {
     expect(withXdg.stdout).toBe(plain.stdout);
     expect(readdirSync(join(xdg, 'sitebuilder')).sort()).toEqual([ours, recent].sort());
     expect(readdirSync(join(xdg, 'sitebuilder', ours))).toContain('cli.js.bin');
+
+    // A relative XDG_CACHE_HOME is ignored (the XDG spec): ~/.cache again, nothing where it points.
+    const fresh = mkdtempSync(join(tmpdir(), 'sitebuilder-home-'));
+    const relativeXdg = await runCopy({ HOME: fresh, XDG_CACHE_HOME: 'relative-cache' });
+    expect(relativeXdg.stdout).toBe(plain.stdout);
+    expect(readdirSync(join(fresh, '.cache', 'sitebuilder'))).toEqual([ours]);
+    expect(existsSync(join(root, 'relative-cache'))).toBe(false);
 
     expect(snapshot(root)).toEqual(before);
   });

@@ -169,4 +169,37 @@ describe.concurrent('against an emulator started by the test', () => {
     );
     expect(emu.control.log({ method: 'restore_backup' })).toHaveLength(0);
   });
+
+  it('piped output carries no colour, even under FORCE_COLOR or CLICOLOR_FORCE (docs/scripting.md)', async () => {
+    const emu = await fresh();
+    const env = {
+      SITEBUILDER_BASE_URL: emu.baseUrl,
+      SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+      SITEBUILDER_CLOCK_SPEED: '60',
+      TERM: 'xterm-256color',
+      COLORTERM: 'truecolor',
+    };
+    const lines = [
+      ['site', 'list'],
+      ['site', 'view', 'site_bakery'],
+      ['chat', 'site_bakery', 'Add an about page', '--yes'],
+      ['publish', 'site_bakery'],
+      ['publish', 'site_bakery', 'site_portfolio', '--no-wait'],
+      ['email', 'domains', 'site_bakery'],
+      ['site', 'view', 'site_nothing'],
+      ['publish', 'site_bakery', '--idempotency-key', 'has space'],
+    ];
+    for (const force of [{ FORCE_COLOR: '3' }, { CLICOLOR_FORCE: '1' }] as Record<string, string>[]) {
+      for (const argv of lines) {
+        // sh() sets NO_COLOR for the other tests: unset here, so that only the pipe says no.
+        const res = await sh(['env', '-u', 'NO_COLOR', 'sitebuilder', ...argv], { ...env, ...force });
+        expect(res.stdout + res.stderr, `${JSON.stringify(force)} ${argv.join(' ')}: ${res.stderr}`).not.toContain(
+          '\u001b',
+        );
+        // The last two fail (exit 1 and 2): errors are piped too.
+        const fails = argv.includes('site_nothing') || argv.includes('has space');
+        expect(res.code === 0, `${argv.join(' ')}: exit ${res.code}`).toBe(!fails);
+      }
+    }
+  });
 });

@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 describe('zod at build time only', () => {
   it('is a development dependency, not a runtime one', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    expect(Object.keys(pkg.dependencies)).not.toContain('zod');
+    expect(Object.keys(pkg.dependencies ?? {})).not.toContain('zod');
     expect(Object.keys(pkg.devDependencies)).toContain('zod');
   });
 

@@ -115,6 +115,41 @@ describe('control API', () => {
     expect((await h.call('list_workspaces')).status).toBe(200);
   });
 
+  it('reads the body of the next call at a given bandwidth, and logs the fault it met', async () => {
+    const added = await h.control('POST', 'faults', { method: 'upload_storage_file', bytesPerSecond: 1_000_000 });
+    expect(added.body.data).toMatchObject({ method: 'upload_storage_file', bytesPerSecond: 1_000_000, times: 1 });
+    // Another fault on the same method is not used up by the slow body, nor the slow body by it.
+    await h.control('POST', 'faults', { method: 'upload_storage_file', status: 503 });
+    const content = Buffer.alloc(300_000, 7).toString('base64'); // 400,000 bytes of body
+    const args = { projectId: 'site_bakery', fileName: 'slow.bin', contentBase64: content };
+    const t0 = Date.now();
+    expect((await h.call('upload_storage_file', args)).status).toBe(503);
+    // 400 KB at 1 MB/s cannot be read in less than 0.4 s, however idle the machine.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(380);
+    const t1 = Date.now();
+    expect((await h.call('upload_storage_file', args)).status).toBe(200);
+    expect(Date.now() - t1).toBeLessThan(Date.now() - t0); // the fault was used up by one call
+    const log = (await h.control('GET', 'log?method=upload_storage_file')).body.data;
+    expect(log.map((e: any) => e.fault?.bytesPerSecond ?? null)).toEqual([1_000_000, null]);
+    expect(log[0].fault.status).toBe(503);
+    expect((await h.control('GET', 'faults')).body.data).toEqual([]);
+  });
+
+  it('refuses a bandwidth fault mixed with other effects or out of bounds', async () => {
+    for (const bad of [
+      { method: 'upload_storage_file', bytesPerSecond: 0 },
+      { method: 'upload_storage_file', bytesPerSecond: 1.5 },
+      { method: 'upload_storage_file', bytesPerSecond: '100' },
+      { method: 'upload_storage_file', bytesPerSecond: 100, status: 500 },
+      { method: 'upload_storage_file', bytesPerSecond: 100, when: 'after' },
+    ]) {
+      const res = await h.control('POST', 'faults', bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.message).toMatch(/bytesPerSecond/);
+    }
+    expect((await h.control('GET', 'faults')).body.data).toEqual([]);
+  });
+
   it('refuses a fault without an effect, and clears faults', async () => {
     expect((await h.control('POST', 'faults', { method: 'create_site' })).status).toBe(400);
     await h.control('POST', 'faults', { method: 'create_site', status: 500, times: 5 });

@@ -207,9 +207,16 @@ describe('config store', () => {
 
   it('lives under SITEBUILDER_CONFIG_DIR, else XDG_CONFIG_HOME', () => {
     expect(configDir({ SITEBUILDER_CONFIG_DIR: '/tmp/a' })).toBe('/tmp/a');
-    expect(configDir({ XDG_CONFIG_HOME: '/tmp/x' })).toBe('/tmp/x/sitebuilder');
+    expect(configDir({ XDG_CONFIG_HOME: '/tmp/x', HOME: '/home/u' })).toBe('/tmp/x/sitebuilder');
     expect(configDir({ HOME: '/home/u' })).toBe('/home/u/.config/sitebuilder');
   });
+
+  it.each(['relative', './x', '~/x', 'x/../y'])(
+    'ignores a relative XDG_CONFIG_HOME (%s), as the XDG spec says',
+    (xdg) => {
+      expect(configDir({ XDG_CONFIG_HOME: xdg, HOME: '/home/u' })).toBe('/home/u/.config/sitebuilder');
+    },
+  );
 });
 
 describe('the config lock', () => {

@@ -24,10 +24,15 @@ describe('colour policy', () => {
     [{ TERM: 'dumb' }, 0],
   ])('%j turns it off', (env, level) => expect(tty(env as Record<string, string>)).toBe(level));
   it('--no-color wins over everything', () => expect(tty({ FORCE_COLOR: '3' }, true)).toBe(0));
-  it('FORCE_COLOR and CLICOLOR_FORCE force it on when piped', () => {
-    expect(tty({ FORCE_COLOR: '2' }, false, false)).toBe(2);
-    expect(tty({ FORCE_COLOR: '0' })).toBe(0);
-    expect(tty({ CLICOLOR_FORCE: '1' }, false, false)).toBe(1);
+  it('FORCE_COLOR and CLICOLOR_FORCE force it on a terminal, over CLICOLOR=0 and TERM=dumb', () => {
+    expect(tty({ FORCE_COLOR: '2', TERM: 'dumb' })).toBe(2);
+    expect(tty({ FORCE_COLOR: '1', CLICOLOR: '0' })).toBe(1);
+    expect(tty({ CLICOLOR_FORCE: '1', TERM: 'dumb' })).toBe(1);
+    expect(tty({ FORCE_COLOR: '0', TERM: 'xterm-256color' })).toBe(0);
+  });
+  it('never when piped: piped output is data (docs/scripting.md "Output contract")', () => {
+    expect(tty({ FORCE_COLOR: '3' }, false, false)).toBe(0);
+    expect(tty({ FORCE_COLOR: '1', CLICOLOR_FORCE: '1' }, false, false)).toBe(0);
   });
 });
 

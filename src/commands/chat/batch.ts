@@ -9,7 +9,7 @@
 // (send.ts) and its run followed in its own lane of the scheduler (api/scheduler.ts) until it
 // ends. A question or plan at the end is reported with its reply commands and blocks no other
 // site. Nothing here asks per site: prompts would interleave.
-import { formatCount, LIMITS } from '../../api/limits.js';
+import { BATCH_KEY_MAX, formatCount, isIdempotencyKey, LIMITS } from '../../api/limits.js';
 import { pollUntil, Reconnect } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import {
@@ -105,7 +105,7 @@ function checkLocally(opts: ChatBatchOptions, message: string, siteArgs: string[
     throw new UsageError(
       `The message is ${formatCount(message.length)} characters long; the service takes at most ${formatCount(LIMITS.promptMax)}. Nothing was sent.`,
     );
-  if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(opts.idempotencyKey))
+  if (opts.idempotencyKey !== undefined && !isIdempotencyKey(opts.idempotencyKey, BATCH_KEY_MAX))
     throw new UsageError(
       'With several sites, --idempotency-key takes 1 to 200 visible characters (each site sends KEY-SITE); nothing was sent.',
     );

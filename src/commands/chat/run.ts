@@ -34,11 +34,6 @@ export interface ChatOptions {
 /** Characters no id has (input.ts refuses them in ids), or a length none has: such an argument is a message. */
 const notAnId = (arg: string): boolean => /[\s\p{Cc}\p{Cf}]/u.test(arg) || arg.length > ID_MAX_LENGTH;
 
-/** The default site (`site use`, SITEBUILDER_SITE), if one is set. */
-function defaultSite(ctx: Context): string | undefined {
-  return ctx.env.SITEBUILDER_SITE || ctx.profile().site || undefined;
-}
-
 /** Exit 2 when a message comes without a site to send it to: both forms, in one sentence. */
 function noSiteFor(message: string, why: string): UsageError {
   const m = shellQuote(message.length > 60 ? '…' : message);
@@ -61,7 +56,7 @@ async function siteAndMessage(
 ): Promise<{ site: string; message?: string }> {
   const lone = opts.site !== undefined && opts.message === undefined && !otherwise ? opts.site : undefined;
   if (lone === undefined || lone.trim() === '') return { site: ctx.site(opts.site), message: opts.message };
-  const fallback = defaultSite(ctx);
+  const fallback = ctx.defaultSite();
   if (lone === fallback) return { site: ctx.site(lone) };
   if (notAnId(lone.trim())) {
     if (!fallback) throw noSiteFor(lone, 'No default site is set to send this message to');
@@ -100,8 +95,6 @@ function checkFlags(opts: ChatOptions): void {
     throw new UsageError(`--job takes a job id (as printed with the question or plan); nothing was sent.`);
   if (opts.plan && (opts.answer !== undefined || opts.choose !== undefined || opts.approve))
     throw new UsageError('--plan goes with a message or --revise, not with an answer or --approve.');
-  if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(opts.idempotencyKey))
-    throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces); nothing was sent.');
   for (const [what, v] of [
     ['--answer', opts.answer],
     ['--revise', opts.revise],

@@ -1,7 +1,7 @@
 // `sitebuilder emulator`: the local emulator of the service, for trying commands and testing
 // scripts offline. The emulator itself loads only when this command runs.
 import { defineCommand } from '../../core/define.js';
-import { parsePort, parseSpeed } from './flags.js';
+import { parsePort, parseShapes, parseSpeed } from './flags.js';
 import type { EmulatorOptions } from './serve.js';
 
 export const emulator = defineCommand<EmulatorOptions>({
@@ -36,8 +36,8 @@ export const emulator = defineCommand<EmulatorOptions>({
     {
       flags: '--shapes <name>',
       description:
-        'answer with our choices where the service leaves them open (default), or with other plausible ones (alternate: other field names, orders, numeric cursors, id forms); default: $SITEBUILDER_EMULATOR_SHAPES, else default',
-      choices: ['default', 'alternate'],
+        'answer with our choices where the service leaves them open (default), with other plausible ones (alternate: other field names, orders, numeric cursors, id forms), or with choices drawn from a seed (random:SEED, a shape fuzzer); default: $SITEBUILDER_EMULATOR_SHAPES, else default',
+      parse: parseShapes,
     },
   ],
   examples: [
@@ -47,6 +47,7 @@ export const emulator = defineCommand<EmulatorOptions>({
     'exec 3< <(sitebuilder emulator --json); read -r EMU <&3   # bash: the first line; the emulator runs on (kill $! stops it)',
     'sitebuilder emulator --speed 20 -- ./deploy.sh',
     'sitebuilder emulator --shapes alternate -- ./deploy.sh   # does the script survive another shape of the service?',
+    'sitebuilder emulator --shapes random:7 -- ./deploy.sh    # or shapes drawn from seed 7 (the same seed replays them)',
   ],
   jsonFields:
     'one line: { baseUrl, shapes, tokens: [{ name, token, scopes, workspaces }], controlSecret? } with the full-scope token first (controlSecret: what the control API needs in X-Emulator-Secret, bound elsewhere than loopback); the emulator then keeps running ' +

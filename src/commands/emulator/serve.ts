@@ -52,7 +52,7 @@ export interface EmulatorOptions {
   /** Point a profile at it while it runs (setup.ts). */
   setup?: boolean;
   /** Unset: SITEBUILDER_EMULATOR_SHAPES, else default. */
-  shapes?: 'default' | 'alternate';
+  shapes?: ShapesName;
   command?: string[];
 }
 

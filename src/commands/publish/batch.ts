@@ -5,6 +5,7 @@
 // running at --timeout or without a connection (the command that follows it again), or
 // detached on Ctrl-C. The sentences are those of the one-site form (sentences.ts).
 import type { Context } from '../../context.js';
+import { BATCH_KEY_MAX, isIdempotencyKey } from '../../api/limits.js';
 import { ApiError, CliError, ExitCode, InterruptedError, PendingError, UsageError } from '../../errors.js';
 import { formatElapsed } from '../../io/spinner.js';
 import { DEFAULT_CONCURRENCY } from '../fleet/options.js';
@@ -126,14 +127,14 @@ async function publishOne(ctx: Context, o: PublishOptions, site: string, row: Si
 }
 
 export async function runPublishBatch(o: PublishOptions, given: string[], ctx: Context): Promise<number> {
-  if (o.idempotencyKey !== undefined && o.idempotencyKey.length > 200)
+  if (o.idempotencyKey !== undefined && !isIdempotencyKey(o.idempotencyKey, BATCH_KEY_MAX))
     throw new UsageError(
       'With several sites, --idempotency-key takes at most 200 characters (each site sends KEY-SITE).',
     );
   return withBatchGate(ctx, async (gate) => {
     const sites = await gatherSites(ctx, given, o, (args) => `sitebuilder publish ${args}`);
     if (o.idempotencyKey !== undefined) {
-      const long = sites.find((s) => (siteKey(o.idempotencyKey, s) as string).length > 255);
+      const long = sites.find((s) => !isIdempotencyKey(siteKey(o.idempotencyKey, s) as string));
       if (long)
         throw new UsageError(
           '--idempotency-key is too long for these site ids: KEY-SITE must stay within 255 characters.',

@@ -3,7 +3,7 @@
 // Safe in scripts: no prompt, nothing on stderr when piped except errors and warnings, exit 8 on
 // --timeout, and a retried publish_site carries the same Idempotency-Key.
 import type { Context } from '../../context.js';
-import { ApiError, CliError, PendingError, UsageError } from '../../errors.js';
+import { ApiError, CliError, PendingError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
@@ -43,9 +43,6 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   if (isBatch(given, o)) return (await import('./batch.js')).runPublishBatch(o, given, ctx);
   refuseBatchFlags(o);
   const siteId = ctx.site(o.site);
-  if (o.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(o.idempotencyKey)) {
-    throw new UsageError('--idempotency-key takes 1 to 255 visible characters (no spaces).');
-  }
   const client = ctx.api();
   const started = ctx.clock.now();
   const res = await client

@@ -8,6 +8,7 @@ import { printFields } from '../../io/print.js';
 import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { startSpinner } from '../../io/spinner.js';
+import { storageProgress } from './progress.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
 import { ARCHIVING_STATUS, createdAt, formatBytes, formatWhen, sizeOf, statusText, storageBackupId } from './format.js';
 
@@ -29,6 +30,9 @@ async function waitUntilArchived(
   const client = ctx.api();
   const id = storageBackupId(backup);
   const spinner = await startSpinner(ctx.io, ctx.clock, `Archiving storage backup ${id}`);
+  // Its counts, when the record carries them (service/storage-progress.ts).
+  const counts = storageProgress(ctx, spinner, `Archiving storage backup ${id}`);
+  counts(backup);
   try {
     const { value, timedOut } = await pollUntil({
       clock: ctx.clock,
@@ -42,6 +46,7 @@ async function waitUntilArchived(
           if (storageBackupId(b) === id) return asRecord(b);
         throw new CliError(`Storage backup ${id} is no longer listed; it may have been cleared.`);
       },
+      onRead: counts,
       done: (b) => !isArchiving(b),
     });
     if (timedOut)

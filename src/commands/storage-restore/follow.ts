@@ -10,6 +10,7 @@ import { CliError, InterruptedError, PendingError } from '../../errors.js';
 import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
+import { storageProgress } from '../storage-backup/progress.js';
 
 export const restoreStatus = (row: unknown): string => pickString(row, 'status', 'state') ?? 'unknown';
 export const isCompleted = (row: unknown): boolean => restoreStatus(row) === 'completed';
@@ -40,6 +41,8 @@ export async function followRestore(
   const label = (status?: string) =>
     `Restoring storage (${sanitizeInline(restoreId)}${status ? `: ${sanitizeInline(status)}` : ''})`;
   const spinner = await startSpinner(ctx.io, ctx.clock, label());
+  // Its counts, when the status carries them (service/storage-progress.ts).
+  const counts = storageProgress(ctx, spinner, `Restoring storage ${sanitizeInline(restoreId)}`);
   const statusCmd = `sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)}`;
   let last = '';
   try {
@@ -53,10 +56,14 @@ export async function followRestore(
         clock: ctx.clock,
         forMs: reconnectForMs,
         say: (line) => ctx.io.errLine(line),
-        show: (text) => spinner.update(text ?? label(last)),
+        show: (text) => {
+          if (text) spinner.line(undefined);
+          spinner.update(text ?? label(last));
+        },
       }),
       onRead: (r) => {
         spinner.update(label(restoreStatus(r)));
+        counts(r);
         if (isFailed(r)) {
           throw new CliError(
             `Storage restore ${sanitizeInline(restoreId)} ended with status ${sanitizeInline(restoreStatus(r))}; see \`${statusCmd}\`.`,

@@ -1,6 +1,6 @@
 // Checks the files named on the command line before anything is sent: each must exist, be a
 // regular file, be readable and fit the size limit, and its storage name must be usable.
-import { closeSync, openSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { UPLOAD_MAX_BYTES, UPLOAD_NAME_MAX, contentTypeFor } from '../../api/upload-limits.js';
 import { UsageError } from '../../errors.js';
@@ -41,20 +41,33 @@ function checkName(name: string, file: string): void {
   }
 }
 
+/**
+ * The file as opened for reading (so it is readable), checked on its descriptor: opened
+ * non-blocking, a FIFO is seen for what it is instead of waiting for a writer (file-source.ts
+ * opens it again, the same way, when it is sent).
+ */
+function openedStat(file: string): Stats {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    return fstatSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function planUploads(files: string[], folder: string | undefined): UploadPlanItem[] {
   const prefix = normalizeFolder(folder);
   const seen = new Map<string, string>();
   return files.map((file) => {
     let size: number;
     try {
-      const st = statSync(file);
+      const st = openedStat(file);
       if (st.isDirectory())
         throw new UsageError(
           `${file} is a directory; upload takes files (for example ${file}/*). Nothing was uploaded.`,
         );
       if (!st.isFile()) throw new UsageError(`${file} is not a regular file. Nothing was uploaded.`);
       size = st.size;
-      closeSync(openSync(file, 'r'));
     } catch (err) {
       if (err instanceof UsageError) throw err;
       const code = (err as NodeJS.ErrnoException).code;

@@ -2,14 +2,15 @@
 // permanent address, one a line (an address can be named in a prompt). Every file is checked
 // before the first is sent, so a typo never leaves half the files uploaded.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
-import { startSpinner } from '../../io/spinner.js';
 import { defineCommand } from '../../core/define.js';
+import { Base64File } from './file-source.js';
 import { planUploads } from './files.js';
+import { interrupted } from './interrupted.js';
+import { startUploadProgress } from './progress.js';
 
 export interface UploadOptions {
   site?: string;
@@ -41,7 +42,7 @@ function addressOf(data: Record<string, unknown>): string | null {
  */
 function siteAndFiles(o: UploadOptions, ctx: Context): { site?: string; files: string[] } {
   const rest = o.file ?? [];
-  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
+  const hasDefault = ctx.defaultSite() !== undefined;
   if (o.site !== undefined && (hasDefault || rest.length === 0) && existsSync(o.site))
     return { files: [o.site, ...rest] };
   if (rest.length === 0) {
@@ -55,8 +56,7 @@ function siteAndFiles(o: UploadOptions, ctx: Context): { site?: string; files: s
 /** The site left out: the default, else picked on a terminal, else exit 2 naming it (ctx.site). */
 async function siteOf(ctx: Context, site: string | undefined): Promise<string> {
   if (site !== undefined) return site;
-  const hasDefault = Boolean(ctx.env.SITEBUILDER_SITE || ctx.profile().site);
-  if (hasDefault || !ctx.prompter.canPrompt()) return ctx.site(undefined);
+  if (ctx.defaultSite() !== undefined || !ctx.prompter.canPrompt()) return ctx.site(undefined);
   return (await import('../../pickers.js')).pickSite(ctx);
 }
 
@@ -66,25 +66,31 @@ export async function runUpload(o: UploadOptions, ctx: Context): Promise<number>
   const siteId = await siteOf(ctx, given.site);
   const client = ctx.api();
   const records: UploadRecord[] = [];
-  const spinner = await startSpinner(ctx.io, ctx.clock, 'Uploading');
+  const progress = await startUploadProgress(ctx, plan);
   try {
     for (const [i, item] of plan.entries()) {
-      spinner.update(`Uploading ${i + 1}/${plan.length} ${item.name}`);
-      const content = await readFile(item.file);
-      const args = {
-        projectId: siteId,
-        fileName: item.name,
-        contentBase64: content.toString('base64'),
-        contentType: item.contentType,
-      };
+      progress.start(i);
       let data: Record<string, unknown>;
       try {
-        const res = await client.call('upload_storage_file', args, { signal: ctx.signal });
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        // Streamed from the file as it is encoded (file-source.ts), never held whole.
+        const content = await Base64File.open(item);
+        const args = {
+          projectId: siteId,
+          fileName: item.name,
+          contentBase64: content,
+          contentType: item.contentType,
+        };
+        const res = await client
+          .call('upload_storage_file', args, { signal: ctx.signal, onSent: progress.sent })
+          .finally(() => content.close());
         data =
           res.envelope.data && typeof res.envelope.data === 'object'
             ? (res.envelope.data as Record<string, unknown>)
             : {};
       } catch (err) {
+        // Ctrl-C (or SIGTERM): what was stored, what may have been, what was not.
+        if (ctx.signal.aborted) throw interrupted(ctx, plan, i, records, progress);
         if (records.length > 0 && err instanceof CliError) {
           Object.assign(err.details, { uploaded: records });
           ctx.io.info(`${records.length} of ${plan.length} files were uploaded before ${item.file} failed.`);
@@ -103,10 +109,10 @@ export async function runUpload(o: UploadOptions, ctx: Context): Promise<number>
       };
       records.push(record);
       if (!ctx.globals.json)
-        spinner.pause(() => ctx.io.outLine(sanitizeInline(record.url ?? `${item.name} (no address answered)`)));
+        progress.pause(() => ctx.io.outLine(sanitizeInline(record.url ?? `${item.name} (no address answered)`)));
     }
   } finally {
-    spinner.stop();
+    progress.stop();
   }
   if (ctx.globals.json) ctx.io.printJson(records);
   return 0;

@@ -76,6 +76,8 @@ export const CODE_BACKUP: Rule = {
 };
 
 export const STORAGE_BACKUP: Rule = {
+  // No progress counts: the CLI keeps its spinner where a service gives none.
+  drop: ['progress'],
   epochMs: ['createdAt', 'readyAt'],
   values: { status: { archiving: 'pending', ready: 'available', failed: 'error' } },
   rename: { label: 'name', files: 'fileCount', sizeBytes: 'size', notRestorableReason: 'reason' },
@@ -85,7 +87,7 @@ export const STORAGE_BACKUP: Rule = {
 export const RESTORE_PLAN: Rule = { rename: { replacedFiles: 'filesToReplace', removedFiles: 'filesToRemove' } };
 
 export const RESTORE_ROW: Rule = {
-  drop: ['restoreId'],
+  drop: ['restoreId', 'progress'],
   values: { status: { running: 'in_progress' } },
   fields: { plan: RESTORE_PLAN },
   rename: { projectId: 'siteId', safetyBackupId: 'beforeRestoreBackupId', completedAt: 'finishedAt' },
@@ -304,9 +306,6 @@ export const chatCode = (code: string): string => code.toUpperCase();
 export const ARG_ALIASES: Record<string, Record<string, string>> = {
   upload_storage_file: { path: 'fileName', content: 'contentBase64' },
 };
-
-/** The answer's paging fields whose values are cursors: numbers in the alternate shapes. */
-export const CURSOR_FIELDS = ['nextCursor', 'nextToken', 'oldestCursor'] as const;
 
 /** The seeded site whose id has another form than site_…, in the alternate shapes only. */
 export const ALTERNATE_SEED_SITE = {
