@@ -35,7 +35,14 @@ async function setup(shapes: Shapes = 'default') {
   };
   await rememberRun(new ConfigStore(configDir), 'default', SITE, { jobId: chat.data.lastJobId, startedAt: 1 });
   const cli = async (argv: string[], o: { tty?: boolean; onWrite?: (text: string) => void } = {}) => {
-    const io = createTestIO({ tty: o.tty ?? false, stderrTTY: false, columns: 100 });
+    // A terminal: stdout and stderr both (only a terminal's stderr lets rows be redrawn); no prompt.
+    const io = createTestIO({
+      tty: o.tty ?? false,
+      stdinTTY: false,
+      stderrTTY: o.tty ?? false,
+      columns: 100,
+      rows: 40,
+    });
     io.stdinStream.end();
     if (o.onWrite) io.stdout.on('data', (c: Buffer) => o.onWrite?.(c.toString('utf8')));
     const code = await main(argv, { io, env, clock, signal: new AbortController().signal });
@@ -93,8 +100,19 @@ class Screen {
   rows: string[] = [];
   firstSeen: number[][] = [];
   write(text: string, at: number): void {
-    text.split(REWRITE_ROW).forEach((part, i) => {
-      if (i > 0) this.rows.pop();
+    // The playback's cursor moves: rewrite the last row (REWRITE_ROW), or the last N ("ESC[NA CR ESC[J").
+    const moves = new RegExp(`${REWRITE_ROW.replace(/[[\]]/g, '\\$&')}|\u001b\\[(\\d+)A\\r\\u001b\\[J`, 'g');
+    let from = 0;
+    const parts: Array<{ up: number; text: string }> = [];
+    let up = 0;
+    for (const m of text.matchAll(moves)) {
+      parts.push({ up, text: text.slice(from, m.index) });
+      up = m[1] ? Number(m[1]) : 1;
+      from = m.index + m[0].length;
+    }
+    parts.push({ up, text: text.slice(from) });
+    for (const { up: n, text: part } of parts) {
+      for (let k = 0; k < n; k++) this.rows.pop();
       for (const row of part.split('\n').slice(0, -1)) {
         const r = this.rows.push(row) - 1;
         const seen = (this.firstSeen[r] ??= []);
@@ -105,16 +123,22 @@ class Screen {
             seen[k] ??= at;
           });
       }
-    });
+    }
   }
 }
+
+/** A word as it shows: its letters and digits (Markdown's markers are not printed). */
+const bare = (w: string) => w.replace(/[^\p{L}\p{N}]/gu, '');
 
 /** On a terminal: the delay from each text event's creation to its first word on the screen. */
 export async function firstWordDelays(prompt: string) {
   const { clock, emu, cli, pollTimes } = await setup();
   try {
     const screen = new Screen();
-    const r = await cli(['chat', SITE, prompt], { tty: true, onWrite: (t) => screen.write(t, clock.now()) });
+    const r = await cli(['chat', SITE, ...prompt.split('\u0000')], {
+      tty: true,
+      onWrite: (t) => screen.write(t, clock.now()),
+    });
     const jobs = (
       emu.emulator.slice('chat') as {
         jobs: Record<
@@ -124,23 +148,44 @@ export async function firstWordDelays(prompt: string) {
       }
     ).jobs;
     const [jobId, job] = Object.entries(jobs).sort(([, a], [, b]) => b.startedAt - a.startedAt)[0];
-    // Walk the text events' words along the screen's rows, skipping rows that are not text.
-    const words = screen.rows.map((row) => row.split(/\s+/).filter(Boolean));
+    // Walk the text events' words along the screen's rows. The screen shows the agent's Markdown
+    // rendered: a word is matched by its letters and digits (a marker such as `##`, `-` or `|`
+    // has none), from its start (a piece may end mid-word; the rest of that word, in the next
+    // piece, is not a word of its own); one that does not show (a fence's language) is looked
+    // for a few rows ahead only.
+    const words = screen.rows.map((row) => row.split(/\s+/).map(bare).filter(Boolean));
     let row = 0;
     let word = 0;
+    let before = '\n';
     const delays: number[] = [];
     for (const ev of job.script.events) {
       if (ev.event !== 'text') continue;
-      const evWords = (ev.data.text ?? '').split(/\s+/).filter(Boolean);
-      evWords.forEach((w, i) => {
-        while (row < words.length && (word >= words[row].length || (word === 0 && words[row][0] !== w))) {
-          row++;
-          word = 0;
+      const text = ev.data.text ?? '';
+      let first = true;
+      for (const m of text.matchAll(/\S+/g)) {
+        const starts = m.index > 0 ? /\s/.test(text[m.index - 1] as string) : /\s/.test(before);
+        const w = bare(m[0]);
+        if (!starts || !w) continue;
+        let r = row;
+        let k = word;
+        let found = false;
+        while (r < words.length && r <= row + 3) {
+          const at = words[r].findIndex((x, i) => i >= k && x.startsWith(w));
+          if (at >= 0) {
+            found = true;
+            k = at;
+            break;
+          }
+          r++;
+          k = 0;
         }
-        if (row >= words.length) return;
-        if (i === 0) delays.push(screen.firstSeen[row][word] - (job.startedAt + ev.at));
-        word++;
-      });
+        if (!found) continue;
+        if (first) delays.push(screen.firstSeen[r][k] - (job.startedAt + ev.at));
+        first = false;
+        row = r;
+        word = k + 1;
+      }
+      before = text.at(-1) ?? before;
     }
     const times = pollTimes(jobId);
     return {

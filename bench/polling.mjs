@@ -37,10 +37,12 @@ try {
     'Add an about page, a contact page, a gallery page, a pricing page and a faq page',
   );
   const long = await firstWordDelays('Add every page you can think of #long');
+  // A plan: its Markdown in some sixty pieces, cut anywhere (docs/emulator.md), rendered as it streams.
+  const plan = await firstWordDelays('--plan\u0000Make it blue, and add an about page, a team page and a contact page');
   const before = [await callsBeforeSend('default'), await callsBeforeSend('alternate')];
   const minGap = Math.min(idle.minGapMs, busy.minGapMs);
   const ok = idle.calls <= 20 && busy.calls <= 21 && minGap >= 2000 && before.every((b) => b.getJob <= 1);
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ idle, busy, dense, long, before, ok }));
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ idle, busy, dense, long, plan, before, ok }));
   else {
     const line = (label, ok) => console.log(`${label}  ${ok ? 'ok' : 'OVER'}`);
     line(
@@ -52,6 +54,7 @@ try {
     for (const [name, d] of [
       ['dense build', dense],
       ['long run', long],
+      ['plan', plan],
     ]) {
       console.log(
         `${name} on a terminal: ${d.textEvents} text events over ${(d.runMs / 1000).toFixed(1)} s in ${d.calls} calls; event to its first printed word: median ${d.medianDelayMs} ms, max ${d.maxDelayMs} ms (longest wait between polls ${d.maxGapMs} ms)`,

@@ -2,7 +2,7 @@
 # Install: sitebuilder completion bash > ~/.local/share/bash-completion/completions/sitebuilder
 #      or: source <(sitebuilder completion bash)   (in ~/.bashrc)
 
-__sb_global_flags='-v --version --json -p --profile --base-url --token --debug --no-color -y --yes -q --quiet'
+__sb_global_flags='-v --version --json -p --profile --base-url --token --debug --no-color --no-markdown -y --yes -q --quiet'
 __sb_global_vflags=' -p --profile --base-url --token '
 
 _sitebuilder_spec() {

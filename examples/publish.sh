@@ -31,9 +31,11 @@ check_run() {
   case $1 in
     0) return 0 ;;
     10)
-      echo "The agent asks: $(printf '%s' "$end" | jq -r '.pending.question')" >&2
-      printf '%s' "$end" | jq -r '.pending.options // [] | to_entries[] | "  \(.key + 1). \(.value)"' >&2
-      echo "Answer with: $(printf '%s' "$end" | jq -r '.pending.answer | if type == "array" then join("  or  ") else . end')" >&2
+      # pending.answer holds one command per suggested answer, in their order, then the --answer one.
+      echo "The agent asks: $(printf '%s' "$end" | jq -r '.pending.question') Answer with one of:" >&2
+      printf '%s' "$end" | jq -r '.pending as $p | ($p.options // []) | to_entries[] | "  \(.key + 1). \(.value)\n    \($p.answer[.key])"' >&2
+      echo "  Or in your own words (in place of …):" >&2
+      echo "    $(printf '%s' "$end" | jq -r '.pending.answer | if type == "array" then last else . end')" >&2
       echo "then publish with: sitebuilder publish $site" >&2
       exit 10 ;;
     11)

@@ -32,7 +32,7 @@ const KEYS = {
 
 /** Each scene: the terminal's height, and what it types and when it takes the screen. */
 const SCENES = {
-  chat: { rows: 42, run: chatScene },
+  chat: { rows: 60, run: chatScene },
   restore: { rows: 44, run: restoreScene },
 };
 
@@ -41,8 +41,8 @@ async function chatScene(t) {
   await t.waitFor((s) => /^\? You ‣/m.test(s), 'the conversation prompt');
   t.type('/plan');
   await t.waitFor((s) => /^\? You \(plan mode\) ‣/m.test(s), 'plan mode');
-  t.type('Add an about page, a team page and a contact page');
-  await t.waitFor((s) => /^\? Build this plan\?/m.test(s), 'the plan to approve');
+  t.type('Make it blue, and add an about page, a team page and a contact page');
+  const plan = await t.waitFor((s) => /^\? Build this plan\?/m.test(s), 'the plan to approve');
   t.keys(...KEYS.pickFirst); // Approve and build
   const live = await t.waitFor(
     (s) => /^Tasks \d+\/\d+$/m.test(s) && /^ {2}✓ /m.test(s) && /^ {2}▸ /m.test(s) && /^[⠋-⣿] .+\d+s/m.test(lastRow(s)),
@@ -50,8 +50,13 @@ async function chatScene(t) {
   );
   const end = await t.waitFor((s) => /^✓ Done in .*\n\? You/m.test(s), 'the end of the run and the next prompt');
   return [
-    { title: 'sitebuilder chat: a plan approved, the agent at work (the live block at the bottom)', screen: live },
-    { title: '… and its end', screen: end, from: /^✔ Build this plan\?/ },
+    { title: 'sitebuilder chat in plan mode: the agent’s Markdown plan, rendered as it streamed', screen: plan },
+    {
+      title: 'the plan approved, the agent at work (the live block at the bottom)',
+      screen: live,
+      from: /^✔ Build this plan\?/,
+    },
+    { title: '… and its end', screen: end, from: /^Building the approved plan\./ },
   ];
 }
 

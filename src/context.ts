@@ -11,7 +11,7 @@ import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';
 import { idOf, nameOf, pick } from './io/records.js';
 import type { Interrupts } from './interrupts.js';
-import { sb } from './io/shell.js';
+import { flag, sb } from './io/shell.js';
 
 /** The placeholder address of the hosted service; set --base-url or SITEBUILDER_BASE_URL. */
 export const DEFAULT_BASE_URL = 'https://api.sitebuilder.example';
@@ -163,7 +163,7 @@ export function createContext(init: ContextInit): Context {
         const known = Object.keys(init.config.read().profiles ?? {});
         if (!known.includes(name) && name !== DEFAULT_PROFILE) {
           throw new NotLoggedInError(
-            `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`${sb('auth login --profile', name)}\`.`,
+            `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`${sb('auth login', flag('--profile', name))}\`.`,
           );
         }
         throw new NotLoggedInError(
@@ -197,7 +197,7 @@ export function createContext(init: ContextInit): Context {
       const site = ctx.defaultSite();
       if (!site) {
         throw new UsageError(
-          'Name a site (sitebuilder site list shows them), or set a default with `sitebuilder site use <site>`.',
+          'Name a site (`sitebuilder site list` shows them), or set a default with `sitebuilder site use SITE`.',
         );
       }
       const from = init.env.SITEBUILDER_SITE ? 'SITEBUILDER_SITE' : 'The default site of the profile';

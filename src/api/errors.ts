@@ -39,7 +39,7 @@ function commandsForMethods(message: string, site: string | undefined): string {
     const words = LISTED_BY[name];
     if (!words) return name;
     const needsSite = !['workspace list', 'site list'].includes(words);
-    const more = words === 'storage-backup browse' ? ' <backupId>' : '';
+    const more = words === 'storage-backup browse' ? ' BACKUP_ID' : '';
     return `\`${sb(words, ...(needsSite && site ? [site] : []))}${more}\``;
   });
 }

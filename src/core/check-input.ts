@@ -1,12 +1,14 @@
 // The checks every command line gets before its command runs, so that bad input costs no
 // request and command files need none of their own (README.md "Reliability"): contradictory
-// flags, options given an empty value, and the ids among the arguments and options (by name:
+// flags, options given an empty value, placeholders of printed commands left unfilled
+// (placeholders.ts), and the ids among the arguments and options (by name:
 // an argument whose name ends in `Id`, an option whose value is an `<id>`), which must look like
 // ids and never like a token. The site argument is checked by ctx.site(), since some commands
 // take a message or a file in its place.
 import { isIdempotencyKey } from '../api/limits.js';
 import { UsageError } from '../errors.js';
 import { checkId } from '../input.js';
+import { refusePlaceholder } from './placeholders.js';
 import type { AnyCommandDefinition } from './define.js';
 
 /** commander's key of a long flag: `--idempotency-key` → idempotencyKey, `--no-wait` → wait. */
@@ -58,6 +60,7 @@ export function checkCommandInput(def: AnyCommandDefinition, input: GivenInput):
     const given = input.options[optionKey(flag)];
     // A repeatable option holds a list of the values given.
     for (const value of Array.isArray(given) ? given : [given]) {
+      if (typeof value === 'string') refusePlaceholder(flag, value, spoken(placeholder));
       if (value === '') throw new UsageError(`${flag} is empty; give it a value, or leave it out. Nothing was sent.`);
       if (typeof value !== 'string') continue;
       if (/id$/i.test(placeholder)) checkId(flag, value, input.token());
@@ -68,8 +71,10 @@ export function checkCommandInput(def: AnyCommandDefinition, input: GivenInput):
     }
   }
   for (const a of def.args ?? []) {
-    if (!/id$/i.test(a.name)) continue;
     const value = input.options[optionKey(`--${a.name}`)];
+    for (const v of Array.isArray(value) ? value : [value])
+      if (typeof v === 'string') refusePlaceholder(a.name, v, spoken(a.name));
+    if (!/id$/i.test(a.name)) continue;
     if (typeof value === 'string') checkId(`The ${spoken(a.name)}`, value, input.token());
   }
 }

@@ -28,6 +28,7 @@ export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
     description: 'log each call (method, status, duration, request id, budget) on stderr; never the token',
   },
   { flags: '--no-color', description: 'no colour' },
+  { flags: '--no-markdown', description: 'show the agent’s Markdown as it came, not rendered' },
   { flags: '-y, --yes', description: 'answer yes to confirmations (for scripts)' },
   { flags: '-q, --quiet', description: 'print only data and errors' },
 ];
@@ -52,4 +53,5 @@ export const ENVIRONMENT_HELP = `Environment:
   SITEBUILDER_SITE        default site
   SITEBUILDER_CONFIG_DIR  where the config file lives (0600, in a 0700 directory)
   SITEBUILDER_DEBUG=1     like --debug
+  SITEBUILDER_NO_MARKDOWN=1  like --no-markdown
   NO_COLOR, CLICOLOR=0, FORCE_COLOR, CLICOLOR_FORCE   colour policy`;

@@ -68,8 +68,10 @@ const cli: Cli = { run, commands: loadCommands };
 /** Runs a command line; resolves to its exit code. */
 export async function run(argv: string[], overrides: ContextOverrides = {}): Promise<number> {
   const env = overrides.env ?? (process.env as Record<string, string | undefined>);
-  const wantsJson = argv.includes('--json');
-  const noColorFlag = argv.includes('--no-color');
+  // The options end at `--`: a value after it (an id pasted from a printed command) is an argument.
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const wantsJson = options.includes('--json');
+  const noColorFlag = options.includes('--no-color');
   const io = overrides.io ?? systemIO(env, noColorFlag);
   if (!overrides.io) {
     // `sitebuilder site list | head` closes the pipe early: stop quietly, as other tools do,
@@ -145,6 +147,8 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     io.json = globals.json;
     io.quiet = globals.quiet;
     if (!globals.color) io.colorLevel = 0;
+    io.markdown = withGlobals.markdown !== false && !env.SITEBUILDER_NO_MARKDOWN;
+    io.env = env;
     ctx = createContext({
       io,
       env,
@@ -200,7 +204,8 @@ function reportError(
   words: string[],
   ran?: AnyCommandDefinition,
 ): number {
-  const debug = argv.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const debug = options.includes('--debug') || env.SITEBUILDER_DEBUG === '1';
   const code = commanderCode(err);
   if (code) {
     if (code === 'commander.helpDisplayed' || code === 'commander.version') return ExitCode.ok;

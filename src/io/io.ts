@@ -88,6 +88,10 @@ export class IO {
   quiet = false;
   /** The terminal moves its cursor (not TERM=dumb): where it does not, progress is appended as lines. */
   cursorMoves = true;
+  /** Render the agent's Markdown (--no-markdown). */
+  markdown = true;
+  /** The environment (the renderer reads the terminal's hyperlinks there). */
+  env: Record<string, string | undefined> = {};
   /**
    * The exit code when stdout's reader goes away (`| head -1`): 0 for what only prints, set by a
    * command whose outcome is not all printed yet (a batch: the worst of what ended, 8 for the
@@ -107,6 +111,7 @@ export class IO {
   #onResize: (() => void) | undefined;
   /** The last text written to the terminal did not end its line. */
   #midLine = false;
+  #writes = 0;
 
   constructor(
     streams: IOStreams,
@@ -291,6 +296,7 @@ export class IO {
     this.#clearBlock();
     if (control) this[stream].write(control);
     const ok = this[stream].write(clean);
+    this.#writes++;
     if (clean !== '') this.#midLine = !clean.endsWith('\n');
     if (this.#block !== undefined) this.#drawBlock();
     return ok;
@@ -300,12 +306,19 @@ export class IO {
     this.#write(text, 'stdout');
   }
 
-  /**
-   * Replaces the last row written to stdout with `text` (which ends with a newline), where
-   * stdout is a terminal that redraws; elsewhere `text` is appended.
-   */
-  rewriteLastRow(text: string): void {
-    this.#write(text, 'stdout', this.stdoutIsTTY && this.canRedraw ? REWRITE_ROW : '');
+  /** Writes of text to a terminal so far (render/playback.ts redraws its rows only if none came between). */
+  get writes(): number {
+    return this.#writes;
+  }
+
+  /** Rows the live block takes on the screen. */
+  get blockRows(): number {
+    return this.#shown?.lines.length ?? 0;
+  }
+
+  /** Replaces stdout's last `rows` rows with `text` (rows ending with newlines). */
+  rewriteRows(rows: number, text: string): void {
+    this.#write(text, 'stdout', rows === 1 ? REWRITE_ROW : `\u001b[${rows}A\r\u001b[J`);
   }
 
   /** Writes honouring back-pressure, for long streamed output (memory stays flat). */

@@ -2,17 +2,25 @@
 // a list loads) in a terminal, stdin is in raw mode and its bytes are taken here: they neither
 // echo over the transcript nor wait in the terminal for the next prompt. Ctrl-C arrives as a
 // byte then (no SIGINT in raw mode) and is routed to the Interrupts hub, or raised as SIGINT when
-// nothing takes it. The text typed is kept, per IO: the conversation's next message prompt shows
-// it as typed (takeTypeAhead); every other prompt drops it. Before any prompt is shown, what the
+// nothing takes it. Keys are offered to the hub first (a lone Esc, and every key while a question
+// about the run is on the screen: job/follow.ts). The text typed is kept, per IO: the
+// conversation's next message prompt shows it as typed (takeTypeAhead); every other prompt drops it. Before any prompt is shown, what the
 // terminal still holds is drained (drainPending), so a key typed before the prompt appeared is
 // never its answer. release() puts the terminal back exactly as it was found.
 import { readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { Interrupts } from '../interrupts.js';
+import { ESC, type Interrupts } from '../interrupts.js';
 import type { IO } from './io.js';
 
 export interface KeyGuard {
+  /** Whether keys are guarded at all (a terminal's stdin). */
+  readonly active: boolean;
   release(): void;
+}
+
+export interface GuardOptions {
+  /** Called when text typed meanwhile is first kept, once per guard. */
+  onTyped?: () => void;
 }
 
 const CTRL_C = 0x03;
@@ -57,6 +65,11 @@ export class TypedText {
     else if (code >= 0x20 && !(code >= 0x80 && code < 0xa0)) this.text += ch;
   }
 
+  /** The text typed so far, left in place. */
+  peek(): string {
+    return this.text.trim();
+  }
+
   take(): string {
     const t = this.text.trim();
     this.text = '';
@@ -79,6 +92,9 @@ export function takeTypeAhead(io: IO): string {
   held.delete(io);
   return text;
 }
+
+/** Keeps `text` for the next message prompt, after what is kept already (a line put back). */
+export const keepTypeAhead = (io: IO, text: string): void => hold(io, text.trim());
 
 /** What was typed ahead, left where it is. */
 export const peekTypeAhead = (io: IO): string => held.get(io) ?? '';
@@ -124,30 +140,49 @@ const interrupt = (interrupts: Interrupts) => {
   if (!interrupts.fire()) process.kill(process.pid, 'SIGINT');
 };
 
-export function guardKeys(io: IO, interrupts: Interrupts): KeyGuard {
+/** A chunk that is Esc alone (a terminal sends an escape sequence, an arrow key, in one piece). */
+const isEscape = (bytes: Uint8Array) => bytes.length > 0 && bytes.length <= 2 && bytes.every((b) => b === 0x1b);
+
+export function guardKeys(io: IO, interrupts: Interrupts, opts: GuardOptions = {}): KeyGuard {
   const stdin = io.stdin as RawStdin;
   const setRawMode = stdin.setRawMode?.bind(stdin);
-  if (!io.stdinIsTTY || !setRawMode) return { release() {} };
+  if (!io.stdinIsTTY || !setRawMode) return { active: false, release() {} };
   const wasRaw = Boolean(stdin.isRaw);
   // readableFlowing is null for a stdin nobody read yet; isPaused() would say false for it.
   const wasFlowing = stdin.readableFlowing === true;
   const typed = new TypedText();
+  let said = false;
+  /** Keys other than Ctrl-C: offered to the hub, else kept as text. */
+  const keys = (bytes: Uint8Array) => {
+    if (bytes.length === 0) return;
+    if (isEscape(bytes)) {
+      interrupts.press(ESC);
+      return;
+    }
+    if (interrupts.press(Buffer.from(bytes).toString('utf8'))) return;
+    typed.feed(bytes);
+    if (!said && typed.peek()) {
+      said = true;
+      opts.onTyped?.();
+    }
+  };
   const onData = (chunk: Buffer | string) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let from = 0;
     for (let i = 0; i < bytes.length; i++) {
       if (bytes[i] !== CTRL_C) continue;
-      typed.feed(bytes.subarray(from, i));
+      keys(bytes.subarray(from, i));
       from = i + 1;
       interrupt(interrupts);
     }
-    typed.feed(bytes.subarray(from));
+    keys(bytes.subarray(from));
   };
   setRawMode(true);
   stdin.on('data', onData);
   stdin.resume();
   let released = false;
   return {
+    active: true,
     release() {
       if (released) return;
       released = true;

@@ -45,6 +45,13 @@ export interface Choice<T> {
 /** Ctrl-D at a prompt: the end of input, as a shell takes it (the conversation leaves). */
 export class EndOfInputError extends InterruptedError {}
 
+/** Esc at a prompt (an InterruptedError, as Ctrl-C): with the text that was typed at it. */
+export class EscapeError extends InterruptedError {
+  constructor(readonly typed: string) {
+    super('Cancelled.');
+  }
+}
+
 export interface InputOptions {
   initial?: string;
   validate?: (v: string) => true | string;
@@ -205,10 +212,12 @@ export class EnquirerPrompter implements Prompter {
     const initialText = typeAhead ? [takeTypeAhead(io), ahead].filter(Boolean).join(' ') : '';
     let shown: EnquirerPrompt | undefined;
     let ended = false;
+    let escaped = false;
     // Ctrl-D ends the input, as in a shell; Node's readline would otherwise close under enquirer
     // and leave the process with nothing to wait for (exit 0, the shell's prompt mid-line).
     const stdin = this.io.stdin;
     const onKey = (_: unknown, key?: { ctrl?: boolean; name?: string }) => {
+      if (key?.name === 'escape') escaped = true;
       if (!key?.ctrl || key.name !== 'd' || !shown) return;
       ended = true;
       // On an empty line readline has closed itself already; enquirer's stop (run on the prompt's
@@ -273,6 +282,7 @@ export class EnquirerPrompter implements Prompter {
       this.reflow(shown);
       // enquirer rejects with an empty value when the user presses Ctrl-C or Esc.
       if (ended) throw new EndOfInputError('End of input.');
+      if (escaped && !this.signal?.aborted) throw new EscapeError(String(shown?.input ?? ''));
       if (this.signal?.aborted || err === '' || err === undefined || (err instanceof Error && err.message === ''))
         throw new InterruptedError('Cancelled.');
       throw err;

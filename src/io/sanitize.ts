@@ -73,8 +73,9 @@ export function hasControls(text: string): boolean {
   return CONTROLS.test(text);
 }
 
-// The mark of our own SGR sequences: eight characters of the Private Use Area drawn at random
-// when first needed. Text from outside cannot guess it, so it cannot pass its SGR as ours.
+// The mark of our own SGR sequences (and OSC 8 hyperlinks): eight characters of the Private Use
+// Area drawn at random when first needed. Text from outside cannot guess it, so it cannot pass
+// its sequences as ours.
 let ownMark: string | undefined;
 let ownPatterns: { marked: RegExp; unmarked: RegExp; any: RegExp } | undefined;
 
@@ -84,13 +85,22 @@ function patterns() {
     ownMark = String.fromCharCode(...Array.from(draw, (n) => 0xe000 + (n % 0x1900)));
     const mark = [...ownMark].map((c) => `\\u${c.charCodeAt(0).toString(16)}`).join('');
     ownPatterns = {
-      // Our SGR, or the mark alone (what is left of it once sanitize() removed the SGR).
-      marked: new RegExp(`${mark}(\\u001b\\[[0-9;]*m)?`, 'g'),
+      // Our SGR or hyperlink, or the mark alone (what is left of it once sanitize() removed the sequence).
+      marked: new RegExp(`${mark}(${OWN_SEQUENCE})?`, 'g'),
       unmarked: new RegExp(`(?<!${mark})\\u001b\\[[0-9;]*m`, 'g'),
-      any: new RegExp(`${mark}(\\u001b\\[[0-9;]*m)|${ESC_SEQUENCE}|${C1_SEQUENCE}|${BREAK}|${CONTROL}|${mark}`, 'gu'),
+      any: new RegExp(`${mark}(${OWN_SEQUENCE})|${ESC_SEQUENCE}|${C1_SEQUENCE}|${BREAK}|${CONTROL}|${mark}`, 'gu'),
     };
   }
   return ownPatterns;
+}
+
+/** Our SGR, and OSC 8 hyperlinks (to printable ASCII). */
+const OWN_SEQUENCE = '\\u001b\\[[0-9;]*m|\\u001b\\]8;;[\\x21-\\x7e]*\\u001b\\\\';
+
+/** One of our own sequences (an OSC 8 hyperlink) marked as ours. */
+export function markOwn(sequence: string): string {
+  patterns();
+  return ownMark + sequence;
 }
 
 /** Marks every SGR sequence of a text we coloured ourselves (style.ts, the table printer) as ours. */
@@ -100,12 +110,13 @@ export function markOwnSgr(text: string): string {
 
 /**
  * What reaches a terminal or a pipe: sanitize(), except that our own SGR sequences stay when
- * `keepOwnColour` (and lose their mark). Every writer of the IO object goes through it.
+ * `keepOwnColour`, and our own hyperlinks always (each loses its mark). Every writer of the IO object goes through it.
  */
 export function forTerminal(text: string, keepOwnColour: boolean): string {
+  // Our hyperlinks (`ESC ]`) stay whatever the colour.
   if (!ownPatterns && !ANY_CONTROL.test(text)) return text;
   return text.replace(patterns().any, (whole, sgr: string | undefined) => {
-    if (sgr) return keepOwnColour ? sgr : '';
+    if (sgr) return keepOwnColour || sgr[1] === ']' ? sgr : '';
     return /^[\r\u2028\u2029]/.test(whole) ? '\n' : '';
   });
 }

@@ -1,5 +1,5 @@
 // How wide text shows on a terminal, closely enough to lay out tables, wrap prose and keep a
-// status line on one row: wide characters count two; SGR sequences, combining marks, controls
+// status line on one row: wide characters count two; SGR (and OSC 8) sequences, combining marks, controls
 // and the Private Use Area (where sanitize.ts puts the mark of our own colour) count none.
 //
 // Prose fitted to the terminal: lines wrap at word boundaries, and what wraps is indented under
@@ -9,7 +9,7 @@
 // terminal. A word wider than the terminal stays whole too (the terminal folds it; copying it
 // still works).
 
-const PARTS = /\u001b\[[0-9;]*m|[\s\S]/gu;
+const PARTS = /\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\)|[\s\S]/gu;
 
 const isWide = (cp: number) =>
   (cp >= 0x1100 && cp <= 0x115f) ||

@@ -3,12 +3,29 @@
 // the next one, and whatever is left when the next answer comes is printed at once: never slower
 // than the service. Time comes from the injected clock.
 //
-// A line is cut into rows that fit the terminal, and a row being played is rewritten in place
-// (cursor up one row, clear it, print it longer), always ending with a newline so that the live
-// block below it (IO.liveBlock) can clear and redraw its own rows. A resize while a line plays
-// cuts the rest of it anew (refit). Where the terminal cannot redraw, lines are played whole,
-// one after the other.
+// Text comes as rows that fit the terminal: a line of plain text cut between words, or the rows
+// of the agent's Markdown as rendered so far (markdown/stream.ts), which grow as it streams. The
+// row being played is rewritten in place (cursor up, clear, print it longer), always ending with
+// a newline so that the live block below (IO.liveBlock) can clear and redraw its own rows. When
+// rows already shown change (a `**` closed, a line completed), they are redrawn in place, as long
+// as they are still on the screen and nothing else was written since; what scrolled into the
+// scrollback is never rewritten. A resize while text plays lays out the rest anew at the new
+// width, from the letters already shown. Where the terminal cannot redraw, rows are printed
+// whole, one line after the other.
 import type { Clock } from '../clock.js';
+import { append } from './append.js';
+import { freeze, type PlaybackOutput, type Playing, refit, screenRows, setRows } from './playing.js';
+import { rowPrefix, rowWords } from './row-words.js';
+import { lineSource, type RowSource } from './text-rows.js';
+
+export type { PlaybackOutput } from './playing.js';
+export { type RowSource, safeWidth, wrapRows } from './text-rows.js';
+
+/** Rows printed at once before the event loop gets a turn (a Ctrl-C among them). */
+const ROWS_A_SLICE = 400;
+
+/** Rows shown that are kept to compare with what a text becomes (a terminal shows fewer). */
+const KEPT_ROWS = 500;
 
 export const PLAYBACK = {
   /** The slowest pace: a word every this many ms, even when the wait is long. */
@@ -19,70 +36,37 @@ export const PLAYBACK = {
   share: 0.9,
 } as const;
 
-/** Columns a string takes, never under-estimated: every code point from U+1100 up counts as two. */
-export function safeWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) w += (ch.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
-  return w;
-}
-
-/** A line cut into rows of at most `width` columns, between words where it can (a longer word is cut). */
-export function wrapRows(text: string, width: number): string[] {
-  const max = Math.max(1, width);
-  const rows: string[] = [];
-  let row = '';
-  for (const token of text.match(/\s*\S+/g) ?? [text]) {
-    if (row && safeWidth(row + token) > max) {
-      rows.push(row);
-      row = token.trimStart();
-    } else row += token;
-    while (safeWidth(row) > max) {
-      let cut = '';
-      for (const ch of row) {
-        if (safeWidth(cut + ch) > max) break;
-        cut += ch;
-      }
-      rows.push(cut);
-      row = row.slice(cut.length);
-    }
-  }
-  if (row || rows.length === 0) rows.push(row);
-  return rows;
-}
-
-const wordsOf = (row: string): string[] => row.match(/\s*\S+/g) ?? [];
-
-export type PlayItem = { kind: 'text'; text: string } | { kind: 'other'; emit: () => void };
-
-interface Playing {
-  rows: string[];
-  row: number;
-  /** Words of the current row already on screen. */
-  shown: number;
-  /** The width the rows were cut to. */
-  width: number;
-}
+export type PlayItem =
+  | { kind: 'text'; text: string }
+  | { kind: 'rows'; source: RowSource }
+  | { kind: 'other'; emit: () => void };
 
 export class Playback {
   private queue: PlayItem[] = [];
+  /** The first item of `queue` not taken yet (shift() on a long queue costs its length each time). */
+  private head = 0;
   private current?: Playing;
 
   constructor(
     private readonly clock: Clock,
-    /** Writes text; `rewrite`: it replaces the row written last (IO.rewriteLastRow). */
-    private readonly write: (text: string, rewrite?: boolean) => void,
-    private readonly columns: () => number,
+    private readonly out: PlaybackOutput,
     private readonly redraw: boolean,
   ) {}
 
   push(items: PlayItem[]): void {
-    this.queue.push(...items);
+    append(this.queue, items);
   }
 
-  /** Everything still held back, at once. */
+  /** Everything known now, at once: a text still coming stays current, to go on later. */
   flush(): void {
-    this.finishCurrent();
-    for (const item of this.queue.splice(0)) this.whole(item);
+    for (;;) {
+      if (!this.current && !this.start()) return;
+      const c = this.current as Playing;
+      this.sync(c);
+      if (this.rowAt(c) !== undefined) this.showRows(c, Number.POSITIVE_INFINITY);
+      if (!c.source.done) return;
+      this.current = undefined;
+    }
   }
 
   /** Plays what is queued until `until`; the rest is printed at once when time runs out or the signal aborts. */
@@ -96,96 +80,219 @@ export class Playback {
     const group = perWord >= PLAYBACK.minStepMs ? 1 : Math.ceil(PLAYBACK.minStepMs / Math.max(perWord, 1));
     for (;;) {
       const shown = this.step(group);
-      if (!this.current && this.queue.length === 0) return;
+      if (shown === 0 || !this.more()) break;
       const pause = Math.round(perWord * shown);
-      if (signal?.aborted || this.clock.now() + pause >= until) break;
+      // Ctrl-C: what is left is for the caller to print, or not (flush(), drop()).
+      if (signal?.aborted) return;
+      if (this.clock.now() + pause >= until) break;
       if (pause > 0) {
         try {
           await this.clock.sleep(pause, signal);
         } catch {
+          if (signal?.aborted) return;
           break;
         }
       }
     }
-    this.flush();
+    await this.flushInSlices(signal);
   }
 
-  /** Shows up to `n` more words (non-text lines on the way print at once); how many words it showed. */
+  /** flush(), a slice of rows at a time with a turn of the event loop between: a long text lets Ctrl-C in. */
+  private async flushInSlices(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      if (!this.current && !this.start()) return;
+      const c = this.current as Playing;
+      this.sync(c);
+      while (this.rowAt(c) !== undefined) {
+        this.showRows(c, Number.POSITIVE_INFINITY, ROWS_A_SLICE);
+        if (this.rowAt(c) === undefined) break;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (signal?.aborted) return;
+        this.sync(c);
+      }
+      if (!c.source.done) return;
+      this.current = undefined;
+    }
+  }
+
+  /** Rows known and not shown yet (the items queued after the current text count one row each at least). */
+  rowsLeft(): number {
+    let n = this.queue.length - this.head;
+    const c = this.current;
+    if (c) n += Math.max(0, c.rows.length - (c.base + c.shown.length));
+    return n;
+  }
+
+  /** Leaves out everything not shown yet (after Ctrl-C, when printing it would keep the command from ending). */
+  drop(): void {
+    this.queue = [];
+    this.head = 0;
+    this.current = undefined;
+  }
+
+  /** Whether anything is left to show now. */
+  private more(): boolean {
+    return this.head < this.queue.length || (this.current !== undefined && this.rowAt(this.current) !== undefined);
+  }
+
+  /** Takes the next item: non-text prints at once; a text becomes current. False when the queue is empty. */
+  private start(): boolean {
+    for (;;) {
+      const item = this.queue[this.head++];
+      if (this.head >= this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      }
+      if (!item) return false;
+      if (item.kind === 'other') {
+        item.emit();
+        continue;
+      }
+      const source = item.kind === 'text' ? lineSource(item.text) : item.source;
+      const width = this.width();
+      const { rows } = source.rows(width);
+      this.current = {
+        source,
+        version: source.version,
+        width,
+        rows,
+        base: 0,
+        shown: [],
+        words: 0,
+        whole: true,
+        before: 0,
+        mark: -1,
+      };
+      return true;
+    }
+  }
+
+  private width(): number {
+    return this.out.columns() - 1;
+  }
+
+  /** The row to show next (or the one shown in part), if any. */
+  private rowAt(c: Playing): string | undefined {
+    const i = c.base + c.shown.length - (c.whole ? 0 : 1);
+    return c.rows[i];
+  }
+
+  /** Shows up to `n` more words (non-text items on the way print at once); how many words it showed. */
   private step(n: number): number {
     let left = n;
     while (left > 0) {
-      if (!this.current) {
-        const item = this.queue.shift();
-        if (!item) break;
-        if (item.kind === 'other' || !this.redraw || wordsOf(item.text).length === 0) {
-          this.whole(item);
-          if (item.kind === 'text' && !this.redraw) return Math.max(1, wordsOf(item.text).length);
-          continue;
-        }
-        const width = this.columns() - 1;
-        this.current = { rows: wrapRows(item.text, width), row: 0, shown: 0, width };
+      if (!this.current && !this.start()) break;
+      const c = this.current as Playing;
+      this.sync(c);
+      if (this.rowAt(c) === undefined) {
+        if (!c.source.done) break;
+        this.current = undefined;
+        continue;
       }
-      this.refit();
-      const c = this.current;
-      if (!c) continue;
-      const words = wordsOf(c.rows[c.row]);
-      const next = Math.min(words.length, c.shown + left);
-      left -= next - c.shown;
-      this.write(`${words.slice(0, next).join('')}\n`, c.shown > 0);
-      c.shown = next;
-      if (c.shown >= words.length) {
-        c.row++;
-        c.shown = 0;
-        if (c.row >= c.rows.length) this.current = undefined;
-      }
+      left -= this.showRows(c, left);
     }
     return n - left;
   }
 
   /**
-   * The terminal's width changed (SIGWINCH) while a line plays: what is left of it is cut anew.
-   * The row on screen goes on being rewritten while it still fits one row; once the terminal has
-   * wrapped it onto two, it stays as it is and the rest follows on new rows.
+   * Shows up to `n` more words: the row shown in part goes on (rewritten), then whole rows, in
+   * one write, then the first words of a row (all of it where the terminal cannot redraw). The
+   * words shown (at least 1).
    */
-  private refit(): void {
-    const c = this.current;
-    const width = this.columns() - 1;
-    if (!c || width === c.width) return;
-    const words = wordsOf(c.rows[c.row]);
-    const shown = words.slice(0, c.shown).join('');
-    const rest = [words.slice(c.shown).join(''), ...c.rows.slice(c.row + 1)]
-      .map((r) => r.trim())
-      .filter(Boolean)
-      .join(' ');
-    if (c.shown > 0 && safeWidth(shown) <= width)
-      this.current = { rows: wrapRows(rest ? `${shown} ${rest}` : shown, width), row: 0, shown: c.shown, width };
-    else this.current = rest ? { rows: wrapRows(rest, width), row: 0, shown: 0, width } : undefined;
+  private showRows(c: Playing, n: number, maxRows = Number.POSITIVE_INFINITY): number {
+    let left = n;
+    let rows = 0;
+    let text = '';
+    const flush = () => {
+      if (text) this.out.write(text);
+      text = '';
+    };
+    if (!c.whole) {
+      const row = this.rowAt(c) as string;
+      const total = rowWords(row);
+      const to = Math.min(total, c.words + left);
+      const shown = to >= total ? row : rowPrefix(row, to);
+      this.out.rewrite(screenRows(c.shown.at(-1) as string, this.out.columns()), `${shown}\n`);
+      c.shown[c.shown.length - 1] = shown;
+      left -= Math.max(1, to - c.words);
+      c.words = to;
+      c.whole = to >= total;
+    }
+    while (left > 0 && c.whole && rows++ < maxRows) {
+      const row = this.rowAt(c);
+      if (row === undefined) break;
+      const total = rowWords(row);
+      const to = this.redraw ? Math.min(total, left) : total;
+      const shown = to >= total ? row : rowPrefix(row, to);
+      text += `${shown}\n`;
+      c.shown.push(shown);
+      left -= Math.max(1, to);
+      c.words = to;
+      c.whole = to >= total;
+    }
+    flush();
+    // Only the rows a terminal still shows can be redrawn: older ones need not be kept.
+    if (c.shown.length > KEPT_ROWS) {
+      const gone = c.shown.length - KEPT_ROWS;
+      c.base += gone;
+      c.shown = c.shown.slice(gone);
+    }
+    c.mark = this.out.writes();
+    return n - left;
   }
 
-  private finishCurrent(): void {
-    this.refit();
-    const c = this.current;
-    if (!c) return;
-    this.current = undefined;
-    this.write(`${c.rows[c.row]}\n`, c.shown > 0);
-    for (const row of c.rows.slice(c.row + 1)) this.write(`${row}\n`);
-  }
-
-  /** At once: a text line cut into rows as when played (where the terminal redraws), anything else as it prints. */
-  private whole(item: PlayItem): void {
-    if (item.kind === 'other') item.emit();
-    else if (this.redraw) this.write(`${wrapRows(item.text, this.columns() - 1).join('\n')}\n`);
-    else this.write(`${item.text}\n`);
+  /** Brings the current text up to date: a new width lays out the rest anew; changed rows are redrawn. */
+  private sync(c: Playing): void {
+    const width = this.width();
+    if (width !== c.width) {
+      refit(c, width, this.out, this.redraw);
+      return;
+    }
+    if (c.source.version === c.version) return;
+    c.version = c.source.version;
+    setRows(c, c.source.rows(width).rows, c.patch);
+    const rows = c.rows;
+    // The first row on the screen that is no longer what it shows.
+    const d = c.shown.findIndex((shown, i) => {
+      const row = rows[c.base + i];
+      const partial = i === c.shown.length - 1 && !c.whole;
+      return row === undefined || (partial ? rowPrefix(row, c.words) !== shown && row !== shown : row !== shown);
+    });
+    if (d < 0) return;
+    if (!this.redraw) {
+      // Nothing can be redrawn: the rows shown stay, and the text goes on after them.
+      freeze(c);
+      return;
+    }
+    const up = c.shown.slice(d).reduce((n, r) => n + screenRows(r, this.out.columns()), 0);
+    if (!this.out.canRewrite(up, c.mark)) {
+      freeze(c);
+      return;
+    }
+    const redrawn = rows.slice(c.base + d, c.base + c.shown.length);
+    const lastWords = c.whole ? Number.POSITIVE_INFINITY : c.words;
+    const last = redrawn.length - 1;
+    const text = redrawn.map((r, i) => (i === last && lastWords < rowWords(r) ? rowPrefix(r, lastWords) : r));
+    this.out.rewrite(up, text.map((t) => `${t}\n`).join(''));
+    c.whole = last < 0 || text[last] === redrawn[last];
+    c.words = last < 0 ? 0 : Math.min(lastWords, rowWords(redrawn[last] as string));
+    c.shown = [...c.shown.slice(0, d), ...text];
+    c.mark = this.out.writes();
   }
 
   private wordsLeft(): number {
     let n = 0;
-    if (this.current) {
-      const c = this.current;
-      n += wordsOf(c.rows[c.row]).length - c.shown;
-      for (const row of c.rows.slice(c.row + 1)) n += wordsOf(row).length;
+    const c = this.current;
+    if (c) {
+      this.sync(c);
+      for (let i = c.base + c.shown.length - (c.whole ? 0 : 1); i < c.rows.length; i++)
+        n += rowWords(c.rows[i] as string);
+      if (!c.whole) n -= c.words;
     }
-    for (const item of this.queue) if (item.kind === 'text') n += wordsOf(item.text).length;
+    const width = this.width();
+    for (const item of this.queue.slice(this.head))
+      if (item.kind === 'text') n += item.text.match(/\S+/g)?.length ?? 0;
+      else if (item.kind === 'rows') n += item.source.rows(width).rows.reduce((k, r) => k + rowWords(r), 0);
     return n;
   }
 }

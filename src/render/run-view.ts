@@ -39,7 +39,7 @@ export interface RunEnd {
   reattach?: string;
 }
 
-/** What became of a cancel_job sent on Ctrl-C: sent and taken, or refused (with the sentence that says why). */
+/** What became of a cancel_job sent on Esc: sent and taken, or refused (with the sentence that says why). */
 export interface CancelNotice {
   ok: boolean;
   message: string;
@@ -55,14 +55,21 @@ export interface RunView {
    * at once (plain, NDJSON) do not have it.
    */
   play?(until: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * The run ended: what its answers brought is made ready to print (rendered), yielding as it
+   * goes so that Ctrl-C is honoured at once, and stopping when the signal aborts.
+   */
+  settle?(signal?: AbortSignal): Promise<void>;
   /** After a quiet first answer (attaching to a run): a short summary of what happened so far. */
   recap(state: RunState): void;
   /** A transient status (cancelling…) for the spinner, or a note in the other views. */
   status(text: string): void;
   /** The spinner's label for a while (connection lost, retrying); undefined gives it back. Spinners only. */
   progress?(text: string | undefined): void;
-  /** How a cancel sent on Ctrl-C went: a lasting line (a refusal must not pass as "Cancelling…"). */
+  /** How a cancel asked for with Esc went: a lasting line (a refusal must not pass as "Cancelling…"). */
   cancelled(notice: CancelNotice): void;
+  /** A lasting line of ours on stderr while the run goes on (what the keys do), after what is played back. */
+  note?(text: string): void;
   end(end: RunEnd): void;
   /** Stops the spinner (before a prompt, or on an error), printing whatever is still held back. */
   stop(): void;

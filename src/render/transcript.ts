@@ -18,7 +18,7 @@ import {
   type TodoStatus,
 } from './events.js';
 import { stringifyJson } from '../io/json-deep.js';
-import { sanitizeInline } from '../io/sanitize.js';
+import { sanitize, sanitizeInline } from '../io/sanitize.js';
 import { asRecord, pick } from '../io/records.js';
 
 export type TranscriptLine =
@@ -35,6 +35,8 @@ export type TranscriptLine =
   | { kind: 'note'; text: string };
 
 const clean = (s: string) => sanitizeInline(s).replace(/\s+$/, '');
+/** A line of the agent's text: its tabs kept (code and nested lists indent with them). */
+const cleanText = (s: string) => sanitize(s).replace(/\n/g, ' ').replace(/\s+$/, '');
 
 function lineKey(line: TranscriptLine): string {
   return stringifyJson(line) ?? 'null';
@@ -70,7 +72,7 @@ export class Transcriber {
         this.partial += piece;
         const parts = this.partial.split('\n');
         this.partial = parts.pop() ?? '';
-        for (const p of parts) this.push(out, { kind: 'text', text: clean(p) });
+        for (const p of parts) this.push(out, { kind: 'text', text: cleanText(p) });
         return out;
       }
       case 'todos': {
@@ -158,9 +160,14 @@ export class Transcriber {
     return out;
   }
 
+  /** The line of text still coming (cleaned), shown as it is so far where rows can be redrawn. */
+  partialLine(): string {
+    return cleanText(this.partial);
+  }
+
   private flush(out: TranscriptLine[]): void {
     if (this.partial === '') return;
-    const text = clean(this.partial);
+    const text = cleanText(this.partial);
     this.partial = '';
     if (text) this.push(out, { kind: 'text', text });
   }

@@ -19,6 +19,8 @@ import { Transcriber, type TranscriptLine } from './transcript.js';
 import { JsonRunView } from './json-view.js';
 import { Playback, wrapRows } from './playback.js';
 import type { CancelNotice, RunEnd, RunView } from './run-view.js';
+import { append } from './append.js';
+import { AgentFeed, canRewrite } from './agent-feed.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
 const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result']);
@@ -67,6 +69,8 @@ export class TextRunView implements RunView {
   private live = false;
   private todos: Todo[] = [];
   private todosPrinted = true;
+  /** pretty: the agent's text, rendered as Markdown where it is on. */
+  private readonly feed = new AgentFeed();
 
   constructor(
     private readonly io: IO,
@@ -74,13 +78,19 @@ export class TextRunView implements RunView {
     private readonly mode: ViewMode,
     opts: RunViewOptions = {},
   ) {
-    const redraw = (opts.redraw ?? true) && io.cursorMoves && io.columns >= MIN_REDRAW_COLUMNS;
+    // Rows are redrawn where the IO can redraw (IO.canRedraw: stderr a terminal too, no pipe).
+    const redraw = (opts.redraw ?? true) && io.cursorMoves && io.canRedraw && io.columns >= MIN_REDRAW_COLUMNS;
     this.redraw = redraw;
     if (mode === 'pretty') {
       this.playback = new Playback(
         clock,
-        (text, rewrite) => this.write(text, rewrite),
-        () => io.columns,
+        {
+          write: (text) => this.write(text),
+          rewrite: (rows, text) => this.write(text, rows),
+          canRewrite: (rows, writes) => io.writes === writes && canRewrite(io, rows),
+          writes: () => io.writes,
+          columns: () => io.columns,
+        },
         redraw,
       );
     }
@@ -91,6 +101,7 @@ export class TextRunView implements RunView {
     // Printed with the first answer: a run that cannot be read leaves stdout empty.
     if (this.mode === 'plain') this.header = `job\t${projectId}\t${jobId}`;
     else {
+      await this.feed.load(this.io);
       this.spinner = await startSpinner(this.io, this.clock, stateLabel('running'), { redraw: this.redraw });
       this.live = this.spinner.live;
     }
@@ -107,16 +118,9 @@ export class TextRunView implements RunView {
     this.printHeader();
     if (applied.reset) this.t.reset();
     const lines: TranscriptLine[] = [];
-    for (const ev of applied.events) lines.push(...this.t.event(ev));
-    if (opts.quiet) this.kept.push(...lines);
-    else if (this.playback)
-      this.playback.push(
-        this.withoutRepeats(lines).map((l) =>
-          l.kind === 'text'
-            ? { kind: 'text', text: l.text }
-            : { kind: 'other', emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])) },
-        ),
-      );
+    for (const ev of applied.events) append(lines, this.t.event(ev));
+    if (opts.quiet) append(this.kept, lines);
+    else if (this.playback) this.enqueue(this.withoutRepeats(lines));
     else this.print(lines);
     this.spinner?.suffix(creditsText(creditsOfRun(applied.state)));
     const state = applied.state.state;
@@ -157,7 +161,31 @@ export class TextRunView implements RunView {
   }
 
   async play(until: number, signal?: AbortSignal): Promise<void> {
+    if (!(await this.prepare(signal))) return;
     await this.playback?.play(until, signal);
+    if (signal?.aborted) this.feed.interrupted = true;
+  }
+
+  /** The run ended: its text is rendered, yielding as it goes, before the end is printed. */
+  async settle(signal?: AbortSignal): Promise<void> {
+    await this.prepare(signal);
+  }
+
+  /** Renders the text that came, a few milliseconds at a time (a long text lets Ctrl-C in); false when aborted. */
+  private prepare(signal?: AbortSignal): Promise<boolean> {
+    return this.feed.prepare(this.io.columns - 1, signal);
+  }
+
+  /** Lines to play: the agent's text as it is shown (agent-feed.ts), the rest as it prints. */
+  private enqueue(lines: TranscriptLine[], final = false): void {
+    const items = this.feed.items(lines, (l) => ({
+      kind: 'other',
+      emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])),
+    }));
+    // The line still coming shows as it is so far, where rows can be redrawn.
+    if (final) this.feed.close();
+    else if (this.redraw) this.feed.tail(this.t.partialLine());
+    this.playback?.push(items);
   }
 
   status(text: string): void {
@@ -169,14 +197,22 @@ export class TextRunView implements RunView {
     this.spinner?.update(text ?? stateLabel(this.lastState));
   }
 
-  cancelled(notice: CancelNotice): void {
+  note(text: string): void {
     this.playback?.flush();
+    this.io.errLine(text);
+  }
+
+  cancelled(notice: CancelNotice): void {
+    this.flushPlayback();
     this.emit([{ kind: 'note', text: notice.message }]);
   }
 
   end(end: RunEnd): void {
-    this.playback?.flush();
-    this.print(this.t.finish(), { final: true });
+    this.flushPlayback();
+    if (this.playback) {
+      this.enqueue(this.withoutRepeats(this.t.finish(), true), true);
+      this.flushPlayback();
+    } else this.print(this.t.finish(), { final: true });
     this.stop();
     const s = end.state;
     const credits = creditsOfRun(s);
@@ -207,15 +243,29 @@ export class TextRunView implements RunView {
       plan: `${c.cyan('✓')} Plan ready${took}${creditsText(credits)}`,
       failed: `${c.red('✗')} Failed${took}${this.printedErrors.has(failure) ? '' : `: ${failure}`}${creditsText(credits)}`,
       cancelled: `${c.yellow('■')} Cancelled${took}${creditsText(credits)}; what the agent already wrote stays`,
-      detached: `${c.yellow('↗')} Detached${end.reason === 'connection_lost' ? ': no connection to the service' : ''}`,
+      detached: `${c.yellow('↗')} Stopped following${end.reason === 'connection_lost' ? ': no connection to the service' : ''}`,
       timeout: `${c.yellow('…')} Still running after ${formatElapsed(end.elapsedMs)}`,
       ongoing: `Still running`,
     };
     this.io.outLine(this.io.prose(line[end.outcome] ?? `Run ${s.state}`, 'stdout'));
   }
 
-  stop(): void {
+  /**
+   * What the playback holds, at once. After Ctrl-C cut a long rendering short, text not rendered
+   * yet is said in one line instead: rendering it would keep the command from ending.
+   */
+  private flushPlayback(): void {
+    if (this.feed.tooLongAfterInterrupt(this.io.columns - 1, this.playback?.rowsLeft() ?? 0)) {
+      this.feed.drop();
+      this.playback?.drop();
+      this.emit([{ kind: 'note', text: 'Interrupted: the rest of the agent’s text is not shown.' }]);
+      return;
+    }
     this.playback?.flush();
+  }
+
+  stop(): void {
+    this.flushPlayback();
     this.spinner?.stop();
     this.spinner = undefined;
     // The task list as it ended stays in the scrollback.
@@ -247,26 +297,42 @@ export class TextRunView implements RunView {
     for (const l of lines) if (l.kind === 'error') this.printedErrors.add(l.message.trim());
     if (lines.length === 0) return;
     const c = style(this.io);
+    const width = this.io.columns - 1;
     // Sentences (notes, errors, results) wrap at word boundaries on a terminal; the agent's text
-    // is laid out by its playback, or here as the playback lays it (a recap of a run attached to).
-    const text = lines.flatMap((l) =>
-      this.mode === 'plain'
-        ? formatPlain(l)
-        : formatPretty(l, c).map((t) =>
+    // is laid out by its playback, or here as the playback lays it (a recap of a run attached to):
+    // consecutive lines of it as one Markdown text where it is rendered.
+    const text: string[] = [];
+    let markdown: string[] = [];
+    const rendered = () => {
+      if (markdown.length) append(text, this.feed.render(markdown, width) ?? []);
+      markdown = [];
+    };
+    for (const l of lines) {
+      if (this.mode === 'pretty' && l.kind === 'text' && this.feed.rendered) {
+        markdown.push(l.text);
+        continue;
+      }
+      rendered();
+      if (this.mode === 'plain') append(text, formatPlain(l));
+      else
+        for (const t of formatPretty(l, c))
+          text.push(
             WRAPPED.has(l.kind)
               ? this.io.prose(t, 'stdout')
               : l.kind === 'text' && this.io.stdoutIsTTY
-                ? wrapRows(t, this.io.columns - 1).join('\n')
+                ? wrapRows(t.replace(/\t/g, '    '), width).join('\n')
                 : t,
-          ),
-    );
+          );
+    }
+    rendered();
     if (text.length === 0) return;
     this.write(`${text.join('\n')}\n`);
   }
 
-  /** Writes to stdout, clearing the spinner (stderr, same terminal) while it does; `rewrite` replaces the last row. */
-  private write(text: string, rewrite = false): void {
-    const print = () => (rewrite ? this.io.rewriteLastRow(text) : this.io.out(text));
+  /** Writes to stdout, clearing the spinner (stderr, same terminal) while it does; `rewrite` replaces that many rows. */
+  private write(text: string, rewrite = 0): void {
+    const print = () =>
+      rewrite && canRewrite(this.io, rewrite) ? this.io.rewriteRows(rewrite, text) : this.io.out(text);
     if (this.spinner) this.spinner.pause(print);
     else print();
   }

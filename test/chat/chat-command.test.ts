@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { Interrupts } from '../../src/interrupts.js';
+import { ESC, Interrupts } from '../../src/interrupts.js';
 import { fieldName, rx, spelled } from '../helpers/shapes.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { ScriptedPrompter as StepPrompter } from '../helpers/scripted-prompter.js';
@@ -133,7 +133,9 @@ describe('questions and plans', () => {
     expect(r.stdout).toMatch(/^question\tWhat kind of site should this be\?$/m);
     expect(r.stdout).toMatch(/^option\t2\tA portfolio$/m);
     const jobId = rx()`--job (${'job'})`.exec(r.stderr)![1];
-    expect(r.stderr).toContain(`sitebuilder chat site_bakery --choose N --job ${jobId}`);
+    for (const n of [1, 2, 3, 4])
+      expect(r.stderr).toContain(`sitebuilder chat site_bakery --choose ${n} --job ${jobId}`);
+    expect(r.stderr).toMatch(/^ {2}2\. A portfolio\n {4}sitebuilder chat site_bakery --choose 2 --job /m);
     expect(r.stderr).toContain(`sitebuilder chat site_bakery --answer '…' --job ${jobId}`);
     await startOver();
     const json = await chat(['make it nicer', '--json']);
@@ -257,7 +259,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
     );
     const waiting = rx()`from run (${'job'}) waits`.exec(r.stderr)![1];
     expect(r.stderr).toContain(
-      `Answer with \`sitebuilder chat site_bakery --choose N --job ${waiting}\` or \`sitebuilder chat site_bakery --answer '…' --job ${waiting}\``,
+      `Answer with \`sitebuilder chat site_bakery --choose N --job ${waiting}\` (N from 1 to 4: 1. A small business site; 2. A portfolio; 3. A blog; 4. An online shop) or \`sitebuilder chat site_bakery --answer '…' --job ${waiting}\``,
     );
     expect(r.stderr).toContain('--yes');
     const json = await chat(['Add a gallery page', '--json']);
@@ -288,7 +290,7 @@ describe('replies check what waits; a new message does not answer a waiting ques
 
   it('a conversation asks the waiting question first', async () => {
     expect((await chat(['make it nice'])).code).toBe(10);
-    const prompter = new ScriptedPrompter(['A blog', '']);
+    const prompter = new ScriptedPrompter(['A blog', '/exit']);
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(rx()`The agent's question from run ${'job'} still waits:`);
@@ -300,37 +302,75 @@ describe('replies check what waits; a new message does not answer a waiting ques
 });
 
 describe('Ctrl-C, queueing and the other commands', () => {
-  it('the first Ctrl-C cancels the run (exit 130); a second detaches with the re-attach command', async () => {
+  it('Esc then y cancels the run (exit 130, said as it ended); Ctrl-C stops following, the run going on', async () => {
     const interrupts = new Interrupts();
     const cancelled = await chat(['Add every page you can think of #long'], {
       interrupts,
-      clock: new InterruptingClock(interrupts, [3], clock.now()),
+      clock: new InterruptingClock(interrupts, [], clock.now(), [3]),
     });
     expect(cancelled.code).toBe(130);
     expect(calls('cancel_job')).toHaveLength(1);
+    expect(cancelled.stderr).toContain('Cancel this run? y cancels it · any other key keeps it going');
     expect(cancelled.stdout).toMatch(/^end\tcancelled\texit=130\tcredits=\d+$/m);
-    // Keep the shared clock ahead of the one that ran.
+    // What job watch shows after is what was said: cancelled.
+    const jobId = rx()`^job\tsite_bakery\t(${'job'})$`.exec(cancelled.stdout.split('\n')[0])![1];
     clock.advance(120_000);
+    const seen = await runCli(['job', 'watch', SITE, jobId], { env, clock });
+    expect(seen.stdout).toMatch(/^end\tcancelled\texit=1/m);
     await startOver();
-    // The service does not stop the run at once (here: cancel_job refused once), so the second press detaches.
-    emu.control.addFault({ method: 'cancel_job', status: 422, message: 'The run could not be stopped yet.' });
-    const i2 = new Interrupts();
-    const detached = await chat(['Add every page you can think of #long', '--json'], {
-      interrupts: i2,
-      clock: new InterruptingClock(i2, [2, 3], clock.now()),
+    // Esc, then any other key: nothing is cancelled; the run goes on to its end.
+    const i1 = new Interrupts();
+    const kept = await chat(['Add an about page and a contact page'], {
+      interrupts: i1,
+      clock: {
+        now: () => clock.now(),
+        sleep: (ms, signal) => {
+          if (i1.press(ESC)) i1.press('n');
+          return clock.sleep(ms, signal);
+        },
+      },
     });
-    expect(detached.code).toBe(130);
-    const end = ndjson(detached.stdout).at(-1);
+    expect(kept.code).toBe(0);
+    expect(kept.stderr).toContain('Not cancelled; the run goes on.');
+    expect(calls('cancel_job')).toHaveLength(0);
+    await startOver();
+    // Ctrl-C stops following at once: no cancel is sent, the run goes on.
+    const i2 = new Interrupts();
+    const stopped = await chat(['Add every page you can think of #long', '--json'], {
+      interrupts: i2,
+      clock: new InterruptingClock(i2, [2], clock.now()),
+    });
+    expect(stopped.code).toBe(130);
+    expect(calls('cancel_job')).toHaveLength(0);
+    const end = ndjson(stopped.stdout).at(-1);
     expect(end).toMatchObject({
       type: 'end',
       outcome: 'detached',
+      reason: 'interrupted',
       exitCode: 130,
       reattach: expect.stringMatching(rx()`^sitebuilder job watch site_bakery ${'job'}$`),
     });
+    // The run went on to its end, as was said.
+    clock.advance(600_000);
+    const after = await runCli(['job', 'watch', SITE, ndjson(stopped.stdout)[0].jobId], { env, clock });
+    expect(after.stdout).toMatch(/^end\tsucceeded\texit=0/m);
+    await startOver();
+    const i3 = new Interrupts();
+    const plain = await chat(['Add every page you can think of #long'], {
+      interrupts: i3,
+      clock: new InterruptingClock(i3, [1], clock.now()),
+    });
+    expect(plain.code).toBe(130);
+    expect(plain.stdout).toMatch(/^end\tdetached\texit=130\treason=interrupted$/m);
+    expect(plain.stderr).toMatch(
+      rx(
+        'm',
+      )`^Stopped following; the run goes on\. Re-attach with: sitebuilder job watch site_bakery ${'job'}\nCancel it with: sitebuilder job cancel site_bakery --job ${'job'}$`,
+    );
     clock.advance(120_000);
   });
 
-  it('a second Ctrl-C while cancel_job is slow detaches at once: the cancel is aborted, 130, the re-attach command', async () => {
+  it('Ctrl-C while cancel_job is slow stops following at once: the cancel is aborted, 130, the re-attach command', async () => {
     // The cancel hangs (a minute of latency); the second press comes while it is on its way.
     emu.control.addFault({ method: 'cancel_job', latencyMs: 60_000 });
     const interrupts = new Interrupts();
@@ -342,13 +382,15 @@ describe('Ctrl-C, queueing and the other commands', () => {
     try {
       const r = await chat(['Add every page you can think of #long'], {
         interrupts,
-        clock: new InterruptingClock(interrupts, [2], clock.now()),
+        clock: new InterruptingClock(interrupts, [], clock.now(), [2]),
       });
       expect(r.code).toBe(130);
       expect(r.stdout).toMatch(/^end\tdetached\texit=130\treason=interrupted$/m);
       expect(r.stderr).toMatch(
-        rx()`Detached before the cancel was confirmed.*Re-attach with: sitebuilder job watch site_bakery ${'job'}`,
+        rx()`Stopped following before the cancel was confirmed.*Re-attach with: sitebuilder job watch site_bakery ${'job'}`,
       );
+      // A cancel may have reached the service: no second cancel command is offered.
+      expect(r.stderr).not.toContain('Cancel it with');
     } finally {
       spy.mockRestore();
       clock.advance(120_000);
@@ -387,7 +429,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
     expect(watch.stdout).toMatch(/^end\tsucceeded\texit=0/m);
   });
 
-  it('a conversation: a message sent while the agent is busy is queued once; /queue, /cancel, /plan; an empty line leaves', async () => {
+  it('a conversation: a message sent while the agent is busy is queued once; /queue, /cancel, /plan; /exit leaves', async () => {
     await chat(['Add every page you can think of #long', '--no-follow']);
     const prompter = new ScriptedPrompter([
       'Then make the header bigger please',
@@ -396,10 +438,13 @@ describe('Ctrl-C, queueing and the other commands', () => {
       '/plan',
       '/nope',
       '',
+      '/exit',
     ]);
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
-    expect(r.prompts).toEqual(['You', 'You', 'You', 'You', 'You (plan mode)', 'You (plan mode)']);
+    expect(r.prompts).toEqual(['You', 'You', 'You', 'You', 'You (plan mode)', 'You (plan mode)', 'You (plan mode)']);
+    // An empty line sends nothing and does not leave.
+    expect(r.stderr).toContain('Nothing sent. /exit or Ctrl-D leaves.');
     // Prose on a terminal is wrapped at word boundaries: read as one sentence.
     expect(r.stdout.replace(/\n\s*/g, ' ')).toMatch(rx()`your message waits in the queue at position 1 \(${'qmsg'}\)`);
     expect(r.stdout).toMatch(rx('m')`^1 +${'qmsg'} +build`);
@@ -493,7 +538,7 @@ describe('Ctrl-C, queueing and the other commands', () => {
   it('/queue on an empty stopped queue says there is nothing to resume', async () => {
     await chat(['Add every page you can think of #long', '--no-follow']);
     expect((await runCli(['job', 'cancel', SITE], { env, clock })).code).toBe(0);
-    const r = await chat([], { tty: true, prompter: new ScriptedPrompter(['/queue', '']) });
+    const r = await chat([], { tty: true, prompter: new ScriptedPrompter(['/queue', '/exit']) });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
       'No message waits in the queue; it stopped after a failed or cancelled run, with nothing to resume.',
@@ -575,6 +620,6 @@ describe('site create follows the first build', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded', exitCode: 0 });
     const q = await runCli(['site', 'create', '--workspace', 'ws_demo', '--prompt', 'a site'], { env, clock });
     expect(q.code).toBe(10);
-    expect(q.stderr).toMatch(rx()`sitebuilder chat ${'site'} --choose N --job ${'job'}`);
+    expect(q.stderr).toMatch(rx()`sitebuilder chat ${'site'} --choose 1 --job ${'job'}`);
   });
 });

@@ -81,6 +81,8 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     });
     emu.control.setClock({ speed: 20, advanceMs: 30_000 });
     await waitFor(/What kind of site should this be\? …/);
+    // What was typed during the run was acknowledged while it ran.
+    expect(screen()).toContain('Kept for your next message: what you type now shows at the prompt when the run ends.');
     // A key pressed now reaches the question after any typed before it: once it has moved the
     // pointer (or something answered the question), the keys typed during the run had their chance.
     keys('Down');
@@ -102,7 +104,10 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     expect(screen()).toContain('Here is my plan');
     keys('Enter');
     await waitFor(/\+ team\.html[\s\S]*Done in/);
+    // An empty line sends nothing and stays; /exit leaves.
     keys('Enter');
+    await waitFor(/Nothing sent\. \/exit or Ctrl-D leaves\./);
+    keys('/exit', 'Enter');
     await waitFor(/EXIT=0/);
 
     const sent = emu.control.log({ method: 'send_message' }).map((e) => e.args as { prompt: string; mode?: string });

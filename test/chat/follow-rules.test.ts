@@ -11,7 +11,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js
 import { Interrupts } from '../../src/interrupts.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { rx } from '../helpers/shapes.js';
-import { chatEnv, knowLatestRun, ndjson, pressingOn, runCli, ScriptedPrompter, shellWords } from './helpers.js';
+import { cancellingOn, chatEnv, knowLatestRun, ndjson, runCli, ScriptedPrompter, shellWords } from './helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -52,12 +52,22 @@ const printed = (text: string, re: RegExp): string => {
 };
 
 describe('every follow-up command the CLI prints works as printed', () => {
-  it('a question: --choose N --job and --answer --job, from this machine and from another', async () => {
+  it('a question: --choose 2 --job beside its option and --answer --job, from this machine and from another', async () => {
     const q = await chat(['make it nice']);
     expect(q.code).toBe(10);
-    const choose = printed(q.stderr, /^ {2}(sitebuilder chat site_bakery --choose N --job \S+)$/m);
-    const answer = printed(q.stderr, /^ {2}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
-    expect((await runPrinted(choose, { n: '2' })).code).toBe(0);
+    // Each suggested answer, then the command that picks it: whole, nothing to fill in.
+    expect(q.stderr).toMatch(/^ {2}2\. A portfolio\n {4}sitebuilder chat site_bakery --choose 2 --job \S+$/m);
+    const choose = printed(q.stderr, /^ {4}(sitebuilder chat site_bakery --choose 2 --job \S+)$/m);
+    const answer = printed(q.stderr, /^ {4}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
+    // Pasted as printed, the one to fill in sends nothing: exit 2, naming what goes in place of …
+    const before = emu.control.log().length;
+    const unfilled = await runPrinted(answer, { text: '…' });
+    expect(unfilled.code).toBe(2);
+    expect(unfilled.stderr).toContain(
+      '"…" in --answer is a placeholder from a printed command: put your answer in its place.',
+    );
+    expect(emu.control.log()).toHaveLength(before);
+    expect((await runPrinted(choose)).code).toBe(0);
     expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A portfolio' });
     // The --answer command now names a run that is no longer the latest: refused, nothing sent.
     const stale = await runPrinted(answer);
@@ -67,7 +77,7 @@ describe('every follow-up command the CLI prints works as printed', () => {
     );
     expect((await runPrinted(printed(stale.stderr, /(sitebuilder job watch site_bakery \S+)$/m))).code).toBe(0);
     const q2 = await chat(['make it pop']);
-    const answer2 = printed(q2.stderr, /^ {2}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
+    const answer2 = printed(q2.stderr, /^ {4}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
     const elsewhere = { ...env, SITEBUILDER_CONFIG_DIR: tempConfigDir() };
     expect((await runPrinted(answer2, { text: 'A site for our bakery' }, { env: elsewhere })).code).toBe(0);
     expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A site for our bakery' });
@@ -76,7 +86,7 @@ describe('every follow-up command the CLI prints works as printed', () => {
   it('a plan: --approve --job and --revise --job; the refusal of a new message names both', async () => {
     const p = await chat(['--plan', 'Add a gallery page with photos of our bread']);
     expect(p.code).toBe(11);
-    const revise = printed(p.stderr, /^ {2}(sitebuilder chat site_bakery --revise '…' --job \S+)$/m);
+    const revise = printed(p.stderr, /^ {4}(sitebuilder chat site_bakery --revise '…' --job \S+)$/m);
     const revised = await runPrinted(revise, { text: 'Also add a pricing page' });
     expect(revised.code).toBe(11);
     const refused = await chat(['Add a team page']);
@@ -142,11 +152,11 @@ describe('the polling rule: no two polls of a run under 2 s apart', () => {
     expect(r.stdout).toContain('Done');
   });
 
-  it('right after a Ctrl-C cancel, and when attaching with job watch', async () => {
+  it('right after a cancel (Esc, y), and when attaching with job watch', async () => {
     const interrupts = new Interrupts();
     const c = await chat(['Add every page you can think of #long', '--json'], {
       interrupts,
-      clock: pressingOn(clock, interrupts, [3]),
+      clock: cancellingOn(clock, interrupts, [3]),
     });
     expect(c.code).toBe(130);
     const jobId = ndjson(c.stdout)[0].jobId;
@@ -190,15 +200,15 @@ describe('the polling rule: no two polls of a run under 2 s apart', () => {
 });
 
 describe('cancel_job: only the arguments the service shows, and every refusal shown', () => {
-  it('Ctrl-C sends {projectId} alone; the run cancelled, exit 130', async () => {
+  it('Esc, y sends {projectId} alone; the run cancelled, exit 130', async () => {
     const interrupts = new Interrupts();
     const r = await chat(['Add every page you can think of #long'], {
       interrupts,
-      clock: pressingOn(clock, interrupts, [3]),
+      clock: cancellingOn(clock, interrupts, [3]),
     });
     expect(r.code).toBe(130);
     expect(calls('cancel_job').map((e) => e.args)).toEqual([{ projectId: SITE }]);
-    expect(r.stdout).toMatch(/^note\tCancel sent; waiting for the run to stop/m);
+    expect(r.stdout).toMatch(/^note\tCancel sent; following the run until it stops/m);
   });
 
   it('a refused cancel is said, with what to do next; the run goes on to its end', async () => {
@@ -210,14 +220,14 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     const interrupts = new Interrupts();
     const r = await chat(['Add an about page and a contact page', '--json'], {
       interrupts,
-      clock: pressingOn(clock, interrupts, [2]),
+      clock: cancellingOn(clock, interrupts, [2]),
     });
     expect(r.code).toBe(0);
     const lines = ndjson(r.stdout);
     const cancel = lines.find((l) => l.type === 'cancel');
     expect(cancel).toMatchObject({ ok: false });
     expect(cancel.message).toMatch(
-      /^The cancel was refused, so the run goes on: .*chat:write.* Press Ctrl-C again to detach; try again with: sitebuilder job cancel site_bakery$/,
+      /^The cancel was refused, so the run goes on: .*chat:write.* Ctrl-C stops following; try again with: sitebuilder job cancel site_bakery$/,
     );
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded' });
     // Piped: a note line in the transcript, never a bare "Cancelling…".
@@ -225,20 +235,22 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     const i2 = new Interrupts();
     const plain = await chat(['Add an about page and a contact page'], {
       interrupts: i2,
-      clock: pressingOn(clock, i2, [2]),
+      clock: cancellingOn(clock, i2, [2]),
     });
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/^note\tThe cancel was refused, so the run goes on: .*chat:write/m);
     expect(plain.stdout).toMatch(/^end\tsucceeded\texit=0/m);
-    // Refused, then a second Ctrl-C: detached from a run that surely goes on.
+    // Refused, then Ctrl-C: no longer followed, a run that surely goes on.
     emu.control.addFault({ method: 'cancel_job', status: 403, message: 'This token lacks the chat:write scope.' });
     const i3 = new Interrupts();
     const gone = await chat(['Add every page you can think of #long'], {
       interrupts: i3,
-      clock: pressingOn(clock, i3, [2, 3]),
+      clock: cancellingOn(clock, i3, [2], [3]),
     });
     expect(gone.code).toBe(130);
-    expect(gone.stderr).toMatch(/^Detached; the run goes on\. Re-attach with: sitebuilder job watch site_bakery \S+$/m);
+    expect(gone.stderr).toMatch(
+      /^Stopped following; the run goes on\. Re-attach with: sitebuilder job watch site_bakery \S+$/m,
+    );
   });
 
   it('job cancel: {projectId}; --job is checked with get_job first; --clear-session confirms (exit 5, nothing sent)', async () => {

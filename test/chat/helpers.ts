@@ -6,7 +6,7 @@ import { type Clock, FakeClock } from '../../src/clock.js';
 import { createTestIO } from '../../src/io/io.js';
 import type { Choice, Prompter } from '../../src/io/prompter.js';
 import { InterruptedError } from '../../src/errors.js';
-import type { Interrupts } from '../../src/interrupts.js';
+import { ESC, type Interrupts } from '../../src/interrupts.js';
 import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
 import { rememberRun } from '../../src/config/runs.js';
 import { ConfigStore } from '../../src/config/store.js';
@@ -65,21 +65,54 @@ export class ScriptedPrompter implements Prompter {
   }
 }
 
-/** A FakeClock that presses Ctrl-C on the given sleeps (1-based; twice when listed twice). */
+/**
+ * A FakeClock that presses Ctrl-C on the given sleeps (1-based; twice when listed twice), and
+ * Esc then `y` (cancel the run) on those of `cancelOn`.
+ */
 export class InterruptingClock extends FakeClock {
   private n = 0;
   constructor(
     private readonly interrupts: Interrupts,
     private readonly pressOn: number[],
     start?: number,
+    private readonly cancelOn: number[] = [],
   ) {
     super(start);
   }
   override async sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.n++;
+    for (const at of this.cancelOn) if (at === this.n) pressCancel(this.interrupts);
     for (const at of this.pressOn) if (at === this.n) this.interrupts.fire();
     return super.sleep(ms, signal);
   }
+}
+
+/** Esc, then `y`: the keys that cancel a followed run (src/commands/job/run-keys.ts). */
+export function pressCancel(interrupts: Interrupts): void {
+  interrupts.press(ESC);
+  interrupts.press('y');
+}
+
+/**
+ * The shared clock (the emulator's too), pressing Esc then `y` (cancel the run) on the given
+ * sleeps (1-based), and Ctrl-C (stop following) on those of `stopOn`.
+ */
+export function cancellingOn(
+  clock: FakeClock,
+  interrupts: Interrupts,
+  cancelOn: number[],
+  stopOn: number[] = [],
+): Clock {
+  let n = 0;
+  return {
+    now: () => clock.now(),
+    sleep: (ms, signal) => {
+      n++;
+      for (const at of cancelOn) if (at === n) pressCancel(interrupts);
+      for (const at of stopOn) if (at === n) interrupts.fire();
+      return clock.sleep(ms, signal);
+    },
+  };
 }
 
 /**

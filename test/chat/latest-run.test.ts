@@ -147,7 +147,7 @@ describe('a history that names no run, a machine that knows none', () => {
   });
 
   it('a conversation says it cannot tell, and confirms the first message only', async () => {
-    const prompter = new ScriptedPrompter(['Add a gallery page please', 'yes', 'Then a team page please', '']);
+    const prompter = new ScriptedPrompter(['Add a gallery page please', 'yes', 'Then a team page please', '/exit']);
     const r = await chat([], { tty: true, prompter });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('your first message is taken as the reply to it');
@@ -162,7 +162,7 @@ describe('a history that names no run, a machine that knows none', () => {
     const a = { ...env, SITEBUILDER_CONFIG_DIR: tempConfigDir() };
     const asked = await runCli(['chat', SITE, 'make it nice', '--yes'], { env: a, clock });
     expect(asked.code).toBe(10);
-    const command = /sitebuilder chat site_bakery --choose N --job (\S+)/.exec(asked.stderr)!;
+    const command = /sitebuilder chat site_bakery --choose 3 --job (\S+)/.exec(asked.stderr)!;
     const r = await chat(['--choose', '3', '--job', command[1]]);
     expect(r.code).toBe(0);
     expect(emu.control.log({ method: 'send_message' }).at(-1)!.args).toMatchObject({ prompt: 'A blog' });

@@ -31,7 +31,7 @@ describe('a lone chat argument', () => {
     const r = await cli(['chat', 'Add a contact page']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      "error: No default site is set to send this message to, so nothing was sent: name the site, as in `sitebuilder chat <site> 'Add a contact page'`, or set a default site with `sitebuilder site use <site>`, then run `sitebuilder chat 'Add a contact page'`.\n",
+      "error: No default site is set to send this message to, so nothing was sent: name the site, as in `sitebuilder chat SITE 'Add a contact page'`, or set a default site with `sitebuilder site use SITE`, then run `sitebuilder chat 'Add a contact page'`.\n",
     );
     expect(emu.control.log()).toEqual([]);
   });
@@ -45,28 +45,46 @@ describe('a lone chat argument', () => {
     expect(sends()).toEqual([{ projectId: 'site_bakery', prompt: 'Add a contact page' }]);
   });
 
-  it('of an id’s form: the site when the service knows it, else the message for the default site', async () => {
-    const withDefault = { ...env, SITEBUILDER_SITE: 'site_bakery' };
-    const hello = await cli(['chat', 'hello', '--no-follow'], { env: withDefault });
-    expect(hello.code).toBe(0);
-    expect(hello.stderr).toContain(
-      'Sending it as a message to site_bakery, the default site (no site has the id hello).',
+  it('of an id’s form: the site when the service knows it, else refused with the closest ids, nothing sent', async () => {
+    const withDefault = { ...env, SITEBUILDER_SITE: 'site_portfolio' };
+    await knowLatestRun(emu, env.SITEBUILDER_CONFIG_DIR, 'site_portfolio');
+    // A mistyped id is never a paid message, default site or not: exit 2, "did you mean".
+    const typo = await cli(['chat', 'site_bakry', '--no-follow'], { env: withDefault });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      'error: No site has the id site_bakry, so nothing was sent; did you mean site_bakery? To send it as a message to site_portfolio, the default site: `sitebuilder chat site_portfolio site_bakry`\n',
     );
-    expect(sends()).toEqual([{ projectId: 'site_bakery', prompt: 'hello' }]);
+    // One read of the workspaces and of their sites, bounded; nothing written.
+    expect(emu.control.log().filter((e) => !/^(list_|get_)/.test(e.method ?? ''))).toEqual([]);
+    expect(emu.control.log({ method: 'list_workspaces' })).toHaveLength(1);
+    const far = await cli(['chat', 'hello'], { env: withDefault });
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain(
+      'No site has the id hello, so nothing was sent; `sitebuilder site list` shows the sites this token reaches. To send it as a message to site_portfolio, the default site: `sitebuilder chat site_portfolio hello`',
+    );
+    // The command it prints does what it says: the word, as a message to the default site.
+    const sent = await cli(['chat', 'site_portfolio', 'hello', '--no-follow'], { env: withDefault });
+    expect(sent.code).toBe(0);
+    expect(sends()).toEqual([{ projectId: 'site_portfolio', prompt: 'hello' }]);
+    // A part of an id is suggested too.
+    const part = await cli(['chat', 'bakery']);
+    expect(part.stderr).toContain('did you mean site_bakery?');
     // A site that exists is the site (a conversation, which needs a terminal here).
-    const site = await cli(['chat', 'site_portfolio'], { env: withDefault });
+    const site = await cli(['chat', 'site_docs'], { env: withDefault });
     expect(site.code).toBe(2);
     expect(site.stderr).toContain(
-      "A conversation needs a terminal; here, pass the message (or --answer, --choose, --approve, --revise): sitebuilder chat site_portfolio '…'",
+      "A conversation needs a terminal; here, pass the message (or --answer, --choose, --approve, --revise): sitebuilder chat site_docs '…'",
     );
     // The default site itself needs no question to the service.
     emu.control.clearLog();
-    await cli(['chat', 'site_bakery'], { env: withDefault });
+    await cli(['chat', 'site_portfolio'], { env: withDefault });
     expect(emu.control.log({ method: 'list_messages' })).toEqual([]);
     // Without a default site, an id the service does not know is neither: exit 2, nothing sent.
     const nowhere = await cli(['chat', 'hello']);
     expect(nowhere.code).toBe(2);
-    expect(nowhere.stderr).toContain('No site has the id hello and no default site is set, so nothing was sent');
+    expect(nowhere.stderr).toBe(
+      'error: No site has the id hello, so nothing was sent; `sitebuilder site list` shows the sites this token reaches.\n',
+    );
     expect(sends()).toEqual([]);
   });
 
@@ -99,11 +117,52 @@ describe('a conversation', () => {
     );
     // Not the one-shot commands in the middle of the conversation; only when leaving it.
     expect(said.match(/The question still waits/g)).toHaveLength(3);
-    expect(said.match(/sitebuilder chat/g)).toHaveLength(2);
-    expect(said).toMatch(
-      rx()`The question still waits; answer it later with:\n  sitebuilder chat site_bakery --choose N --job ${'job'}\n  sitebuilder chat site_bakery --answer '…' --job ${'job'}\n$`,
+    expect(said.match(/sitebuilder chat/g)).toHaveLength(5);
+    expect(r.stderr).toMatch(
+      rx()`The question still waits; answer it later with one of:\n  1\. A small business site\n    sitebuilder chat site_bakery --choose 1 --job ${'job'}\n(.*\n){6}  Or in your own words \(in place of …\):\n    sitebuilder chat site_bakery --answer '…' --job ${'job'}\n$`,
     );
     expect(sends().map((a: any) => a.prompt)).toEqual(['make it nice', 'A blog', 'hi there']);
+  });
+});
+
+describe('lines meant for something else', () => {
+  it('a shell command or a slash word mistyped asks first; No sends nothing; an empty line stays', async () => {
+    const prompter = new ScriptedPrompter([
+      'clear',
+      'no',
+      '/exti',
+      'cd ..',
+      null,
+      '',
+      '/plan Move the menu to its own page',
+      'no',
+      'exit',
+      'yes',
+      null,
+      '/exit',
+    ]);
+    const r = await cli(['chat', 'site_bakery'], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(r.prompts).toEqual([
+      'You',
+      '“clear” looks like a command for the shell. Send it to the agent anyway?',
+      'You',
+      'You',
+      '“cd ..” looks like a shell command. Send it to the agent anyway?',
+      'You',
+      'You',
+      '/plan is a command that takes no words. Send it to the agent anyway?',
+      'You',
+      '“exit” looks like a command for the shell. Send it to the agent anyway?',
+      'What kind of site should this be?',
+      'You (answers the question)',
+    ]);
+    const said = r.stderr.replace(/\n {2}/g, ' ');
+    expect(said).toContain('Unknown command /exti; did you mean /exit? Nothing was sent.');
+    expect(said.match(/Not sent\. \/help lists the commands; \/exit leaves\./g)).toHaveLength(3);
+    expect(said).toContain('Nothing sent. /exit or Ctrl-D leaves.');
+    // Only what was confirmed went to the agent.
+    expect(sends().map((a: any) => a.prompt)).toEqual(['exit']);
   });
 });
 
@@ -115,7 +174,7 @@ describe('a stopped queue', () => {
     const piped = await cli(['chat', 'site_bakery', 'Add a contact page to the site', '--no-follow']);
     expect(piped.stdout).toMatch(rx()`^queued\t2\t${'qmsg'}\n$`);
     expect(piped.stderr).toContain('Run the queue with: sitebuilder queue resume site_bakery');
-    const prompter = new ScriptedPrompter(['And a map on the contact page', '/resume', '']);
+    const prompter = new ScriptedPrompter(['And a map on the contact page', '/resume', '/exit']);
     const r = await cli(['chat', 'site_bakery'], { tty: true, prompter });
     expect(r.code).toBe(0);
     const said = `${r.stdout}${r.stderr}`.replace(/\n {2}/g, ' ');
@@ -136,7 +195,7 @@ describe('upload', () => {
     const r = await cli(['upload'], { tty: true, prompter });
     expect(r.code).toBe(2);
     expect(r.stderr.replace(/\s*\n\s*/g, ' ')).toContain(
-      'Name the files to upload (the site may be left out once `sitebuilder site use` set a default): sitebuilder upload [site] <file…>',
+      'Name the files to upload (the site may be left out once `sitebuilder site use` set a default): sitebuilder upload SITE FILE...',
     );
     expect(r.prompts).toEqual([]);
     expect(emu.control.log()).toEqual([]);

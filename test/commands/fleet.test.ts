@@ -413,7 +413,8 @@ describe('chat over many sites', () => {
     expect(res.stderr).toMatch(
       new RegExp(`^${asking}: The agent asks: .+\\? Options \\(--choose N\\): 1\\. .+ · 2\\. .+$`, 'm'),
     );
-    expect(res.stderr).toContain(`sitebuilder chat ${asking} --choose N --job ${jobOf(asking)}`);
+    expect(res.stderr).toContain(`sitebuilder chat ${asking} --choose 1 --job ${jobOf(asking)}`);
+    expect(res.stderr).toContain(`sitebuilder chat ${asking} --choose 4 --job ${jobOf(asking)}`);
     expect(res.stderr).toContain(`sitebuilder chat ${planning} --approve --job ${jobOf(planning)}`);
     expect(res.stderr).toContain(`sitebuilder chat ${planning} --revise '…' --job ${jobOf(planning)}`);
     // The message went to every site once, as a build message.
@@ -427,7 +428,7 @@ describe('chat over many sites', () => {
     const meanwhile = await cli(['chat', asking, failing, 'Add a blog'], { configDir });
     expect(tsv(meanwhile.stdout).find((r) => r[0] === asking)).toEqual([asking, 'skipped', jobOf(asking), '10']);
     expect(meanwhile.stderr).toContain(
-      `${asking}: Nothing was sent: a question waits on run ${jobOf(asking)}, and the agent would take the message as the reply (--yes sends it so).\n  sitebuilder chat ${asking} --choose N --job ${jobOf(asking)}\n  sitebuilder chat ${asking} --answer '…' --job ${jobOf(asking)}\n`,
+      `${asking}: Nothing was sent: a question waits on run ${jobOf(asking)}, and the agent would take the message as the reply (--yes sends it so).\n${[1, 2, 3, 4].map((n) => `  sitebuilder chat ${asking} --choose ${n} --job ${jobOf(asking)}\n`).join('')}  sitebuilder chat ${asking} --answer '…' --job ${jobOf(asking)}\n`,
     );
     expect(
       calls('send_message')
@@ -541,13 +542,20 @@ describe('chat over many sites', () => {
     const none = await cli(['chat', 'hello', 'there', 'friend']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain(
-      `if "hello there friend" is the message, quote it: sitebuilder chat <site> 'hello there friend'`,
+      `if "hello there friend" is the message, quote it: sitebuilder chat SITE 'hello there friend'`,
     );
     // An unknown id before a known one is a wrong id, not a message.
     const typo = await cli(['chat', 'site_typo', other, 'Update the footer', '--json']);
     expect(typo.code).toBe(2);
     expect(JSON.parse(typo.stderr).error.message).toBe(
       'No site has the id site_typo, so nothing was sent; check the ids (`sitebuilder site list` shows the sites this token reaches).',
+    );
+    expect(calls('send_message')).toHaveLength(0);
+    // One letter off a site the token reaches: that one is named.
+    const near = await cli(['chat', 'site_bakry', other, 'Update the footer']);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toContain(
+      'No site has the id site_bakry, so nothing was sent; check the ids (`sitebuilder site list` shows the sites this token reaches). Did you mean site_bakery for site_bakry?',
     );
     expect(calls('send_message')).toHaveLength(0);
 

@@ -42,7 +42,9 @@ describe('a site left out', () => {
   it('without a terminal is exit 2 naming the argument, as before', async () => {
     const res = await run(['site', 'view'], { env });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain('Name a site (sitebuilder site list shows them)');
+    expect(res.stderr).toContain(
+      'Name a site (`sitebuilder site list` shows them), or set a default with `sitebuilder site use SITE`.',
+    );
   });
 
   it('`site use` picks one on a terminal, even when a default is set, and saves it', async () => {

@@ -54,10 +54,13 @@ async function cli(argv: string[], mode: Mode, extraEnv: Record<string, string> 
 
 /**
  * What a clean output may hold on a terminal in colour: our SGR (bold, dim, colours, resets),
- * the spinner's line clearing and the playback's one cursor move (io.ts REWRITE_ROW: up one row).
+ * the spinner's line clearing and the playback's cursor moves (io.ts REWRITE_ROW: up one row; or
+ * up N rows and clear below, to redraw the agent's Markdown). Our SGR: colours, bold, dim, and
+ * the Markdown's italic, underline (links) and strikethrough.
  */
-const OWN_SEQUENCES = /\u001b\[(?:[0-9;]*m|2K)|\u001b\[1A(?=\r\u001b\[2K)|\r(?=\u001b\[2K)/g;
-const OWN_SGR = /^\u001b\[(?:0|1|2|22|3[0-9]|9[0-7]|39)m$/;
+const OWN_SEQUENCES =
+  /\u001b\[(?:[0-9;]*m|2K|J)|\u001b\[1A(?=\r\u001b\[2K)|\u001b\[\d+A(?=\r\u001b\[J)|\r(?=\u001b\[(?:2K|J))/g;
+const OWN_SGR = /^\u001b\[(?:0|1|2|1;2|22|3|23|4|24|9|29|3[0-9]|9[0-7]|39)m$/;
 
 function problems(o: Outcome): string[] {
   const found: string[] = [];

@@ -209,8 +209,9 @@ describe('start-up: what a command loads', () => {
     const commander = [...chunks.values()].filter((t) => t.includes('commander.unknownOption'));
     expect(commander).toHaveLength(1);
     const ours = [...chunks.values()].filter((t) => !commander.includes(t)).reduce((n, t) => n + t.length, 0);
-    expect(ours).toBeLessThan(190_000);
-    expect(Buffer.byteLength(code)).toBeLessThan(330_000);
+    expect(ours).toBeLessThan(195_000);
+    // The agent's Markdown (--no-markdown, the hyperlink marks, the rewrite of rows) added about 1.2 KB.
+    expect(Buffer.byteLength(code)).toBeLessThan(332_000);
     // ASCII (bin/ reads them as latin1), and strict, as the ES modules they came from.
     for (const f of files) {
       const text = readFileSync(f, 'latin1');

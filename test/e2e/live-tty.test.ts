@@ -75,8 +75,12 @@ async function liveBlock(cols: number, site: string, emu: RunningEmulator): Prom
   for (const row of rows.slice(rows.findIndex((r) => r.startsWith('Tasks')))) expect(row.length).toBeLessThan(cols);
   // The text, steps and file changes above it, each once.
   expect(count(mid, /^~ index\.html$/)).toBe(1);
-  // Ctrl-C cancels: the block goes, the task list as it ended stays once, then the end line.
-  t.send('C-c');
+  // Esc asks (on the spinner, which stays one row), y cancels: the block goes, the task list as it
+  // ended stays once, then the end line.
+  t.send('Escape');
+  const asked = await t.waitFor((s) => /Cancel this run\? \(y\/N\)/.test(shown(s)), 20_000);
+  expect(count(asked, SPINNER)).toBe(1);
+  t.send('y');
   const end = await t.waitFor(/EXIT=130/, 20_000);
   expect(count(end, SPINNER)).toBe(0);
   expect(count(end, /^Tasks/)).toBe(1);

@@ -186,6 +186,14 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
         'What you typed during the run (“also a blog page 2”) is kept for the message after this reply.',
       );
       expect(said.match(/What you typed during the run/g)).toHaveLength(1);
+      // An empty line sends nothing, leaves nothing, and drops nothing: the kept text is said kept.
+      t.send('Enter');
+      await t.waitFor((s) =>
+        s
+          .replace(/\n {2}/g, ' ')
+          .includes('Nothing sent. Still kept for your next message: “also a blog page 2”. /exit or Ctrl-D leaves.'),
+      );
+      await t.waitForPrompt(/^\? You \(answers the question\) ‣\s*$/);
       t.send('/reply', 'Enter');
       await t.waitFor((s) => (s.match(/\? What kind of site should this be\? …/g) ?? []).length === 1);
       t.send('Down', 'Down', 'Enter');
@@ -213,11 +221,13 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       t.send('Add a gallery page with captions #stall:30', 'Enter');
       await waitFor(() => sent(emu).length > 0, { what: 'the message sent' });
       await t.waitFor(/working|Reading/);
-      // Another person's message waits behind the run; Ctrl-C cancels the run: the queue stops.
+      // Another person's message waits behind the run; Esc, then y, cancels the run: the queue stops.
       expect(
         (await call(emu, 'send_message', { projectId: 'site_bakery', prompt: 'Then a bigger header' })).queued,
       ).toBe(true);
-      t.send('C-c');
+      t.send('Escape');
+      await t.waitFor(/Cancel this run\? y cancels it/);
+      t.send('y');
       emu.control.setClock({ speed: 20 });
       await t.waitFor(/Cancelled/);
       await t.waitForPrompt(/^\? You ‣/);
@@ -232,7 +242,7 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       t.send('/resume', 'Enter');
       const resumed = await t.waitFor(/bigger\s+header[\s\S]*Done in[\s\S]*\? You ‣/, 15_000);
       expectFits(withoutRunView(resumed), cols, { words: ['/resume'] });
-      t.send('Enter');
+      t.send('/exit', 'Enter');
       await t.waitFor(/^EXIT=0$/m);
     }, 45_000);
 
@@ -242,7 +252,7 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       const cli = `'${process.execPath}' '${BIN}'`;
       const script = [
         `${cli} chat 'Add a contact page'`,
-        `SITEBUILDER_SITE=site_bakery ${cli} chat hello --no-follow`,
+        `SITEBUILDER_SITE=site_bakery ${cli} chat site_bakry --no-follow`,
         `SITEBUILDER_SITE=site_bakery ${cli} chat site_portfolio </dev/null`,
         `${cli} upload`,
       ]
@@ -261,25 +271,27 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       const flat = (i: number) => part(i).replace(/\s*\n\s*/g, ' ');
       // A message without a site to go to: exit 2, both forms, quoted for the shell.
       expect(flat(0)).toContain(
-        "No default site is set to send this message to, so nothing was sent: name the site, as in `sitebuilder chat <site> 'Add a contact page'`, or set a default site with `sitebuilder site use <site>`, then run `sitebuilder chat 'Add a contact page'`.",
+        "No default site is set to send this message to, so nothing was sent: name the site, as in `sitebuilder chat SITE 'Add a contact page'`, or set a default site with `sitebuilder site use SITE`, then run `sitebuilder chat 'Add a contact page'`.",
       );
       expect(part(0)).toMatch(/code 2$/m);
-      // `hello` is no site: the message for the default site, said so.
-      expect(flat(1)).toContain('Sending it as a message to site_bakery, the default site (no site has the id hello).');
-      expect(part(1)).toMatch(/code 0$/m);
-      expect(sent(emu)).toEqual(['hello']);
-      expect(emu.control.log({ method: 'send_message' })[0].args).toMatchObject({ projectId: 'site_bakery' });
+      // `site_bakry` is no site: refused with the closest id, never sent as a message.
+      expect(flat(1)).toContain(
+        'No site has the id site_bakry, so nothing was sent; did you mean site_bakery? To send it as a message to site_bakery, the default site: `sitebuilder chat site_bakery site_bakry`',
+      );
+      expect(part(1)).toMatch(/code 2$/m);
+      expect(sent(emu)).toEqual([]);
       // A site that exists is the site, even with another default.
       expect(flat(2)).toMatch(
         /A conversation needs a terminal; here, pass the message \(or --answer, --choose, --approve, --revise\):\s+sitebuilder chat site_portfolio '…'/,
       );
       // No files: said before any site is picked or asked for.
       expect(flat(3)).toContain(
-        'Name the files to upload (the site may be left out once `sitebuilder site use` set a default): sitebuilder upload [site] <file…>',
+        'Name the files to upload (the site may be left out once `sitebuilder site use` set a default): sitebuilder upload SITE FILE...',
       );
       expect(part(3)).toMatch(/code 2$/m);
       expect(part(3)).not.toMatch(/Which site|Loading/);
-      expect(emu.control.log({ method: 'list_workspaces' })).toEqual([]);
+      // One read of the workspaces: the suggestion for site_bakry; none for upload (no picker).
+      expect(emu.control.log({ method: 'list_workspaces' })).toHaveLength(1);
       expectFits(screen, cols);
     }, 30_000);
   }

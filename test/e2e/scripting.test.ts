@@ -93,7 +93,8 @@ describe.skipIf(!hasJq).concurrent('examples/publish.sh', () => {
     expect(res.code).toBe(10);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('The agent asks: ');
-    expect(res.stderr).toMatch(rx()`Answer with: sitebuilder chat site_bakery --choose N --job ${'job'}`);
+    expect(res.stderr).toMatch(rx('m')`^ {2}2\. .+\n {4}sitebuilder chat site_bakery --choose 2 --job ${'job'}$`);
+    expect(res.stderr).toMatch(rx('m')`^ {4}sitebuilder chat site_bakery --answer '…' --job ${'job'}$`);
     expect(res.stderr).not.toContain('Published');
   });
 });

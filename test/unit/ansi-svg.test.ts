@@ -143,11 +143,17 @@ describe('the committed pictures (`npm run docs:images`)', () => {
     expect(readme).toContain(`](docs/images/${name})`);
   });
 
-  it('chat.svg: a conversation in plan mode, the plan approved, the live block, then the end', () => {
-    const [live, end] = screensIn(read('chat.svg')).map((rows) => rows.join('\n'));
-    expect(live).toMatch(/^\$ sitebuilder chat site_bakery$/m);
-    expect(live).toMatch(/^✔ You \(plan mode\) · .+/m);
-    expect(live).toMatch(/^Here is my plan:$/m);
+  it('chat.svg: a conversation in plan mode, its Markdown plan rendered, approved, the live block, then the end', () => {
+    const [plan, live, end] = screensIn(read('chat.svg')).map((rows) => rows.join('\n'));
+    expect(plan).toMatch(/^\$ sitebuilder chat site_bakery$/m);
+    expect(plan).toMatch(/^✔ You \(plan mode\) · .+/m);
+    // The plan rendered: its heading, a numbered step, the table, the code block; no marker.
+    expect(plan).toMatch(/^Here is my plan$/m);
+    expect(plan).toMatch(/^1\. \w+ \S+: /m);
+    expect(plan).toMatch(/^File +Change +Task$/m);
+    expect(plan).toMatch(/^│ :root \{$/m);
+    expect(plan).not.toMatch(/\*\*|^#|```|^\|/m);
+    expect(plan).toMatch(/^\? Build this plan\?/m);
     expect(live).toMatch(/^✔ Build this plan\? · Approve and build$/m);
     // The live block at the bottom: the task list, one done and one going on, above the spinner.
     expect(live).toMatch(/^Tasks \d+\/\d+\n( {2}✓ .*\n)+ {2}▸ .*\n( {2}○ .*\n)*[⠋-⣿] The agent is working \d+s$/m);

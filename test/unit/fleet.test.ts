@@ -56,7 +56,7 @@ describe('sites named on the command line that the service does not know', () =>
     );
     // No site known at all: the site goes first.
     expect(say(['hello', 'there'], ['hello', 'there'], 'friend')).toMatch(
-      /quote it: sitebuilder chat <site> 'hello there friend'$/,
+      /quote it: sitebuilder chat SITE 'hello there friend'$/,
     );
     // A long message is not repeated whole.
     const long = say(['s_1', 'Please'], ['Please'], 'x'.repeat(80));

@@ -7,7 +7,9 @@ import { planChanges, readPlan } from '../../src/commands/storage-restore/plan-v
 import { backupChoiceLabels } from '../../src/commands/storage-restore/pick-backup.js';
 import { TypedText } from '../../src/io/keyguard.js';
 import { fitChoice } from '../../src/io/prompter.js';
-import { sb, shellQuote } from '../../src/io/shell.js';
+import { flag, sb, shellQuote } from '../../src/io/shell.js';
+import { isPlaceholder, refusePlaceholder } from '../../src/core/placeholders.js';
+import { editDistance } from '../../src/commands/chat/site-suggest.js';
 
 const typed = (...chunks: string[]) => {
   const t = new TypedText();
@@ -78,6 +80,55 @@ describe('commands to copy', () => {
     expect(sb('storage-restore status', 's;rm -rf', 'srs_1')).toBe(
       "sitebuilder storage-restore status 's;rm -rf' srs_1",
     );
+  });
+
+  it('a value that begins with - never becomes an option: flags joined with =, arguments after --', () => {
+    const evil = '--base-url=https://evil.example';
+    expect(sb('job watch', 'site_bakery', 'job_1')).toBe('sitebuilder job watch site_bakery job_1');
+    expect(sb('job watch', 'site_bakery', evil)).toBe(`sitebuilder job watch -- site_bakery ${evil}`);
+    expect(sb('chat', evil, flag('--approve'), flag('--job', 'job_1'))).toBe(
+      `sitebuilder chat --approve --job job_1 -- ${evil}`,
+    );
+    expect(sb('chat', 'site_1', flag('--job', evil))).toBe(`sitebuilder chat site_1 --job=${evil}`);
+    expect(sb('chat', 'site_1', flag('--answer', '-x y'))).toBe("sitebuilder chat site_1 --answer='-x y'");
+    // `-` alone is standard input, an argument: left as it is.
+    expect(sb('publish', '-')).toBe('sitebuilder publish -');
+    expect(sb('storage-restore status', 's_1', 'rs_1', flag('--wait'))).toBe(
+      'sitebuilder storage-restore status s_1 rs_1 --wait',
+    );
+  });
+
+  it('a placeholder is a placeholder only alone: …, ..., <text>, N, TEXT, JOB, SITE, ID, any _ID', () => {
+    for (const p of [
+      '…',
+      '...',
+      ' … ',
+      '<text>',
+      '<its id>',
+      'N',
+      'TEXT',
+      'JOB',
+      'SITE',
+      'ID',
+      'CODE_BACKUP_ID',
+      'FILE...',
+    ])
+      expect(isPlaceholder(p), p).toBe(true);
+    for (const v of ['site_bakery', 'job_000012', 'Add a page…', 'No', 'n', 'Text', 'A <b> tag', 'JOBS', 'IDEA', '2'])
+      expect(isPlaceholder(v), v).toBe(false);
+    expect(() => refusePlaceholder('--answer', '…')).toThrow(
+      '"…" in --answer is a placeholder from a printed command: put your answer in its place. Nothing was sent.',
+    );
+    expect(() => refusePlaceholder('site', 'SITE', 'site')).toThrow(
+      '"SITE" as the site is a placeholder from a printed command: put a site id in its place.',
+    );
+  });
+
+  it('did you mean: the closest ids by edit distance, a swap counting one', () => {
+    expect(editDistance('site_bakry', 'site_bakery')).toBe(1);
+    expect(editDistance('site_bakeyr', 'site_bakery')).toBe(1);
+    expect(editDistance('abc', '')).toBe(3);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
   });
 
   it('a refusal pointing to a method points to the command that does it, with the site', () => {

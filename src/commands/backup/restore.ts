@@ -55,7 +55,7 @@ async function resolveBackup(
   if (given !== undefined && given.trim() === '')
     throw new UsageError('The backup id is empty; `sitebuilder backup list` shows the ids.');
   if (given && (ctx.globals.yes || !ctx.prompter.canPrompt())) return { id: given, text: given };
-  if (!given) ctx.prompter.require('Choosing a backup', `name it: ${sb('backup restore', siteId)} <backupId>`);
+  if (!given) ctx.prompter.require('Choosing a backup', `name it: \`${sb('backup restore', siteId, 'BACKUP_ID')}\``);
   const { envelope } = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
   const items = itemsOf(envelope.data);
   if (given) {
@@ -110,7 +110,7 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
   ctx.io.info(
     preId
       ? `A Pre-restore Backup was taken first: undo with \`${sb('backup restore', siteId, preId)}\`.`
-      : `A Pre-restore Backup was taken first, but the service’s answer did not name it: \`${sb('backup list', siteId)}\` shows it (type automatic), and \`${sb('backup restore', siteId)} <its id>\` undoes this.`,
+      : `A Pre-restore Backup was taken first, but the service’s answer did not name it: \`${sb('backup list', siteId)}\` shows it (type automatic), and \`${sb('backup restore', siteId, 'BACKUP_ID')}\` with its id undoes this.`,
   );
   ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);
   return 0;

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
+import { agentLine } from '../../render/agent-text.js';
 import type { Question } from '../../render/events.js';
 import type { Mode } from './send.js';
 import { requireQuestion } from './waiting.js';
@@ -34,12 +35,15 @@ export async function askQuestion(ctx: Context, q: Question): Promise<NextMessag
   // option as the service gave it.
   const room = Math.max(10, ctx.io.columns - 4);
   const choices = [
-    ...q.options.map((o) => ({ label: cutWidth(sanitizeInline(o), room), value: o as string | typeof OTHER })),
+    ...(await Promise.all(q.options.map((o) => agentLine(ctx.io, o)))).map((label, i) => ({
+      label: cutWidth(label, room),
+      value: q.options[i] as string | typeof OTHER,
+    })),
     { label: 'Other (type an answer)', value: OTHER as string | typeof OTHER },
   ];
   // A question wider than the terminal is said above the list, wrapped at word boundaries: the
   // list's own title line would be folded mid-word while it waits.
-  let title = sanitizeInline(q.question) || 'The agent asks a question';
+  let title = (await agentLine(ctx.io, q.question)) || 'The agent asks a question';
   if (displayWidth(title) + 4 > ctx.io.columns) {
     ctx.io.errLine(`The agent asks: ${title}`);
     title = 'Your answer';

@@ -40,8 +40,8 @@ import { DEFAULT_CONCURRENCY, type FleetFlags } from '../fleet/options.js';
 import type { SiteOutcome } from '../fleet/report.js';
 import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
 import { gatherSites } from '../fleet/sites.js';
-import { sb } from '../../io/shell.js';
-import { pendingOf, shellQuote, waitingOn } from '../job/commands.js';
+import { flag, sb, shellQuote } from '../../io/shell.js';
+import { pendingOf, waitingOn } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
 import { type ChatOptions, readMessageFile } from './run.js';
 import { sendMessage, type Mode } from './send.js';
@@ -124,16 +124,36 @@ const either = (ids: string[]): string =>
  * `friend`; where the unknown ids are the last ones before the message, the sentence shows the
  * command with the message quoted. The ids come from the command line, checked by checkId.
  */
-export function unknownSitesError(siteArgs: string[], unknown: ReadonlySet<string>, message?: string): UsageError {
+/** Whether the unknown ids are the last arguments before the message: the words of an unquoted message. */
+function areMessageWords(siteArgs: string[], unknown: ReadonlySet<string>, message?: string): boolean {
+  let trailing = 0;
+  while (trailing < siteArgs.length && unknown.has(siteArgs[siteArgs.length - 1 - trailing])) trailing++;
+  const before = siteArgs.slice(0, siteArgs.length - trailing);
+  return message !== undefined && trailing > 0 && !before.some((a) => unknown.has(a));
+}
+
+export function unknownSitesError(
+  siteArgs: string[],
+  unknown: ReadonlySet<string>,
+  message?: string,
+  near: ReadonlyMap<string, string[]> = new Map(),
+): UsageError {
   const named = [...new Set(siteArgs.filter((a) => unknown.has(a)))];
   let trailing = 0;
   while (trailing < siteArgs.length && unknown.has(siteArgs[siteArgs.length - 1 - trailing])) trailing++;
   const head = `No site has the id ${either(named.map(sanitizeInline))}, so nothing was sent`;
   const before = siteArgs.slice(0, siteArgs.length - trailing);
-  if (message === undefined || trailing === 0 || before.some((a) => unknown.has(a)))
-    return new UsageError(`${head}; check the ids (\`${sb('site list')}\` shows the sites this token reaches).`);
+  if (!areMessageWords(siteArgs, unknown, message)) {
+    const meant = named
+      .filter((id) => near.get(id)?.length)
+      .map((id) => `${near.get(id)!.map(sanitizeInline).join(' or ')} for ${sanitizeInline(id)}`);
+    const guess = meant.length ? ` Did you mean ${meant.join(', ')}?` : '';
+    return new UsageError(
+      `${head}; check the ids (\`${sb('site list')}\` shows the sites this token reaches).${guess}`,
+    );
+  }
   const words = [...siteArgs.slice(before.length), message].join(' ');
-  const command = `${before.length ? sb('chat', ...before) : sb('chat <site>')} ${shellQuote(words.length > 60 ? '…' : words)}`;
+  const command = sb('chat', ...(before.length ? before : ['SITE']), words.length > 60 ? '…' : words);
   const what =
     words.length > 60
       ? `the words from ${sanitizeInline(siteArgs[before.length])} on are`
@@ -155,7 +175,15 @@ async function requireKnownSites(ctx: Context, siteArgs: string[], sites: string
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, sites.length) }, lookUp));
-  if (unknown.size > 0) throw unknownSitesError(siteArgs, unknown, message);
+  if (unknown.size === 0) return;
+  // A few mistyped ids: the closest the token reaches, from one bounded read (site-suggest.ts).
+  const near = new Map<string, string[]>();
+  if (unknown.size <= 3 && !areMessageWords(siteArgs, unknown, message)) {
+    const { closestIds, reachableSiteIds } = await import('./site-suggest.js');
+    const ids = await reachableSiteIds(ctx);
+    for (const id of unknown) near.set(id, closestIds(id, ids));
+  }
+  throw unknownSitesError(siteArgs, unknown, message, near);
 }
 
 /** More than a handful of sites: confirmed on a terminal, or --yes; otherwise exit 5, nothing sent. */
@@ -312,7 +340,7 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   } catch (err) {
     if (ctx.signal.aborted)
       return out('detached', ExitCode.interrupted, {
-        note: `Detached; the run goes on (last seen: ${sanitizeInline(lastSeen)}).`,
+        note: `Stopped following; the run goes on (last seen: ${sanitizeInline(lastSeen)}).`,
         next: watch,
       });
     if (err instanceof PendingError)
@@ -358,7 +386,8 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
   const message = await readMessage(opts, given, ctx);
   checkLocally(opts, message, siteArgs);
   // The message in a command shown for reading: a long one is left to fill in.
-  const shortMessage = shellQuote(message.length > 60 ? '…' : message);
+  const short = message.length > 60 ? '…' : message;
+  const shortMessage = shellQuote(short);
   return withBatchGate(ctx, async (gate) => {
     const sites = await gatherSites(ctx, siteArgs, opts, (args) => `sitebuilder chat ${args} ${shortMessage}`);
     if (sites.length === 0) {
@@ -373,13 +402,13 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
       title: 'Chat with',
       // The same message, mode and --yes; on standard input a long message is left to fill in.
       again: (ids) =>
-        [
-          'sitebuilder chat',
-          ...(ids ? ids.map(shellQuote) : ['-']),
-          ...(opts.plan ? ['--plan'] : []),
-          ...(ctx.globals.yes ? ['--yes'] : []),
-          ids ? shellQuote(message) : shortMessage,
-        ].join(' '),
+        sb(
+          'chat',
+          ...(ids ?? ['-']),
+          ...(opts.plan ? [flag('--plan')] : []),
+          ...(ctx.globals.yes ? [flag('--yes')] : []),
+          ids ? message : short,
+        ),
       sites,
       async prepare() {
         if (typed) await requireKnownSites(ctx, siteArgs, sites, given);
@@ -390,7 +419,7 @@ export async function runChatBatch(opts: ChatBatchOptions, positionals: string[]
       work: (site, row) => chatOne(ctx, opts, message, mode, site, row),
       notStarted: (site, why) => ({
         ...notStartedOutcome(site, why, 'Not sent'),
-        next: [sb('chat', site, ...(opts.plan ? ['--plan'] : []), message)],
+        next: [sb('chat', site, ...(opts.plan ? [flag('--plan')] : []), message)],
         record: { jobId: null, state: null, creditsCharged: null },
       }),
     });

@@ -3,16 +3,26 @@
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
 // The definition only: the implementation (./run.ts) loads when the command runs.
 import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
+import { UsageError } from '../../errors.js';
 import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import type { ChatBatchOptions } from './batch.js';
 
+/** --choose N: a number; the printed `N` is a placeholder, refused with what to put in its place. */
+function parseChoice(value: string): number {
+  if (value.trim() === 'N')
+    throw new UsageError(
+      '--choose N holds a placeholder: put the number of one of the suggested answers in place of N (they are listed with the question; `sitebuilder job watch SITE JOB` shows them again). Nothing was sent.',
+    );
+  return parsePositiveInt('--choose')(value);
+}
+
 export const chat = defineCommand<ChatBatchOptions>({
   name: 'chat',
   summary: 'Talk to the site agent: send a message and watch the run live',
-  description: `Send a message to the site's agent and follow the run: its text as it arrives, its task list, the files it changes, and the credits it cost. Without a message, in a terminal, a conversation: /plan toggles plan mode, /queue shows the queue, /resume runs a queue stopped after a failed or cancelled run, /cancel stops the run, /reply answers a question or plan put off with Esc, and an empty line, /exit or Ctrl-D leaves. What you type during a run becomes your next message's text (never an answer to a question or plan). Ctrl-C during a run cancels it; a second Ctrl-C detaches (the run goes on) and prints the command that re-attaches. When the connection to the service is lost, it says so and keeps trying for --reconnect-for (default 5m); then it detaches with exit 8 and the command that re-attaches.
+  description: `Send a message to the site's agent and follow the run: its text as it arrives, its task list, the files it changes, and the credits it cost. Without a message, in a terminal, a conversation: /plan toggles plan mode, /queue shows the queue, /resume runs a queue stopped after a failed or cancelled run, /cancel stops the run, /reply answers a question or plan put off with Esc, and /exit or Ctrl-D leaves. What you type during a run becomes your next message's text (never an answer to a question or plan). During a run, Esc cancels it (asks first) and Ctrl-C stops following: the run goes on, and the commands that re-attach and cancel are printed. When the connection to the service is lost, it says so and keeps trying for --reconnect-for (default 5m); then it detaches with exit 8 and the command that re-attaches.
 
-A lone argument is the site, or the message for the default site: one with a space is a message; one that could be an id is the site unless the service has no such site. Without a default site, a message needs the site named first (exit 2).
+A lone argument is the site, or the message for the default site: one with a space is a message; one that could be an id is the site, and when the service has no such site nothing is sent (exit 2, naming the closest ids). Without a default site, a message needs the site named first (exit 2).
 
 When the agent asks a question or writes a plan, a terminal offers a choice; a script gets exit code 10 (question) or 11 (plan) and the exact command that answers, naming the run with --job: --answer TEXT or --choose N, --approve or --revise TEXT. These flags check that a question (or a plan) waits on the site's latest run, and send nothing otherwise (exit 2). A new message while one waits would be taken as its reply: a terminal asks first; otherwise nothing is sent (exit 10 or 11) unless --yes. The latest run is the one --job names, else the newest the history names with a time, else the newest this CLI started or followed; when none of these tells it, a terminal asks, a reply flag without one exits 2 (name the run with --job), and a new message exits 5 (--job or --yes). A message sent while the agent is busy waits in the site's queue (exit 8 when following, 0 with --no-follow) and runs on its own.
 
@@ -33,7 +43,7 @@ Several sites (chat SITE… MESSAGE: the last argument is the message; - reads t
     {
       flags: '--choose <n>',
       description: 'answer with the agent’s suggested answer number N',
-      parse: parsePositiveInt('--choose'),
+      parse: parseChoice,
     },
     {
       flags: '--job <jobId>',
@@ -67,7 +77,7 @@ Several sites (chat SITE… MESSAGE: the last argument is the message; - reads t
     'cut -f1 clients.tsv | sitebuilder chat - "Update the footer year to 2027" --yes --json',
   ],
   jsonFields:
-    'NDJSON: {"type":"start",projectId,jobId}; each event as the service sent it ({"event","data"}); {"type":"state",state} on changes; {"type":"reset"}; {"type":"cancel",jobId,ok,message} after a Ctrl-C; {"type":"queued",queueItemId,queuePosition,queueResumable} when queued; and exactly one last line {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach,reason}, where reason says why it was detached from (interrupted, connection_lost, refused; else null), error is {code,message,raw} on a failed run (raw: the service’s object) and pending holds the question with its options and answer commands, or the plan. With --no-follow: one document {projectId,queued,jobId} or {projectId,queued,queueItemId,queuePosition,queueResumable}.',
+    'NDJSON: {"type":"start",projectId,jobId}; each event as the service sent it ({"event","data"}); {"type":"state",state} on changes; {"type":"reset"}; {"type":"cancel",jobId,ok,message} after a cancel asked with Esc; {"type":"queued",queueItemId,queuePosition,queueResumable} when queued; and exactly one last line {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach,reason}, where reason says why it was detached from (interrupted, connection_lost, refused; else null), error is {code,message,raw} on a failed run (raw: the service’s object) and pending holds the question with its options and answer commands, or the plan. With --no-follow: one document {projectId,queued,jobId} or {projectId,queued,queueItemId,queuePosition,queueResumable}.',
   async run(opts, ctx) {
     const positionals = [opts.site, opts.message, ...(opts.more ?? [])].filter((a): a is string => a !== undefined);
     if (

@@ -1,29 +1,52 @@
 // `sitebuilder chat <site>` in a terminal: a prompt loop. Each message starts (or queues) a run
-// that is rendered live; questions and plans are answered with a select. An empty line, /exit or
-// Ctrl-D leaves; /plan toggles plan mode; /cancel stops the site's run; /queue shows the queue;
-// /resume runs a stopped queue. Ctrl-C during a run cancels it; a second Ctrl-C detaches and
-// leaves with 130. A question or plan left waiting (by an earlier run, or put off with Esc or
+// that is rendered live; questions and plans are answered with a select. /exit or Ctrl-D leaves
+// (an empty line sends nothing and leaves nothing: what was kept stays kept); /plan toggles plan
+// mode; /cancel stops the site's run; /queue shows the queue; /resume runs a stopped queue.
+// During a run, Esc cancels it (asked first) and the conversation goes on; Ctrl-C stops following
+// and leaves with 130, the run going on (job/run-keys.ts). A line that looks meant for the shell
+// (`clear`, `cd ..`) or a slash command mistyped is asked about before it is sent (shell-like.ts).
+// A question or plan left waiting (by an earlier run, or put off with Esc or
 // Decide later) is said once with what the next message does to it and the ways out, and the
 // prompt says it too; /reply asks it again. What is typed during a run becomes the next message's
 // text, never an answer to a question or a plan. When the latest run cannot be told, the first
 // message is confirmed (waiting.ts).
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
-import { forgetTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
-import { EndOfInputError } from '../../io/prompter.js';
+import { forgetTypeAhead, keepTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
+import { EndOfInputError, EscapeError } from '../../io/prompter.js';
 import { pickString } from '../../io/records.js';
-import { sanitize, sanitizeInline } from '../../io/sanitize.js';
+import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
+import { agentText } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
-import { waitingOn } from '../job/commands.js';
+import { answerLines, waitingOn } from '../job/commands.js';
 import { rememberSiteRun } from '../job/known-runs.js';
 import { printQueue } from '../queue/list.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
+import { oddLine, slashTypo } from './shell-like.js';
 import { followToEnd, runTurn, type TurnResult } from './turn.js';
 import { waitingAtStart } from './waiting.js';
 
 const HELP =
-  'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /resume runs a stopped queue · /cancel stops the run · /exit, Ctrl-D or an empty line leaves.';
+  'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /resume runs a stopped queue · /cancel stops the run · /exit or Ctrl-D leaves. During a run, Esc cancels it (asks first) · Ctrl-C stops following (the run goes on).';
+
+/** The slash commands, for "did you mean". */
+const COMMANDS = ['/plan', '/queue', '/resume', '/cancel', '/reply', '/help', '/exit', '/quit'] as const;
+
+/** Kept text, as quoted in a sentence. */
+const quoted = (text: string) => `“${sanitizeInline(text.length > 40 ? `${text.slice(0, 39)}…` : text)}”`;
+
+/** A line that looks meant for something else: sent only when confirmed (Esc or Ctrl-C: not sent). */
+async function confirmOdd(ctx: Context, why: string): Promise<boolean> {
+  let yes = false;
+  try {
+    yes = await ctx.prompter.confirm(`${why}. Send it to the agent anyway?`, false);
+  } catch (err) {
+    if (!(err instanceof InterruptedError)) throw err;
+  }
+  if (!yes) ctx.io.errLine('Not sent. /help lists the commands; /exit leaves.');
+  return yes;
+}
 
 async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
   try {
@@ -55,6 +78,12 @@ async function resumeQueue(ctx: Context, projectId: string): Promise<string | un
   }
 }
 
+/** Leaving: text typed during a run and not yet shown at a prompt is said, never dropped unseen. */
+function sayNotSent(ctx: Context): void {
+  const kept = peekTypeAhead(ctx.io);
+  if (kept) ctx.io.errLine(`Not sent: what you typed during the run (${quoted(kept)}).`);
+}
+
 /** What the next message does to what waits, and the ways out: said once, when it starts to wait. */
 function sayWaiting(ctx: Context, w: Pending, mode: 'build' | 'plan'): void {
   ctx.io.errLine(
@@ -73,9 +102,8 @@ function promptLabel(plan: boolean, w: Pending | undefined): string {
 
 /** Leaving while something waits: the commands that answer it later. */
 function sayLeftWaiting(ctx: Context, w: Pending): void {
-  const commands = w.kind === 'question' ? w.answer : [w.approve, w.revise];
-  ctx.io.errLine(`The ${w.kind} still waits; answer it later with:`);
-  for (const c of commands) ctx.io.errLine(`  ${c}`);
+  ctx.io.errLine(`The ${w.kind} still waits; answer it later with one of:`);
+  for (const line of answerLines(w)) ctx.io.errLine(line);
 }
 
 const ask = (ctx: Context, w: Pending): Promise<NextMessage | undefined> =>
@@ -135,7 +163,12 @@ export async function interactiveChat(
   };
   /** Follows a run the conversation did not send (the one /resume started), as a turn. */
   const follow = async (jobId: string): Promise<number | undefined> => {
-    const { result, next } = await followToEnd(ctx, projectId, jobId, opts.timeoutMs, false, opts.reconnectForMs);
+    const { result, next } = await followToEnd(ctx, projectId, jobId, {
+      timeoutMs: opts.timeoutMs,
+      remember: false,
+      reconnectForMs: opts.reconnectForMs,
+      conversation: true,
+    });
     if (next) return turn(next);
     return ended(result);
   };
@@ -146,7 +179,7 @@ export async function interactiveChat(
   if (start && start !== 'unknown') {
     const what = waitingOn(projectId, start.jobId, start);
     ctx.io.errLine(`The agent's ${what.kind} from run ${sanitizeInline(start.jobId)} still waits:`);
-    if (what.kind === 'plan' && what.plan) ctx.io.outLine(sanitize(what.plan));
+    if (what.kind === 'plan' && what.plan) ctx.io.outLine(await agentText(ctx.io, what.plan, 'stdout', ctx.signal));
     const next = await ask(ctx, what);
     const detached = next ? await turn(next) : ended({ exitCode: ExitCode.ok, pending: what });
     if (detached !== undefined) return detached;
@@ -160,17 +193,33 @@ export async function interactiveChat(
       const kept = waiting ? peekTypeAhead(ctx.io) : '';
       if (kept && kept !== keptSaid) {
         keptSaid = kept;
-        ctx.io.errLine(
-          `What you typed during the run (“${sanitizeInline(kept.length > 40 ? `${kept.slice(0, 39)}…` : kept)}”) is kept for the message after this reply.`,
-        );
+        ctx.io.errLine(`What you typed during the run (${quoted(kept)}) is kept for the message after this reply.`);
       }
       line = (await ctx.prompter.input(promptLabel(plan, waiting), { typeAhead: !waiting })).trim();
     } catch (err) {
       if (err instanceof EndOfInputError) line = '/exit';
-      else if (err instanceof InterruptedError) return ExitCode.interrupted;
-      else throw err;
+      else if (err instanceof EscapeError) {
+        // Esc cancels a run; at the prompt there is none: the line stays as it was typed.
+        keepTypeAhead(ctx.io, err.typed);
+        ctx.io.errLine(c.dim('Nothing runs to cancel. /exit or Ctrl-D leaves.'));
+        continue;
+      } else if (err instanceof InterruptedError) {
+        sayNotSent(ctx);
+        return ExitCode.interrupted;
+      } else throw err;
     }
-    if (line === '' || line === '/exit' || line === '/quit') {
+    if (line === '') {
+      // Nothing to send, and nothing dropped: what was kept stays kept.
+      const kept = peekTypeAhead(ctx.io);
+      ctx.io.errLine(
+        c.dim(
+          `Nothing sent.${kept ? ` Still kept for your next message: ${quoted(kept)}.` : ''} /exit or Ctrl-D leaves.`,
+        ),
+      );
+      continue;
+    }
+    if (line === '/exit' || line === '/quit') {
+      sayNotSent(ctx);
       if (waiting) sayLeftWaiting(ctx, waiting);
       return ExitCode.ok;
     }
@@ -214,9 +263,12 @@ export async function interactiveChat(
       continue;
     }
     if (/^\/\w+$/.test(line)) {
-      ctx.io.errLine(`Unknown command ${line}. ${HELP}`);
+      const near = slashTypo(line, COMMANDS);
+      ctx.io.errLine(`Unknown command ${line}${near ? `; did you mean ${near}?` : '.'} Nothing was sent. ${HELP}`);
       continue;
     }
+    const odd = oddLine(line, COMMANDS);
+    if (odd && !(await confirmOdd(ctx, odd))) continue;
     if (unconfirmed) {
       if (!(await confirmFirst(ctx))) {
         ctx.io.errLine('Not sent.');

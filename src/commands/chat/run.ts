@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { ID_MAX_LENGTH } from '../../input.js';
 import { PROMPT_FILE_MAX_BYTES, readTextFile } from '../../io/read-text-file.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { sb, shellQuote } from '../../io/shell.js';
+import { sb } from '../../io/shell.js';
 import { APPROVE_TEXT, chosenAnswer } from './answers.js';
 import { interactiveChat } from './interactive.js';
 import { siteExists } from './site-exists.js';
@@ -36,18 +36,17 @@ const notAnId = (arg: string): boolean => /[\s\p{Cc}\p{Cf}]/u.test(arg) || arg.l
 
 /** Exit 2 when a message comes without a site to send it to: both forms, in one sentence. */
 function noSiteFor(message: string, why: string): UsageError {
-  const m = shellQuote(message.length > 60 ? '…' : message);
+  const m = message.length > 60 ? '…' : message;
   return new UsageError(
-    `${why}, so nothing was sent: name the site, as in \`${sb('chat <site>')} ${m}\`, or set a default site with \`${sb('site use <site>')}\`, then run \`${sb('chat')} ${m}\`.`,
+    `${why}, so nothing was sent: name the site, as in \`${sb('chat', 'SITE', m)}\`, or set a default site with \`${sb('site use', 'SITE')}\`, then run \`${sb('chat', m)}\`.`,
   );
 }
 
 /**
  * Which site, and which message. `chat <site> <message>` is plain. A lone argument may be either:
- * one that cannot be an id (a space, a control character) is the message; one that can is the
- * site unless the service has no such site (404), in which case it is the message for the
- * default site. Without a default site a message has nowhere to go: exit 2, nothing sent. Never
- * a guess that would send a message to the wrong place.
+ * one that cannot be an id (a space, a control character) is the message for the default site;
+ * one that can is the site, and when the service has no such site nothing is sent (exit 2, with
+ * the closest ids the token reaches: site-suggest.ts). A mistyped id never becomes a paid message.
  */
 async function siteAndMessage(
   opts: ChatOptions,
@@ -63,16 +62,26 @@ async function siteAndMessage(
     return understood(ctx, ctx.site(undefined), lone);
   }
   const site = ctx.site(lone);
-  // --job names the run a message or reply answers: a conversation takes none, so this is the message.
-  if (opts.job !== undefined) return fallback ? understood(ctx, ctx.site(undefined), lone) : { site };
   if (await siteExists(ctx, site)) return { site };
-  if (!fallback) throw noSiteFor(lone, `No site has the id ${sanitizeInline(lone)} and no default site is set`);
-  return understood(ctx, ctx.site(undefined), lone, ` (no site has the id ${sanitizeInline(lone)})`);
+  throw await noSuchSite(ctx, site, fallback);
+}
+
+/** Exit 2 for a lone argument that names no site: the closest ids, and how to send it as a message. */
+async function noSuchSite(ctx: Context, typed: string, fallback: string | undefined): Promise<UsageError> {
+  const { similarSites } = await import('./site-suggest.js');
+  const near = await similarSites(ctx, typed);
+  const meant = near.length
+    ? `did you mean ${near.map(sanitizeInline).join(' or ')}?`
+    : `\`${sb('site list')}\` shows the sites this token reaches.`;
+  const asMessage = fallback
+    ? ` To send it as a message to ${sanitizeInline(fallback)}, the default site: \`${sb('chat', fallback, typed)}\``
+    : '';
+  return new UsageError(`No site has the id ${sanitizeInline(typed)}, so nothing was sent; ${meant}${asMessage}`);
 }
 
 /** Says how a lone argument was understood, before anything is sent. */
-function understood(ctx: Context, site: string, message: string, why = ''): { site: string; message: string } {
-  ctx.io.info(`Sending it as a message to ${sanitizeInline(site)}, the default site${why}.`);
+function understood(ctx: Context, site: string, message: string): { site: string; message: string } {
+  ctx.io.info(`Sending it as a message to ${sanitizeInline(site)}, the default site.`);
   return { site, message };
 }
 
@@ -130,6 +139,11 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
     Boolean(opts.approve) ||
     opts.revise !== undefined;
   checkFlags(opts);
+  // --job names the run a message or a reply answers; a lone argument that may be an id is the
+  // site (siteAndMessage), so with nothing else there is nothing for --job to go with.
+  const lone = opts.site !== undefined && opts.message === undefined && !otherwise;
+  if (opts.job !== undefined && !otherwise && opts.message === undefined && !(lone && notAnId(opts.site!.trim())))
+    checkLocally(opts, undefined, 0);
   const { site, message: given } = await siteAndMessage(opts, ctx, otherwise);
   const message = await messageOf(opts, given, ctx);
   const replies = [

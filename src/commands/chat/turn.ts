@@ -4,11 +4,12 @@
 // code says what waits (10 question, 11 plan).
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
+import { agentLine } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
 import { createRunView } from '../../render/views.js';
-import { pendingOf } from '../job/commands.js';
-import { exitCodeOf, followJob, watchCommand, type FollowResult } from '../job/follow.js';
+import { answerLines, pendingOf } from '../job/commands.js';
+import { exitCodeOf, followJob, watchCommand } from '../job/follow.js';
+import { sayStopped } from '../job/run-keys.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import { reportQueued, reportStarted, sendMessage, type Mode } from './send.js';
 
@@ -64,7 +65,12 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
       return { exitCode: ExitCode.ok, jobId: sent.jobId };
     }
     // sendMessage remembered the run already.
-    ({ result, next } = await followToEnd(ctx, o.projectId, sent.jobId, o.timeoutMs, false, o.reconnectForMs));
+    ({ result, next } = await followToEnd(ctx, o.projectId, sent.jobId, {
+      timeoutMs: o.timeoutMs,
+      remember: false,
+      reconnectForMs: o.reconnectForMs,
+      conversation: o.conversation,
+    }));
   }
   return result;
 }
@@ -78,17 +84,16 @@ export async function followToEnd(
   ctx: Context,
   projectId: string,
   jobId: string,
-  timeoutMs?: number,
-  remember = true,
-  reconnectForMs?: number,
+  opts: { timeoutMs?: number; remember?: boolean; reconnectForMs?: number; conversation?: boolean } = {},
 ): Promise<{ result: TurnResult; next?: NextMessage }> {
+  const { timeoutMs, remember = true, reconnectForMs } = opts;
   const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
   const r = await followJob(ctx, {
     projectId,
     jobId,
     view,
     timeoutMs,
-    onInterrupt: 'cancel',
+    keepTyped: opts.conversation,
     ...(remember && { remember: 'started' as const }),
     reconnectForMs,
   });
@@ -98,7 +103,7 @@ export async function followToEnd(
   view.end({ ...r, exitCode, pending, reattach });
   if (r.error) throw r.error;
   const result: TurnResult = { exitCode, jobId, detached: r.outcome === 'detached' };
-  if (reattach) ctx.io.info(`${reattachLead(r)}. Re-attach with: ${reattach}`);
+  if (reattach) sayStopped(ctx, r, projectId, jobId);
   if (!pending) return { result };
   if (ctx.prompter.canPrompt()) {
     const next =
@@ -109,44 +114,23 @@ export async function followToEnd(
     // Put off: the caller says how to answer later (a conversation, with its slash commands).
     return { result: { ...result, pending } };
   }
-  printPendingHint(ctx, pending);
+  await printPendingHint(ctx, pending);
   return { result };
 }
 
 /** After Esc or Decide later outside a conversation: the commands that answer later, once. */
 export function printAnswerLater(ctx: Context, pending: Pending): void {
   if (ctx.io.json) return;
-  if (pending.kind === 'plan') {
-    ctx.io.errLine(`Approve it later with: ${pending.approve}`);
-    ctx.io.errLine(`or ask for changes with: ${pending.revise}`);
-    return;
-  }
-  const choices = pending.options.map((opt, i) => `${i + 1}. ${sanitizeInline(opt)}`).join('; ');
-  ctx.io.errLine(`Answer it later with${choices ? ` (N: ${choices})` : ''}:`);
-  for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
+  ctx.io.errLine(`${pending.kind === 'plan' ? 'The plan waits' : 'The question waits'}; answer it later with one of:`);
+  for (const line of answerLines(pending)) ctx.io.errLine(line);
 }
 
-function reattachLead(r: FollowResult): string {
-  if (r.outcome === 'timeout') return 'Stopped following; the run goes on';
-  if (r.reason === 'connection_lost') return 'Stopped following without a connection; the run may go on';
-  return r.cancelSent
-    ? 'Detached before the cancel was confirmed; the run may still be going on'
-    : 'Detached; the run goes on';
-}
-
-function printPendingHint(ctx: Context, pending: NonNullable<ReturnType<typeof pendingOf>>): void {
+async function printPendingHint(ctx: Context, pending: Pending): Promise<void> {
   if (ctx.io.json) return;
-  if (pending.kind === 'question') {
-    ctx.io.errLine(`The agent asks: ${sanitizeInline(pending.question)}`);
-    pending.options.forEach((opt, i) => {
-      ctx.io.errLine(`  ${i + 1}. ${sanitizeInline(opt)}`);
-    });
-    ctx.io.errLine('Answer with:');
-    for (const c of pending.answer) ctx.io.errLine(`  ${c}`);
-    return;
-  }
-  ctx.io.errLine('Approve the plan with:');
-  ctx.io.errLine(`  ${pending.approve}`);
-  ctx.io.errLine('or ask for changes with:');
-  ctx.io.errLine(`  ${pending.revise}`);
+  ctx.io.errLine(
+    pending.kind === 'question'
+      ? `The agent asks: ${await agentLine(ctx.io, pending.question)} Answer with one of:`
+      : 'The plan waits for your word; answer with one of:',
+  );
+  for (const line of answerLines(pending)) ctx.io.errLine(line);
 }

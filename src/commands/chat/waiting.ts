@@ -13,10 +13,10 @@ import {
   UsageError,
 } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { chatCommand, shellQuote } from '../job/commands.js';
+import { chatCommand } from '../job/commands.js';
 import { type Choice, chooseLatest, type LatestRun, readRunSources, type RunSources, whatWaits } from './latest-run.js';
 import type { Mode } from './send.js';
-import { sb } from '../../io/shell.js';
+import { flag as opt, sb } from '../../io/shell.js';
 
 export type { LatestRun } from './latest-run.js';
 
@@ -34,13 +34,17 @@ function howItIs(run: LatestRun): string {
 
 /** The commands that answer what waits, as a sentence; each names the run with --job. */
 export function answeredWith(site: string, run: LatestRun): string {
-  const job = ['--job', shellQuote(run.jobId)];
+  const job = opt('--job', run.jobId);
   // Backquoted: a command to copy is never broken when the sentence is wrapped (src/io/width.ts).
   if (run.question) {
-    const choose = run.question.options.length ? `\`${chatCommand(site, '--choose', 'N', ...job)}\` or ` : '';
-    return `The agent asks: ${sanitizeInline(run.question.question)} Answer with ${choose}\`${chatCommand(site, '--answer', shellQuote('…'), ...job)}\``;
+    const { options } = run.question;
+    const list = options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join('; ');
+    const choose = options.length
+      ? `\`${chatCommand(site, opt('--choose', 'N'), job)}\` (N from 1 to ${options.length}: ${list}) or `
+      : '';
+    return `The agent asks: ${sanitizeInline(run.question.question)} Answer with ${choose}\`${chatCommand(site, opt('--answer', '…'), job)}\``;
   }
-  return `Its plan waits: approve it with \`${chatCommand(site, '--approve', ...job)}\`, or ask for changes with \`${chatCommand(site, '--revise', shellQuote('…'), ...job)}\``;
+  return `Its plan waits: approve it with \`${chatCommand(site, opt('--approve'), job)}\`, or ask for changes with \`${chatCommand(site, opt('--revise', '…'), job)}\``;
 }
 
 function notLatestSentence(site: string, c: Extract<Choice, { notLatest: string }>): string {
@@ -127,13 +131,11 @@ export async function requireQuestion(
   const run = await latestForReply(ctx, site, flag, job);
   if (run === 'none')
     throw new UsageError(
-      `No question waits for an answer on ${sanitizeInline(site)} (${NO_HISTORY}); ${flag} sent nothing. To send it as a new message: ${chatCommand(site, shellQuote('…'))}`,
+      `No question waits for an answer on ${sanitizeInline(site)} (${NO_HISTORY}); ${flag} sent nothing. To send it as a new message: ${chatCommand(site, '…')}`,
     );
   if (run.question) return { ...run, question: run.question };
   const instead =
-    run.plan !== undefined
-      ? ` ${answeredWith(site, run)}.`
-      : ` To send it as a new message: ${chatCommand(site, shellQuote('…'))}`;
+    run.plan !== undefined ? ` ${answeredWith(site, run)}.` : ` To send it as a new message: ${chatCommand(site, '…')}`;
   throw new UsageError(
     `No question waits for an answer on ${sanitizeInline(site)} (${howItIs(run)}); ${flag} sent nothing.${instead}`,
   );
@@ -144,12 +146,12 @@ export async function requirePlan(ctx: Context, site: string, flag: string, job?
   const run = await latestForReply(ctx, site, flag, job);
   if (run === 'none')
     throw new UsageError(
-      `No plan waits for approval on ${sanitizeInline(site)} (${NO_HISTORY}); ${flag} sent nothing. To ask for a plan: ${chatCommand(site, '--plan', shellQuote('…'))}`,
+      `No plan waits for approval on ${sanitizeInline(site)} (${NO_HISTORY}); ${flag} sent nothing. To ask for a plan: ${chatCommand(site, opt('--plan'), '…')}`,
     );
   if (run.plan !== undefined) return run;
   const instead = run.question
     ? ` ${answeredWith(site, run)}.`
-    : ` To ask for a plan: ${chatCommand(site, '--plan', shellQuote('…'))}`;
+    : ` To ask for a plan: ${chatCommand(site, opt('--plan'), '…')}`;
   throw new UsageError(
     `No plan waits for approval on ${sanitizeInline(site)} (${howItIs(run)}); ${flag} sent nothing.${instead}`,
   );

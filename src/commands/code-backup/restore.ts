@@ -36,7 +36,7 @@ export const CODE_RESTORE_CONSEQUENCES = [
 ];
 
 async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
-  ctx.prompter.require('Choosing a code backup', `name it: ${sb('code-backup restore', siteId)} <codeBackupId>`);
+  ctx.prompter.require('Choosing a code backup', `name it: \`${sb('code-backup restore', siteId, 'CODE_BACKUP_ID')}\``);
   const { envelope } = await ctx
     .api()
     .call('list_code_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });

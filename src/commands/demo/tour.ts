@@ -39,7 +39,7 @@ export async function runDemo(ctx: Context, cli: Cli): Promise<number> {
     io.errLine('');
     io.errLine(
       ctx.prompter.canPrompt()
-        ? 'Now talk to the agent of Sunrise Bakery (an empty line leaves; try a short message, /plan, or #ask #fail #stall #long):'
+        ? 'Now talk to the agent of Sunrise Bakery (/exit or Ctrl-D leaves; try a short message, /plan, or #ask #fail #stall #long):'
         : 'A message to the agent of Sunrise Bakery, followed live:',
     );
     io.errLine(`$ sitebuilder ${chat.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}`);

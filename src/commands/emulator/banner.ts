@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { listTokens, type RunningEmulator } from '../../emulator/index.js';
 import { SECRET_HEADER } from '../../emulator/guard.js';
 import type { LogEntry } from '../../emulator/request-log.js';
+import { flag, sb } from '../../io/shell.js';
 import { type EmulatorProfile, SETUP_PROFILE } from './setup.js';
 
 /** With --setup: what to type in another terminal, nothing to copy. */
@@ -21,7 +22,7 @@ export function printSetupBanner(running: RunningEmulator, profile: EmulatorProf
     return;
   }
   io.outLine(io.prose(`Emulator listening on ${running.baseUrl}`, 'stdout'));
-  const flag = profile.name === SETUP_PROFILE ? '' : ` --profile ${profile.name}`;
+  const status = sb('auth status', ...(profile.name === SETUP_PROFILE ? [] : [flag('--profile', profile.name)]));
   io.info(
     `Profile ${profile.name} points at it with the demo token ${full?.name ?? ''} and is the current profile until the emulator stops.`,
   );
@@ -33,7 +34,7 @@ export function printSetupBanner(running: RunningEmulator, profile: EmulatorProf
   if (running.controlSecret !== undefined)
     io.outLine(io.prose(`Control API secret (send it as ${SECRET_HEADER}): ${running.controlSecret}`, 'stdout'));
   io.info(
-    `Ctrl-C stops it; profile ${profile.before ?? 'default'} is current again then. \`sitebuilder auth status${flag}\` says which profile and address are in force.`,
+    `Ctrl-C stops it; profile ${profile.before ?? 'default'} is current again then. \`${status}\` says which profile and address are in force.`,
   );
 }
 

@@ -1,14 +1,17 @@
 // The exact commands printed for what comes next (answer a question, approve a plan,
-// re-attach), and the `pending` part of the end of a run.
-import { shellQuote } from '../../io/shell.js';
+// re-attach), and the `pending` part of the end of a run. Each is whole: pasted, it does what it
+// says (`--choose 2` picks the second suggested answer), or it holds a placeholder (`--answer
+// '…'`) that the CLI refuses with exit 2 before anything is sent (core/placeholders.ts).
+import { type Flag, flag, sb, shellQuote } from '../../io/shell.js';
+import { sanitizeInline } from '../../io/sanitize.js';
 import type { Question } from '../../render/events.js';
 import { planOf, type RunState } from '../../render/reducer.js';
 import type { Pending } from '../../render/run-view.js';
 
 export { shellQuote };
 
-export function chatCommand(projectId: string, ...rest: string[]): string {
-  return ['sitebuilder chat', shellQuote(projectId), ...rest].join(' ');
+export function chatCommand(projectId: string, ...rest: Array<string | Flag>): string {
+  return sb('chat', projectId, ...rest);
 }
 
 /**
@@ -22,18 +25,44 @@ export function pendingOf(state: RunState, projectId: string, jobId: string): Pe
   return undefined;
 }
 
-/** The question (or else the plan) that waits on run `jobId`, with the commands that answer it. */
+/**
+ * The question (or else the plan) that waits on run `jobId`, with the commands that answer it:
+ * one `--choose N` per suggested answer, in their order, then `--answer '…'` (to fill in).
+ */
 export function waitingOn(projectId: string, jobId: string, what: { question?: Question; plan?: string }): Pending {
-  const job = ['--job', shellQuote(jobId)];
+  const job = flag('--job', jobId);
   if (what.question) {
-    const answer = [chatCommand(projectId, '--answer', shellQuote('…'), ...job)];
-    if (what.question.options.length) answer.unshift(chatCommand(projectId, '--choose', 'N', ...job));
+    const answer = [
+      ...what.question.options.map((_, i) => chatCommand(projectId, flag('--choose', String(i + 1)), job)),
+      chatCommand(projectId, flag('--answer', '…'), job),
+    ];
     return { kind: 'question', question: what.question.question, options: what.question.options, answer };
   }
   return {
     kind: 'plan',
     plan: what.plan ?? '',
-    approve: chatCommand(projectId, '--approve', ...job),
-    revise: chatCommand(projectId, '--revise', shellQuote('…'), ...job),
+    approve: chatCommand(projectId, flag('--approve'), job),
+    revise: chatCommand(projectId, flag('--revise', '…'), job),
   };
+}
+
+/**
+ * The ways to answer what waits, as lines to print under a lead sentence: each suggested answer
+ * with the command that picks it below it, then the command to fill in with one's own words.
+ */
+export function answerLines(p: Pending): string[] {
+  if (p.kind === 'plan')
+    return [
+      '  Approve it and build it:',
+      `    ${p.approve}`,
+      '  Or say what should change (your words in place of …):',
+      `    ${p.revise}`,
+    ];
+  const lines = p.options.flatMap((o, i) => [`  ${i + 1}. ${sanitizeInline(o)}`, `    ${p.answer[i]}`]);
+  const own = p.answer.at(-1) ?? '';
+  return [
+    ...lines,
+    p.options.length ? '  Or in your own words (in place of …):' : '  In your words (in place of …):',
+    `    ${own}`,
+  ];
 }

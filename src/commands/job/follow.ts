@@ -1,8 +1,8 @@
 // Following a run: get_job from a cursor under the service's polling rule (src/api/poll.ts: never
 // two polls within 2 s, about 3 s while the run is busy, slower while idle, slower still when the
 // budget runs low), each answer through the reducer into a view, which may play it back over the
-// wait. Ctrl-C: with onInterrupt 'cancel' the first press sends cancel_job and the next detaches;
-// with 'detach' the first detaches. A lost service is tried again for a while (Reconnect in
+// wait. Ctrl-C stops following (the run goes on); Esc asks whether to cancel the run, and `y`
+// sends cancel_job, after which the run is followed to its end (run-keys.ts). A lost service is tried again for a while (Reconnect in
 // src/api/poll.ts), then the run is detached from (exit 8); a refusal of a read ends the follow
 // with the refusal's exit code, the view's end line first. Used by chat, job watch and site create.
 import { AdaptivePoller, Reconnect } from '../../api/poll.js';
@@ -10,7 +10,6 @@ import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { guardKeys } from '../../io/keyguard.js';
 import {
   applyAnswer,
   initialRunState,
@@ -21,8 +20,9 @@ import {
   type RunState,
 } from '../../render/reducer.js';
 import type { DetachReason, RunView } from '../../render/run-view.js';
-import { shellQuote } from './commands.js';
+import { sb } from '../../io/shell.js';
 import { rememberSiteRun } from './known-runs.js';
+import { takeRunKeys } from './run-keys.js';
 
 export interface FollowOptions {
   projectId: string;
@@ -32,7 +32,8 @@ export interface FollowOptions {
   timeoutMs?: number;
   /** Attaching to a run that may have gone on for a while: summarize the first answer. */
   recap?: boolean;
-  onInterrupt?: 'cancel' | 'detach';
+  /** A conversation's run: text typed meanwhile is kept for its next message, and that is said. */
+  keepTyped?: boolean;
   /**
    * Remember the run as one of this CLI's (src/config/runs.ts): 'started' always (this CLI
    * started it), 'followed' only while it goes on (an old run attached to is not the latest).
@@ -45,9 +46,9 @@ export interface FollowOptions {
 export interface FollowResult {
   state: RunState;
   outcome: Outcome | 'detached' | 'timeout';
-  /** The user pressed Ctrl-C and the run was cancelled because of it. */
+  /** The user asked for the cancel (Esc, y) and the run was cancelled. */
   cancelledByUser: boolean;
-  /** cancel_job was sent and not refused (detaching after it: the run may be cancelled or go on). */
+  /** cancel_job was sent and not refused (stopping to follow after it: the run may be cancelled or go on). */
   cancelSent: boolean;
   elapsedMs: number;
   /** The run's duration, followed from its start to its end (not when attached to it). */
@@ -62,7 +63,7 @@ export interface FollowResult {
 }
 
 export function watchCommand(projectId: string, jobId: string): string {
-  return `sitebuilder job watch ${shellQuote(projectId)} ${shellQuote(jobId)}`;
+  return sb('job watch', projectId, jobId);
 }
 
 export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowResult> {
@@ -70,21 +71,20 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
   const poller = new AdaptivePoller({ clock: ctx.clock, budget: () => client.budget });
   const started = ctx.clock.now();
   let state = initialRunState(o.jobId);
-  let presses = 0;
   let cancelSent = false;
   let cancelTried = false;
-  let detached = false;
+  let aborted = false;
   let calls = 0;
   let wake = new AbortController();
-  const release = ctx.interrupts.handle(() => {
-    presses++;
-    if (o.onInterrupt === 'cancel' && presses === 1) o.view.status('Cancelling the run (Ctrl-C again to detach)');
-    else detached = true;
-    wake.abort();
+  const keys = takeRunKeys(ctx, {
+    view: o.view,
+    wake: () => wake.abort(),
+    canCancel: () => !cancelTried,
+    keepTyped: o.keepTyped,
   });
-  const keys = guardKeys(ctx.io, ctx.interrupts);
+  const detached = () => aborted || keys.stop;
   const onOuterAbort = () => {
-    detached = true;
+    aborted = true;
     wake.abort();
   };
   ctx.signal.addEventListener('abort', onOuterAbort, { once: true });
@@ -129,12 +129,13 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
     let first = true;
     for (;;) {
       if (wake.signal.aborted) wake = new AbortController();
-      if (presses > 0 && o.onInterrupt === 'cancel' && !cancelTried) {
+      if (keys.cancel && !cancelTried && !detached()) {
         cancelTried = true;
+        o.view.status('Cancelling the run');
         cancelSent = await cancelRun(ctx, o, wake.signal);
         if (wake.signal.aborted) wake = new AbortController();
       }
-      if (detached) return finish('detached');
+      if (detached()) return finish('detached');
       // The spec's rule: no two polls of a run closer than the floor, even right after a Ctrl-C.
       if (!(await sleepUntil(ctx.clock.now() + poller.untilAllowed()))) continue;
       let data: JobAnswer;
@@ -151,7 +152,7 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
         data = (envelope.data ?? {}) as JobAnswer;
       } catch (err) {
         if (wake.signal.aborted) {
-          if (detached) return finish('detached');
+          if (detached()) return finish('detached');
           continue;
         }
         let verdict: Awaited<ReturnType<Reconnect['failed']>>;
@@ -177,8 +178,12 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
         await rememberSiteRun(ctx, o.projectId, { jobId: o.jobId });
       if (first && isEnded(state.state)) endedAtFirst = true;
       first = false;
-      if (isEnded(state.state)) return finish(outcomeOf(state));
-      if (detached) return finish('detached');
+      if (isEnded(state.state)) {
+        // A long last answer is rendered a little at a time: Ctrl-C is honoured meanwhile.
+        await o.view.settle?.(wake.signal);
+        return finish(outcomeOf(state));
+      }
+      if (detached()) return finish('detached');
       if (ctx.clock.now() >= timeoutAt) return finish('timeout');
       const until = Math.min(
         ctx.clock.now() + poller.next(applied.events.length > 0 || applied.stateChanged || applied.reset),
@@ -190,20 +195,18 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
     }
   } finally {
     keys.release();
-    release();
     ctx.signal.removeEventListener('abort', onOuterAbort);
     o.view.stop();
   }
 }
 
 /**
- * Ctrl-C's cancel: cancel_job with the arguments the service shows (projectId; it stops the
- * site's running generation), never a guessed `jobId` (docs/real-service.md). A refusal is shown
- * with what to do next; a second Ctrl-C aborts the call and detaches. A run that ended meanwhile
+ * Esc's cancel: cancel_job with the arguments the service shows (projectId; it stops the site's
+ * running generation), never a guessed `jobId` (docs/real-service.md). A refusal is shown with
+ * what to do next; Ctrl-C aborts the call and stops following. A run that ended meanwhile
  * answers 409: the next get_job shows how it ended.
  */
 async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): Promise<boolean> {
-  const site = shellQuote(o.projectId);
   try {
     const { envelope } = await ctx.api().call('cancel_job', { projectId: o.projectId }, { signal });
     const other = pickString(envelope.data, 'jobId', 'cancelledJobId', 'job_id');
@@ -211,12 +214,12 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
       ok: true,
       message:
         other && other !== o.jobId
-          ? `The service stopped run ${sanitizeInline(other)}, not ${sanitizeInline(o.jobId)}; this one is followed on (Ctrl-C again to detach).`
-          : 'Cancel sent; waiting for the run to stop. Ctrl-C again detaches.',
+          ? `The service stopped run ${sanitizeInline(other)}, not ${sanitizeInline(o.jobId)}; this one is followed on (Ctrl-C stops following).`
+          : 'Cancel sent; following the run until it stops (Ctrl-C stops following).',
     });
     return true;
   } catch (err) {
-    // Aborted by a second Ctrl-C: it may have reached the service.
+    // Aborted by Ctrl-C: it may have reached the service.
     if (signal.aborted) return true;
     if (!(err instanceof CliError)) throw err;
     const refused = err instanceof ApiError;
@@ -232,7 +235,7 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
       ok: false,
       message: ended
         ? `Nothing to cancel: ${sanitizeInline(err.serviceMessage || 'the run already ended')}`
-        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Press Ctrl-C again to detach; try again with: sitebuilder job cancel ${site}`,
+        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Ctrl-C stops following; try again with: ${sb('job cancel', o.projectId)}`,
     });
     // A network failure may have come after the service took it.
     return !refused;

@@ -12,7 +12,7 @@ export const watch = defineCommand<WatchOptions>({
   name: 'watch',
   summary: 'Attach to a run and follow it to its end',
   description:
-    'Reads the run from its start, prints a short recap of what happened so far (the last lines of text, the task list, the file count), then follows it live. Ctrl-C detaches; the run goes on. A lost connection to the service is tried again for --reconnect-for (default 5m), then it detaches with exit 8. Exit codes as for chat: 0 succeeded, 6 failed, 10 a question waits, 11 a plan waits, 8 at --timeout or without a connection. With --json, every event from the start.',
+    'Reads the run from its start, prints a short recap of what happened so far (the last lines of text, the task list, the file count), then follows it live. Ctrl-C stops following (the run goes on); Esc cancels the run, asking first. A lost connection to the service is tried again for --reconnect-for (default 5m), then it detaches with exit 8. Exit codes as for chat: 0 succeeded, 6 failed, 10 a question waits, 11 a plan waits, 8 at --timeout or without a connection. With --json, every event from the start.',
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'jobId', description: 'the run (printed by chat --no-follow, site create, queue resume)', required: true },
@@ -33,13 +33,19 @@ export const watch = defineCommand<WatchOptions>({
     'NDJSON as for chat: {"type":"start"}, the events unchanged, {"type":"state"}, {"type":"reset"}, and one last {"type":"end",state,outcome,exitCode,creditsCharged,error,pending,reattach,reason}',
   async run(opts, ctx) {
     // The renderer loads only when a run is followed.
-    const [{ createRunView }, { pendingOf }, { exitCodeOf, followJob, watchCommand }, { sanitizeInline }] =
-      await Promise.all([
-        import('../../render/views.js'),
-        import('./commands.js'),
-        import('./follow.js'),
-        import('../../io/sanitize.js'),
-      ]);
+    const [
+      { createRunView },
+      { answerLines, pendingOf },
+      { exitCodeOf, followJob, watchCommand },
+      { agentLine },
+      { sayStopped },
+    ] = await Promise.all([
+      import('../../render/views.js'),
+      import('./commands.js'),
+      import('./follow.js'),
+      import('../../render/agent-text.js'),
+      import('./run-keys.js'),
+    ]);
     const projectId = ctx.site(opts.site);
     const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
     const r = await followJob(ctx, {
@@ -48,7 +54,6 @@ export const watch = defineCommand<WatchOptions>({
       view,
       timeoutMs: opts.timeout,
       recap: !ctx.io.json,
-      onInterrupt: 'detach',
       remember: 'followed',
       reconnectForMs: opts.reconnectFor,
     });
@@ -58,13 +63,15 @@ export const watch = defineCommand<WatchOptions>({
       r.outcome === 'detached' || r.outcome === 'timeout' ? watchCommand(projectId, opts.jobId) : undefined;
     view.end({ ...r, exitCode, pending, reattach });
     if (r.error) throw r.error;
-    if (reattach)
-      ctx.io.info(
-        `${r.reason === 'connection_lost' ? 'Stopped following without a connection; the run may go on' : 'The run goes on'}. Re-attach with: ${reattach}`,
+    if (reattach) sayStopped(ctx, r, projectId, opts.jobId);
+    if (pending && !ctx.io.json && !ctx.io.quiet) {
+      ctx.io.errLine(
+        pending.kind === 'question'
+          ? `The agent asks: ${await agentLine(ctx.io, pending.question)} Answer with one of:`
+          : 'The plan waits; answer with one of:',
       );
-    if (pending?.kind === 'question')
-      ctx.io.info(`The agent asks: ${sanitizeInline(pending.question)} Answer with: ${pending.answer.join('  or  ')}`);
-    if (pending?.kind === 'plan') ctx.io.info(`The plan waits: ${pending.approve}  or  ${pending.revise}`);
+      for (const line of answerLines(pending)) ctx.io.errLine(line);
+    }
     return exitCode;
   },
 });

@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.js';
 import { stringifyJson } from '../../io/json-deep.js';
 import { printTable } from '../../io/print.js';
 import { asRecord, humanTime, pick } from '../../io/records.js';
+import { sanitize } from '../../io/sanitize.js';
 import { newestFirst, recordJobId, recordTime } from './history.js';
 
 interface ListOptions {
@@ -105,6 +106,9 @@ export const list = defineCommand<ListOptions>({
     }
     const rows: Record<string, unknown>[] = [];
     for await (const page of pages) rows.push(...page.map(asRecord));
+    // On a terminal the agent's Markdown shows as text (its markers left out); piped, as it came.
+    const md = ctx.io.stdoutIsTTY && ctx.io.markdown ? await import('../../render/markdown/index.js') : undefined;
+    const shown = (text: string) => (md ? md.renderInline(sanitize(text), md.PLAIN_THEME) : oneLine(text));
     const now = ctx.clock.now();
     const tty = ctx.io.stdoutIsTTY;
     const named = rows.some((r) => recordJobId(r) !== undefined);
@@ -117,7 +121,7 @@ export const list = defineCommand<ListOptions>({
         // Free text: the table layer cuts it to the terminal's width (io/layout.ts); piped, it is whole.
         {
           header: 'MESSAGE',
-          value: (r) => oneLine(String(pick(r, 'text', 'content', 'prompt', 'message') ?? '')),
+          value: (r) => shown(String(pick(r, 'text', 'content', 'prompt', 'message') ?? '')),
           free: true,
         },
       ],

@@ -146,7 +146,7 @@ export async function runPublishBatch(o: PublishOptions, given: string[], ctx: C
     }
     return runFleet(ctx, gate, {
       title: 'Publishing',
-      again: (ids) => (ids ? sb('publish', ...ids) : 'sitebuilder publish -'),
+      again: (ids) => sb('publish', ...(ids ?? ['-'])),
       sites,
       concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
       failFast: o.failFast,

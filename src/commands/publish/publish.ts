@@ -20,7 +20,7 @@ import {
   stillRunningSentence,
 } from './sentences.js';
 import { waitForPublish } from './wait.js';
-import { sb } from '../../io/shell.js';
+import { flag, sb } from '../../io/shell.js';
 
 export const PUBLISH_JSON_FIELDS =
   '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error, waited, idempotencyKey }: always present, ' +
@@ -56,9 +56,9 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
     printResult(
       ctx,
       { ...first, waited: false, idempotencyKey: key },
-      `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`${sb('publish status', siteId)} --json\` shows what the service says.`,
+      `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`${sb('publish status', siteId, flag('--json'))}\` shows what the service says.`,
     );
-    ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId)} --wait\`.`);
+    ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId, flag('--wait'))}\`.`);
     return 0;
   }
 

@@ -3,7 +3,7 @@
 import type { ApiError } from '../../errors.js';
 import { pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { sb } from '../../io/shell.js';
+import { flag, sb } from '../../io/shell.js';
 import type { FleetFlags } from '../fleet/options.js';
 import { errorText, type PublishRecord } from './record.js';
 
@@ -25,7 +25,7 @@ export function publishRefusal(err: ApiError, siteId: string): ApiError {
   const active = pick(err.data, 'activePublish');
   if (err.status !== 409 || typeof active !== 'string') return err;
   return err.withSentence(
-    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId)} --wait\`, then publish again.`,
+    `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId, flag('--wait'))}\`, then publish again.`,
   );
 }
 
@@ -45,4 +45,4 @@ export function notLiveSentence(siteId: string, record: PublishRecord): string {
 }
 
 export const liveWithoutAddress = (siteId: string): string =>
-  `The publish of ${siteId} is live, but the service’s answer named no address for it; \`${sb('publish status', siteId)} --json\` shows every field the service sent.`;
+  `The publish of ${siteId} is live, but the service’s answer named no address for it; \`${sb('publish status', siteId, flag('--json'))}\` shows every field the service sent.`;

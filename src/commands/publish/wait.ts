@@ -8,7 +8,7 @@ import { ConnectionLostError, pollUntil, Reconnect } from '../../api/poll.js';
 import type { Clock } from '../../clock.js';
 import { InterruptedError, PendingError } from '../../errors.js';
 import { statusRecord, type PublishRecord } from './record.js';
-import { sb } from '../../io/shell.js';
+import { flag, sb } from '../../io/shell.js';
 
 export interface WaitForPublishOptions {
   client: ApiClient;
@@ -40,7 +40,7 @@ export interface WaitForPublishOptions {
 }
 
 /** The command that follows a publish again. */
-export const publishWatchCommand = (siteId: string): string => `${sb('publish status', siteId)} --wait`;
+export const publishWatchCommand = (siteId: string): string => sb('publish status', siteId, flag('--wait'));
 
 export interface WaitResult {
   record: PublishRecord;
@@ -101,7 +101,7 @@ export async function waitForPublish(o: WaitForPublishOptions): Promise<WaitResu
       );
     if (o.signal?.aborted) {
       throw new InterruptedError(
-        `Stopped waiting; the publish of ${o.siteId} goes on. Check it with \`sitebuilder publish status ${o.siteId}\`.`,
+        `Stopped waiting; the publish of ${o.siteId} goes on. Check it with \`${sb('publish status', o.siteId)}\`.`,
         { siteId: o.siteId },
       );
     }

@@ -3,6 +3,7 @@
 // low). The service names no other status value: anything that reads like a failure ends too.
 // A lost service is tried again for a while (api/poll.ts Reconnect); giving up is exit 8 with
 // the command that follows the restore again.
+import { flag, sb } from '../../io/shell.js';
 import type { CallOptions } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ConnectionLostError, pollUntil, Reconnect } from '../../api/poll.js';
@@ -43,7 +44,8 @@ export async function followRestore(
   const spinner = await startSpinner(ctx.io, ctx.clock, label());
   // Its counts, when the status carries them (service/storage-progress.ts).
   const counts = storageProgress(ctx, spinner, `Restoring storage ${sanitizeInline(restoreId)}`);
-  const statusCmd = `sitebuilder storage-restore status ${siteId} ${sanitizeInline(restoreId)}`;
+  const statusCmd = sb('storage-restore status', siteId, restoreId);
+  const waitCmd = sb('storage-restore status', siteId, restoreId, flag('--wait'));
   let last = '';
   try {
     const { value: row, timedOut } = await pollUntil({
@@ -91,7 +93,7 @@ export async function followRestore(
   } catch (err) {
     if (err instanceof ConnectionLostError)
       throw new PendingError(
-        `${err.message} Stopped following; storage restore ${sanitizeInline(restoreId)} may go on. Follow it with \`${statusCmd} --wait\`.`,
+        `${err.message} Stopped following; storage restore ${sanitizeInline(restoreId)} may go on. Follow it with \`${waitCmd}\`.`,
         { restoreId, reason: 'connection_lost' },
       );
     if (ctx.signal.aborted)

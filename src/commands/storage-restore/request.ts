@@ -8,7 +8,7 @@ import { ApiError, ConfirmationNeededError, requestNote, UsageError } from '../.
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { planIsEmpty, readPlan, type RestorePlan } from './plan-view.js';
-import { sb, shellQuote } from '../../io/shell.js';
+import { flag, sb } from '../../io/shell.js';
 
 export type RestoreMode = 'full' | 'selected';
 
@@ -132,7 +132,7 @@ function explainActiveRestore(err: unknown, r: RestoreRequest): unknown {
   const status = pickString(active, 'status');
   return err.withSentence(
     `${sanitizeInline(err.serviceMessage)} Restore ${sanitizeInline(id)}${status ? ` is ${sanitizeInline(status)}` : ''}; ` +
-      `follow it with \`${sb('storage-restore status', r.siteId, id)} --wait\`, then try again.`,
+      `follow it with \`${sb('storage-restore status', r.siteId, id, flag('--wait'))}\`, then try again.`,
   );
 }
 
@@ -161,6 +161,13 @@ export const nothingToRestore = (r: RestoreRequest): string =>
 
 /** The command that starts exactly this plan. */
 export function startCommand(r: RestoreRequest, confirm: string): string {
-  const paths = r.mode === 'selected' ? r.paths.map((p) => ` --path ${shellQuote(p)}`).join('') : '';
-  return `${sb('storage-restore', r.siteId)} --backup ${shellQuote(r.backupId)} --mode ${r.mode}${paths} --confirm ${shellQuote(confirm)}`;
+  const paths = r.mode === 'selected' ? r.paths.map((p) => flag('--path', p)) : [];
+  return sb(
+    'storage-restore',
+    r.siteId,
+    flag('--backup', r.backupId),
+    flag('--mode', r.mode),
+    ...paths,
+    flag('--confirm', confirm),
+  );
 }

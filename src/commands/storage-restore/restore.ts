@@ -34,7 +34,7 @@ import {
   type RestoreRequest,
 } from './request.js';
 import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
-import { sb } from '../../io/shell.js';
+import { flag, sb } from '../../io/shell.js';
 
 export interface StorageRestoreOptions extends RestoreSelectionOptions {
   confirm?: string;
@@ -165,7 +165,7 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
     if (ctx.globals.json) ctx.io.printJson({ started: true, restore: row });
     else ctx.io.outLine(restoreId);
     ctx.io.info(
-      `Storage restore ${sanitizeInline(restoreId)} started; follow it with \`${sb('storage-restore status', siteId, restoreId)} --wait\`.`,
+      `Storage restore ${sanitizeInline(restoreId)} started; follow it with \`${sb('storage-restore status', siteId, restoreId, flag('--wait'))}\`.`,
     );
     return 0;
   }

@@ -47,7 +47,7 @@ function siteAndFiles(o: UploadOptions, ctx: Context): { site?: string; files: s
     return { files: [o.site, ...rest] };
   if (rest.length === 0) {
     throw new UsageError(
-      `Name the files to upload (the site may be left out once \`${sb('site use')}\` set a default): ${o.site === undefined ? sb('upload [site]') : sb('upload', o.site)} <file…>`,
+      `Name the files to upload (the site may be left out once \`${sb('site use')}\` set a default): ${sb('upload', o.site ?? 'SITE', 'FILE...')}`,
     );
   }
   return { site: ctx.site(o.site), files: rest };

@@ -5,6 +5,7 @@
 // #fail, #stall, #reset and #long reach the rest.
 import { readBrief, type Brief } from './brief.js';
 import { parseDirectives, wordCount, type Directives } from './directives.js';
+import { buildClosing, buildOpening, planText } from './prose.js';
 import { pageFile, pageTitle, renderCss, renderIndex, renderPage } from './site-files.js';
 import { Timeline, type RunScript } from './timeline.js';
 
@@ -142,14 +143,10 @@ function planRun(t: Timeline, input: ScriptInput, text: string, revisions: numbe
       { ok: true, summary: `read ${input.files['index.html'].length} bytes` },
       600,
     );
-  const { changes } = plannedChanges(input, text, false);
+  const { changes, brief } = plannedChanges(input, text, false);
   const steps = changes.map(describe);
   if (revision) steps.push(`Take into account: “${revision}”`);
-  t.say(`${revisions > 0 ? 'Here is the revised plan' : 'Here is my plan'}:\n`);
-  steps.forEach((s, i) => {
-    t.say(`${i + 1}. ${s}\n`);
-  });
-  t.say('Nothing was changed yet. Approve the plan to build it, or tell me what to change.\n');
+  t.say(planText(brief, changes, revisions > 0, revision));
   t.add('plan_approval_requested', { steps: steps.length }, 300);
   return finish(t, 'plan', 1, {
     brief: input.brief,
@@ -162,9 +159,12 @@ function buildRun(t: Timeline, input: ScriptInput, text: string, d: Directives):
   const { changes, brief, notes } = plannedChanges(input, text, d.long);
   const first = !input.files['index.html'];
   t.say(
-    first
-      ? `I'll build ${brief.title}, a ${brief.kind}${brief.pages.length ? ` with ${brief.pages.map(pageTitle).join(', ')} pages` : ''}.\n`
-      : `I'll update ${brief.title}: ${text}\n`,
+    buildOpening(
+      first
+        ? `I'll build ${brief.title}, a ${brief.kind}${brief.pages.length ? ` with ${brief.pages.map(pageTitle).join(', ')} pages` : ''}.`
+        : `I'll update ${brief.title}: ${text}`,
+      changes,
+    ),
   );
   const todos =
     changes.length >= 3 ? changes.map((c, i) => ({ id: `todo_${i + 1}`, title: c.todo, status: 'pending' })) : [];
@@ -192,7 +192,9 @@ function buildRun(t: Timeline, input: ScriptInput, text: string, d: Directives):
   }
   const n = changes.length;
   t.say(
-    `Done: ${n} file${n === 1 ? '' : 's'} ${first ? 'written' : 'changed'}. Open the preview to have a look, or tell me what to change.\n`,
+    buildClosing(
+      `Done: ${n} file${n === 1 ? '' : 's'} ${first ? 'written' : 'changed'}. Open the preview to have a look, or tell me what to change.`,
+    ),
   );
   return finish(t, 'done', 2 + n, { brief, notes, awaiting: null });
 }

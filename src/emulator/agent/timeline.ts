@@ -33,18 +33,13 @@ export class Timeline {
   readonly stalls: Array<{ from: number; to: number }> = [];
   private ids = 0;
 
-  /** Agent text, streamed in pieces of a few words. */
+  /**
+   * Agent text, streamed as a model streams it: in pieces of 6 to 40 characters cut anywhere
+   * (mid-word, inside a `**`, inside a fence, between the CR and the LF of a CRLF), the cuts
+   * drawn from the text itself, so the same text always arrives the same way.
+   */
   say(text: string): void {
-    const pieces = text.match(/\S+\s*|\s+/g) ?? [];
-    let piece = '';
-    for (const word of pieces) {
-      piece += word;
-      if (piece.length >= 18 || /\n/.test(word)) {
-        this.add('text', { text: piece }, PIECE_MS);
-        piece = '';
-      }
-    }
-    if (piece) this.add('text', { text: piece }, PIECE_MS);
+    for (const piece of cutPieces(text)) this.add('text', { text: piece }, PIECE_MS);
   }
 
   add(event: string, data: Record<string, unknown>, gap: number, extra: Partial<ScriptEvent> = {}): ScriptEvent {
@@ -70,4 +65,41 @@ export class Timeline {
   nextCallId(): string {
     return `call_${++this.ids}`;
   }
+}
+
+/** A small deterministic generator (mulberry32) seeded from the text. */
+function generator(text: string): () => number {
+  let seed = 2166136261;
+  for (let i = 0; i < text.length; i++) seed = Math.imul(seed ^ text.charCodeAt(i), 16777619);
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Where the text is cut: every 6 to 40 characters, and always inside the first CRLF, `**` and fence. */
+export function cutPieces(text: string): string[] {
+  const next = generator(text);
+  const cuts = new Set<number>();
+  for (let at = 6 + Math.floor(next() * 35); at < text.length; at += 6 + Math.floor(next() * 35)) cuts.add(at);
+  for (const [marker, into] of [
+    ['\r\n', 1],
+    ['**', 1],
+    ['```', 2],
+  ] as const) {
+    const at = text.indexOf(marker);
+    if (at >= 0) cuts.add(at + into);
+  }
+  const pieces: string[] = [];
+  let from = 0;
+  for (const at of [...cuts].sort((a, b) => a - b)) {
+    // Never inside a surrogate pair: a piece is a valid string.
+    if (at <= from || at >= text.length || /[\udc00-\udfff]/.test(text[at] as string)) continue;
+    pieces.push(text.slice(from, at));
+    from = at;
+  }
+  if (from < text.length) pieces.push(text.slice(from));
+  return pieces;
 }

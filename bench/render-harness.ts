@@ -1,0 +1,139 @@
+// The measured part of bench/render.mjs (bundled by it with esbuild): the Markdown renderer's
+// throughput, a streamed plan in the pretty view against the same text printed raw
+// (--no-markdown), a 1 MB line without a space, a 10 MB plan, and the longest stretch the
+// renderer keeps the event loop (what a Ctrl-C waits at most). Wall time of this process; the
+// clock of the view is a FakeClock, so playback waits take no time.
+import { FakeClock } from '../src/clock.js';
+import { readBrief } from '../src/emulator/agent/brief.js';
+import { scriptRun } from '../src/emulator/agent/script.js';
+import { createTestIO } from '../src/io/io.js';
+import { PLAIN_THEME, renderMarkdown, renderMarkdownAsync, themeFor } from '../src/render/markdown/index.js';
+import { applyAnswer, initialRunState } from '../src/render/reducer.js';
+import { createRunView } from '../src/render/views.js';
+
+type Ev = { event: string; data: Record<string, unknown> };
+
+/** The scripted agent's plan: its events, and its text. */
+export function planEvents(): Ev[] {
+  const run = scriptRun({
+    prompt: 'Make it blue, and add an about page, a team page, a gallery page and a contact page',
+    mode: 'plan',
+    siteName: 'Sunrise Bakery',
+    files: { 'index.html': '<html></html>', 'styles.css': 'body{}' },
+    brief: readBrief('A bakery in town', 'Sunrise Bakery'),
+    notes: [],
+    awaiting: null,
+    fresh: false,
+  });
+  return run.script.events.map((e) => ({ event: e.event, data: e.data }));
+}
+
+const textOf = (events: Ev[]) =>
+  events
+    .filter((e) => e.event === 'text')
+    .map((e) => e.data.text as string)
+    .join('');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+function time(f: () => void, runs: number): number {
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    f();
+    ms.push(performance.now() - t);
+  }
+  return median(ms);
+}
+
+/** Rendering throughput (MB/s) on the plan's text repeated to about `bytes`. */
+export function throughput(bytes = 2_000_000, runs = 5) {
+  const one = textOf(planEvents());
+  const text = one.repeat(Math.ceil(bytes / one.length));
+  const ms = time(() => renderMarkdown(text, 79, PLAIN_THEME), runs);
+  const io = createTestIO({ tty: true, colorLevel: 1 });
+  const coloured = time(() => renderMarkdown(text, 79, themeFor(io)), runs);
+  return {
+    bytes: text.length,
+    ms,
+    mbPerS: text.length / 1e6 / (ms / 1000),
+    colouredMbPerS: text.length / 1e6 / (coloured / 1000),
+  };
+}
+
+/** The plan followed in the pretty view, `per` events an answer, played back; Markdown on or off. */
+async function followPlan(events: Ev[], markdown: boolean, per: number): Promise<number> {
+  const io = createTestIO({ tty: true, columns: 80, rows: 40, colorLevel: 1 });
+  io.markdown = markdown;
+  const clock = new FakeClock();
+  const view = createRunView(io, clock, 'pretty');
+  const t = performance.now();
+  await view.begin('site_bakery', 'job_1');
+  let state = initialRunState('job_1');
+  for (let i = 0; i < events.length; i += per) {
+    const chunk = events.slice(i, i + per);
+    const applied = applyAnswer(state, { state: 'running', events: chunk });
+    state = applied.state;
+    view.answer(applied, chunk);
+    await view.play?.(clock.now() + 3000);
+  }
+  const applied = applyAnswer(state, { state: 'succeeded', events: [] });
+  view.answer(applied, []);
+  await view.settle?.();
+  view.stop();
+  view.end({ state: applied.state, outcome: 'plan', exitCode: 11, elapsedMs: 1 });
+  return performance.now() - t;
+}
+
+/** A streamed plan (12 events an answer, as a poll every 3 s brings), rendered against raw, alternating. */
+export async function streamedPlan(rounds = 15) {
+  const events = planEvents();
+  const md: number[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await followPlan(events, true, 12);
+    await followPlan(events, false, 12);
+  }
+  for (let i = 0; i < rounds; i++) {
+    md.push(await followPlan(events, true, 12));
+    raw.push(await followPlan(events, false, 12));
+  }
+  return { events: events.length, bytes: textOf(events).length, renderedMs: median(md), rawMs: median(raw) };
+}
+
+/** One answer of `text` in the pretty view, ended: how long until the end line. */
+async function oneAnswer(text: string, markdown: boolean): Promise<number> {
+  const events = [{ event: 'text', data: { text } }];
+  return followPlan(events, markdown, 1);
+}
+
+export async function longTexts() {
+  const line = 'x'.repeat(1_000_000);
+  const one = textOf(planEvents());
+  const plan = one.repeat(Math.ceil(10_000_000 / one.length));
+  return {
+    lineRenderedMs: await oneAnswer(line, true),
+    lineRawMs: await oneAnswer(line, false),
+    planBytes: plan.length,
+    planRenderedMs: await oneAnswer(plan, true),
+    planRawMs: await oneAnswer(plan, false),
+  };
+}
+
+/** The longest the event loop waits while a 10 MB plan renders (a Ctrl-C waits no longer). */
+export async function longestStall() {
+  const one = textOf(planEvents());
+  const plan = one.repeat(Math.ceil(10_000_000 / one.length));
+  let last = performance.now();
+  let worst = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  const t = performance.now();
+  await renderMarkdownAsync(plan, 79, PLAIN_THEME);
+  const ms = performance.now() - t;
+  clearInterval(tick);
+  return { ms, worstStallMs: worst };
+}

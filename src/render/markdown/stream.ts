@@ -1,0 +1,196 @@
+// The agent's Markdown as it streams in, as rows for the pretty view's playback. Complete parts
+// (split.ts: the text before a point where a block must start) are rendered once, at the width
+// asked, and never change. The open end renders tolerantly, so nothing raw flickers: a last line
+// still coming shows once its first word is whole (so `#`, `-` or `1.` alone never show as text),
+// an unclosed `**`, `` ` ``, `~~`, `_` or `[` on it is left out (its text shows plain) until it
+// closes, an open fence shows as code, and lines that may be a table being written (they start
+// with `|`) wait until the table is complete. The playback redraws the rows that change.
+import { renderPart } from './render.js';
+import { Splitter } from './split.js';
+import type { Theme } from './theme.js';
+
+interface Part {
+  source: string;
+  rows?: string[];
+  width?: number;
+}
+
+export interface DocRows {
+  rows: string[];
+  /** How many of the first rows are final (complete parts). */
+  final: number;
+}
+
+export class MarkdownStream {
+  private readonly splitter = new Splitter();
+  private readonly parts: Part[] = [];
+  private open: string[] = [];
+  private tail = '';
+  private closed = false;
+  /** Goes up with every change of the text. */
+  version = 0;
+  private cache?: { width: number; version: number; rows: DocRows };
+  private finalRows: string[] = [];
+  private finalWidth = -1;
+  private finalParts = 0;
+
+  constructor(private readonly theme: Theme) {}
+
+  get done(): boolean {
+    return this.closed;
+  }
+
+  /** A complete line of the text (sanitized, without its newline). */
+  line(text: string): void {
+    if (this.closed) return;
+    if (this.splitter.cutBefore(text) && this.open.length) this.completeOpen();
+    this.open.push(text.replace(/\t/g, '    '));
+    this.version++;
+  }
+
+  /** The last line, still coming (sanitized); '' when none. */
+  setTail(text: string): void {
+    if (this.closed || text === this.tail) return;
+    this.tail = text;
+    this.version++;
+  }
+
+  /** No more text: the open part is complete. */
+  close(): void {
+    if (this.closed) return;
+    this.tail = '';
+    if (this.open.length) this.completeOpen();
+    this.closed = true;
+    this.version++;
+  }
+
+  /** Stops here: what was not rendered yet is left out (after Ctrl-C); what was shown stays. */
+  drop(): void {
+    this.parts.splice(this.finalParts);
+    this.open = [];
+    this.tail = '';
+    this.closed = true;
+    this.version++;
+  }
+
+  /** Characters of text not rendered yet at this width (a large amount is rendered with yields first). */
+  pending(width: number): number {
+    let n = 0;
+    for (let i = this.finalWidth === width ? this.finalParts : 0; i < this.parts.length; i++)
+      n += (this.parts[i] as Part).source.length;
+    return n;
+  }
+
+  /** Renders the complete parts at `width`, a few milliseconds at a time; false when the signal aborted first. */
+  async prepare(width: number, signal?: AbortSignal, sliceMs = 20): Promise<boolean> {
+    let since = performance.now();
+    while (this.renderNextPart(width)) {
+      if (performance.now() - since > sliceMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+        if (signal?.aborted) return false;
+      }
+    }
+    return true;
+  }
+
+  rows(width: number): DocRows {
+    if (this.cache && this.cache.width === width && this.cache.version === this.version) return this.cache.rows;
+    while (this.renderNextPart(width));
+    const open = this.openRows(width);
+    const rows = { rows: open.length ? [...this.finalRows, ...open] : this.finalRows, final: this.finalRows.length };
+    this.cache = { width, version: this.version, rows };
+    return rows;
+  }
+
+  private completeOpen(): void {
+    this.parts.push({ source: `${this.open.join('\n')}\n` });
+    this.open = [];
+  }
+
+  /** Renders the next complete part not rendered at `width`; false when there is none. */
+  private renderNextPart(width: number): boolean {
+    if (this.finalWidth !== width) {
+      this.finalRows = [];
+      this.finalWidth = width;
+      this.finalParts = 0;
+    }
+    const part = this.parts[this.finalParts];
+    if (!part) return false;
+    if (part.width !== width) {
+      part.rows = renderPart(part.source, width, this.theme);
+      part.width = width;
+    }
+    for (const row of part.rows as string[]) this.finalRows.push(row);
+    this.finalParts++;
+    // Its source is no longer needed once rendered at the width of the terminal.
+    return true;
+  }
+
+  private openRows(width: number): string[] {
+    let lines = this.open;
+    let tail = this.closed ? '' : this.tail;
+    if (!this.closed && !this.splitter.inFence) {
+      // A table shows once it is complete: its rows set each other's widths.
+      let k = lines.length;
+      while (k > 0 && /^ {0,3}\|/.test(lines[k - 1] as string)) k--;
+      if (k < lines.length || /^ {0,3}\|/.test(tail)) {
+        lines = lines.slice(0, k);
+        tail = '';
+      }
+    }
+    tail = tolerantTail(tail, this.splitter.inFence);
+    if (lines.length === 0 && tail === '') return [];
+    const source = lines.length ? `${lines.join('\n')}\n${tail}` : tail;
+    return renderPart(source, width, this.theme);
+  }
+}
+
+/**
+ * The last line while it still comes: nothing until its first word is whole (it may be a
+ * marker), a fence's closer-to-be held back, and inline markers not closed yet left out.
+ */
+export function tolerantTail(tail: string, inFence: boolean): string {
+  if (tail === '') return '';
+  if (inFence) return /^\s*(`+|~+)\s*$/.test(tail) ? '' : tail;
+  if (!/\s/.test(tail.trimStart())) return '';
+  return withoutOpenMarkers(tail);
+}
+
+/** Removes the opening markers that have no closer yet: a code span's, `**`, `__`, `~~`, `*`, `_`, a link's. */
+export function withoutOpenMarkers(text: string): string {
+  let t = text;
+  // A code span: backquote runs pair with the next run of the same length.
+  let open: { at: number; length: number } | undefined;
+  for (const m of t.matchAll(/`+/g)) {
+    if (open && m[0].length === open.length) open = undefined;
+    else if (!open) open = { at: m.index, length: m[0].length };
+  }
+  if (open) t = t.slice(0, open.at) + t.slice(open.at + open.length);
+  // Outside code spans, the emphasis markers.
+  const code = /(`+)[\s\S]*?\1/g;
+  const masked = t.replace(code, (s) => '\u0000'.repeat(s.length));
+  const cutLast = (re: RegExp, len: number) => {
+    const hits = [...masked.matchAll(re)].map((m) => m.index + (m[0].length - len));
+    if (hits.length % 2 === 1) {
+      const at = hits.at(-1) as number;
+      t = `${t.slice(0, at)}${'\u0001'.repeat(len)}${t.slice(at + len)}`;
+    }
+  };
+  cutLast(/\*\*/g, 2);
+  cutLast(/~~/g, 2);
+  cutLast(/(^|[\s(])__/g, 2);
+  cutLast(/(?<!\*)\*(?![\s*])/g, 1);
+  cutLast(/(^|[\s(])_(?![\s_])/g, 1);
+  t = t.replace(/\u0001/g, '');
+  // A link: its text shows; an address still coming does not.
+  const bracket = t.lastIndexOf('[');
+  if (bracket >= 0 && !t.slice(bracket).includes(']')) t = t.slice(0, bracket) + t.slice(bracket + 1);
+  else if (bracket >= 0) {
+    const dest = t.indexOf('](', bracket);
+    if (dest >= 0 && !t.slice(dest).includes(')')) t = t.slice(0, bracket) + t.slice(bracket + 1, dest);
+  }
+  const angle = /<(?=[a-zA-Z])[^>]*$/.exec(t);
+  if (angle) t = t.slice(0, angle.index) + t.slice(angle.index + 1);
+  return t;
+}
