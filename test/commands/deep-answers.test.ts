@@ -31,6 +31,8 @@ const LEVELS = 100_000;
 const deep = (levels: number) => `${'{"a":['.repeat(levels / 2)}1${']}'.repeat(levels / 2)}`;
 /** What the proxy plants now: every command gets 20,000 levels; the run followed and the refusal 100,000. */
 let planted = deep(20_000);
+/** A last change to every answer's text (the agent's Markdown, below). */
+let rewriteText = (text: string) => text;
 
 let emu: RunningEmulator;
 let proxy: PlantingProxy;
@@ -75,7 +77,7 @@ beforeAll(async () => {
     // two are enough to be walked by everything that reads the answer, and keep the suite quick.
     rewrite: (text) => {
       let n = 0;
-      return text.replace(/"data":\{/g, (m) => (n++ < 2 ? `"data":{"deep":${planted},` : m));
+      return rewriteText(text.replace(/"data":\{/g, (m) => (n++ < 2 ? `"data":{"deep":${planted},` : m)));
     },
   });
   file = join(mkdtempSync(join(tmpdir(), 'sb-deep-')), 'notes.txt');
@@ -120,6 +122,34 @@ describe('answers nested absurdly deep', () => {
       }
     },
   );
+
+  // The agent's text, rendered as Markdown on a terminal, nested 100,000 levels (as JSON text).
+  const markdown: Array<[string, string]> = [
+    ['quotes', `${'> '.repeat(LEVELS)}deep`],
+    ['emphasis', `${'*a '.repeat(LEVELS)}b${' c*'.repeat(LEVELS)}`],
+    ['a list', Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}- item`).join('\\n')],
+  ];
+  it.each(markdown)('job watch on a terminal shows agent text of %s nested past any depth', async (_what, text) => {
+    const before = rewriteText;
+    try {
+      await cli(['chat', 'site_docs', 'Add a changelog page with three entries', '--no-follow'], 'pipe');
+      const job = (emu.state.domains.chat as { sites: Record<string, { lastJobId: string }> }).sites.site_docs
+        .lastJobId;
+      // The first text event the watch reads holds it.
+      let first = true;
+      rewriteText = (t) => {
+        if (!first || !t.includes('"data":{"text":"')) return t;
+        first = false;
+        return t.replace('"data":{"text":"', `"data":{"text":"\\n${text}\\n`);
+      };
+      const o = await cli(['job', 'watch', 'site_docs', job], 'tty');
+      expect(o.stderr).not.toMatch(/call stack|Unexpected error/i);
+      expect(o.code, o.stderr).toBe(0);
+      expect(`${o.stdout}${o.stderr}`).toMatch(/\(Markdown with (quotes nested|over 1,000 emphasis|lists nested)/);
+    } finally {
+      rewriteText = before;
+    }
+  });
 
   it('--json publish refused with deep data prints its JSON error, the data in it', async () => {
     planted = deep(LEVELS);
