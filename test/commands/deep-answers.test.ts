@@ -77,7 +77,7 @@ beforeAll(async () => {
     // two are enough to be walked by everything that reads the answer, and keep the suite quick.
     rewrite: (text) => {
       let n = 0;
-      return rewriteText(text.replace(/"data":\{/g, (m) => (n++ < 2 ? `"data":{"deep":${planted},` : m)));
+      return rewriteText(text).replace(/"data":\{/g, (m) => (n++ < 2 ? `"data":{"deep":${planted},` : m));
     },
   });
   file = join(mkdtempSync(join(tmpdir(), 'sb-deep-')), 'notes.txt');
@@ -129,27 +129,31 @@ describe('answers nested absurdly deep', () => {
     ['emphasis', `${'*a '.repeat(LEVELS)}b${' c*'.repeat(LEVELS)}`],
     ['a list', Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}- item`).join('\\n')],
   ];
-  it.each(markdown)('job watch on a terminal shows agent text of %s nested past any depth', async (_what, text) => {
-    const before = rewriteText;
-    try {
-      await cli(['chat', 'site_docs', 'Add a changelog page with three entries', '--no-follow'], 'pipe');
-      const job = (emu.state.domains.chat as { sites: Record<string, { lastJobId: string }> }).sites.site_docs
-        .lastJobId;
-      // The first text event the watch reads holds it.
-      let first = true;
-      rewriteText = (t) => {
-        if (!first || !t.includes('"data":{"text":"')) return t;
-        first = false;
-        return t.replace('"data":{"text":"', `"data":{"text":"\\n${text}\\n`);
-      };
-      const o = await cli(['job', 'watch', 'site_docs', job], 'tty');
-      expect(o.stderr).not.toMatch(/call stack|Unexpected error/i);
-      expect(o.code, o.stderr).toBe(0);
-      expect(`${o.stdout}${o.stderr}`).toMatch(/\(Markdown with (quotes nested|over 1,000 emphasis|lists nested)/);
-    } finally {
-      rewriteText = before;
-    }
-  });
+  it.each(markdown)(
+    'a run followed on a terminal shows agent text of %s nested past any depth',
+    async (_what, text) => {
+      const before = rewriteText;
+      try {
+        // The first text event of the run holds it.
+        let first = true;
+        rewriteText = (t) => {
+          // The event's text field: `text`, or `content` in the alternate shapes.
+          const at = /"data":\{"(text|content)":"/.exec(t);
+          if (!first || !at) return t;
+          first = false;
+          return t.replace(at[0], `${at[0]}\\n${text}\\n`);
+        };
+        // A site of its own: nothing waits there from an earlier run.
+        const site = emu.control.addSites('ws_demo', { name: 'Deep Markdown' })[0]._id;
+        const o = await cli(['chat', site, 'Add a changelog page with three entries'], 'tty');
+        expect(o.stderr).not.toMatch(/call stack|Unexpected error/i);
+        expect(o.code, o.stderr).toBe(0);
+        expect(`${o.stdout}${o.stderr}`).toMatch(/\(Markdown with (quotes nested|over 1,000 emphasis|lists nested)/);
+      } finally {
+        rewriteText = before;
+      }
+    },
+  );
 
   it('--json publish refused with deep data prints its JSON error, the data in it', async () => {
     planted = deep(LEVELS);
