@@ -2,8 +2,13 @@
 # Send one change to a site and publish it, the way a CI job would: no prompt ever appears,
 # stdout is data, and the exit code says what happened.
 #
-#   ./examples/publish.sh ["the change"]              against the service (SITEBUILDER_TOKEN set)
-#   sitebuilder emulator -- ./examples/publish.sh     offline, against a fresh local emulator
+#   $ SITEBUILDER_SITE=site_bakery sitebuilder emulator -- ./examples/publish.sh
+#       offline, against a fresh local emulator: prints the live address, exit 0
+#   $ SITEBUILDER_SITE=site_bakery ./examples/publish.sh "Add a page with our opening hours."
+#       against the service your profile points at (`sitebuilder auth login`), or at
+#       SITEBUILDER_BASE_URL with SITEBUILDER_TOKEN; name a site of yours: exit 0
+#
+# (test/e2e/docs-examples.test.ts runs both lines as written, against an emulator.)
 #
 # Environment: SITEBUILDER_SITE, the site to change; or SITEBUILDER_WORKSPACE, its workspace
 # when that holds exactly one site (a new site is created when it has none). Left out, the

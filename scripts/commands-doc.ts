@@ -5,7 +5,8 @@
 // (scripts/man-page.ts) reads the same tree through commandTree().
 // The one place that imports the tree: when the framework moves, only these lines change.
 import { loadCommands } from '../src/core/nouns.js';
-import { ENVIRONMENT_HELP, GLOBAL_OPTIONS, VERSION_FLAGS } from '../src/core/global-options.js';
+import { GLOBAL_OPTIONS, VERSION_FLAGS } from '../src/core/global-options.js';
+import { ENVIRONMENT_HELP } from '../src/core/help-after.js';
 
 /** What the reference reads of a definition (CommandDefinition, structurally). */
 export interface Command {
@@ -19,6 +20,8 @@ export interface Command {
   examples?: readonly string[];
   usage?: string;
   jsonFields?: string;
+  exitCodes?: string;
+  learnMore?: string;
   subcommands?: readonly Command[];
 }
 
@@ -65,7 +68,13 @@ function optionMeaning(o: Option): string {
 
 const anchor = (path: string) => path.replace(/ /g, '-');
 
-function section(c: Command, parent: string): string[] {
+/** A help's `docs/guide.md#section`, as a link from docs/commands.md. */
+const link = (target: string) => {
+  const local = target.replace(/^docs\//, '');
+  return `[${local}](${local})`;
+};
+
+function section(c: Command, parent: string, noun?: Command): string[] {
   const path = parent ? `${parent} ${c.name}` : c.name;
   const depth = parent ? '###' : '##';
   const out = [`${depth} ${path}`, '', prose(sentence(c.summary)), '', '```', usage(path, c), '```', ''];
@@ -93,7 +102,10 @@ function section(c: Command, parent: string): string[] {
   }
   if (c.examples?.length) out.push('Examples:', '', '```sh', ...c.examples, '```', '');
   if (c.jsonFields) out.push(`With \`--json\`: ${prose(c.jsonFields)}`, '');
-  for (const s of subs) out.push(...section(s, path));
+  if (c.exitCodes) out.push(`Exit codes: ${prose(c.exitCodes)}.`, '');
+  const learnMore = c.learnMore ?? noun?.learnMore;
+  if (learnMore) out.push(`Learn more: ${learnMore.split(', ').map(link).join(', ')}.`, '');
+  for (const s of subs) out.push(...section(s, path, c));
   return out;
 }
 

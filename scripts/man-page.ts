@@ -3,13 +3,8 @@
 // arguments, options and examples, the environment and the exit codes, as --help says them.
 // scripts/commands-reference.mjs writes it (`npm run docs:commands`); test/unit/man-page.test.ts
 // fails while it is out of date and renders it with groff.
-import {
-  ENVIRONMENT_HELP,
-  EXIT_CODE_HELP,
-  GLOBAL_OPTIONS,
-  PROGRAM_DESCRIPTION,
-  VERSION_FLAGS,
-} from '../src/core/global-options.js';
+import { GLOBAL_OPTIONS, PROGRAM_DESCRIPTION, VERSION_FLAGS } from '../src/core/global-options.js';
+import { ENVIRONMENT_HELP, EXIT_CODE_HELP } from '../src/core/help-after.js';
 import { type Command, commandTree, type Option, sentence, usage } from './commands-doc.js';
 
 /**

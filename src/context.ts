@@ -13,7 +13,7 @@ import { idOf, nameOf, pick } from './io/records.js';
 import type { Interrupts } from './interrupts.js';
 import { flag, sb } from './io/shell.js';
 
-/** The placeholder address of the hosted service; set --base-url or SITEBUILDER_BASE_URL. */
+/** Where no address is set: never sent to (checkServiceAddress); --base-url, SITEBUILDER_BASE_URL or a profile names one. */
 export const DEFAULT_BASE_URL = 'https://api.sitebuilder.example';
 
 /**
@@ -166,6 +166,8 @@ export function createContext(init: ContextInit): Context {
             `There is no profile "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create it with \`${sb('auth login', flag('--profile', name))}\`.`,
           );
         }
+        // No address at all is said before a missing token (exit 2): a token would not help (docs/guide.md).
+        checkServiceAddress(ctx.baseUrl());
         throw new NotLoggedInError(
           `No token for profile "${name}". Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`,
         );

@@ -9,7 +9,7 @@ import { guardKeys } from './io/keyguard.js';
 import type { Choice } from './io/prompter.js';
 import { idOf, nameOf, pick, pickString } from './io/records.js';
 import { sanitizeInline } from './io/sanitize.js';
-import { cutWidth, displayWidth } from './io/width.js';
+import { layoutChoices } from './io/choice-layout.js';
 
 /** Sites loaded for one pick at most; past it, the workspace is picked first. */
 export const PICK_MAX = 500;
@@ -57,12 +57,13 @@ async function sitesOf(ctx: Context, list: Workspace[], max: number): Promise<Si
   return sites;
 }
 
-/** `id  name  (more)`, cut to the terminal's width, the id never. */
-function label(io: Context['io'], id: string, width: number, rest: string): string {
-  const head = id.padEnd(width);
-  const room = io.columns - 4 - displayWidth(head) - 2;
-  return rest && room >= 6 ? `${head}  ${cutWidth(rest, room)}` : id;
-}
+/** Each row's line: its label (the free name, then more), its id last (io/choice-layout.ts). */
+const lines = (io: Context['io'], rows: Array<{ name: string; more: string; id: string }>) =>
+  layoutChoices(
+    io.columns,
+    rows.map((r) => ({ cells: [r.name, r.more], id: r.id })),
+    { free: 0, optional: [1] },
+  );
 
 function pickFrom<T>(ctx: Context, question: string, choices: Choice<T>[]): Promise<T> {
   return ctx.prompter.select(question, choices, { filter: true });
@@ -89,29 +90,25 @@ export async function pickSite(ctx: Context): Promise<string> {
     ctx.io.info(`The first ${PICK_MAX} sites; name the site to reach another.`);
   }
   const several = new Set(shown.map((s) => s.workspace.id)).size > 1;
-  const width = Math.max(...shown.map((s) => s.id.length));
-  const choices = shown.map((s) => ({
-    label: label(ctx.io, s.id, width, several ? `${s.name}  (${s.workspace.name || s.workspace.id})` : s.name),
-    picked: s.id,
-    value: s.id,
-  }));
+  const shownLines = lines(
+    ctx.io,
+    shown.map((s) => ({ name: s.name, more: several ? `(${s.workspace.name || s.workspace.id})` : '', id: s.id })),
+  );
+  const choices = shown.map((s, i) => ({ label: shownLines[i], picked: s.id, value: s.id, search: s.id }));
   return pickFrom(ctx, 'Which site?', choices);
 }
 
 function workspaceChoices(ctx: Context, list: Workspace[]): Choice<Workspace>[] {
-  const width = Math.max(...list.map((w) => w.id.length));
-  return list.map((w) => {
+  const rows = list.map((w) => {
     const plan = pickString(w.record, 'plan');
     const credits = pick(w.record, 'credits', 'creditBalance');
     const more = [plan && `${sanitizeInline(plan)} plan`, credits !== undefined && `${credits} credits`].filter(
       Boolean,
     );
-    return {
-      label: label(ctx.io, w.id, width, [w.name, more.length ? `(${more.join(', ')})` : ''].filter(Boolean).join('  ')),
-      picked: w.id,
-      value: w,
-    };
+    return { name: w.name, more: more.length ? `(${more.join(', ')})` : '', id: w.id };
   });
+  const shown = lines(ctx.io, rows);
+  return list.map((w, i) => ({ label: shown[i], picked: w.id, value: w, search: w.id }));
 }
 
 /** The workspace for a new site: the token's only one, else picked on a terminal, else exit 2 naming --workspace. */

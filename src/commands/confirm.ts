@@ -2,6 +2,8 @@
 // scripts; without a prompt and without --yes it stops with exit 5 and changes nothing.
 import type { Context } from '../context.js';
 import { ConfirmationNeededError, InterruptedError } from '../errors.js';
+import type { IO } from '../io/io.js';
+import { noPromptReason } from '../io/prompter.js';
 
 export interface ConfirmOptions {
   /** What is about to happen, e.g. "Restore code backup cb_12 on site s_1". */
@@ -12,6 +14,12 @@ export interface ConfirmOptions {
   flag?: string;
 }
 
+/** " (CI is set (CI=true))", to follow "no prompt is possible here"; empty when nothing turned prompts off. */
+export function noPromptBecause(io: IO, env: Record<string, string | undefined>): string {
+  const reason = noPromptReason(io, env);
+  return reason ? ` (${reason})` : '';
+}
+
 export async function confirmDestructive(
   ctx: Context,
   { action, consequences, flag = '--yes' }: ConfirmOptions,
@@ -19,7 +27,7 @@ export async function confirmDestructive(
   if (ctx.globals.yes) return;
   if (!ctx.prompter.canPrompt()) {
     throw new ConfirmationNeededError(
-      `${action} needs confirmation and no prompt is possible here; pass ${flag} to confirm. Nothing was changed.`,
+      `${action} needs confirmation and no prompt is possible here${noPromptBecause(ctx.io, ctx.env)}; pass ${flag} to confirm. Nothing was changed.`,
       { action, consequences },
     );
   }

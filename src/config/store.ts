@@ -11,6 +11,8 @@ export interface ProfileData {
   token?: string;
   baseUrl?: string;
   site?: string;
+  /** Made by `emulator --setup`, which writes into no other profile (profile-owner.ts). */
+  emulator?: boolean;
 }
 
 export interface ConfigData {

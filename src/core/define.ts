@@ -47,6 +47,17 @@ export interface CommandDefinition<O = Record<string, unknown>> {
   usage?: string;
   /** Output of --json, for the help text. */
   jsonFields?: string;
+  /**
+   * The exit codes this command means, in one line after the examples: `0 live, 8 still running
+   * at --timeout, 130 Ctrl-C; 1 refused or failed, 2 usage, 4 auth` (every command that runs).
+   */
+  exitCodes?: string;
+  /**
+   * Where the rest is (gh's "Learn more"): a section of the docs, `docs/guide.md#email-domains`.
+   * The help's description stays a few lines; the essay lives there (test/unit/help-shape.test.ts).
+   * A verb without one points where its noun does.
+   */
+  learnMore?: string;
   /** Subcommands (a noun's verbs). A definition may have both run and subcommands. */
   subcommands?: AnyCommandDefinition[];
   /**
@@ -70,6 +81,9 @@ export interface Cli {
   /** Every noun's definition, in the order of the tree. */
   commands(): Promise<AnyCommandDefinition[]>;
 }
+
+/** The exit codes every command that calls the service may end with, beside its own (`exitCodes`). */
+export const SERVICE_EXITS = '1 refused or failed, 2 usage, 4 auth';
 
 export function defineCommand<O = Record<string, unknown>>(def: CommandDefinition<O>): CommandDefinition<O> {
   return def;

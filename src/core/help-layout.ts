@@ -3,6 +3,8 @@
 // boundaries, a command to copy whole. program.ts loads it only when a help may print.
 import type { Command, Help, HelpConfiguration } from 'commander';
 import { displayWidth, HANG, padWidth, wrapLine, wrapText } from '../io/width.js';
+import type { AnyCommandDefinition } from './define.js';
+import { commandAfter, programAfter } from './help-after.js';
 
 /** Below this many columns beside the terms, descriptions go on the lines under their terms. */
 const MIN_DESCRIPTION_WIDTH = 30;
@@ -140,6 +142,14 @@ export function formatExample(example: string, width: number): string[] {
   return lines;
 }
 
-/** What program.ts lays the help out with: commander's configuration, the tables of the program's help, examples. */
-export const HELP_LAYOUT = { configuration, table: formatHelpTable, example: formatExample };
+/**
+ * What program.ts lays the help out with: commander's configuration, and the text after a
+ * command's flags and after the program's (help-after.ts).
+ */
+export const HELP_LAYOUT = {
+  configuration,
+  after: (def: AnyCommandDefinition, command: Command, width: number, noun?: AnyCommandDefinition) =>
+    commandAfter(def, command, width, formatExample, noun),
+  programAfter: (width: number) => programAfter(width, formatHelpTable),
+};
 export type HelpLayout = typeof HELP_LAYOUT;

@@ -3,17 +3,9 @@
 // suggestions.
 import { Command, Option } from 'commander';
 import type { IO } from '../io/io.js';
-import { wrapText } from '../io/width.js';
 import type { AnyCommandDefinition } from './define.js';
 import type { HelpLayout } from './help-layout.js';
-import {
-  ENVIRONMENT_HELP,
-  EXIT_CODE_HELP,
-  GLOBAL_OPTIONS,
-  PROGRAM_DESCRIPTION,
-  VERSION,
-  VERSION_FLAGS,
-} from './global-options.js';
+import { GLOBAL_OPTIONS, PROGRAM_DESCRIPTION, VERSION, VERSION_FLAGS } from './global-options.js';
 
 /**
  * Runs a command: its definition, the options run() gets, optsWithGlobals(), and the long flags
@@ -43,18 +35,19 @@ const helpAfter = (layout: (width: number) => string) => (context: { error: bool
   return layout((context.error ? output.getErrHelpWidth : output.getOutHelpWidth)?.() ?? 80);
 };
 
-function buildCommand(def: AnyCommandDefinition, runWith: RunCommand, layout?: HelpLayout): Command {
+function buildCommand(
+  def: AnyCommandDefinition,
+  runWith: RunCommand,
+  layout?: HelpLayout,
+  noun?: AnyCommandDefinition,
+): Command {
   const cmd = new Command(def.name);
   cmd.summary(def.summary).description(def.description ?? def.summary);
   cmd.configureHelp({
     ...layout?.configuration,
-    showGlobalOptions: true,
-    // "Global Options" are the program's own; a parent noun's options are not global.
-    visibleGlobalOptions(c: Command) {
-      let root = c;
-      while (root.parent) root = root.parent;
-      return root === c ? [] : root.options.filter((o) => !o.hidden);
-    },
+    // The program's own options are one line at the end (help-after.ts), as gh's
+    // "inherited flags" are short: the command's own flags are what its help is about.
+    showGlobalOptions: false,
   });
   if (def.usage) cmd.usage(def.usage);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
@@ -73,24 +66,13 @@ function buildCommand(def: AnyCommandDefinition, runWith: RunCommand, layout?: H
     cmd.addOption(opt);
     if (opt.long) cmd.on(`option:${opt.name()}`, () => given.add(opt.long as string));
   }
-  const examples = def.examples ?? [];
-  // Record shapes ({"type":"end",state,…}) may break after their commas when wrapped.
-  const json = def.jsonFields?.replace(/,(?=[^\s\d])/g, ', ');
-  if (examples.length || json)
+  // gh's shape after the flags (help-after.ts): only where a help may print, so with its layout.
+  if (layout)
     cmd.addHelpText(
       'after',
-      helpAfter((width) => {
-        // An example wider than the width is continued with ` \` (help-layout.ts), never folded.
-        const shown = examples.flatMap((e) => layout?.example(e, width) ?? [`  $ ${e}`]);
-        // Laid out already: a word wider than the width (a quoted string) is not wrapped again.
-        const after = [
-          ...(shown.length ? [`Examples:\n${shown.join('\n')}`] : []),
-          ...(json ? [wrapText(`JSON output (--json):\n  ${json}`, width)] : []),
-        ];
-        return `\n${after.join('\n\n')}`;
-      }),
+      helpAfter((width) => layout.after(def, cmd, width, noun)),
     );
-  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith, layout));
+  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith, layout, def));
   if (def.run) {
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
@@ -115,16 +97,12 @@ export function buildProgram(
   const program = new Command('sitebuilder');
   program.description(PROGRAM_DESCRIPTION).version(VERSION, VERSION_FLAGS, 'print the version');
   for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
-  const table = layout?.table ?? wrapText;
   program
     // The program's list of commands names them only, as gh does: their arguments and plural
     // aliases are in each command's own help, and the descriptions keep room at 80 columns.
     .configureHelp({ ...layout?.configuration, subcommandTerm: (c: Command) => c.name() })
-    .showSuggestionAfterError(true)
-    .addHelpText(
-      'after',
-      helpAfter((width) => `\n${table(ENVIRONMENT_HELP, width)}\n\n${table(EXIT_CODE_HELP, width)}\n`),
-    );
+    .showSuggestionAfterError(true);
+  if (layout) program.addHelpText('after', helpAfter(layout.programAfter));
   const run: RunCommand = (def, cmd, positionals) =>
     execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals(), flagsGiven(cmd));
   for (const def of commands) program.addCommand(buildCommand(def, run, layout), { hidden: def.hidden });

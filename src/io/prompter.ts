@@ -10,26 +10,7 @@ import type { IO } from './io.js';
 import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
 import { sanitizeInline } from './sanitize.js';
 import { dropSignalListenersSince, markPrompt, signalListeners, tamePrompt } from './terminal-restore.js';
-import { cutWidth, displayWidth, wrapText } from './width.js';
-
-/**
- * A choice on one line of the terminal: `▸ label id`. The label gives way (cut with …), the id
- * never; where the id leaves the label too little room, the id goes and the label keeps the line.
- * Given several labels, most detailed first, the first that fits is taken (a date without its
- * time, no padding…) before any is cut.
- */
-export function fitChoice(columns: number, labels: string | string[], id: string): { label: string; hint?: string } {
-  // enquirer draws `▸ ` before the label and a space before the id.
-  const room = columns - 2;
-  const all = typeof labels === 'string' ? [labels] : labels;
-  const withId = room - displayWidth(id) - 1;
-  const space = id && withId >= 24 ? withId : room;
-  const label = all.find((l) => displayWidth(l) <= space) ?? all[all.length - 1] ?? '';
-  if (!id) return { label: cutWidth(label, room) };
-  const beside = room - displayWidth(id) - 1;
-  if (beside >= Math.min(24, displayWidth(label))) return { label: cutWidth(label, beside), hint: id };
-  return { label: cutWidth(label, room) };
-}
+import { displayWidth, wrapText } from './width.js';
 
 /** Every SGR sequence (enquirer's colour); its cursor movements stay. */
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -40,6 +21,10 @@ export interface Choice<T> {
   hint?: string;
   /** Shown after the question once this choice is picked (default: the label). */
   picked?: string;
+  /** Shown, dimmed, but cannot be picked (the label says why). */
+  disabled?: boolean;
+  /** Also matched by a filter's words: the id, where a narrow terminal leaves it off the line. */
+  search?: string;
 }
 
 /** Ctrl-D at a prompt: the end of input, as a shell takes it (the conversation leaves). */
@@ -72,7 +57,11 @@ export interface Prompter {
   /** Asks `message (y/N)`; y or n then Enter answers, Enter alone takes `initial` (default No). */
   confirm(message: string, initial?: boolean): Promise<boolean>;
   /** filter: typing narrows the list (every word typed, in the label or the hint), for long lists. */
-  select<T>(message: string, choices: Choice<T>[], opts?: { filter?: boolean }): Promise<T>;
+  /**
+   * filter: as above. transient: once answered, the question and its answer are erased where the
+   * terminal can redraw (a step of a browse, redrawn in place by the next one).
+   */
+  select<T>(message: string, choices: Choice<T>[], opts?: { filter?: boolean; transient?: boolean }): Promise<T>;
   multiselect<T>(message: string, choices: Choice<T>[], opts?: { max?: number }): Promise<T[]>;
 }
 
@@ -80,6 +69,21 @@ const hintOf = (c: Choice<unknown>) => (c.hint === undefined ? undefined : sanit
 
 export function promptPossible(io: IO, env: Record<string, string | undefined>): boolean {
   return io.stdinIsTTY && io.stderrIsTTY && !io.json && !env.CI;
+}
+
+/**
+ * What turned prompts off (promptPossible), in words that name what to change: `CI is set
+ * (CI=true)`, `--json is given`, `standard input is not a terminal`…; empty when nothing did.
+ */
+export function noPromptReason(io: IO, env: Record<string, string | undefined>): string {
+  return [
+    env.CI && `CI is set (CI=${sanitizeInline(env.CI).slice(0, 40)})`,
+    io.json && '--json is given',
+    !io.stdinIsTTY && 'standard input is not a terminal',
+    !io.stderrIsTTY && 'standard error is not a terminal',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 interface EnquirerPrompt {
@@ -155,9 +159,9 @@ function plainAutoComplete(AutoComplete: AutoCompleteClass): AutoCompleteClass {
   };
 }
 
-/** Every word typed appears in the choice's label or hint, in any case. */
-function matches(input: string, choice: { message: string; hint?: string }): boolean {
-  const text = `${choice.message} ${choice.hint ?? ''}`.toLowerCase();
+/** Every word typed appears in the choice's label, hint or search text, in any case. */
+function matches(input: string, choice: { message: string; hint?: string; search?: string }): boolean {
+  const text = `${choice.message} ${choice.hint ?? ''} ${choice.search ?? ''}`.toLowerCase();
   return input
     .toLowerCase()
     .split(/\s+/)
@@ -179,12 +183,12 @@ export class EnquirerPrompter implements Prompter {
   require(what: string, flagHint: string): void {
     if (!this.canPrompt()) {
       throw new ConfirmationNeededError(
-        `${what} needs an answer and no prompt is possible here; ${flagHint}. Nothing was changed.`,
+        `${what} needs an answer and no prompt is possible here (${noPromptReason(this.io, this.env)}); ${flagHint}. Nothing was changed.`,
       );
     }
   }
 
-  private async run<T>(options: Record<string, unknown>, typeAhead = false): Promise<T> {
+  private async run<T>(options: Record<string, unknown>, typeAhead = false, transient = false): Promise<T> {
     if (this.signal?.aborted) throw new InterruptedError('Cancelled.');
     const { default: Enquirer } = (await import('enquirer')) as unknown as {
       default: (new () => EnquirerInstance) & { AutoComplete: AutoCompleteClass; Input: InputClass };
@@ -276,7 +280,7 @@ export class EnquirerPrompter implements Prompter {
         ...options,
         message: sanitizeInline(String(options.message ?? '')),
       });
-      this.reflow(shown);
+      this.reflow(shown, transient);
       return answers.value as T;
     } catch (err) {
       this.reflow(shown);
@@ -298,19 +302,22 @@ export class EnquirerPrompter implements Prompter {
    * itself mid-word (a long question from the agent, a long message): drawn again here, wrapped
    * at word boundaries. Lines that fit are left alone.
    */
-  private reflow(p: EnquirerPrompt | undefined): void {
+  private reflow(p: EnquirerPrompt | undefined, erase = false): void {
     const cols = this.io.stderr.columns;
     const buffer = p?.state?.buffer ?? '';
     const text = buffer.replace(/\n+$/, '');
     if (!text || !this.io.canRedraw || cols === undefined) return;
     const lines = text.split('\n');
     const rows = lines.reduce((n, line) => n + Math.max(1, Math.ceil(displayWidth(line) / cols)), 0);
-    if (rows === lines.length) return;
+    if (rows === lines.length && !erase) return;
     // enquirer ends on the last row it drew, then writes one newline for each row its question
     // took: the cursor is that many rows below the last one.
     const up = rows - 1 + (buffer.length - text.length);
-    const wrapped = wrapText(text, cols);
-    this.io.stderr.write(`\u001b[${up}A\r\u001b[J${this.io.color ? wrapped : wrapped.replace(SGR, '')}\n`);
+    // Erased (a transient question), what comes next takes its place.
+    const wrapped = erase ? '' : `${wrapText(text, cols)}\n`;
+    this.io.stderr.write(
+      `${up > 0 ? `\u001b[${up}A` : ''}\r\u001b[J${this.io.color ? wrapped : wrapped.replace(SGR, '')}`,
+    );
   }
 
   input(message: string, opts: InputOptions = {}): Promise<string> {
@@ -334,14 +341,26 @@ export class EnquirerPrompter implements Prompter {
     return answer === '' ? initial : YES.test(answer);
   }
 
-  async select<T>(message: string, choices: Choice<T>[], opts: { filter?: boolean } = {}): Promise<T> {
+  async select<T>(
+    message: string,
+    choices: Choice<T>[],
+    opts: { filter?: boolean; transient?: boolean } = {},
+  ): Promise<T> {
     // enquirer prints the chosen name after the question, so the name is what to show then (made unique).
     const seen = new Set<string>();
     const names = choices.map((c, i) => {
       const shown = sanitizeInline(c.picked ?? c.label);
       const name = seen.has(shown) ? `${shown} (${i + 1})` : shown;
       seen.add(name);
-      return { name, message: sanitizeInline(c.label), hint: hintOf(c) };
+      // A disabled choice without a hint would get enquirer's "(disabled)": the label says why.
+      const search = c.search && sanitizeInline(c.search);
+      return {
+        name,
+        message: sanitizeInline(c.label),
+        hint: c.disabled ? '' : hintOf(c),
+        disabled: c.disabled,
+        search,
+      };
     });
     const rows = this.io.stderr.rows;
     const filter = opts.filter
@@ -349,18 +368,22 @@ export class EnquirerPrompter implements Prompter {
           type: FILTERED,
           footer: '(type to filter)',
           limit: Math.max(3, Math.min(10, (rows !== undefined && rows <= 10_000 ? rows : 24) - 4)),
-          suggest: (input: string, all: Array<{ message: string; hint?: string }>) =>
+          suggest: (input: string, all: Array<{ message: string; hint?: string; search?: string }>) =>
             input.trim() ? all.filter((c) => matches(input.trim(), c)) : all,
         }
       : { type: 'select' };
-    const picked = await this.run<string>({
-      ...filter,
-      message,
-      choices: names,
-      result(this: unknown, name: string) {
-        return name;
+    const picked = await this.run<string>(
+      {
+        ...filter,
+        message,
+        choices: names,
+        result(this: unknown, name: string) {
+          return name;
+        },
       },
-    });
+      false,
+      opts.transient,
+    );
     const at = names.findIndex((n) => n.name === picked);
     // Enter on a filter that matches nothing submits no choice.
     if (at < 0) throw new InterruptedError('Nothing was picked.');

@@ -73,7 +73,7 @@ describe('a lone chat argument', () => {
     const site = await cli(['chat', 'site_docs'], { env: withDefault });
     expect(site.code).toBe(2);
     expect(site.stderr).toContain(
-      "A conversation needs a terminal; here, pass the message (or --answer, --choose, --approve, --revise): sitebuilder chat site_docs '…'",
+      "A conversation needs a terminal, and prompts are off here: standard input is not a terminal, standard error is not a terminal. Here, pass the message (or --answer, --choose, --approve, --revise): sitebuilder chat site_docs '…'",
     );
     // The default site itself needs no question to the service.
     emu.control.clearLog();

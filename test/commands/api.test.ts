@@ -215,8 +215,8 @@ describe('api <destructive method>', () => {
       expect(res.code, mode).toBe(5);
       expect(res.stdout, mode).toBe('');
       // On a terminal the sentence is wrapped to its width: read it as one line.
-      expect(res.stderr.replace(/\n {2}/g, ' '), mode).toContain(
-        'Calling restore_backup on site site_bakery (destructive) needs confirmation and no prompt is possible here; pass --yes to confirm. Nothing was changed.',
+      expect(res.stderr.replace(/\n {2}/g, ' '), mode).toMatch(
+        /Calling restore_backup on site site_bakery \(destructive\) needs confirmation and no prompt is possible here \((CI is set \(CI=true\)|standard input is not a terminal, standard error is not a terminal)\); pass --yes to confirm\. Nothing was changed\./,
       );
     }
     const json = await api([...restore(id), '--json'], { tty: true });

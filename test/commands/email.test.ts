@@ -65,33 +65,46 @@ describe('email domains', () => {
     expect(res.stdout).toContain('Status: the mail provider is checking the records');
     expect(res.stdout).toContain('Status: the mail provider hit a temporary failure and keeps checking');
     expect(res.stdout).toContain('sitebuilder email restart site_docs edom_docs_updates');
-    expect(res.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/^RECORD +TYPE +HOST +VALUE$/m);
+    expect(res.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(
+      /^DKIM 1 {2}CNAME\n {2}host {3}\S+\n {2}value {2}\S+$/m,
+    );
     const blog = await email(['domains', 'site_blog'], { tty: true });
     expect(blog.stdout).toContain('paused until the workspace is on a paid plan again');
   });
 
-  it('fits the terminal: long values are cut with … on a terminal only', async () => {
+  it('never cuts a value a person copies: a table where it fits, else a block a record, whole values', async () => {
     const lines = (out: string) => out.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
-    const widest = (out: string) => Math.max(...lines(out).map((l) => l.length));
-    const wide = await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns: 120 });
-    expect(widest(wide.stdout)).toBeLessThanOrEqual(120);
-    expect(wide.stdout).not.toContain('…');
+    const wide = await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns: 160 });
     expect(wide.stdout).toMatch(
       /^Ownership +TXT +_sitebuilder\.mail\.sunrisebakery\.example +sitebuilder-domain-verification=[0-9a-f]{24}$/m,
     );
-
-    const narrow = await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns: 90 });
-    const table = lines(narrow.stdout).filter((l) => /^(RECORD|DKIM|Ownership) /.test(l));
-    expect(table).toHaveLength(10);
-    expect(Math.max(...table.map((l) => l.length))).toBeLessThanOrEqual(90);
-    expect(narrow.stdout).toMatch(
-      /^DKIM 1 +CNAME +sb1k1\._domainkey\.mail\.sunrisebakery\.example +sb1k1\.[0-9a-f]+\.dki…$/m,
-    );
-    expect(narrow.stderr).toContain('Long values are cut to fit the terminal');
-
+    // Every host and value of the piped rows, each whole on a line of its own or beside its key.
     const piped = await email(['domains', 'site_bakery']);
-    expect(piped.stdout).not.toContain('…');
     expect(piped.stdout).toMatch(/\tsb1k1\.[0-9a-f]{16}\.dkim\.mailprovider\.example$/m);
+    const copied = piped.stdout
+      .trim()
+      .split('\n')
+      .flatMap((row) => row.split('\t').slice(5));
+    expect(copied).toHaveLength(16);
+    for (const columns of [160, 90, 80, 60, 40]) {
+      const res = await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns });
+      const shown = lines(res.stdout);
+      expect(res.stdout, `${columns}`).not.toContain('…');
+      expect(res.stderr, `${columns}`).not.toContain('cut');
+      for (const value of copied)
+        expect(
+          shown.some((l) => l.trim().split(/ {2,}/).includes(value)),
+          `${value} at ${columns}`,
+        ).toBe(true);
+      // Wider than the terminal only where a value or a command stands alone, whole, for the terminal to fold.
+      for (const l of shown.filter((l) => l.length > columns))
+        expect(copied.includes(l) || l.trim().startsWith('sitebuilder ')).toBe(true);
+    }
+    const narrow = lines(
+      (await run(['email', 'domains', 'site_bakery'], { env, clock, tty: true, columns: 80 })).stdout,
+    );
+    expect(narrow).toContain('DKIM 1  CNAME');
+    expect(narrow.find((l) => l.startsWith('  host '))).toMatch(/^ {2}host {3}sb1k1\._domainkey\.mail\./);
   });
 
   it('prints one JSON document with --json', async () => {
@@ -148,12 +161,12 @@ describe('email restart', () => {
     expect(res.code).toBe(0);
     expect(yes.asked).toEqual(['Go ahead?']);
     expect(res.stderr).toContain('the three DKIM records change');
-    expect(res.stdout).toMatch(/DKIM 1 .* yes /);
+    expect(res.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/^DKIM 1 {2}CNAME\n(?: {2}.*\n)*? {2}changed {2}yes$/m);
     const no = new ConfirmPrompter(false);
     const cancelled = await email(['restart', 'site_bakery', 'edom_bakery_news'], { tty: true, prompter: no });
     expect(cancelled.code).toBe(130);
     expect(restarts()).toHaveLength(1);
-    // On a narrow terminal the values are cut, and the way to read them whole restarts nothing.
+    // On a narrow terminal every value still shows whole, each record a block.
     const narrow = await run(['email', 'restart', 'site_bakery', 'edom_bakery_news', '--yes'], {
       env,
       clock,
@@ -161,9 +174,8 @@ describe('email restart', () => {
       columns: 60,
     });
     expect(narrow.code).toBe(0);
-    expect(narrow.stderr.replace(/\n +/g, ' ')).toContain(
-      'Long values are cut to fit the terminal (…); `sitebuilder email domains site_bakery | cat` prints them whole, without restarting again.',
-    );
+    expect(narrow.stdout).toMatch(/^ {2}value {4}sb\dk1\.[0-9a-f]+\.dkim\.mailprovider\.example$/m);
+    expect(narrow.stdout).not.toContain('…');
     expect(restarts()).toHaveLength(2);
   });
 

@@ -66,8 +66,10 @@ describe('auth', () => {
     expect(res.stderr).toMatch(/did not accept this token .*nothing was saved/);
     expect(res.stderr).not.toContain(DEMO_TOKENS.revoked);
     expect(res.stderr).not.toMatch(/\n\s+at /);
+    // Not even the address was saved.
     const status = await run(['auth', 'status'], { configDir });
-    expect(status.code).toBe(4);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain('No service address is set');
   });
 
   it('refuses to log in while SITEBUILDER_TOKEN is set', async () => {
@@ -213,7 +215,9 @@ describe('workspace and site', () => {
   it('keeps every key of auth status --json, whatever the outcome', async () => {
     const keys = [
       'profile',
+      'profileSource',
       'baseUrl',
+      'baseUrlSource',
       'source',
       'token',
       'valid',
@@ -233,6 +237,32 @@ describe('workspace and site', () => {
     expect(bad.valid).toBe(false);
     const plain = await run(['auth', 'status'], { env });
     expect(plain.stdout).toMatch(/Expires\tnever/);
+  });
+
+  it('says the profile and where the address comes from, even where nothing answers', async () => {
+    const token = { SITEBUILDER_TOKEN: DEMO_TOKENS.full };
+    const dead = await run(['auth', 'status', '--base-url', 'http://127.0.0.1:9'], { env: token, tty: true });
+    expect(dead.code).toBe(1);
+    expect(dead.stdout).toMatch(/^Profile +default \(no other is chosen\)$/m);
+    expect(dead.stdout).toMatch(/^Service +http:\/\/127\.0\.0\.1:9 \(from --base-url\)$/m);
+    expect(dead.stderr).toContain('Could not connect to http://127.0.0.1:9');
+    const json = await run(['auth', 'status', '--json'], {
+      env: { ...token, SITEBUILDER_BASE_URL: 'http://127.0.0.1:9' },
+    });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      profile: 'default',
+      profileSource: 'default',
+      baseUrl: 'http://127.0.0.1:9',
+      baseUrlSource: 'env',
+      valid: false,
+    });
+    expect(JSON.parse(json.stdout).error).toContain('Could not connect');
+    const none = await run(['auth', 'status', '-p', 'work'], { env: token, tty: true });
+    expect(none.code).toBe(2);
+    expect(none.stdout).toMatch(/^Profile +work \(from --profile\)$/m);
+    expect(none.stdout).toMatch(/^Service +none set: --base-url, SITEBUILDER_BASE_URL/m);
+    expect(none.stderr).toContain('No service address is set');
   });
 
   it('prints errors as JSON on stderr with --json, and nothing on stdout', async () => {

@@ -48,7 +48,7 @@ describe('emulator --setup', () => {
     expect(list.stdout).toContain('site_bakery');
     const status = await run(['auth', 'status'], { configDir: config, tty: true });
     expect(status.stdout).toMatch(/^Profile +emulator \(the current profile\)$/m);
-    expect(status.stdout).toContain(`Service     ${saved.profiles.emulator.baseUrl}\n`);
+    expect(status.stdout).toContain(`Service     ${saved.profiles.emulator.baseUrl} (from profile emulator)\n`);
 
     emu.stop();
     expect(await emu.done).toBe(0);

@@ -19,7 +19,7 @@ const creates = () => emu.emulator.log.list({ method: 'create_site' }).length;
 
 describe('a site left out', () => {
   it('is picked on a terminal, among the sites of every workspace the token reaches', async () => {
-    const prompter = new ScriptedPrompter([{ select: /^site_portfolio / }]);
+    const prompter = new ScriptedPrompter([{ select: / site_portfolio$/ }]);
     const res = await run(['site', 'view'], { env, tty: true, prompter });
     expect(res.code).toBe(0);
     expect(prompter.asked).toEqual(['Which site?']);
@@ -55,7 +55,7 @@ describe('a site left out', () => {
     });
     expect(login.code).toBe(0);
     await run(['site', 'use', 'site_bakery'], { configDir });
-    const prompter = new ScriptedPrompter([{ select: /^site_blog / }]);
+    const prompter = new ScriptedPrompter([{ select: / site_blog$/ }]);
     const res = await run(['site', 'use'], { configDir, tty: true, prompter });
     expect(res.code).toBe(0);
     expect(res.stderr).toContain('Default site of profile default is now site_blog.');
@@ -70,7 +70,7 @@ describe('a site left out', () => {
 
 describe('site create among several workspaces', () => {
   it('picks the workspace on a terminal', async () => {
-    const prompter = new ScriptedPrompter([{ select: /^ws_demo +Demo Studio +\(paid plan, \d+ credits\)/ }]);
+    const prompter = new ScriptedPrompter([{ select: /^Demo Studio +\(paid plan, \d+ credits\) +ws_demo$/ }]);
     const res = await run(['site', 'create', '--prompt', 'A flower shop', '--no-follow'], {
       env,
       tty: true,

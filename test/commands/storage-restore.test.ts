@@ -258,6 +258,40 @@ describe('storage-restore without a terminal', () => {
     expect(waited.stdout).toContain('status\tcompleted');
   });
 
+  it('from a script, waits until completed as publish waits until live; --no-wait returns at once; --timeout exits 8', async () => {
+    const started = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full', '--yes', '--no-wait']);
+    expect(started.code).toBe(0);
+    const id = started.stdout.trim();
+    expect(id).toMatch(/^\S+$/);
+    expect(started.stderr).toContain(`sitebuilder storage-restore status ${SITE} ${id} --wait`);
+    const running = spelled('get_storage_restore_status', 'status', 'running');
+    expect(JSON.parse((await cli(['storage-restore', 'status', SITE, id, '--json'])).stdout).status).toBe(running);
+    expect((await cli(['storage-restore', 'status', SITE, id, '--wait'])).code).toBe(0);
+    // Without a terminal and without --wait: followed to its end.
+    const added = (path: string) => control('POST', `sites/${SITE}/storage-files`, { path, size: 50 });
+    await added('images/one.png');
+    const waited = await cli(['storage-restore', SITE, '-b', weekly, '-m', 'full', '--yes']);
+    expect(waited.code).toBe(0);
+    expect(waited.stdout).toContain('status\tcompleted');
+    expect(calls('get_storage_restore_status').length).toBeGreaterThan(1);
+    await added('images/two.png');
+    const timed = await cli([
+      'storage-restore',
+      SITE,
+      '-b',
+      weekly,
+      '-m',
+      'full',
+      '--yes',
+      '--timeout',
+      '1s',
+      '--json',
+    ]);
+    expect(timed.code).toBe(8);
+    expect(JSON.parse(timed.stdout)).toMatchObject({ started: true });
+    expect(JSON.parse(timed.stderr).error.message).toMatch(/is still \S+ after 1s \(--timeout\); it goes on/);
+  });
+
   it('says which flag is missing (exit 5) when a question cannot be asked', async () => {
     const res = await cli(['storage-restore', SITE]);
     expect(res.code).toBe(5);
@@ -296,10 +330,15 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
     expect(res.code).toBe(0);
     expect(prompter.remaining).toBe(0);
     // Advice only, newest first: the service decides when the plan is asked for.
-    expect(res.stderr).toMatch(
-      rx()`These look like they cannot be restored, so they come last \(the service decides\): ${'sbk'} \(failed\), ${'sbk'} \(older format\)\.\n`,
+    expect(res.stderr.replace(/\n {2}/g, ' ')).toMatch(
+      rx()`These cannot be restored, so they are shown last and cannot be picked: ${'sbk'} \(failed\), ${'sbk'} \(older format\)\. \(Read from the listing; --backup ID sends one anyway, and the service decides\.\)\n`,
     );
     expect(prompter.asked[0]).toBe('Which storage backup? (newest first)');
+    // Shown last with the reason first, and not to be picked.
+    const backups = prompter.offered[0];
+    expect(backups.map((c) => Boolean(c.disabled))).toEqual([false, false, true, true]);
+    expect(backups[2].label).toMatch(/ {2}\(failed\) Daily backup +\S+$/);
+    expect(backups[3].label).toMatch(/ {2}\(older format\) Legacy backup +\S+$/);
     expect(res.stderr).toMatch(/^Files replaced +2$/m);
     expect(res.stderr).toMatch(
       /DELETED: 1 file \(2\.9 KB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/,

@@ -110,7 +110,9 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
       expectFits(screen, 40, { words });
     }
     // DNS host names and addresses wider than the screen are ids and words: whole, alone on their line.
-    expect(shown.get('email domains site_bakery')).toMatch(/^HOST\nsb1k1\._domainkey\.mail\.sunrisebakery\.example$/m);
+    expect(shown.get('email domains site_bakery')).toMatch(
+      /^ {2}host\nsb1k1\._domainkey\.mail\.sunrisebakery\.example$/m,
+    );
     expect(shown.get('site list --workspace ws_demo')).toMatch(/^ID {9}site_portfolio\nNAME {7}Ana Lima Portfolio$/m);
     expect(shown.get('tools')).toMatch(/^METHOD\n {2}restart_site_email_domain_verification$/m);
   });
@@ -119,7 +121,7 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
     it(`help fits ${cols} columns, and \`help <typo>\` suggests the command`, async () => {
       const shown = await screens(cols, [
         ['help sit', []],
-        ['help site create', ['--workspace', 'SITEBUILDER_BASE_URL']],
+        ['help site create', ['--workspace', 'docs/guide.md#sites-and-workspaces']],
         ['site lsit', []],
       ]);
       for (const typo of ['help sit', 'site lsit']) {
@@ -131,7 +133,7 @@ describe.skipIf(!hasTmux)('listings in a terminal', () => {
       }
       const help = shown.get('help site create') ?? '';
       expect(help).toContain('code 0');
-      expectFits(help, cols, { words: ['--workspace', 'SITEBUILDER_BASE_URL', 'picked from a list'] });
+      expectFits(help, cols, { words: ['--workspace', 'docs/guide.md#sites-and-workspaces', 'picked from a list'] });
     });
   }
 

@@ -83,5 +83,27 @@ describe.skipIf(!hasTmux)('pickers in a terminal', () => {
       expect(done.replace(/\s+/g, ' ')).toMatch(/Created site \S+ in workspace ws_demo/);
       expectFits(done, cols);
     });
+
+    for (const [command, question] of [
+      ['backup', /Which backup\?/],
+      ['code-backup', /Which code backup\?/],
+    ] as const)
+      it(`keep the label before the id in the ${command} picker at ${cols} columns`, async () => {
+        const t = terminal([command, 'restore', 'site_bakery'], cols);
+        const screen = await t.waitForPrompt(question);
+        const rows = screen
+          .slice(screen.search(question))
+          .split('\n')
+          .slice(1)
+          .filter((l) => /^[▸ ] \S/.test(l));
+        expect(rows.length).toBeGreaterThan(0);
+        // Each row starts with its date, as a person reads it to pick; an id, where it shows, comes last.
+        for (const row of rows) expect(row).toMatch(/^[▸ ] \d{4}-\d\d-\d\d/);
+        const starts = (l: string) => [...l.slice(2).matchAll(/(?:^|(?<= {2}))\S/g)].map((m) => m.index).join(',');
+        expect(new Set(rows.map(starts)).size).toBe(1);
+        expectFits(screen, cols);
+        t.send('C-c');
+        await t.waitFor(/EXIT=\d+/);
+      });
   }
 });

@@ -282,7 +282,7 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       expect(sent(emu)).toEqual([]);
       // A site that exists is the site, even with another default.
       expect(flat(2)).toMatch(
-        /A conversation needs a terminal; here, pass the message \(or --answer, --choose, --approve, --revise\):\s+sitebuilder chat site_portfolio '…'/,
+        /A conversation needs a terminal, and prompts are off here: standard input is not a terminal\. Here, pass the message \(or --answer, --choose, --approve, --revise\):\s+sitebuilder chat site_portfolio '…'/,
       );
       // No files: said before any site is picked or asked for.
       expect(flat(3)).toContain(

@@ -166,7 +166,7 @@ describe.concurrent('against an emulator started by the test', () => {
     expect(res.code).toBe(5);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(
-      /needs confirmation and no prompt is possible here; pass --yes to confirm\. Nothing was changed\./,
+      /needs confirmation and no prompt is possible here \(standard input is not a terminal, standard error is not a terminal\); pass --yes to confirm\. Nothing was changed\./,
     );
     expect(emu.control.log({ method: 'restore_backup' })).toHaveLength(0);
   });

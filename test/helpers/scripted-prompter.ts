@@ -10,6 +10,8 @@ export type Step =
 
 export class ScriptedPrompter implements Prompter {
   readonly asked: string[] = [];
+  /** The choices each select offered. */
+  readonly offered: Array<Choice<unknown>[]> = [];
   /** The text each input prompt started from (its `initial`). */
   readonly initials: Array<string | undefined> = [];
   constructor(private readonly steps: Step[]) {}
@@ -45,9 +47,14 @@ export class ScriptedPrompter implements Prompter {
 
   async select<T>(message: string, choices: Choice<T>[]): Promise<T> {
     const step = this.next('select', message) as { select: RegExp | string; then?: () => unknown };
-    const found = choices.find((c) =>
+    this.offered.push(choices);
+    const matching = choices.filter((c) =>
       typeof step.select === 'string' ? c.label.includes(step.select) : step.select.test(c.label),
     );
+    // A disabled choice is shown, but the keys never reach it.
+    const found = matching.find((c) => !c.disabled);
+    if (!found && matching.length)
+      throw new Error(`The choice matching ${step.select} in "${message}" cannot be picked: ${matching[0].label}`);
     if (!found)
       throw new Error(`No choice matches ${step.select} in "${message}": ${choices.map((c) => c.label).join(' | ')}`);
     await step.then?.();

@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { refusalSentence } from '../../src/api/errors.js';
 import { planChanges, readPlan } from '../../src/commands/storage-restore/plan-view.js';
-import { backupChoiceLabels } from '../../src/commands/storage-restore/pick-backup.js';
+import { backupChoiceLines } from '../../src/commands/storage-restore/pick-backup.js';
+import { layoutChoices } from '../../src/io/choice-layout.js';
+import { displayWidth } from '../../src/io/width.js';
 import { TypedText } from '../../src/io/keyguard.js';
-import { fitChoice } from '../../src/io/prompter.js';
 import { flag, sb, shellQuote } from '../../src/io/shell.js';
 import { isPlaceholder, refusePlaceholder } from '../../src/core/placeholders.js';
 import { editDistance } from '../../src/commands/chat/site-suggest.js';
@@ -149,26 +150,74 @@ describe('commands to copy', () => {
   });
 });
 
-describe('a picker line at the width', () => {
-  const backup = {
-    storageBackupId: 'sbk_000004',
-    createdAt: '2026-11-21T22:58:00Z',
-    size: 12_288,
-    fileCount: 5,
-    label: 'Before the menu update',
-  };
-  const line = (cols: number) => fitChoice(cols, backupChoiceLabels(backup), 'sbk_000004');
+describe('picker lines at the width', () => {
+  const backup = (id: string, label: string, size: number, files: number, day: number) => ({
+    backupId: id,
+    createdAt: `2026-11-${String(day).padStart(2, '0')}T22:58:00Z`,
+    size,
+    fileCount: files,
+    label,
+  });
+  const backups = (ids: string[]) => [
+    backup(ids[0], 'Before the menu update', 12_288, 5, 21),
+    backup(ids[1], 'Weekly backup', 1_048_576 * 3, 120, 14),
+    { ...backup(ids[2], 'Daily backup', 0, 0, 7), status: 'failed' },
+  ];
+  const short = ['sbk_000004', 'sbk_000002', 'sbk_000003'];
+  const uuid = [
+    'b2da0538-fdb4-473e-88a4-c2f39a035e5f',
+    'a01217b5-9776-4e7e-9ac8-903a46df7309',
+    'ee4c54fc-3d3b-4f8d-8588-380bcfc826a0',
+  ];
 
-  it('takes the most detailed line that fits, then shortens the date, before cutting the label', () => {
-    expect(line(100).label).toMatch(/^2026-11-21 \d\d:\d\d UTC {5}12 KB {5}5 files {2}Before the menu update$/);
-    // 60 columns: no padding, no file count, the label whole; the id beside it.
-    const at60 = line(60);
-    expect(at60.hint).toBe('sbk_000004');
-    expect(at60.label).toBe('2026-11-21  12 KB  Before the menu update');
-    // 40 columns: the day alone, the size whole, the label as whole as the line allows beside the id.
-    const at40 = line(40);
-    expect(at40.hint).toBe('sbk_000004');
-    expect(at40.label).toMatch(/^2026-11-21 12 KB Before\b.*…$/);
-    expect(at40.label.length + 2 + (at40.hint ? at40.hint.length + 1 : 0)).toBeLessThanOrEqual(40);
+  it('aligns the rows in columns, the label first and the id last', () => {
+    const at100 = backupChoiceLines(100, backups(short));
+    expect(at100[0]).toMatch(/^2026-11-21 \d\d:\d\d UTC {2}12 KB {3}5 files {4}Before the menu update {2}sbk_000004$/);
+    // Every row's cells start in the same columns.
+    const starts = (l: string) => [...l.matchAll(/(?:^|(?<= {2}))\S/g)].map((m) => m.index).join(',');
+    expect(new Set(at100.map(starts)).size).toBe(1);
+    expect(at100[2]).toContain('(failed) Daily backup');
+    const at80 = backupChoiceLines(80, backups(short));
+    expect(new Set(at80.map(starts)).size).toBe(1);
+    expect(new Set(backupChoiceLines(60, backups(short)).map(starts)).size).toBe(1);
+  });
+
+  it('at 40 columns keeps the day and the label before the id, whole', () => {
+    const at40 = backupChoiceLines(40, backups(short));
+    expect(at40[0]).toMatch(/^2026-11-21 {2}Before the m… {2}sbk_000004$/);
+    for (const l of at40) expect(displayWidth(l)).toBeLessThanOrEqual(37);
+    // An id too long to stand beside a label goes; the label stays (the picked line names the id).
+    const long = backupChoiceLines(40, backups(uuid));
+    expect(long[0]).toBe('2026-11-21  Before the menu update');
+    for (const l of long) expect(l).not.toMatch(/[0-9a-f]{8}-/);
+  });
+
+  it('holds at every width: fits, the label first, the id whole or not at all', () => {
+    for (const ids of [short, uuid])
+      for (let cols = 20; cols <= 140; cols++) {
+        const lines = backupChoiceLines(cols, backups(ids));
+        const withId = lines.filter((l, i) => l.endsWith(ids[i]));
+        expect([0, lines.length], `${cols}`).toContain(withId.length);
+        lines.forEach((l, i) => {
+          expect(displayWidth(l), `${cols}: ${l}`).toBeLessThanOrEqual(Math.max(1, cols - 3));
+          expect(l.startsWith('2026-11-'), `${cols}: ${l}`).toBe(true);
+          if (!l.endsWith(ids[i])) expect(l).not.toContain(ids[i].slice(0, 6));
+        });
+      }
+  });
+
+  it('lays out names and ids as the site picker does: a name may be empty', () => {
+    const rows = [
+      { cells: ['Sunrise Bakery', '(Demo Studio)'], id: 'site_bakery' },
+      { cells: ['', '(Side Projects)'], id: 'site_untitled' },
+    ];
+    expect(layoutChoices(80, rows, { free: 0, optional: [1] })).toEqual([
+      'Sunrise Bakery  (Demo Studio)    site_bakery',
+      '                (Side Projects)  site_untitled',
+    ]);
+    expect(layoutChoices(30, rows, { free: 0, optional: [1] })).toEqual([
+      'Sunrise Bak…  site_bakery',
+      '              site_untitled',
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import type { MethodInfo } from '../../api/method-index.js';
 import type { ListingPattern } from '../../api/methods.js';
 import type { Context } from '../../context.js';
@@ -107,7 +107,9 @@ export const call = defineCommand<ApiOptions>({
   name: 'api',
   summary: 'Call any method of the service and print its answer as JSON',
   description:
-    'Post to any method of the service and print the whole answer (the envelope) as JSON. What the service’s reference states of a known method’s arguments is checked before anything is sent; any argument it does not show is sent and the service decides; an unknown method is sent anyway (the service answers 404). Without a method, lists the methods the CLI knows. A method the service marks destructive (restore_backup, restore_code_backup, …) asks first on a terminal and needs --yes otherwise (exit 5, nothing sent). A refusal prints its envelope on stdout and the reason on stderr, with the usual exit code. --paginate asks for the largest page the method takes unless -F limit=N says otherwise, and ends with an error, never a silently shorter list, when the service’s pages cannot be followed to their end.',
+    'Post to any method of the service and print its whole answer (the envelope) as JSON. What the reference states of a known method’s arguments is checked before anything is sent; an unknown method is sent anyway (the service answers 404). Without a method, lists the methods the CLI knows. A destructive method asks first on a terminal and needs --yes otherwise. A refusal prints its envelope on stdout and the reason on stderr. --paginate follows every page, or ends with an error.',
+  exitCodes: `0 answered, 5 a destructive method needs --yes (nothing sent), 7 rate limit; ${SERVICE_EXITS}`,
+  learnMore: 'docs/scripting.md#calling-any-method-api-tools-openapi',
   args: [
     {
       name: 'method',

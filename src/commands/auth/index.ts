@@ -7,5 +7,6 @@ import { token } from './token.js';
 export const auth = defineCommand({
   name: 'auth',
   summary: 'Log in, check the token in force, log out',
+  learnMore: 'docs/guide.md#authentication-and-profiles',
   subcommands: [login, status, token, logout],
 });

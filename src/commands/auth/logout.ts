@@ -3,6 +3,7 @@ import { defineCommand } from '../../core/define.js';
 export const logout = defineCommand({
   name: 'logout',
   summary: 'Forget the saved token of this profile',
+  exitCodes: '0 done (also with nothing to forget)',
   examples: ['sitebuilder auth logout', 'sitebuilder auth logout --profile staging'],
   jsonFields: '{ profile, removed }',
   async run(_opts, ctx) {

@@ -1,38 +1,49 @@
-import type { Context } from '../../context.js';
+import { checkServiceAddress } from '../../context.js';
 import { defineCommand } from '../../core/define.js';
-import { ApiError, ExitCode } from '../../errors.js';
+import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { maskToken } from '../../io/mask.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { addressOrigin, addressSource, profileSource } from './origin.js';
 import { readTokenInfo } from './token-info.js';
 
 const SOURCES = { flag: '--token flag', env: 'SITEBUILDER_TOKEN', profile: 'saved profile', none: 'none' } as const;
-
-/** Why this profile is the one in force: the way back to another one starts there. */
-function profileOrigin(ctx: Context): string {
-  if (ctx.globals.profile !== undefined) return ' (from --profile)';
-  if (ctx.env.SITEBUILDER_PROFILE) return ' (from SITEBUILDER_PROFILE)';
-  return ctx.config.read().currentProfile ? ' (the current profile)' : '';
-}
-
-function baseUrlOrigin(ctx: Context): string {
-  if (ctx.globals.baseUrl) return ' (from --base-url)';
-  return ctx.env.SITEBUILDER_BASE_URL ? ' (from SITEBUILDER_BASE_URL)' : '';
-}
+const PROFILE_WHY = {
+  flag: 'from --profile',
+  env: 'from SITEBUILDER_PROFILE',
+  current: 'the current profile',
+  default: 'no other is chosen',
+} as const;
+const NO_ADDRESS = 'none set: --base-url, SITEBUILDER_BASE_URL, or `sitebuilder auth login --base-url URL`';
 
 export const status = defineCommand({
   name: 'status',
   summary: 'Show which token is in force and what it can do',
   description:
-    'Show where the token comes from (flag, environment or profile), the masked token, its name, scopes, workspaces, expiry and the calls left this minute. Exits 4 when there is no usable token. Reading the token costs no budget.',
+    'Show the profile in force and why, the service’s address and where it comes from, where the token comes from (flag, environment or profile), the masked token, its name, scopes, workspaces, expiry and the calls left this minute. Exits 4 when there is no usable token. Reading the token costs no budget.',
+  exitCodes: '0 the token works, 1 no answer at the address, 2 no address set, 4 no usable token',
   examples: ['sitebuilder auth status', 'sitebuilder auth status --json | jq .scopes'],
   jsonFields:
-    '{ profile, baseUrl, source, token (masked), valid, name, scopes, workspaces, expiresAt, rateLimit: { limit, remaining, reset }, error }',
+    '{ profile, profileSource, baseUrl, baseUrlSource, source, token (masked), valid, name, scopes, workspaces, expiresAt, rateLimit: { limit, remaining, reset }, error }',
   async run(_opts, ctx) {
     const profile = ctx.profileName();
-    const baseUrl = ctx.baseUrl();
+    const where = addressSource(ctx);
+    const baseUrl = where === 'none' ? null : ctx.baseUrl();
     const { token, source } = ctx.token();
-    const base = { profile, baseUrl, source, token: token ? maskToken(token) : null };
+    const base = {
+      profile,
+      profileSource: profileSource(ctx),
+      baseUrl,
+      baseUrlSource: where,
+      source,
+      token: token ? maskToken(token) : null,
+    };
+    // What is known without the service: said whatever the service answers, or if it does not.
+    const known: Array<[string, unknown]> = [
+      ['Profile', `${profile} (${PROFILE_WHY[base.profileSource]})`],
+      ['Service', baseUrl === null ? NO_ADDRESS : `${baseUrl} (from ${addressOrigin(ctx)})`],
+      ['Token', token ? `${base.token} (from ${SOURCES[source]})` : 'none'],
+    ];
     // Every key is always there (null when unknown), whatever the outcome.
     const empty = {
       valid: false,
@@ -43,9 +54,22 @@ export const status = defineCommand({
       rateLimit: null,
       error: null,
     };
+    const fail = (error: string) => {
+      if (ctx.globals.json) ctx.io.printJson({ ...base, ...empty, error });
+      else printFields(ctx.io, known);
+    };
+    if (baseUrl === null) {
+      // No address is said first, as every command says it (exit 2): a token would not help.
+      try {
+        checkServiceAddress(ctx.baseUrl());
+      } catch (err) {
+        fail((err as Error).message);
+        throw err;
+      }
+    }
     if (!token) {
-      if (ctx.globals.json) ctx.io.printJson({ ...base, ...empty, error: 'no token' });
-      else
+      fail('no token');
+      if (!ctx.globals.json)
         ctx.io.errLine(`Not logged in (profile ${profile}). Run \`sitebuilder auth login\`, or set SITEBUILDER_TOKEN.`);
       return ExitCode.auth;
     }
@@ -66,9 +90,7 @@ export const status = defineCommand({
       }
       const rl = info.rateLimit;
       printFields(ctx.io, [
-        ['Profile', `${profile}${profileOrigin(ctx)}`],
-        ['Service', `${baseUrl}${baseUrlOrigin(ctx)}`],
-        ['Token', `${base.token} (from ${SOURCES[source]})`],
+        ...known,
         ['Name', sanitizeInline(info.name ?? '')],
         ['Scopes', info.scopes.join(', ')],
         ['Workspaces', info.workspaces.length ? info.workspaces.join(', ') : 'all of the owner’s'],
@@ -81,6 +103,8 @@ export const status = defineCommand({
         else ctx.io.errLine(`The token from ${SOURCES[source]} is not usable: ${err.message}`);
         return ExitCode.auth;
       }
+      // No answer (an address that does not answer, a refusal): what is known is still said.
+      if (err instanceof CliError) fail(err.message);
       throw err;
     }
   },

@@ -4,6 +4,7 @@ import { NotLoggedInError } from '../../errors.js';
 export const token = defineCommand({
   name: 'token',
   summary: 'Print the token in force (the only command that prints it)',
+  exitCodes: '0 printed, 4 no token',
   examples: ['curl -H "Authorization: Bearer $(sitebuilder auth token)" …'],
   jsonFields: '{ token, source }',
   async run(_opts, ctx) {

@@ -10,5 +10,6 @@ export const backup = defineCommand({
   description:
     'Site backups hold the pages, components and settings of a site. For the code the agent wrote see `code-backup`; ' +
     'for stored files see `storage-backup` and `storage-restore`.',
+  learnMore: 'docs/guide.md#site-backups',
   subcommands: [list, restore],
 });

@@ -3,7 +3,7 @@ import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { columnWatch, newestFirst } from '../listing.js';
 import { BACKUP_FIELDS, createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
 
@@ -18,6 +18,7 @@ export const list = defineCommand<BackupListOptions>({
   description:
     'Lists the backups of the site’s pages, components and settings, newest first by their creation time (if a backup shows none, in the service’s order, and stderr says so). Either the ID or the BACKUP ID column ' +
     'can be given to `backup restore`. Backups of type automatic labelled Pre-restore Backup were taken before a restore and undo it.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   examples: ['sitebuilder backup list s_123', 'sitebuilder backup list s_123 --json | jq -r ".[0]._id"'],
   jsonFields:

@@ -1,13 +1,13 @@
 // `sitebuilder backup restore <site> <backupId>`: replaces every page, component and setting
 // with the backup's. Destructive, so it confirms first and says what is and is not touched.
-import { fitChoice } from '../../io/prompter.js';
+import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
 import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { createdAt, dayOf, formatWhen, labelOf, ownKeysThenData } from '../storage-backup/format.js';
 import { sb } from '../../io/shell.js';
 
@@ -37,13 +37,18 @@ function describe(b: unknown): string {
   return sanitizeInline([idOf(b), label && `“${label}”`, when && `from ${when}`].filter(Boolean).join(' '));
 }
 
-/** A backup's line in the picker, most detailed first: its id whole in each, the date shortened, then the label cut. */
-function choiceLabels(b: unknown): string[] {
+/** A backup's row in the picker (io/choice-layout.ts): its date (or day), label and type, then its id. */
+function choiceRow(b: unknown): ChoiceRow {
   const label = labelOf(b);
   const when = formatWhen(createdAt(b), true);
-  const day = dayOf(when);
-  const line = (date: string) => sanitizeInline([idOf(b), date, label && `“${label}”`].filter(Boolean).join('  '));
-  return [describe(b), line(when), line(day)];
+  return {
+    cells: [
+      [when, dayOf(when)].map(sanitizeInline),
+      sanitizeInline(label && `“${label}”`),
+      sanitizeInline(pickString(b, 'type') ?? ''),
+    ],
+    id: sanitizeInline(idOf(b) || pickString(b, 'BackupId') || ''),
+  };
 }
 
 /** With a prompt the backup is looked up (to name its date), or picked when none was given. */
@@ -65,13 +70,10 @@ async function resolveBackup(
     return { id: given, text: found ? describe(found) : sanitizeInline(given) };
   }
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
+  const lines = layoutChoices(ctx.io.columns, items.map(choiceRow), { free: 1, optional: [2] });
   const picked = await ctx.prompter.select(
     'Which backup?',
-    items.map((b) => ({
-      ...fitChoice(ctx.io.columns, choiceLabels(b), sanitizeInline(pickString(b, 'type') ?? '')),
-      value: b,
-      picked: describe(b),
-    })),
+    items.map((b, i) => ({ label: lines[i], value: b, picked: describe(b) })),
   );
   return { id: idOf(picked) || pickString(picked, 'BackupId')!, text: describe(picked) };
 }
@@ -125,6 +127,7 @@ export const restore = defineCommand<BackupRestoreOptions>({
     'repository, custom domains and domain verification are left alone, and nothing is published.\n' +
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).\n' +
     'On a terminal the backup id may be left out to pick one from the list.',
+  exitCodes: `0 restored, 5 needs --yes (nothing changed), 130 declined; ${SERVICE_EXITS}`,
   args: [
     { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
     { name: 'backupId', description: 'the _id or BackupId from `backup list`' },

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
 import { UsageError } from '../../errors.js';
 import { ID_MAX_LENGTH } from '../../input.js';
+import { noPromptReason } from '../../io/prompter.js';
 import { PROMPT_FILE_MAX_BYTES, readTextFile } from '../../io/read-text-file.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
@@ -156,8 +157,9 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
   checkLocally(opts, message, replies);
   if (replies === 0) {
     if (!ctx.prompter.canPrompt()) {
+      const why = noPromptReason(ctx.io, ctx.env);
       throw new UsageError(
-        `A conversation needs a terminal; here, pass the message (or --answer, --choose, --approve, --revise): ${sb('chat', site, '…')}`,
+        `A conversation needs a terminal${why ? `, and prompts are off here: ${why}` : ''}. Here, pass the message (or --answer, --choose, --approve, --revise): ${sb('chat', site, '…')}`,
       );
     }
     return interactiveChat(ctx, site, {

@@ -10,5 +10,6 @@ export const codeBackup = defineCommand({
   description:
     'Code backups hold the files the agent wrote. Restoring one deletes the whole chat history of the site for everyone ' +
     'and discards queued messages; see `code-backup restore --help`.',
+  learnMore: 'docs/guide.md#code-backups',
   subcommands: [list, restore],
 });

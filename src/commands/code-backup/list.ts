@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
 import { pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { columnWatch, morePagesHint, newestFirst } from '../listing.js';
 import { BACKUP_FIELDS, codeBackupId, createdAt, fileCountOf, formatWhen, labelOf } from '../storage-backup/format.js';
 
@@ -22,6 +22,7 @@ export const list = defineCommand<CodeBackupListOptions>({
     'Lists the code backups of the site, newest first by their creation time: the files the agent had written at that point. ' +
     'Shows one page (the first by default; the service decides which backups a page holds, and the page is sorted); --all reads every page and sorts them all. ' +
     'If a backup shows no creation time, they stay in the service’s order, and stderr says so.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },

@@ -2,7 +2,7 @@
 // backup. The service also deletes the whole chat history of the site for everyone and
 // discards queued messages, takes no backup first and does not publish: the confirmation says
 // so in plain words before anything is sent.
-import { fitChoice } from '../../io/prompter.js';
+import { layoutChoices } from '../../io/choice-layout.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -43,18 +43,20 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   const items = itemsOf(envelope.data);
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no code backups.`);
   const { items: ordered, sorted } = newestFirst(items);
+  // Its date (or day) and label, then its id (io/choice-layout.ts).
+  const lines = layoutChoices(
+    ctx.io.columns,
+    ordered.map((b) => {
+      const when = formatWhen(createdAt(b), true);
+      return {
+        cells: [[when, dayOf(when)].map(sanitizeInline), sanitizeInline(labelOf(b))],
+        id: sanitizeInline(codeBackupId(b)),
+      };
+    }),
+  );
   return ctx.prompter.select(
     sorted ? 'Which code backup? (newest first)' : 'Which code backup?',
-    ordered.map((b) => ({
-      ...fitChoice(
-        ctx.io.columns,
-        [formatWhen(createdAt(b), true), dayOf(formatWhen(createdAt(b), true))].map((when) =>
-          sanitizeInline(`${when}  ${labelOf(b)}`.trim()),
-        ),
-        sanitizeInline(codeBackupId(b)),
-      ),
-      value: codeBackupId(b),
-    })),
+    ordered.map((b, i) => ({ label: lines[i], value: codeBackupId(b), picked: sanitizeInline(codeBackupId(b)) })),
   );
 }
 
@@ -105,6 +107,8 @@ export const restore = defineCommand<CodeBackupRestoreOptions>({
     'taken first and nothing is published.\n' +
     'While the agent is generating, the service refuses; --cancel-active-job stops the run instead.\n' +
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).',
+  exitCodes:
+    '0 restored, 5 needs --yes (nothing changed), 130 declined; 1 refused (a run going on: --cancel-active-job), 2 usage (nothing sent), 4 auth',
   args: [
     { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
     { name: 'codeBackupId', description: 'from `code-backup list` (on a terminal, leave it out to pick one)' },

@@ -15,6 +15,8 @@ export const completion = defineCommand<CompletionOptions>({
   summary: 'Print the shell completion script for bash, zsh or fish',
   description:
     'Print a completion script for bash, zsh or fish, generated from the command tree: commands, subcommands, aliases, flags, the values of enumerated flags, and the method names after `api`. The script answers without starting sitebuilder, so completing is instant.',
+  exitCodes: '0 printed, 2 an unknown shell',
+  learnMore: 'docs/guide.md#shell-completion',
   args: [{ name: 'shell', description: 'bash, zsh or fish', required: true, suggest: SHELLS }],
   options: [
     {

@@ -6,6 +6,8 @@ export const demo = defineCommand({
   name: 'demo',
   hidden: true,
   summary: 'A tour of the CLI against an embedded emulator (what npm start runs)',
+  exitCodes: '0 done',
+  learnMore: 'docs/guide.md#trying-it-against-the-emulator',
   async run(_opts, ctx, cli) {
     const { runDemo } = await import('./tour.js');
     return runDemo(ctx, cli);

@@ -1,4 +1,4 @@
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
@@ -26,6 +26,8 @@ export const tools = defineCommand({
   summary: 'List the methods this token can use (GET /v1/tools)',
   description:
     'Print what GET /v1/tools answers: the methods (tools) the token in force can use, with their scope and kind (read, write or destructive, and how they page). Does not spend rate budget. `sitebuilder api` without a method lists every method the CLI knows.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
+  learnMore: 'docs/scripting.md#calling-any-method-api-tools-openapi',
   examples: ['sitebuilder tools', 'sitebuilder tools --json | jq -r ".[].name"', 'sitebuilder tools | cut -f1'],
   jsonFields:
     'the list of tools as the service sends it (each with name, description, scope, write, destructive, listing, inputSchema…, or MCP-like annotations)',

@@ -1,10 +1,9 @@
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { cellText } from '../../io/print.js';
 import { sanitizeDeep, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusInWords, statusOf } from './records.js';
 import { printRecordsTable } from './records-table.js';
-import { sb } from '../../io/shell.js';
 
 interface DomainsOptions {
   site?: string;
@@ -15,7 +14,8 @@ export const domains = defineCommand<DomainsOptions>({
   aliases: ['list', 'ls'],
   summary: 'Show the email domains of a site, their status and the DNS records to set',
   description:
-    'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). On a terminal, values too long for its width are cut with …; piped, one tab-separated row per record with whole values: domainId, domain, dkimStatus, record, type, host, value.',
+    'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). No host or value is ever cut on a terminal. Piped, one tab-separated row per record: domainId, domain, dkimStatus, record, type, host, value.',
+  exitCodes: `0 shown; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   examples: [
     'sitebuilder email domains site_1',
@@ -50,7 +50,6 @@ export const domains = defineCommand<DomainsOptions>({
       return;
     }
     const s = style(io);
-    let shortened = false;
     list.forEach((raw, i) => {
       const d = sanitizeDeep(raw);
       if (i > 0) io.outLine();
@@ -65,11 +64,7 @@ export const domains = defineCommand<DomainsOptions>({
         io.prose(`  Status: ${words}${d.canRestart === true ? '' : s.dim(' (cannot be restarted now)')}`, 'stdout'),
       );
       if (next) io.outLine(io.prose(`  Next:   ${next}`, 'stdout'));
-      shortened = printRecordsTable(io, dnsRecordsOf(d)) || shortened;
+      printRecordsTable(io, dnsRecordsOf(d));
     });
-    if (shortened)
-      io.info(
-        `Long values are cut to fit the terminal (…); \`${sb('email domains', site)} | cat\` or --json prints them whole.`,
-      );
   },
 });

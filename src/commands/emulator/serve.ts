@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../../api/base-url.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import {
+  DEMO_TOKENS,
   SHAPES_ENV,
   ShapesError,
   shapesFromEnv,
@@ -25,7 +26,14 @@ import { SECRET_HEADER } from '../../emulator/guard.js';
 import { formatLogLine, printBanner, printSetupBanner } from './banner.js';
 import { parseSpeed } from './flags.js';
 import { runCommand, SECRET_ENV } from './run-command.js';
-import { type EmulatorProfile, restoreProfile, SETUP_PROFILE, setUpProfile } from './setup.js';
+import {
+  checkSetupProfile,
+  type EmulatorProfile,
+  restoreProfile,
+  SETUP_PROFILE,
+  setUpProfile,
+  setupProfileName,
+} from './setup.js';
 
 const SPEED_ENV = 'SITEBUILDER_EMULATOR_SPEED';
 
@@ -71,6 +79,9 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
     throw new UsageError(
       'Use --setup to keep an emulator running for other terminals, or -- command to run one command against it, not both.',
     );
+  const demoTokens = Object.values(DEMO_TOKENS);
+  // A profile that is not the emulator's is refused before anything starts.
+  if (opts.setup) checkSetupProfile(setupProfileName(ctx), savedProfile(ctx, setupProfileName(ctx)), demoTokens);
   const shapes = opts.shapes ?? shapesOfEnv(ctx.env);
   const speed = opts.speed ?? speedOfEnv(ctx.env);
   // The state file is checked, locked and read before anything starts (state-file.ts).
@@ -137,7 +148,7 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   const stopped = waitForStop(ctx.signal);
   let profile: EmulatorProfile | undefined;
   try {
-    if (opts.setup) profile = await setUpProfile(ctx, running.baseUrl, running.token);
+    if (opts.setup) profile = await setUpProfile(ctx, running.baseUrl, running.token, demoTokens);
   } catch (err) {
     await stop();
     throw err;
@@ -167,6 +178,12 @@ function speedOfEnv(env: Record<string, string | undefined>): number {
   } catch (err) {
     throw new UsageError(`${(err as Error).message.replace('--speed', SPEED_ENV)} Unset it or fix it.`);
   }
+}
+
+/** The saved profile of that name, if there is one. */
+function savedProfile(ctx: Context, name: string) {
+  const profiles = ctx.config.read().profiles;
+  return profiles && Object.hasOwn(profiles, name) ? profiles[name] : undefined;
 }
 
 /** The loopback port the --setup profile points at, if any. */

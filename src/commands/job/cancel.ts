@@ -4,7 +4,7 @@
 // run named must be the one running. --clear-session forgets the agent's conversation: it
 // confirms first (--yes in scripts; exit 5 without either, nothing sent).
 import type { Context } from '../../context.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { CliError, UsageError } from '../../errors.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
@@ -34,6 +34,7 @@ export const cancel = defineCommand<CancelOptions>({
   summary: 'Stop the site’s running generation',
   description:
     'Stops the run that is going on. What the agent already wrote stays, and the site’s queue stops until `sitebuilder queue resume`. --job names the run you mean: it is checked to be the one running, and nothing is sent otherwise. With --clear-session the agent’s next conversation starts fresh, forgetting this one (asked first; --yes in scripts); with nothing running, --clear-session alone starts the next conversation fresh.',
+  exitCodes: `0 cancelled (or nothing was running), 5 --clear-session needs --yes, 130 declined; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--job <jobId>', description: 'the run you mean; nothing is sent unless it is the one running' },

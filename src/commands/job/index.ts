@@ -6,5 +6,6 @@ export const job = defineCommand({
   name: 'job',
   aliases: ['jobs'],
   summary: 'Follow or stop agent runs',
+  learnMore: 'docs/guide.md#jobs-history-and-the-queue',
   subcommands: [watch, cancel],
 });

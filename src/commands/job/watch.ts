@@ -1,4 +1,4 @@
-import { defineCommand, parseDuration } from '../../core/define.js';
+import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from './reconnect-option.js';
 
 interface WatchOptions {
@@ -12,7 +12,8 @@ export const watch = defineCommand<WatchOptions>({
   name: 'watch',
   summary: 'Attach to a run and follow it to its end',
   description:
-    'Reads the run from its start, prints a short recap of what happened so far (the last lines of text, the task list, the file count), then follows it live. Ctrl-C stops following (the run goes on); Esc cancels the run, asking first. A lost connection to the service is tried again for --reconnect-for (default 5m), then it detaches with exit 8. Exit codes as for chat: 0 succeeded, 6 failed, 10 a question waits, 11 a plan waits, 8 at --timeout or without a connection. With --json, every event from the start.',
+    'Read a run from its start, print a short recap (the last lines of text, the task list, the files changed), then follow it live, as chat does. Ctrl-C stops following (the run goes on); Esc cancels the run, asking first. With --json, every event from the start.',
+  exitCodes: `0 succeeded, 6 failed, 10 question, 11 plan, 8 --timeout or no connection, 130 Esc or Ctrl-C; ${SERVICE_EXITS}`,
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'jobId', description: 'the run (printed by chat --no-follow, site create, queue resume)', required: true },

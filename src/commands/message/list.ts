@@ -4,7 +4,7 @@
 // names a run, the JOB column stays (piped columns do not move) and stderr says why it is empty
 // (docs/real-service.md).
 import { itemsOf, paginate } from '../../api/paginate.js';
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
 import { stringifyJson } from '../../io/json-deep.js';
 import { printTable } from '../../io/print.js';
@@ -54,6 +54,7 @@ export const list = defineCommand<ListOptions>({
   summary: 'Show a site’s chat history, newest first',
   description:
     'The chat history of a site, newest first, page by page backwards (the service’s hasMore and oldestCursor). Inside a page the records are sorted by their time; when they carry none, they are shown in the order the service sent them, and stderr says so. Shows the newest 20 by default; --all walks back to the first message.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     {

@@ -7,7 +7,7 @@ import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
 import { displayWidth } from '../../io/width.js';
 import { wrapLine } from '../../io/width.js';
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 
 export interface PublishLogsOptions {
   site?: string;
@@ -98,6 +98,8 @@ export const publishLogsCommand = defineCommand<PublishLogsOptions>({
   name: 'logs',
   summary: 'Show the log of the latest publish',
   description: `Prints the log lines of the latest publish (or of --deployment), oldest first: the first ${DEFAULT_LIMIT} lines, or every line with --all.`,
+  exitCodes: `0 printed; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#publishing-and-uploads',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--all', description: 'every line, fetching page after page' },

@@ -110,17 +110,10 @@ export const publishCommand = defineCommand<PublishOptions>({
   name: 'publish',
   summary: 'Publish a site and wait until it is live',
   description:
-    'Starts publishing the site and waits until the new version is live (status ready), then prints the live address on stdout: ' +
-    'read from the answer’s url (or liveUrl, publicUrl, siteUrl, publishedUrl, address; a bare domain or hostname becomes https://NAME/). ' +
-    'When the answer names no address, stdout stays empty, stderr says so, and the exit code is still 0 (the publish is live).\n' +
-    'With --no-wait it returns once the publish has started, printing the address the answer names (where the site will be live), or nothing.\n' +
-    'A spinner with the elapsed time shows on a terminal; when piped, stderr stays silent except for errors and warnings.\n' +
-    'A publish retried after a lost answer carries the same Idempotency-Key, so it is never done twice.\n' +
-    'A lost connection to the service is said on stderr and tried again for --reconnect-for (default 5m); then it stops waiting with exit 8 and the command that follows the publish again.\n' +
-    'Exit codes: 0 live; 1 refused, or the publish failed; 8 still running at --timeout, or no connection (it goes on); 130 Ctrl-C (it goes on).\n' +
-    'Several sites (ids as arguments, - for one id a line on standard input, or --workspace ID --all-sites) are published at once, --concurrency at a time, each started, followed and ended on its own, all within the token’s budget of calls (two such commands on one token slow down together instead of failing); one failure stops no other site unless --fail-fast. ' +
-    'One row per site as it ends (piped: site, outcome, address, exit code, tab-separated; --json: one NDJSON record per site, then a summary record). ' +
-    'The exit code is the most severe of the sites’: 4, 2, 1, 6, 7, 5, 10, 11, 8, in that order (docs/scripting.md "Many sites at once"); Ctrl-C stops following (the publishes go on), reports every site and exits 130.',
+    'Start publishing the site, wait until the new version is live, and print its address on stdout (nothing when the service names none; stderr says so). --no-wait returns once it has started. A retried publish carries the same Idempotency-Key, so it is never done twice; a lost connection is tried again for --reconnect-for. A spinner shows on a terminal; piped, stderr stays silent unless something fails.\nSeveral sites (ids, - for ids on standard input, or --workspace ID --all-sites) are published at once, within the token’s budget of calls.',
+  exitCodes:
+    '0 live, 8 still running at --timeout or no connection, 130 Ctrl-C (both: it goes on); 1 refused or failed, 2 usage, 4 auth',
+  learnMore: 'docs/guide.md#publishing-and-uploads, docs/scripting.md#many-sites-at-once',
   usage: '[options] [site]  |  <site...>  |  -  |  --workspace ID --all-sites',
   args: [
     {

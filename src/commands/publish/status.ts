@@ -5,7 +5,7 @@ import { PendingError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
-import { defineCommand, parseDuration } from '../../core/define.js';
+import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { DEFAULT_TIMEOUT_MS } from './sentences.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from './record.js';
@@ -109,10 +109,9 @@ export const publishStatusCommand = defineCommand<PublishStatusOptions>({
   name: 'status',
   summary: 'Show whether a publish is running, and its status (or follow it with --wait)',
   description:
-    'Reads the publish status of the site once: `running` is true while a publish works; `ready` means the new version is live.\n' +
-    'Piped: `field<TAB>value` lines (site, status, running, url, deployment, started, finished, and error when there is one); ' +
-    'a value the service’s answer did not give is left empty and stderr names it. An answer without `running` is an error (exit 1).\n' +
-    'With --wait it follows the publish until it stops running, then shows it (exit 8 at --timeout, or when the connection to the service is lost for --reconnect-for; the publish goes on).',
+    'Read the publish status of the site once: `running` is true while a publish works; `ready` means the new version is live. Piped, `field<TAB>value` lines; a value the answer did not give is left empty and stderr names it. --wait follows the publish until it stops running.',
+  exitCodes: `0 shown (with --wait: no longer running), 8 still running at --timeout or no connection; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#publishing-and-uploads',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--wait', description: 'follow the publish until it stops running' },

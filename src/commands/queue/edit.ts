@@ -72,6 +72,7 @@ export const edit = defineCommand<EditOptions>({
   summary: 'Rewrite a message you queued, before it runs',
   description:
     'Rewrites a queued message. The QueueVersion is read first (or given with --expected-version) and sent as expectedVersion: when someone changed the message in between, the service refuses and nothing is overwritten; read the queue again and retry.',
+  exitCodes: '0 saved; 1 changed meanwhile or refused, 2 usage (nothing sent), 4 auth, 5 no text and no prompt',
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },

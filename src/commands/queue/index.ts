@@ -8,5 +8,6 @@ import { resume } from './resume.js';
 export const queue = defineCommand({
   name: 'queue',
   summary: 'See and change the messages waiting for the agent',
+  learnMore: 'docs/guide.md#jobs-history-and-the-queue',
   subcommands: [list, edit, move, remove, resume],
 });

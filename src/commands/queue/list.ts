@@ -3,7 +3,7 @@ import { printTable } from '../../io/print.js';
 import { sb } from '../../io/shell.js';
 import { asRecord, humanTime, pick } from '../../io/records.js';
 import { itemsOf } from '../../api/paginate.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 
 interface ListOptions {
   site?: string;
@@ -58,6 +58,7 @@ export const list = defineCommand<ListOptions>({
   summary: 'List the messages waiting in a site’s queue, oldest first',
   description:
     'Messages sent while the agent was busy wait in the site’s queue and run on their own, oldest first. Each shows its QueueVersion, which `queue edit` checks so it never overwrites a newer edit.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   examples: [
     'sitebuilder queue list site_bakery',

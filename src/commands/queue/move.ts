@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { itemsOf } from '../../api/paginate.js';
 import { asRecord, pick } from '../../io/records.js';
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 
 interface MoveOptions {
   site?: string;
@@ -14,6 +14,7 @@ interface MoveOptions {
 export const move = defineCommand<MoveOptions>({
   name: 'move',
   summary: 'Move a queued message earlier or later',
+  exitCodes: `0 moved; ${SERVICE_EXITS}`,
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },

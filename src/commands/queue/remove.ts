@@ -1,6 +1,6 @@
 // `sitebuilder queue remove`: takes a waiting message out for good, so it confirms first (--yes
 // in scripts; exit 5 without either, nothing sent).
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { confirmDestructive } from '../confirm.js';
@@ -16,6 +16,7 @@ export const remove = defineCommand<RemoveOptions>({
   summary: 'Take a message out of the queue; it will not run',
   description:
     'Takes a waiting message out of the site’s queue: it will not run, and its text is not kept. Asks first (--yes in scripts). Needs a token with the sites:delete scope.',
+  exitCodes: `0 removed, 5 needs --yes, 130 declined; ${SERVICE_EXITS}`,
   args: [
     { name: 'site', description: 'the site', required: true },
     { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },

@@ -1,4 +1,4 @@
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { rememberSiteRun } from '../job/known-runs.js';
@@ -16,6 +16,7 @@ export const resume = defineCommand<ResumeOptions>({
   summary: 'Restart a queue stopped after a failed or cancelled run',
   description:
     'A failed or cancelled run stops the site’s queue: waiting messages stay until the queue is resumed. Resuming runs them in order, the first one at once; its job id is printed (when the service names it) with the command that follows it.',
+  exitCodes: `0 resumed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   examples: ['sitebuilder queue resume site_bakery', 'sitebuilder queue resume site_bakery --json'],
   jsonFields: 'the service’s data (ours: { resumed, waiting, jobId }; jobId: the run that started, if any)',

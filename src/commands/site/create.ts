@@ -1,4 +1,4 @@
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';
@@ -52,6 +52,7 @@ export const create = defineCommand<CreateOptions>({
   name: 'create',
   summary: 'Create a site from a brief and start its first build',
   description: `Create a site in a workspace from a brief (at most ${formatCount(LIMITS.promptMax)} characters). With --import-url, the agent rebuilds an existing page and the brief says what should change. Spends AI credits of the workspace.`,
+  exitCodes: `0 built, 6 failed, 8 --timeout, 10 question, 11 plan, 130 Esc or Ctrl-C; ${SERVICE_EXITS}`,
   options: [
     {
       flags: '-w, --workspace <id>',

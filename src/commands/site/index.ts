@@ -8,5 +8,6 @@ export const site = defineCommand({
   name: 'site',
   aliases: ['sites'],
   summary: 'List, create, view sites; set the default site',
+  learnMore: 'docs/guide.md#sites-and-workspaces',
   subcommands: [list, create, use, view],
 });

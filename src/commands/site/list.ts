@@ -1,4 +1,4 @@
-import { defineCommand, parsePositiveInt } from '../../core/define.js';
+import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { paginate } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
@@ -26,6 +26,7 @@ export const list = defineCommand<ListOptions>({
   summary: 'List sites',
   description:
     'List the sites of a workspace (--workspace), or of every workspace the token reaches, in the service’s order. Shows the first 30 by default; --all streams every page (1,000 sites a page), so even 100,000 sites print with flat memory. A listing that cannot be read to its end is an error (exit 1), never a shorter list.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   options: [
     { flags: '-w, --workspace <id>', description: 'only this workspace' },
     {

@@ -1,4 +1,4 @@
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { type Context, tokenInForce } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkId } from '../../input.js';
@@ -18,6 +18,7 @@ export const use = defineCommand<{ site: string; clear?: boolean }>({
   summary: 'Set the default site of this profile',
   description:
     'Set the site that commands use when <site> is left out (SITEBUILDER_SITE wins over it). The site is checked first, when a token is at hand. --clear forgets it.',
+  exitCodes: `0 saved; ${SERVICE_EXITS}`,
   args: [
     { name: 'site', description: 'site id (its _id); on a terminal, picked from a list when left out', pick: false },
   ],

@@ -1,4 +1,4 @@
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ApiError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';
@@ -10,6 +10,7 @@ import { sb } from '../../io/shell.js';
 export const view = defineCommand<{ site?: string }>({
   name: 'view',
   summary: 'Show a site and its publish state',
+  exitCodes: `0 shown; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: the default site)' }],
   examples: ['sitebuilder site view site_123', 'sitebuilder site view --json | jq -r .url'],
   jsonFields:

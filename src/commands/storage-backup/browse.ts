@@ -5,7 +5,7 @@ import { itemsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { formatBytes, sizeOf } from './format.js';
 
 export interface StorageBackupBrowseOptions {
@@ -27,6 +27,7 @@ export const browse = defineCommand<StorageBackupBrowseOptions>({
   description:
     'Lists one folder of a storage backup (the top one by default): each file with its size and whether its copy is public, ' +
     'private or both, each folder with its number of files. --recursive lists every file below the folder.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [
     { name: 'site', description: 'site id', required: true },
     { name: 'backupId', description: 'from `storage-backup list`', required: true },

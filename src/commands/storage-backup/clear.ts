@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
 import { asRecord, pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ownKeysThenData, storageBackupId } from './format.js';
 
 export interface StorageBackupClearOptions {
@@ -63,6 +63,7 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     'Deletes every storage backup of the site, or only the ones named with --backup. Deleted backups can no longer be ' +
     'restored; the files in the site’s storage are not touched. Refused while a storage restore runs.\n' +
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).',
+  exitCodes: `0 deleted, 5 needs --yes (nothing deleted), 130 declined; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [{ flags: '--backup <id>', description: 'delete only this backup (repeat for several)', parse: collect }],
   examples: [

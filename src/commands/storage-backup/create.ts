@@ -9,7 +9,7 @@ import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { startSpinner } from '../../io/spinner.js';
 import { storageProgress } from './progress.js';
-import { defineCommand, parseDuration } from '../../core/define.js';
+import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { ARCHIVING_STATUS, createdAt, formatBytes, formatWhen, sizeOf, statusText, storageBackupId } from './format.js';
 
 export interface StorageBackupCreateOptions {
@@ -67,6 +67,7 @@ export const create = defineCommand<StorageBackupCreateOptions>({
   description:
     'Takes a backup of every stored file of the site (public and private copies). The backup is archived in the background ' +
     'and cannot be restored until that is done; --wait follows it until then. Refused while a storage restore runs.',
+  exitCodes: `0 taken (with --wait: archived), 8 still archiving at --timeout; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
     { flags: '--wait', description: 'wait until the backup is archived' },

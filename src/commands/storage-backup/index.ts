@@ -12,5 +12,6 @@ export const storageBackup = defineCommand({
   summary: 'List, browse, read, create and clear storage backups',
   description:
     'Backups of the site’s stored files (public and private copies). To restore one, see `storage-restore --help`.',
+  learnMore: 'docs/guide.md#storage-backups',
   subcommands: [list, browse, read, create, clear],
 });

@@ -32,6 +32,7 @@ export const read = defineCommand<StorageBackupReadOptions>({
     'Reads one file of a storage backup. Piped, its bytes go to stdout unchanged; on a terminal a text file is printed ' +
     '(control sequences stripped) and a binary file needs --output. When the backup holds both a public and a private ' +
     'copy of the path, --visibility picks one (the public copy by default).',
+  exitCodes: '0 read; 1 refused or failed, 2 usage (a binary file on a terminal needs --output), 4 auth',
   args: [
     { name: 'site', description: 'site id', required: true },
     { name: 'backupId', description: 'from `storage-backup list`', required: true },

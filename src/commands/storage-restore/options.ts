@@ -37,7 +37,7 @@ export const FOLLOW_OPTIONS: OptionDefinition[] = [
     flags: '--confirm <value>',
     description: 'the confirm value from the plan: starts exactly that plan, without a prompt',
   },
-  { flags: '--wait', description: 'follow the restore until it reads completed (the default on a terminal)' },
+  { flags: '--wait', description: 'follow the restore until it reads completed (the default)' },
   { flags: '--no-wait', description: 'return as soon as the restore has started' },
   {
     flags: '--timeout <duration>',

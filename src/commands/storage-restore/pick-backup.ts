@@ -1,6 +1,6 @@
 // Walkthrough steps: pick a storage backup (with its date and size) and the restore mode.
-// Backups that look like they cannot be restored (still archiving, failed, older format) come
-// last and are marked; the user is told which and why, and the service decides.
+// Backups that read as unrestorable (still archiving, failed, older format) come last, with
+// the reason, and cannot be picked; --backup ID sends one anyway, and the service decides.
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -19,31 +19,35 @@ import {
 } from '../storage-backup/format.js';
 import type { RestoreMode } from './request.js';
 import { sb } from '../../io/shell.js';
-import { fitChoice } from '../../io/prompter.js';
+import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
 
 const MAX_OFFERED = 100;
 
-export function backupChoiceLabel(b: unknown): string {
-  return backupChoiceLabels(b)[0];
-}
-
-/** A backup's line in the picker, most detailed first: then unpadded, without the file count, the day alone. */
-export function backupChoiceLabels(b: unknown, suffix = ''): string[] {
+/**
+ * A backup's row in the picker (io/choice-layout.ts): its date (or day), size and file count,
+ * then its label; one that cannot be restored says why first (`(failed) Daily backup`). The id
+ * comes last.
+ */
+export function backupChoiceRow(b: unknown): ChoiceRow {
   const files = fileCountOf(b);
   const when = formatWhen(createdAt(b), true);
-  const day = dayOf(when);
-  const size = formatBytes(sizeOf(b));
-  const count = files === undefined ? '' : `${files} files`;
+  const r = restorability(b);
   const label = labelOf(b);
-  const line = (parts: string[], gap = '  ') => sanitizeInline(parts.filter(Boolean).join(gap) + suffix);
-  return [
-    line([when, size.padStart(8), files === undefined ? '' : `${String(files).padStart(4)} files`, label]),
-    line([when, size, count, label]),
-    line([when, size, label]),
-    line([day, size, label]),
-    line([day, size, label], ' '),
-  ];
+  const why = r.restorable ? '' : `(${r.reason ?? 'not restorable'})`;
+  return {
+    cells: [
+      [when, dayOf(when)],
+      formatBytes(sizeOf(b)),
+      files === undefined ? '' : `${files} files`,
+      sanitizeInline([why, label].filter(Boolean).join(' ')),
+    ].map((c) => (typeof c === 'string' ? sanitizeInline(c) : c.map(sanitizeInline))),
+    id: sanitizeInline(storageBackupId(b)),
+  };
 }
+
+/** The rows laid out at the width: the file count goes first, then the size. */
+export const backupChoiceLines = (columns: number, backups: unknown[]): string[] =>
+  layoutChoices(columns, backups.map(backupChoiceRow), { optional: [2, 1] });
 
 export async function pickBackup(ctx: Context, siteId: string): Promise<string> {
   ctx.prompter.require(
@@ -63,28 +67,33 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
       `Site ${siteId} has no storage backups; take one with \`${sb('storage-backup create', siteId)}\`.`,
     );
   }
-  // Whether a backup can be restored is read from fields the service does not show: advice
-  // only. Those that look unrestorable come last, marked; the plan call is what decides.
+  // Whether a backup can be restored is read from fields the service does not show: those that
+  // read as unrestorable are shown last, with the reason, and cannot be picked; --backup ID
+  // still sends one, and the service decides.
   const { items, sorted } = newestFirst(listed);
   const likely = items.filter((b) => restorability(b).restorable);
   const unlikely = items.filter((b) => !restorability(b).restorable);
+  const named = unlikely
+    .map((b) => `${sanitizeInline(storageBackupId(b))} (${sanitizeInline(restorability(b).reason ?? '')})`)
+    .join(', ');
+  if (likely.length === 0)
+    throw new CliError(
+      `No storage backup of site ${siteId} can be restored: ${named}. Take one with \`${sb('storage-backup create', siteId)}\`, or name one with --backup ID to ask the service anyway.`,
+    );
   if (unlikely.length)
     ctx.io.errLine(
-      `These look like they cannot be restored, so they come last (the service decides): ${unlikely
-        .map((b) => `${sanitizeInline(storageBackupId(b))} (${sanitizeInline(restorability(b).reason ?? '')})`)
-        .join(', ')}.`,
+      `These cannot be restored, so they are shown last and cannot be picked: ${named}. (Read from the listing; --backup ID sends one anyway, and the service decides.)`,
     );
+  const offered = [...likely, ...unlikely].slice(0, MAX_OFFERED);
+  const lines = backupChoiceLines(ctx.io.columns, offered);
   return ctx.prompter.select(
     sorted ? 'Which storage backup? (newest first)' : 'Which storage backup?',
-    [...likely, ...unlikely].slice(0, MAX_OFFERED).map((b) => {
-      const r = restorability(b);
-      const id = sanitizeInline(storageBackupId(b));
-      const labels = backupChoiceLabels(
-        b,
-        r.restorable ? '' : `  (looks like it cannot be restored: ${sanitizeInline(r.reason ?? '')})`,
-      );
-      return { ...fitChoice(ctx.io.columns, labels, id), value: storageBackupId(b), picked: id };
-    }),
+    offered.map((b, i) => ({
+      label: lines[i],
+      value: storageBackupId(b),
+      picked: sanitizeInline(storageBackupId(b)),
+      disabled: !restorability(b).restorable,
+    })),
   );
 }
 

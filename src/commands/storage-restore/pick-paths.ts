@@ -1,12 +1,14 @@
 // Walkthrough step for a selected restore: browse the backup folder by folder and tick files
-// and whole folders (at most 200 paths). One select prompt per step: ticking a folder covers
-// everything below it, so ticks inside it are dropped.
+// and whole folders (at most 200 paths). One select prompt per step, each redrawn in place by
+// the next where the terminal can redraw (the list is then said once, when it is done): ticking
+// a folder covers everything below it, so ticks inside it are dropped.
 import { itemsOf } from '../../api/paginate.js';
 import { LIMITS } from '../../api/limits.js';
 import type { Context } from '../../context.js';
 import type { Choice } from '../../io/prompter.js';
 import { pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { style } from '../../io/style.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
 import { formatBytes, sizeOf } from '../storage-backup/format.js';
 import { isFolder } from '../storage-backup/browse.js';
@@ -84,8 +86,18 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
     // The question on one line: the how-to goes where the terminal is narrow.
     const where = `/${sanitizeInline(folder)}  (${selected.size}/${max} ticked`;
     const full = `${where}; pick a line to tick or untick it)`;
-    const step = await ctx.prompter.select(displayWidth(full) + 4 <= ctx.io.columns ? full : `${where})`, choices);
-    if (step.kind === 'done') return [...selected];
+    // Each step is redrawn in place by the next (transient): no line a tick in the scrollback.
+    const step = await ctx.prompter.select(displayWidth(full) + 4 <= ctx.io.columns ? full : `${where})`, choices, {
+      transient: true,
+    });
+    if (step.kind === 'done') {
+      const paths = [...selected];
+      if (ctx.io.canRedraw)
+        ctx.io.errLine(
+          `${style(ctx.io).green('✔')} ${paths.length} path${paths.length === 1 ? '' : 's'} to restore: ${paths.map(sanitizeInline).join(', ')}`,
+        );
+      return paths;
+    }
     if (step.kind === 'up') folder = parentOf(folder);
     else if (step.kind === 'open') folder = step.path;
     else {

@@ -2,7 +2,7 @@
 // the first call of the two-call restore. Nothing is restored; prints the plan and its
 // confirm value, which `storage-restore <site> … --confirm VALUE` takes to start exactly it.
 import { UsageError } from '../../errors.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { checkSelection, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
 import { formatPlan, planConsequences, planIsEmpty, unnamedNote } from './plan-view.js';
 import { fetchPlan, nothingToRestore, planDocument, startCommand, type RestoreRequest } from './request.js';
@@ -15,6 +15,8 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     'removed, whether a Before restore backup is taken, and files skipped because storage no longer accepts their path. ' +
     'Nothing is restored. The confirm value starts exactly this plan; if the storage changes in between, the start is ' +
     'refused with a new plan.',
+  exitCodes: `0 planned (nothing restored); ${SERVICE_EXITS}`,
+  learnMore: 'docs/scripting.md#storage-restore-from-a-script',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: SELECTION_OPTIONS,
   examples: [

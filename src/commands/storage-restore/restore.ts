@@ -5,11 +5,12 @@
 // prints the plan and its confirm value and exits 5, having restored nothing.
 import type { Context } from '../../context.js';
 import { ConfirmationNeededError, InterruptedError, PendingError, requestNote, UsageError } from '../../errors.js';
+import { noPromptBecause } from '../confirm.js';
 import { idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { withKeysGuarded } from '../../io/keyguard.js';
 import { style } from '../../io/style.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { followRestore } from './follow.js';
 import { checkSelection, FOLLOW_OPTIONS, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
 import { pickBackup, pickMode } from './pick-backup.js';
@@ -121,7 +122,7 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
     } else if (!ctx.globals.yes) {
       printPlanForScript(ctx, request, answer);
       throw new ConfirmationNeededError(
-        `${describe(request)} needs confirmation and no prompt is possible here; check the plan, then start exactly it with ` +
+        `${describe(request)} needs confirmation and no prompt is possible here${noPromptBecause(ctx.io, ctx.env)}; check the plan, then start exactly it with ` +
           `--confirm ${answer.confirm} (or pass --yes). Nothing was restored.`,
         { confirm: answer.confirm, command: startCommand(request, answer.confirm) },
       );
@@ -151,7 +152,8 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
     }
   }
   const restoreId = idOf(row) || pickString(row, 'restoreId') || '';
-  const wait = opts.wait ?? interactive;
+  // Scripts meet one convention: a started restore is waited for, as publish waits until live.
+  const wait = opts.wait ?? true;
   if (!restoreId) {
     // The row's `_id` is what get_storage_restore_status takes: without it the restore (which
     // started) cannot be followed, and no empty id is printed in its place.
@@ -204,24 +206,17 @@ export const storageRestoreCommand = defineCommand<StorageRestoreOptions>({
   name: 'storage-restore',
   summary: 'Restore stored files from a storage backup (walkthrough on a terminal)',
   description:
-    'Restores the site’s stored files from a storage backup, in two steps: the service first answers a plan (files added, ' +
-    'replaced, unchanged, removed; bytes; whether a Before restore backup is taken; files skipped), then starts exactly ' +
-    'that plan when given its confirm value. If the storage changed in between, the start is refused with a new plan.\n\n' +
-    'full: the storage is made to match the backup; every file added since is DELETED, CMS uploads included.\n' +
-    'selected: only the --path files and folders (a folder ends with a slash; at most 200); for each restored file only ' +
-    'its other public or private copy is deleted.\n\n' +
-    'On a terminal, missing parts are asked for: pick the backup, the mode, browse the backup to tick files and folders, ' +
-    'see the plan and confirm; then the restore is followed until it reads completed.\n' +
-    'Without a terminal (or with --json), --backup and --mode (and --path) are needed; the start needs --confirm VALUE from ' +
-    '`storage-restore plan`, or --yes. Otherwise the plan and its confirm value are printed and the exit code is 5 ' +
-    '(nothing restored); the same happens when the storage changed since the plan (409).',
+    'Restore the site’s stored files from a storage backup. The service plans first (files added, replaced and removed, bytes, a Before restore backup), then starts exactly that plan given its confirm value; if the storage changed meanwhile, it refuses with a new plan. full makes the storage match the backup: files added since are DELETED. selected restores only the --path files and folders.\nOn a terminal, what is missing is asked for and the plan is confirmed; a script gives the flags and --confirm VALUE (from `storage-restore plan`) or --yes. The restore is followed until it reads completed.',
+  exitCodes: `0 completed (--no-wait: started), 5 needs --confirm or --yes, 8 --timeout, 130 declined or Ctrl-C; ${SERVICE_EXITS}`,
+  learnMore: 'docs/guide.md#storage-restore, docs/scripting.md#storage-restore-from-a-script',
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
   options: [...SELECTION_OPTIONS, ...FOLLOW_OPTIONS],
   examples: [
     'sitebuilder storage-restore s_123',
     'sitebuilder storage-restore plan s_123 --backup sb_4 --mode full --json',
-    'sitebuilder storage-restore s_123 --backup sb_4 --mode full --confirm rc_1a2b3c4d5e6f --wait',
-    'sitebuilder storage-restore s_123 -b sb_4 --path images/ --path docs/terms.pdf --yes --wait --json',
+    'sitebuilder storage-restore s_123 --backup sb_4 --mode full --confirm rc_1a2b3c4d5e6f',
+    'sitebuilder storage-restore s_123 -b sb_4 --path images/ --path docs/terms.pdf --yes --json',
+    'sitebuilder storage-restore s_123 -b sb_4 --mode full --yes --no-wait   # the restore id, at once',
   ],
   jsonFields:
     '{ started: true, restore: the restore row as the service sends it (the service shows _id and status; our emulator’s fields, for example: backupId, mode, paths, plan, safetyBackupId) }; exit 5 prints the plan document of `storage-restore plan --json`',

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { printFields } from '../../io/print.js';
 import { asRecord, idOf, pick, pickString } from '../../io/records.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { defineCommand, parseDuration } from '../../core/define.js';
+import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { formatWhen } from '../storage-backup/format.js';
 import { followRestore, readRestore } from './follow.js';
@@ -66,6 +66,8 @@ export const status = defineCommand<StorageRestoreStatusOptions>({
   summary: 'Show a storage restore (or follow it with --wait)',
   description:
     'Reads a storage restore started by `storage-restore`; --wait follows it until it reads completed (exit 8 at --timeout, or when the connection to the service is lost for --reconnect-for; it goes on).',
+  exitCodes: `0 shown (with --wait: completed), 8 still running at --timeout or no connection; ${SERVICE_EXITS}`,
+  learnMore: 'docs/scripting.md#storage-restore-from-a-script',
   args: [
     { name: 'site', description: 'site id', required: true },
     { name: 'restoreId', description: 'the restore row’s _id, printed when the restore started', required: true },

@@ -124,6 +124,9 @@ export const uploadCommand = defineCommand<UploadOptions>({
   description:
     'Uploads each file as a public storage file and prints its permanent address, one a line, in the order given.\n' +
     'Every file is checked first (it exists, is readable, at most 100 MB): a missing or unreadable file is a usage error (exit 2) and nothing is sent.',
+  exitCodes:
+    '0 every file uploaded; 1 an upload failed (the addresses printed stay valid), 2 usage (nothing sent), 4 auth',
+  learnMore: 'docs/guide.md#publishing-and-uploads',
   args: [
     // Both optional for commander: `[site] <file...>` would take the only word given for the site.
     // Picked here, once the files are checked (siteOf), not before the command runs.

@@ -5,5 +5,6 @@ export const workspace = defineCommand({
   name: 'workspace',
   aliases: ['workspaces'],
   summary: 'List workspaces',
+  learnMore: 'docs/guide.md#sites-and-workspaces',
   subcommands: [list],
 });

@@ -1,4 +1,4 @@
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { idOf, nameOf, pick } from '../../io/records.js';
@@ -10,6 +10,7 @@ export const list = defineCommand({
   aliases: ['ls'],
   summary: 'List the workspaces the token reaches',
   description: 'Lists the workspaces the token reaches, in the service’s order, with their plan and credits.',
+  exitCodes: `0 listed; ${SERVICE_EXITS}`,
   examples: ['sitebuilder workspace list', 'sitebuilder workspace list --json | jq -r ".[]._id"'],
   jsonFields: 'an array of workspace records as the service sends them (each has _id)',
   async run(_opts, ctx) {
