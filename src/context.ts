@@ -176,6 +176,8 @@ export function createContext(init: ContextInit): Context {
       return client;
     },
     apiWith(token, baseUrl) {
+      // Whatever echoes it (the service, our own sentences), it is printed masked (io/mask.ts).
+      init.io.secrets.add(token);
       const c = new SiteNotingClient(
         {
           baseUrl: checkServiceAddress(baseUrl ?? ctx.baseUrl()),

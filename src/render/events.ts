@@ -2,6 +2,7 @@
 // our emulator picks shapes, and the real service may differ. So each reader looks for the field
 // we chose, then the obvious alternatives, and returns undefined rather than throwing
 // (docs/scripting.md "Followed runs with `--json` (NDJSON)").
+import { stringifyJson } from '../io/json-deep.js';
 import { asRecord, pick } from '../io/records.js';
 
 export interface JobEvent {
@@ -96,7 +97,7 @@ export function questionOf(data: unknown): Question | undefined {
   const raw = pick(call.input, 'options', 'choices', 'suggestions');
   const options = Array.isArray(raw)
     ? raw
-        .map((o) => str(o) ?? str(pick(o, 'label', 'text', 'value', 'title')) ?? JSON.stringify(o))
+        .map((o) => str(o) ?? str(pick(o, 'label', 'text', 'value', 'title')) ?? stringifyJson(o))
         .filter((o) => o !== '')
     : [];
   return { question, options: options.slice(0, 4) };
@@ -125,7 +126,7 @@ export function summarize(data: unknown, max = 100): string {
   else {
     const r = asRecord(data);
     const known = str(pick(r, 'summary', 'message', 'text', 'title', 'path', 'name', 'output', 'result'));
-    text = known ?? JSON.stringify(data);
+    text = known ?? stringifyJson(data);
   }
   text = text.replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

@@ -17,6 +17,7 @@ import {
   type Todo,
   type TodoStatus,
 } from './events.js';
+import { stringifyJson } from '../io/json-deep.js';
 import { sanitize, sanitizeInline } from '../io/sanitize.js';
 import { asRecord, pick } from '../io/records.js';
 
@@ -38,7 +39,7 @@ const clean = (s: string) => sanitizeInline(s).replace(/\s+$/, '');
 const cleanText = (s: string) => sanitize(s).replace(/\n/g, ' ').replace(/\s+$/, '');
 
 function lineKey(line: TranscriptLine): string {
-  return JSON.stringify(line);
+  return stringifyJson(line) ?? 'null';
 }
 
 export class Transcriber {

@@ -1,5 +1,6 @@
 // The token record from GET /v1/token. Its exact field names are not documented by the service, so
 // the obvious alternatives are read.
+import { stringifyJson } from '../../io/json-deep.js';
 import { asRecord, pick, pickString } from '../../io/records.js';
 
 export interface TokenInfo {
@@ -16,7 +17,7 @@ export interface TokenInfo {
 function strings(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   return value.map((v) =>
-    typeof v === 'string' ? v : (pickString(v, '_id', 'id', 'workspaceId') ?? JSON.stringify(v)),
+    typeof v === 'string' ? v : (pickString(v, '_id', 'id', 'workspaceId') ?? stringifyJson(v)),
   );
 }
 

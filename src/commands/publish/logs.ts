@@ -2,6 +2,7 @@
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { stringifyJson } from '../../io/json-deep.js';
 import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
 import { displayWidth } from '../../io/width.js';
@@ -31,7 +32,7 @@ export function logLine(raw: unknown): LogLine {
   return {
     at: at === undefined || at === null ? null : String(at),
     level: level === undefined || level === null ? null : String(level),
-    message: text === undefined ? JSON.stringify(raw) : String(text),
+    message: text === undefined ? stringifyJson(raw) : String(text),
   };
 }
 

@@ -5,6 +5,7 @@
 // fields are passed through as it sent them.
 import type { CallResult } from '../../api/client.js';
 import { ApiError, requestNote } from '../../errors.js';
+import { stringifyJson } from '../../io/json-deep.js';
 
 export interface PublishRecord {
   siteId: string;
@@ -97,7 +98,7 @@ export function statusRecord(
       d === undefined
         ? `its data is ${data === null ? 'null' : Array.isArray(data) ? 'a list' : typeof data === 'string' ? 'text' : typeof data}`
         : 'running' in d
-          ? `its \`running\` is ${JSON.stringify(d.running)?.slice(0, 40)}`
+          ? `its \`running\` is ${stringifyJson(d.running)?.slice(0, 40)}`
           : `its data has ${Object.keys(d).length ? `the fields ${Object.keys(d).slice(0, 6).join(', ')}` : 'no fields'}`;
     throw new ApiError(
       {
@@ -132,5 +133,5 @@ export function errorText(error: unknown): string | null {
       if (inner) return inner;
     }
   }
-  return JSON.stringify(error);
+  return stringifyJson(error) ?? 'null';
 }
