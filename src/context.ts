@@ -9,8 +9,8 @@ import { NotLoggedInError, UsageError } from './errors.js';
 import { checkId, checkProfileName } from './input.js';
 import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';
-import { known } from './service/read.js';
-import { readCreateAnswer, readSite } from './service/sites.js';
+import { locate } from './service/read.js';
+import { NEW_SITE, siteIdAndName } from './service/site-ids.js';
 import type { Interrupts } from './interrupts.js';
 import { flag, sb } from './io/shell.js';
 
@@ -129,11 +129,10 @@ class SiteNotingClient extends ApiClient {
       // Only noted, never checked here: an answer that holds no list is the command's to refuse.
       const listed = method === 'list_sites' ? findList(data) : [];
       const sites = Array.isArray(listed) ? listed : [];
-      if (method === 'create_site') sites.push(readCreateAnswer(data).site);
+      if (method === 'create_site') sites.push(locate(data, NEW_SITE)?.value ?? data);
       for (const raw of sites) {
-        const site = readSite(raw);
-        const id = known(site.id);
-        if (id) this.seen.push({ id, name: known(site.name) ?? '' });
+        const site = siteIdAndName(raw);
+        if (site.id) this.seen.push(site);
       }
     }
     return result;
@@ -181,6 +180,8 @@ export function createContext(init: ContextInit): Context {
       return client;
     },
     apiWith(token, baseUrl) {
+      // Whatever echoes it (the service, our own sentences), it is printed masked (io/mask.ts).
+      init.io.secrets.add(token);
       const c = new SiteNotingClient(
         {
           baseUrl: checkServiceAddress(baseUrl ?? ctx.baseUrl()),

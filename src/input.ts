@@ -10,7 +10,7 @@ export const ID_MAX_LENGTH = 256;
 /** The fixed prefix of the service's tokens as the emulator makes them (docs/emulator.md "Seeded data"). */
 export const TOKEN_PREFIX = 'sbt_';
 
-const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
 
 /** Bits per character of the text's own distribution of characters. */
 function entropyPerChar(text: string): number {

@@ -18,6 +18,7 @@ import {
   type TokenOrigin,
   withUnknownOutcome,
 } from './errors.js';
+import { maskHeaders, maskParsed, SecretMask } from '../io/mask.js';
 import { formatCount, isIdempotencyKey, LIMITS } from './limits.js';
 import { methodInfo } from './method-index.js';
 import { checkArgsForSending } from './validate.js';
@@ -201,6 +202,8 @@ export class ApiClient {
     ClientOptions;
   private agent?: Agent;
   private requestModule?: typeof import('node:http');
+  /** The token, masked in every answer before anything reads it: an echo of it is never printed. */
+  private readonly secrets = new SecretMask();
 
   constructor(opts: ClientOptions) {
     this.baseUrl = checkBaseUrl(opts.baseUrl);
@@ -221,6 +224,7 @@ export class ApiClient {
       ...opts,
     };
     this.budget = { at: opts.clock.now() };
+    this.secrets.add(opts.token);
   }
 
   get hasToken(): boolean {
@@ -317,7 +321,7 @@ export class ApiClient {
       const t0 = clock.now();
       let res: RawResponse;
       try {
-        res = await this.send(r);
+        res = this.masked(await this.send(r));
       } catch (err) {
         over?.();
         if (signal?.aborted) throw signal.reason;
@@ -509,7 +513,7 @@ export class ApiClient {
   private parse<T>(res: RawResponse, label: string, requestId: string | undefined, strict: boolean): Envelope<T> {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(res.body);
+      parsed = maskParsed(JSON.parse(res.body), res.body, this.secrets);
     } catch {
       parsed = undefined;
     }
@@ -639,6 +643,11 @@ export class ApiClient {
       }
       writeBody(req, body, r.onSent);
     });
+  }
+
+  /** The answer with the token masked in its text and headers (mask.ts). */
+  private masked(res: RawResponse): RawResponse {
+    return { ...res, headers: maskHeaders(res.headers, this.secrets), body: this.secrets.apply(res.body) };
   }
 
   private debug(line: string): void {

@@ -7,6 +7,7 @@
 import { ApiError, requestNote } from '../errors.js';
 import { ANSWER_NESTING_MAX, answerError, findList, nestedDeeperThan } from './answer.js';
 import type { ApiClient, CallResult, Envelope } from './client.js';
+import { stringifyJson } from '../io/json-deep.js';
 import { formatCount } from './limits.js';
 import { methodInfo } from './method-index.js';
 import { decideNext, detectPattern, type Verdict } from './page-fields.js';
@@ -95,7 +96,7 @@ function signature(items: unknown[]): string {
   const ids = items.map((r) =>
     r && typeof r === 'object' ? ((r as Args)._id ?? (r as Args).id ?? (r as Args).key) : undefined,
   );
-  return JSON.stringify(ids.every((id) => id !== undefined && id !== null) ? ids : items);
+  return stringifyJson(ids.every((id) => id !== undefined && id !== null) ? ids : items);
 }
 
 /** The argument that moves a listing on, for the error that says it was ignored. */
@@ -131,7 +132,7 @@ export async function* pages(
   const call = (a: Args, index: number) =>
     client.call(method, a, { signal: options.signal, headers: options.headers, skipValidation: index > 0 });
   for (let index = 0; ; index++) {
-    seen.add(JSON.stringify(args));
+    seen.add(stringifyJson(args) ?? '');
     let result: CallResult;
     try {
       result = await call(args, index);
@@ -141,7 +142,7 @@ export async function* pages(
       const { limit: _dropped, ...rest } = args;
       args = rest;
       addedLimit = false;
-      seen.add(JSON.stringify(args));
+      seen.add(stringifyJson(args) ?? '');
       result = await call(args, 0);
     }
     options.onPage?.(result.envelope, index);
@@ -168,7 +169,7 @@ export async function* pages(
       return;
     }
     if (items.length === 0) return;
-    if (seen.has(JSON.stringify(verdict.next)))
+    if (seen.has(stringifyJson(verdict.next) ?? ''))
       throw incomplete(method, result, `handed out the same ${movedBy(pattern)} twice (page ${index + 1})`, read);
     if (index + 1 >= bound)
       throw incomplete(

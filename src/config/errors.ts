@@ -13,3 +13,10 @@ export class ConfigLockedError extends CliError {}
 
 /** The file system refused (a read-only disk, no space, no permission): the sentence names the call. */
 export class ConfigFileError extends CliError {}
+
+/**
+ * config.json cannot be read as a configuration (cut short, garbage, not an object). Exit 2: it is
+ * never taken for "no token" (which would send a person to log in over their profiles), nor
+ * saved over.
+ */
+export class ConfigBrokenError extends UsageError {}

@@ -8,7 +8,7 @@
 // stopped process, and taking its lock could let its late write undo ours.
 //
 // The waiting is real time, not ctx.clock: the other holders are other processes.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { ConfigLockedError } from './errors.js';
 
@@ -42,9 +42,25 @@ function createExclusive(path: string, text: string): boolean {
   return true;
 }
 
+/** The lock's text; undefined when it is not a regular file (no lock of ours: a FIFO, a device). */
+function readWithoutBlocking(path: string): string | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readHolder(path: string): Holder | undefined {
   try {
-    const text = readFileSync(path, 'utf8');
+    // Without blocking: a FIFO at the lock's name is never waited on, and no lock: stale at once.
+    const read = readWithoutBlocking(path);
+    if (read === undefined) return { text: '', ageMs: Number.POSITIVE_INFINITY };
+    const text = read;
     const ageMs = Date.now() - statSync(path).mtimeMs;
     try {
       const { pid, host } = JSON.parse(text) as { pid?: unknown; host?: unknown };

@@ -8,12 +8,13 @@
 import {
   chmodSync,
   closeSync,
+  constants,
   fchmodSync,
   fsyncSync,
   fstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
+  readSync,
   renameSync,
   rmSync,
   type Stats,
@@ -61,22 +62,41 @@ export function ensurePrivateDir(dir: string): void {
   if (process.getuid && (st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
-/** The text of `path` in `dir`, or undefined when there is none; throws ConfigDirError when others could have written it. */
+/** The largest file of the directory read: far above any configuration. */
+export const PRIVATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The text of `path` in `dir`, or undefined when there is none; throws ConfigDirError when others
+ * could have written it, or when it is not a regular file. Opened without blocking: a FIFO put
+ * there is refused at once, never waited on (a blocked open would not even let SIGTERM in).
+ */
 export function readPrivateFile(dir: string, path: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw fileFailure(err, dir, 'read');
   }
   try {
-    const fileProblem = problemOf(fstatSync(fd), 'file');
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      throw new ConfigDirError(
+        `The configuration file ${sanitizeInline(path)} is ${st.isFIFO() ? 'a FIFO (a named pipe)' : st.isDirectory() ? 'a directory' : 'not a regular file'}, not a file sitebuilder wrote; it was not read. Move it aside and run \`sitebuilder auth login\`, or set SITEBUILDER_CONFIG_DIR to another directory.`,
+      );
+    const fileProblem = problemOf(st, 'file');
     if (fileProblem) throw refusal(path, 'file', fileProblem, 'it was not read');
     const dirProblem = problemOf(statSync(dir), 'directory');
     if (dirProblem) throw refusal(dir, 'directory', dirProblem, 'nothing was read from it');
-    return readFileSync(fd, 'utf8');
+    if (st.size > PRIVATE_FILE_MAX_BYTES)
+      throw new ConfigFileError(
+        `${sanitizeInline(path)} is ${st.size} bytes, far more than a configuration holds; it was not read. Move it away to start afresh.`,
+      );
+    const buf = Buffer.alloc(st.size);
+    let at = 0;
+    for (let n = 1; n > 0 && at < buf.length; at += n) n = readSync(fd, buf, at, buf.length - at, null);
+    return buf.subarray(0, at).toString('utf8');
   } finally {
     closeSync(fd);
   }

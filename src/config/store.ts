@@ -3,8 +3,8 @@
 // are read-modify-write cycles under the file's lock with an atomic replace (private-dir.ts), so
 // parallel processes lose no update and a logout is never undone by a concurrent write.
 import { createRequire } from 'node:module';
-import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../io/sanitize.js';
+import { ConfigBrokenError } from './errors.js';
 import { readPrivateFile, updatePrivateFile } from './private-dir.js';
 
 export interface ProfileData {
@@ -40,14 +40,25 @@ export function configDir(env: Record<string, string | undefined>): string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
-/** The parsed file; undefined when the text is not a JSON object. */
-function parseConfig(text: string): ConfigData | undefined {
+/** The parsed file, or why it is not a configuration. */
+function parseConfig(text: string): ConfigData | { problem: string } {
   try {
     const parsed = JSON.parse(text) as unknown;
-    return isRecord(parsed) ? (parsed as ConfigData) : undefined;
-  } catch {
-    return undefined;
+    return isRecord(parsed) ? (parsed as ConfigData) : { problem: 'holds JSON that is not an object' };
+  } catch (err) {
+    return { problem: `is not valid JSON (${(err as Error).message}; it may have been cut short)` };
   }
+}
+
+const isProblem = (v: ConfigData | { problem: string }): v is { problem: string } =>
+  typeof (v as { problem?: unknown }).problem === 'string';
+
+/** The sentence for a config.json that cannot be read: what it is, that nothing is lost, and what to do. */
+function brokenConfig(path: string, problem: string, outcome: string): ConfigBrokenError {
+  const shown = sanitizeInline(path);
+  return new ConfigBrokenError(
+    `The configuration file ${shown} ${sanitizeInline(problem)}; ${outcome}, so the profiles and tokens it may hold are not lost. Move it aside (\`mv ${shown} ${shown}.broken\`) and run \`sitebuilder auth login\`, or fix it by hand.`,
+  );
 }
 
 export class ConfigStore {
@@ -60,11 +71,19 @@ export class ConfigStore {
     this.path = `${dir}/${FILE_NAME}`;
   }
 
-  /** The saved configuration; empty when there is none or it does not parse. */
+  /**
+   * The saved configuration; empty when there is none (or the file is empty). A file that does
+   * not parse is a ConfigBrokenError naming it, never read as "no token".
+   */
   read(): ConfigData {
     if (!this.cache) {
       const text = readPrivateFile(this.dir, this.path);
-      this.cache = (text === undefined ? undefined : parseConfig(text)) ?? {};
+      if (text === undefined || !text.trim()) this.cache = {};
+      else {
+        const parsed = parseConfig(text);
+        if (isProblem(parsed)) throw brokenConfig(this.path, parsed.problem, 'nothing was read from it');
+        this.cache = parsed;
+      }
     }
     return this.cache;
   }
@@ -97,11 +116,7 @@ export class ConfigStore {
     let next: ConfigData = {};
     await updatePrivateFile(this.dir, FILE_NAME, (text) => {
       const current = text === undefined || !text.trim() ? {} : parseConfig(text);
-      if (!current) {
-        throw new UsageError(
-          `${sanitizeInline(this.path)} is not valid JSON, and saving would lose what it holds; nothing was saved. Fix it, or move it away to start afresh.`,
-        );
-      }
+      if (isProblem(current)) throw brokenConfig(this.path, current.problem, 'nothing was saved over it');
       next = change(current);
       return `${JSON.stringify(next, null, 2)}\n`;
     });

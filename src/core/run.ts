@@ -8,6 +8,7 @@ import { type Context, type ContextOverrides, createContext, type GlobalOptions,
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { decideColorLevel, type IO, systemIO } from '../io/io.js';
 import { EnquirerPrompter } from '../io/prompter.js';
+import { exitRestoring, restoreTerminal } from '../io/terminal-restore.js';
 import { jsonText, sanitizeInline } from '../io/sanitize.js';
 import { Interrupts } from '../interrupts.js';
 import { checkCommandInput } from './check-input.js';
@@ -56,6 +57,8 @@ function errorDocument(err: CliError | Error, exitCode: number): Record<string, 
 
 /** Killed by SIGTERM: 128 + 15, as a shell reports it. */
 const EXIT_TERMINATED = 143;
+/** Killed by SIGHUP (the terminal closed): 128 + 1. */
+const EXIT_HANGUP = 129;
 /** How long a command has to end after SIGTERM before the process ends anyway. */
 const TERM_GRACE_MS = 1000;
 
@@ -79,9 +82,8 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     // The last net: an error thrown outside any command's await (a library's callback) is one
     // sentence too, its stack only under --debug; the terminal is given back as it was.
     const crashed = (err: unknown) => {
-      if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
-      process.exitCode = reportError(err, io, wantsJson, env, argv, [], undefined);
-      process.exit();
+      restoreTerminal(io);
+      exitRestoring(io, reportError(err, io, wantsJson, env, argv, [], undefined));
     };
     process.once('uncaughtException', crashed);
     process.once('unhandledRejection', crashed);
@@ -95,34 +97,40 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
   const interrupts = overrides.interrupts ?? new Interrupts();
   let ctx: Context | undefined;
   let removeSignals = () => {};
-  let terminated = false;
+  /** The exit code of the signal that ended the command (SIGTERM, SIGHUP), once one did. */
+  let terminated: number | undefined;
   if (!overrides.signal) {
     let presses = 0;
     const onSigint = () => {
       if (interrupts.fire()) return;
       presses++;
       if (presses === 1) controller.abort(new InterruptedError());
-      else {
-        io.status(undefined);
-        io.errLine('');
-        process.exit(ExitCode.interrupted);
-      }
+      else exitRestoring(io, ExitCode.interrupted);
     };
-    // SIGTERM ends the command as a first Ctrl-C does (what it prints on the way out included),
-    // and the process within TERM_GRACE_MS whatever the command is waiting on; a second one at once.
-    // A command listening for SIGTERM itself takes it over (the emulator stops and saves its state).
-    const onSigterm = () => {
-      if (process.listeners('SIGTERM').some((l) => l !== onSigterm)) return;
-      if (terminated) process.exit(EXIT_TERMINATED);
-      terminated = true;
-      controller.abort(new InterruptedError('Terminated.'));
-      setTimeout(() => process.exit(EXIT_TERMINATED), TERM_GRACE_MS).unref();
+    // SIGTERM, and SIGHUP (the terminal closed), end the command as a first Ctrl-C does (what it
+    // prints on the way out included, the prompt on the screen cancelled), and the process within
+    // TERM_GRACE_MS whatever the command is waiting on; a second one at once. Every way out gives
+    // the terminal back (io/terminal-restore.ts). A command listening for the signal itself takes
+    // it over (the emulator stops and saves its state).
+    const stopOn = (name: 'SIGTERM' | 'SIGHUP', code: number, why: string) => {
+      const handler = () => {
+        if (process.listeners(name).some((l) => l !== handler)) return;
+        if (terminated !== undefined) exitRestoring(io, code);
+        terminated = code;
+        controller.abort(new InterruptedError(why));
+        setTimeout(() => exitRestoring(io, code), TERM_GRACE_MS).unref();
+      };
+      return handler;
     };
+    const onSigterm = stopOn('SIGTERM', EXIT_TERMINATED, 'Terminated.');
+    const onSighup = stopOn('SIGHUP', EXIT_HANGUP, 'The terminal was closed.');
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
+    process.on('SIGHUP', onSighup);
     removeSignals = () => {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
+      process.off('SIGHUP', onSighup);
     };
   }
 
@@ -178,7 +186,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     removeSignals();
     await ctx?.close();
   }
-  return terminated ? EXIT_TERMINATED : exitCode;
+  return terminated ?? exitCode;
 }
 
 /** The code of commander's own errors (thrown through exitOverride), e.g. commander.unknownOption. */

@@ -57,6 +57,8 @@ export class EmulatorClock {
   /** Jumps emulated time forward (tests, `POST /_emulator/clock {"advanceMs"}`); due timers fire. */
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError('The clock only moves forward.');
+    // Checked before it moves: past the latest time a Date holds, every answer would fail.
+    if (!(this.now() + ms <= 8.64e15)) throw new RangeError('The clock cannot move past the year 275760.');
     this.anchorEmulated += ms;
     this.runDue();
   }

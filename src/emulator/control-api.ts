@@ -2,7 +2,19 @@
 // /_emulator/ (control.ts). Not part of the service: no token, no budget, no envelope rules
 // beyond using the same envelope for familiarity.
 import { randomBytes } from 'node:crypto';
-import { ALL_SCOPES, type Scope } from '../api/registry-terms.js';
+import { ALL_SCOPES } from '../api/registry-terms.js';
+import {
+  bad,
+  ControlError,
+  MAX_SPAN_MS,
+  nameOf,
+  outcomePlan,
+  slowSecondsOf,
+  type TokenInput,
+  tokenChanges,
+  type WorkspaceInput,
+  workspaceChanges,
+} from './control-input.js';
 import type { Emulator } from './emulator.js';
 import { checkFaultSpec, type Fault, type FaultSpec } from './faults.js';
 import type { LogEntry } from './request-log.js';
@@ -13,7 +25,6 @@ import {
   SITE_OUTCOMES,
   type SiteOutcome,
   TOKEN_PREFIX,
-  type Plan,
   type Role,
   type RolePermission,
   type SiteRecord,
@@ -21,40 +32,7 @@ import {
   type WorkspaceRecord,
 } from './state.js';
 
-export class ControlError extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const bad = (message: string): never => {
-  throw new ControlError(400, message);
-};
-
-export interface TokenInput {
-  name?: string;
-  scopes?: Scope[];
-  workspaces?: string[] | null;
-  /** ISO-8601, emulated ms, or null for never. */
-  expiresAt?: string | number | null;
-  expiresInSeconds?: number;
-  revoked?: boolean;
-  userId?: string;
-  /** The secret; generated (with the service prefix) when absent. */
-  token?: string;
-}
-
-export interface WorkspaceInput {
-  name?: string;
-  plan?: Plan;
-  siteLimit?: number;
-  credits?: number;
-  creditsSpent?: number;
-  spendingLimit?: number | null;
-}
+export { ControlError, type TokenInput, type WorkspaceInput } from './control-input.js';
 
 export interface ClockView {
   now: string;
@@ -83,22 +61,28 @@ export class Control {
 
   createToken(input: TokenInput = {}): TokenRecord {
     const emu = this.emu;
-    const now = emu.clock.now();
+    // Everything is checked before anything changes (the id counter included).
+    const changes = tokenChanges(input, this.emu.clock.now());
+    if (input.token !== undefined && !(typeof input.token === 'string' && /^[\x21-\x7e]{1,256}$/.test(input.token)))
+      bad('token must be 1 to 256 visible characters.');
+    const secret = input.token ?? `${TOKEN_PREFIX}${randomBytes(16).toString('hex')}`;
+    if (!secret.startsWith(TOKEN_PREFIX)) bad(`A token begins with ${TOKEN_PREFIX}.`);
+    if (emu.state.core.tokens.some((t) => t.token === secret)) bad('A token with that secret exists already.');
+    const userId = input.userId ?? DEMO_USER_ID;
+    if (typeof userId !== 'string' || !emu.user(userId))
+      throw new ControlError(404, `No user has the id ${JSON.stringify(userId)}.`);
     const record: TokenRecord = {
       _id: emu.newId('tok'),
-      name: input.name ?? `token-${emu.state.counters.tok ?? 0}`,
-      token: input.token ?? `${TOKEN_PREFIX}${randomBytes(16).toString('hex')}`,
-      userId: input.userId ?? DEMO_USER_ID,
+      name: `token-${emu.state.counters.tok ?? 0}`,
+      token: secret,
+      userId,
       scopes: [...ALL_SCOPES],
       workspaces: null,
       expiresAt: null,
       revoked: false,
-      createdAt: now,
+      createdAt: emu.clock.now(),
+      ...changes,
     };
-    if (!record.token.startsWith(TOKEN_PREFIX)) bad(`A token begins with ${TOKEN_PREFIX}.`);
-    if (emu.state.core.tokens.some((t) => t.token === record.token)) bad('A token with that secret exists already.');
-    if (!emu.user(record.userId)) throw new ControlError(404, `No user has the id "${record.userId}".`);
-    this.applyToken(record, input);
     emu.state.core.tokens.push(record);
     emu.tokensChanged();
     return record;
@@ -108,34 +92,7 @@ export class Control {
     const record = this.findToken(ref);
     if (input.token !== undefined || input.userId !== undefined)
       bad('The secret and the user of a token cannot change.');
-    this.applyToken(record, input);
-    return record;
-  }
-
-  private applyToken(record: TokenRecord, input: TokenInput): void {
-    if (input.name !== undefined) record.name = String(input.name);
-    if (input.scopes !== undefined) {
-      if (!Array.isArray(input.scopes) || input.scopes.some((s) => !ALL_SCOPES.includes(s))) {
-        bad(`scopes must be a list of: ${ALL_SCOPES.join(', ')}.`);
-      }
-      record.scopes = [...new Set(input.scopes)];
-    }
-    if (input.workspaces !== undefined) {
-      if (
-        input.workspaces !== null &&
-        (!Array.isArray(input.workspaces) || input.workspaces.some((w) => typeof w !== 'string'))
-      ) {
-        bad('workspaces must be a list of workspace ids, or null for every workspace.');
-      }
-      record.workspaces = input.workspaces === null ? null : [...input.workspaces];
-    }
-    if (input.expiresInSeconds !== undefined) {
-      if (typeof input.expiresInSeconds !== 'number') bad('expiresInSeconds must be a number.');
-      record.expiresAt = this.emu.clock.now() + input.expiresInSeconds * 1000;
-    } else if (input.expiresAt !== undefined) {
-      record.expiresAt = input.expiresAt === null ? null : toMs(input.expiresAt, 'expiresAt');
-    }
-    if (input.revoked !== undefined) record.revoked = Boolean(input.revoked);
+    return Object.assign(record, tokenChanges(input, this.emu.clock.now()));
   }
 
   // ---- workspaces ---------------------------------------------------------------------
@@ -152,13 +109,19 @@ export class Control {
 
   createWorkspace(input: WorkspaceInput & { _id?: string; ownerId?: string } = {}): WorkspaceRecord {
     const emu = this.emu;
-    const id = input._id ?? emu.newId('ws');
-    if (emu.workspace(id)) bad(`A workspace with the id ${id} exists already.`);
+    if (input._id !== undefined && !(typeof input._id === 'string' && /^[\w.-]{1,100}$/.test(input._id)))
+      bad('_id must be 1 to 100 letters, digits, _, . or -.');
+    if (input._id !== undefined && emu.workspace(input._id))
+      bad(`A workspace with the id ${input._id} exists already.`);
     const owner = input.ownerId ?? DEMO_USER_ID;
-    if (!emu.user(owner)) throw new ControlError(404, `No user has the id "${owner}".`);
+    if (typeof owner !== 'string' || !emu.user(owner))
+      throw new ControlError(404, `No user has the id ${JSON.stringify(owner)}.`);
+    // Checked before the workspace exists: a refusal leaves nothing behind.
+    const changes = workspaceChanges(input);
+    const id = input._id ?? emu.newId('ws');
     const ws: WorkspaceRecord = {
       _id: id,
-      name: input.name ?? id,
+      name: id,
       plan: 'paid',
       siteLimit: 25,
       credits: 1000,
@@ -168,27 +131,19 @@ export class Control {
       createdAt: emu.clock.now(),
     };
     emu.state.core.workspaces.push(ws);
-    return this.updateWorkspace(id, input);
+    return this.applyWorkspace(ws, changes);
   }
 
   /** Credits, plan, site limit, spending cap, name. */
   updateWorkspace(id: string, input: WorkspaceInput): WorkspaceRecord {
     const ws = this.findWorkspace(id);
-    const count = (v: unknown, what: string, allowNull = false) => {
-      if (allowNull && v === null) return null;
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) bad(`${what} must be a number of 0 or more.`);
-      return v as number;
-    };
-    if (input.name !== undefined) ws.name = String(input.name);
-    if (input.plan !== undefined) {
-      if (input.plan !== 'free' && input.plan !== 'paid') bad('plan must be free or paid.');
-      ws.plan = input.plan;
-    }
-    if (input.siteLimit !== undefined) ws.siteLimit = Math.floor(count(input.siteLimit, 'siteLimit')!);
-    if (input.creditsSpent !== undefined) ws.creditsSpent = count(input.creditsSpent, 'creditsSpent')!;
-    if (input.spendingLimit !== undefined) ws.spendingLimit = count(input.spendingLimit, 'spendingLimit', true);
-    if (input.credits !== undefined) {
-      const credits = count(input.credits, 'credits')!;
+    return this.applyWorkspace(ws, workspaceChanges(input));
+  }
+
+  private applyWorkspace(ws: WorkspaceRecord, changes: WorkspaceInput): WorkspaceRecord {
+    const { credits, ...rest } = changes;
+    Object.assign(ws, rest);
+    if (credits !== undefined) {
       this.emu.state.core.creditActivity.push({
         _id: this.emu.newId('cred'),
         workspaceId: ws._id,
@@ -208,11 +163,20 @@ export class Control {
     input: { userId: string; role?: Role; permissions?: RolePermission[]; remove?: boolean },
   ): WorkspaceRecord {
     const ws = this.findWorkspace(workspaceId);
-    if (!this.emu.user(input.userId)) throw new ControlError(404, `No user has the id "${input.userId}".`);
+    if (typeof input.userId !== 'string' || !this.emu.user(input.userId))
+      throw new ControlError(404, `No user has the id ${JSON.stringify(input.userId)}.`);
+    if (input.remove !== undefined && typeof input.remove !== 'boolean') bad('remove must be true or false.');
+    const role = input.role ?? 'editor';
+    if (!Object.hasOwn(ROLE_PERMISSIONS, role))
+      bad(`role must be one of: ${Object.keys(ROLE_PERMISSIONS).join(', ')}.`);
+    const known = ROLE_PERMISSIONS.owner;
+    if (
+      input.permissions !== undefined &&
+      (!Array.isArray(input.permissions) || input.permissions.some((p) => !known.includes(p)))
+    )
+      bad(`permissions must be a list of: ${known.join(', ')}.`);
     ws.members = ws.members.filter((m) => m.userId !== input.userId);
     if (input.remove) return ws;
-    const role = input.role ?? 'editor';
-    if (!(role in ROLE_PERMISSIONS)) bad(`role must be one of: ${Object.keys(ROLE_PERMISSIONS).join(', ')}.`);
     ws.members.push({
       userId: input.userId,
       role,
@@ -237,6 +201,7 @@ export class Control {
     } = {},
   ): SiteRecord[] {
     const ws = this.findWorkspace(workspaceId);
+    if (input.name !== undefined) nameOf(input.name, 'name');
     const n = input.count ?? 1;
     if (!Number.isInteger(n) || n < 1 || n > 100_000) bad('count must be a whole number from 1 to 100000.');
     const plan = outcomePlan(n, input.outcomes ?? {});
@@ -289,16 +254,17 @@ export class Control {
   }
 
   setClock(input: { speed?: number; advanceMs?: number }): ClockView {
+    // Both checked before either is applied: a refusal leaves the clock as it was.
     if (input.speed !== undefined) {
       if (typeof input.speed !== 'number' || !(input.speed > 0) || input.speed > 1_000_000)
         bad('speed must be a number above 0 (at most 1000000).');
-      this.emu.clock.setSpeed(input.speed);
     }
     if (input.advanceMs !== undefined) {
-      if (typeof input.advanceMs !== 'number' || !(input.advanceMs >= 0))
-        bad('advanceMs must be a number of 0 or more.');
-      this.emu.clock.advance(input.advanceMs);
+      if (typeof input.advanceMs !== 'number' || !(input.advanceMs >= 0 && input.advanceMs <= MAX_SPAN_MS))
+        bad(`advanceMs must be a number of ms from 0 to ${MAX_SPAN_MS} (100 years).`);
     }
+    if (input.speed !== undefined) this.emu.clock.setSpeed(input.speed);
+    if (input.advanceMs !== undefined) this.emu.clock.advance(input.advanceMs);
     return this.clock();
   }
 
@@ -336,34 +302,4 @@ export class Control {
   clearLog(): void {
     this.emu.log.clear();
   }
-}
-
-function slowSecondsOf(value: unknown): number {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 3600))
-    bad('slowSeconds must be a whole number from 1 to 3600.');
-  return value as number;
-}
-
-/** Which outcome each of n new sites gets: the ones asked for spread evenly, success elsewhere. */
-function outcomePlan(n: number, asked: Partial<Record<SiteOutcome, number>>): SiteOutcome[] {
-  const plan: SiteOutcome[] = Array.from({ length: n }, () => 'success');
-  const wanted: SiteOutcome[] = [];
-  for (const [k, count] of Object.entries(asked)) {
-    if (!SITE_OUTCOMES.includes(k as SiteOutcome))
-      bad(`outcomes takes ${SITE_OUTCOMES.join(', ')}, not ${JSON.stringify(k)}.`);
-    if (!(typeof count === 'number' && Number.isInteger(count) && count >= 0))
-      bad(`outcomes.${k} must be a whole number of 0 or more.`);
-    for (let i = 0; i < (count as number); i++) wanted.push(k as SiteOutcome);
-  }
-  if (wanted.length > n) bad(`outcomes name ${wanted.length} sites, more than the ${n} added.`);
-  wanted.forEach((o, i) => {
-    plan[Math.floor((i * n) / wanted.length)] = o;
-  });
-  return plan;
-}
-
-function toMs(value: string | number, what: string): number {
-  const ms = typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) bad(`${what} must be an ISO-8601 time, a time in ms, or null.`);
-  return ms;
 }

@@ -24,6 +24,8 @@ export const CORE_CONTROL_ROUTES: ControlRoute<Emulator>[] = [
     verb: 'POST',
     path: 'reset',
     run: ({ emu, body }) => {
+      if (body.seed !== undefined && typeof body.seed !== 'boolean')
+        throw new ControlError(400, 'seed must be true or false.');
       c(emu).reset({ seed: body.seed !== false });
       return { reset: true, seeded: body.seed !== false };
     },

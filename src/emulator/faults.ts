@@ -37,7 +37,11 @@ export interface Fault extends Required<Pick<FaultSpec, 'method' | 'times'>> {
 }
 
 export function checkFaultSpec(spec: FaultSpec): string | null {
-  if (typeof spec.method !== 'string' || spec.method === '') return '`method` (a method name or "*") is required.';
+  if (typeof spec.method !== 'string' || spec.method === '' || spec.method.length > 100)
+    return '`method` (a method name or "*") is required.';
+  if (spec.message !== undefined && !(typeof spec.message === 'string' && spec.message.length <= 10_000))
+    return '`message` must be text of at most 10000 characters.';
+  if (spec.drop !== undefined && typeof spec.drop !== 'boolean') return '`drop` must be true or false.';
   if (spec.status !== undefined && !(Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599)) {
     return '`status` must be a whole number from 400 to 599.';
   }
@@ -47,8 +51,8 @@ export function checkFaultSpec(spec: FaultSpec): string | null {
   ) {
     return '`latencyMs` must be 0 to 600000.';
   }
-  if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times >= 1))
-    return '`times` must be a whole number of 1 or more.';
+  if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times >= 1 && spec.times <= 1_000_000))
+    return '`times` must be a whole number from 1 to 1000000.';
   if (spec.when !== undefined && spec.when !== 'before' && spec.when !== 'after')
     return '`when` must be before or after.';
   if (spec.bytesPerSecond !== undefined) {

@@ -63,6 +63,7 @@ export function writeJson(
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(bytes.length),
+    'X-Content-Type-Options': 'nosniff',
     ...headers,
   });
   if (!drop) {

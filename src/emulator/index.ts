@@ -1,15 +1,15 @@
 // The emulator's programmatic API: startEmulator() runs a real server (port 0 by default) so
 // CLI tests run in-process against it, and the `emulator` and `demo` commands use it too.
-import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import { ALL_SCOPES, type Scope } from '../api/registry-terms.js';
 import { EmulatorClock, type TimeSource } from './clock.js';
 import { Control } from './control-api.js';
 import { Emulator } from './emulator.js';
 import { setOrigin } from './origin.js';
+import { hostsOf } from './guard.js';
 import { closeServer, createEmulatorServer, listen } from './server.js';
 import { shapesFromEnv, type ShapesName } from './shapes/index.js';
-import { parseState, type EmulatorState, type TokenRecord } from './state.js';
+import type { EmulatorState, TokenRecord } from './state.js';
+import { readStateFile, saveStateFile } from './state-file.js';
 
 export { EmulatorClock, type TimeSource } from './clock.js';
 export { Control, ControlError } from './control-api.js';
@@ -42,7 +42,7 @@ export interface StartEmulatorOptions {
   seed?: boolean;
   /** Start from this state (wins over stateFile and seed). */
   state?: EmulatorState;
-  /** Load from this file when it exists (a missing file starts fresh). */
+  /** Load from this file when it exists (a missing file starts fresh); read as state-file.ts reads it. */
   stateFile?: string;
   /** Body size limit in bytes (default the service's 150 MB). */
   bodyLimit?: number;
@@ -52,6 +52,11 @@ export interface StartEmulatorOptions {
    * SITEBUILDER_EMULATOR_SHAPES environment variable, else `default`.
    */
   shapes?: ShapesName;
+  /**
+   * The secret every control request must carry in X-Emulator-Secret (docs/emulator.md
+   * "Security"); `emulator --host` on a non-loopback address always sets one.
+   */
+  controlSecret?: string;
 }
 
 export interface DemoToken {
@@ -73,20 +78,11 @@ export interface RunningEmulator {
   emulator: Emulator;
   /** The shapes its answers take (docs/emulator.md "Shapes"). */
   shapes: ShapesName;
+  /** The secret the control API needs in X-Emulator-Secret, when it was given one. */
+  controlSecret?: string;
   readonly state: EmulatorState;
   saveState(file: string): Promise<void>;
   close(): Promise<void>;
-}
-
-export async function loadStateFile(file: string): Promise<EmulatorState | undefined> {
-  if (!existsSync(file)) return undefined;
-  return parseState(await readFile(file, 'utf8'), file);
-}
-
-export async function saveStateFile(emu: Emulator, file: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(emu.snapshot(), null, 1)}\n`, { mode: 0o600 });
-  await rename(tmp, file);
 }
 
 /** Tokens in the order they are shown: the first usable full-scope one, the other usable ones, unusable ones last. */
@@ -109,12 +105,16 @@ export function listTokens(emu: Emulator): DemoToken[] {
 }
 
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
-  const loaded = options.state ?? (options.stateFile ? await loadStateFile(options.stateFile) : undefined);
+  const loaded = options.state ?? (options.stateFile ? readStateFile(options.stateFile) : undefined);
   const clock = new EmulatorClock(options.clock ?? Date, options.speed ?? 1, loaded?.savedAt);
   const shapes = options.shapes ?? shapesFromEnv(process.env);
   const emu = new Emulator({ clock, seed: options.seed, state: loaded, shapes });
-  const server = createEmulatorServer(emu, { bodyLimit: options.bodyLimit });
-  const baseUrl = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  const host = options.host ?? '127.0.0.1';
+  const server = createEmulatorServer(emu, {
+    bodyLimit: options.bodyLimit,
+    guard: { hosts: hostsOf(host), controlSecret: options.controlSecret },
+  });
+  const baseUrl = await listen(server, host, options.port ?? 0);
   setOrigin(emu, baseUrl);
   const tokens = listTokens(emu);
   let closed = false;
@@ -125,10 +125,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     control: new Control(emu),
     emulator: emu,
     shapes,
+    controlSecret: options.controlSecret,
     get state() {
       return emu.state;
     },
-    saveState: (file) => saveStateFile(emu, file),
+    saveState: async (file) => saveStateFile(file, emu.snapshot()),
     async close() {
       if (closed) return;
       closed = true;

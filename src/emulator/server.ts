@@ -6,6 +6,7 @@ import { LIMITS } from '../api/limits.js';
 import { handleControl } from './control.js';
 import type { Emulator } from './emulator.js';
 import { envelope } from './envelope.js';
+import { type GuardOptions, guardRequest } from './guard.js';
 import type { ApiAnswer } from './api-exchange.js';
 import { handleApiRequest, refusalAnswer } from './pipeline.js';
 import { readBody, writeJson } from './http-io.js';
@@ -13,6 +14,8 @@ import { readBody, writeJson } from './http-io.js';
 export interface ServerOptions {
   /** Body size limit in bytes; the service's 150 MB unless a test lowers it. */
   bodyLimit?: number;
+  /** Who may talk to it besides loopback, and the control API's secret (guard.ts). */
+  guard?: GuardOptions;
 }
 
 /** Small bodies left unread are drained so the connection stays open for the next call. */
@@ -32,7 +35,7 @@ function finishUnread(req: IncomingMessage, res: ServerResponse): void {
 export function createEmulatorServer(emu: Emulator, options: ServerOptions = {}): Server {
   const bodyLimit = options.bodyLimit ?? LIMITS.bodyBytesMax;
   const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 0 }, (req, res) => {
-    handle(emu, req, res, bodyLimit).catch((err) => {
+    handle(emu, req, res, bodyLimit, options.guard ?? {}).catch((err) => {
       const answer = refusalAnswer(emu, err, emu.newRequestId());
       if (!res.headersSent) writeJson(res, answer.status, answer.body, answer.headers);
       else res.destroy();
@@ -41,10 +44,25 @@ export function createEmulatorServer(emu: Emulator, options: ServerOptions = {})
   return server;
 }
 
-async function handle(emu: Emulator, req: IncomingMessage, res: ServerResponse, bodyLimit: number): Promise<void> {
+async function handle(
+  emu: Emulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  bodyLimit: number,
+  guard: GuardOptions,
+): Promise<void> {
   const rawUrl = req.url ?? '/';
   const url = new URL(rawUrl, 'http://emulator.invalid');
   const verb = req.method ?? 'GET';
+  // Loopback only, in every sense: the Host, the Origin, JSON for the control API (guard.ts).
+  const refused = guardRequest(req, url.pathname, guard);
+  if (refused) {
+    finishUnread(req, res);
+    writeJson(res, refused.status, envelope(refused.status, refused.message, { reason: refused.reason }), {
+      'X-Request-Id': emu.newRequestId(),
+    });
+    return;
+  }
   if (url.pathname.startsWith('/v1/')) {
     let bodyRead = false;
     const answer: ApiAnswer = await handleApiRequest(emu, {

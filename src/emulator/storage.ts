@@ -3,6 +3,7 @@
 // (the service's "other public or private copy of a restored file"). Public files are served
 // at their permanent address, GET {origin}/storage/<siteId>/<path>, for as long as they exist.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { uploadedFileHeaders } from './file-headers.js';
 import { defineDomain } from './types.js';
 import type { EmulatorHost } from './host.js';
 
@@ -123,6 +124,7 @@ function serveStorage(req: IncomingMessage, res: ServerResponse, url: URL, emu: 
     'content-length': String(body.length),
     'last-modified': new Date(file.updatedAt).toUTCString(),
     'cache-control': 'public, max-age=60',
+    ...uploadedFileHeaders(file.contentType, file.path),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

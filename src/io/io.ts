@@ -5,6 +5,7 @@
 import { fstatSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { SecretMask } from './mask.js';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
 import { displayWidth, fitWidth, wrapText } from './width.js';
 
@@ -97,6 +98,8 @@ export class IO {
    * rest). It may say so on stderr first.
    */
   onReaderGone: () => number = () => 0;
+  /** The tokens handed to a client: every writer prints their masks instead (mask.ts). */
+  readonly secrets = new SecretMask();
 
   readonly #streams: IOStreams;
   #stdinIsTTY: boolean | (() => boolean);
@@ -154,6 +157,11 @@ export class IO {
 
   get color(): boolean {
     return this.colorLevel > 0;
+  }
+
+  /** The last text written to the terminal did not end its line (terminal-restore.ts ends it on the way out). */
+  get midLine(): boolean {
+    return this.#midLine;
   }
 
   /** Spinners and progress go to stderr, only when it is a terminal and --json is off. */
@@ -228,7 +236,7 @@ export class IO {
     const block = this.#block ?? [];
     const lines = block.map((l, i) =>
       fitWidth(
-        forTerminal(l, this.color).replace(/[\n\r\t]/g, ' '),
+        this.secrets.apply(forTerminal(l, this.color)).replace(/[\n\r\t]/g, ' '),
         i === block.length - 1 ? width - CTRL_C_ECHO : width,
       ),
     );
@@ -273,9 +281,9 @@ export class IO {
     this.stderr.write(CLEAR_LINE + REWRITE_ROW.repeat(rows - 1));
   }
 
-  /** The boundary: under --json, stdout is JSON and gets escapes; everything else is cleaned. */
+  /** The boundary: under --json, stdout is JSON and gets escapes; everything else is cleaned. Tokens are masked in both. */
   #clean(text: string, stream: 'stdout' | 'stderr'): string {
-    return stream === 'stdout' && this.json ? forJson(text) : forTerminal(text, this.color);
+    return this.secrets.apply(stream === 'stdout' && this.json ? forJson(text) : forTerminal(text, this.color));
   }
 
   /**
@@ -348,6 +356,8 @@ export class IO {
   prose(text: string, stream: 'stdout' | 'stderr' = 'stderr'): string {
     // Under --json, stderr carries JSON documents (errors), which a newline would break.
     if (this.json) return text;
+    // Masked before wrapping: a token broken across two lines would not be recognized.
+    text = this.secrets.apply(text);
     const c = this[stream].columns;
     const tty = stream === 'stdout' ? this.stdoutIsTTY : this.stderrIsTTY;
     return tty && saneSize(c, 10) ? wrapText(text, c) : text;

@@ -2,6 +2,7 @@
 // moment it prints (layout.ts), tab-separated rows when piped (no header, full values, ISO-8601
 // times, no ANSI byte), and one JSON document with --json.
 import type { IO } from './io.js';
+import { stringifyJson } from './json-deep.js';
 import { layoutBlocks, layoutTable, type LayoutColumn } from './layout.js';
 import { markOwnSgr, sanitizeInline } from './sanitize.js';
 import { displayWidth } from './width.js';
@@ -27,7 +28,7 @@ const FREE_HEADERS = /^(NAME|LABEL|TITLE|DESCRIPTION|SUMMARY|MESSAGE)$/;
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return sanitizeInline(JSON.stringify(value));
+  if (typeof value === 'object') return sanitizeInline(stringifyJson(value) ?? '');
   return sanitizeInline(String(value));
 }
 

@@ -9,6 +9,7 @@ import { ConfirmationNeededError, InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
 import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
 import { sanitizeInline } from './sanitize.js';
+import { dropSignalListenersSince, markPrompt, signalListeners, tamePrompt } from './terminal-restore.js';
 import { displayWidth, wrapText } from './width.js';
 
 /** Every SGR sequence (enquirer's colour); its cursor movements stay. */
@@ -195,7 +196,7 @@ export class EnquirerPrompter implements Prompter {
     const io = this.io;
     // What enquirer writes goes to stderr as it is (cursor movements), without colour when colour is off.
     const terminal = {
-      write: (text: string) => io.stderr.write(io.color ? text : text.replace(SGR, '')),
+      write: (text: string) => io.stderr.write(io.secrets.apply(io.color ? text : text.replace(SGR, ''))),
       get columns() {
         return io.columns;
       },
@@ -239,8 +240,13 @@ export class EnquirerPrompter implements Prompter {
       }
       void shown.cancel();
     };
+    const listenersBefore = signalListeners();
     enquirer.on('prompt', (p) => {
       shown = p;
+      // Signals take the one way out, which cancels this prompt (terminal-restore.ts).
+      dropSignalListenersSince(listenersBefore);
+      tamePrompt(p as unknown as Parameters<typeof tamePrompt>[0]);
+      markPrompt(io, true);
       if (initialText) {
         p.input = initialText;
         p.cursor = initialText.length;
@@ -285,6 +291,7 @@ export class EnquirerPrompter implements Prompter {
         throw new InterruptedError('Cancelled.');
       throw err;
     } finally {
+      markPrompt(io, false);
       stdin.off('keypress', onKey);
       this.signal?.removeEventListener('abort', onAbort);
     }

@@ -43,10 +43,3 @@ export function humanTime(value: unknown, now: number, tty: boolean): string {
   const text = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return diff >= 0 ? `${text} ago` : `in ${text}`;
 }
-
-/** A masked token: its prefix and last four characters only. */
-export function maskToken(token: string): string {
-  if (token.length <= 12) return '****';
-  const prefix = /^[A-Za-z]+_(?:[A-Za-z]+_)?/.exec(token)?.[0] ?? token.slice(0, 3);
-  return `${prefix}****${token.slice(-4)}`;
-}

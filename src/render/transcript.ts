@@ -3,6 +3,7 @@
 // something else is printed, or at the end), never redrawn. After a reset the service replays
 // the run: lines already printed are not printed twice; from the first difference on, the new
 // lines print after a note.
+import { stringifyJson } from '../io/json-deep.js';
 import { sanitize, sanitizeInline } from '../io/sanitize.js';
 import {
   type FileOp,
@@ -46,7 +47,7 @@ const clean = (s: string) => sanitizeInline(s).replace(/\s+$/, '');
 const cleanText = (s: string) => sanitize(s).replace(/\n/g, ' ').replace(/\s+$/, '');
 
 function lineKey(line: TranscriptLine): string {
-  return JSON.stringify(line);
+  return stringifyJson(line) ?? 'null';
 }
 
 export class Transcriber {

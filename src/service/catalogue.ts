@@ -7,7 +7,7 @@ import { EVENT_DATA } from './events.js';
 import { JOB } from './job.js';
 import { MESSAGE } from './messages.js';
 import { findList, PAGE } from './page.js';
-import { type Field, isRecord, type Probe, probe, type Resource } from './read.js';
+import { type Field, isRecord, locate, type Resource } from './read.js';
 import {
   BROWSE_ENTRY,
   CLEAR_ANSWER,
@@ -105,6 +105,25 @@ export const EVENT_FIELDS: Record<string, Array<keyof typeof EVENT_DATA.fields>>
   credits_used: ['credits'],
   error: ['errorMessage', 'errorCode'],
 };
+
+/** What doctor reports of one field of one record: where it was looked for, and where found. */
+export interface Probe {
+  field: string;
+  what: string;
+  stated: boolean;
+  looked: readonly string[];
+  found: string | null;
+}
+
+export function probe<F extends Record<string, Field<unknown>>>(res: Resource<F>, raw: unknown): Probe[] {
+  return Object.entries(res.fields).map(([name, f]) => ({
+    field: name,
+    what: f.what,
+    stated: f.paths.length > 0 && f.paths.every((p) => f.stated.includes(p)),
+    looked: f.paths,
+    found: locate(raw, f)?.path ?? null,
+  }));
+}
 
 /** A field of the catalogue, flat: for the docs and doctor's table of what is read where. */
 export interface CatalogueField {

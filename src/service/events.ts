@@ -2,6 +2,7 @@
 // as the reference states; the `data` of every kind but ask_user is not shown. Each reader
 // returns a typed value or says it could not read one (read.ts), so the transcript shows what
 // it can and says what it cannot, once. Paths are from the event's `data` (`.`: data itself).
+import { stringifyJson } from '../io/json-deep.js';
 import { field, isRecord, locate, readField, recordOf, type Read, resource, unread, type Unread } from './read.js';
 import { asId, asNumber, asObject, asText, onlyText, readText, TEXT_KEYS } from './values.js';
 
@@ -175,7 +176,7 @@ export function summarize(data: unknown, max = 100): string {
   let text: string;
   if (data === undefined || data === null) text = '';
   else if (typeof data === 'string') text = data;
-  else text = locate(data, F.resultSummary)?.value ?? JSON.stringify(data) ?? '';
+  else text = locate(data, F.resultSummary)?.value ?? stringifyJson(data) ?? '';
   text = text.replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

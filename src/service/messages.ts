@@ -25,18 +25,40 @@ export function readMessage(raw: unknown): MessageRecord {
   return readRecord(MESSAGE, raw);
 }
 
-/** JSON with the keys of every object sorted: the same record gives the same text, whatever its key order. */
-function canonical(value: unknown, depth = 0): string {
-  if (depth > 256) return '"…"';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], depth + 1)}`).join(',')}}`;
+/** Text written as it is, among the values still to write. */
+class Literal {
+  constructor(readonly text: string) {}
 }
 
-/** A record's fingerprint: a hash of the whole record, no field of it read. */
+/**
+ * A record's fingerprint: a hash of the whole record, no field of it read: its JSON with the
+ * keys of every object sorted (the same record, whatever its key order), written through a loop
+ * with its own stack, so that a record nested 100,000 levels is hashed whole too.
+ */
 export function fingerprint(record: unknown): string {
-  return createHash('sha256').update(canonical(record)).digest('base64url').slice(0, 16);
+  const hash = createHash('sha256');
+  const todo: unknown[] = [record];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    if (v instanceof Literal) hash.update(v.text);
+    else if (v === null || typeof v !== 'object') hash.update(JSON.stringify(v) ?? 'null');
+    else {
+      const array = Array.isArray(v);
+      const entries: unknown[] = array
+        ? v.flatMap((item, i) => (i ? [new Literal(','), item] : [item]))
+        : Object.keys(v)
+            .sort()
+            .flatMap((k, i) => [
+              new Literal(`${i ? ',' : ''}${JSON.stringify(k)}:`),
+              (v as Record<string, unknown>)[k],
+            ]);
+      // Pushed in reverse (one at a time: a list may be long): the opening comes off first.
+      todo.push(new Literal(array ? ']' : '}'));
+      for (let i = entries.length - 1; i >= 0; i--) todo.push(entries[i]);
+      todo.push(new Literal(array ? '[' : '{'));
+    }
+  }
+  return hash.digest('base64url').slice(0, 16);
 }
 
 /** The first page of the history, as far as a decision may use it. */

@@ -3,6 +3,7 @@
 // live); the other fields are read when present, with their obvious alternatives
 // (docs/real-service.md "Publishing, backups, restores and email"), so the keys of the --json
 // document are always the same, and the service's other fields are passed through as sent.
+import { stringifyJson } from '../io/json-deep.js';
 import { ApiError, requestNote } from '../errors.js';
 import { kindOf } from './page.js';
 import { field, isRecord, locate, recordOf, resource } from './read.js';
@@ -84,7 +85,7 @@ export function statusRecord(
       d === undefined
         ? `its data is ${kindOf(data)}`
         : 'running' in d
-          ? `its \`running\` is ${JSON.stringify(d.running)?.slice(0, 40)}`
+          ? `its \`running\` is ${stringifyJson(d.running)?.slice(0, 40)}`
           : `its data has ${Object.keys(d).length ? `the fields ${Object.keys(d).slice(0, 6).join(', ')}` : 'no fields'}`;
     throw new ApiError(
       {
@@ -120,7 +121,7 @@ export function errorText(error: unknown): string | null {
   if (error === null || error === undefined || error === '' || error === false) return null;
   if (typeof error === 'string') return error;
   if (typeof error !== 'object') return String(error);
-  return locate(error, ERROR_TEXT)?.value ?? JSON.stringify(error);
+  return locate(error, ERROR_TEXT)?.value ?? stringifyJson(error) ?? 'null';
 }
 
 /** A publish already running (409): its id in `data.activePublish` (not shown), when it is text. */
@@ -148,7 +149,7 @@ export function logLine(raw: unknown): LogLine {
   return {
     at: locate(raw, f.at)?.value ?? null,
     level: locate(raw, f.level)?.value ?? null,
-    message: locate(raw, f.message)?.value ?? JSON.stringify(raw),
+    message: locate(raw, f.message)?.value ?? stringifyJson(raw),
   };
 }
 

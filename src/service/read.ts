@@ -2,7 +2,8 @@
 // into the service's answers. A field is read under paths tried in order; what is found is
 // returned typed, and what is not is an explicit *unread* marker that keeps the raw value and
 // says where it looked, so a command can say so instead of filling the gap. Everything here is
-// pure and imports nothing of the CLI, so any layer may use it.
+// pure and imports nothing of the CLI but the JSON writer of any depth, so any layer may use it.
+import { stringifyJson } from '../io/json-deep.js';
 
 export type AnyRecord = Record<string, unknown>;
 
@@ -116,7 +117,7 @@ export function locate<T>(record: unknown, f: Field<T>): Found<T> | undefined {
       .filter((v): v is { value: T; at: string[] } => v.value !== undefined);
     if (parsed.length === 0) continue;
     const first = parsed[0];
-    if (parsed.some((v) => JSON.stringify(v.value) !== JSON.stringify(first.value))) continue;
+    if (parsed.some((v) => stringifyJson(v.value) !== stringifyJson(first.value))) continue;
     return { path: path === '.' ? '.' : path.includes('*') ? path : first.at.join('.'), value: first.value };
   }
   return undefined;
@@ -155,25 +156,6 @@ export function readRecord<F extends Record<string, Field<unknown>>>(res: Resour
   const out: Record<string, unknown> = { raw };
   for (const [name, f] of Object.entries(res.fields)) out[name] = readField(raw, f);
   return out as ReadRecord<F>;
-}
-
-/** What doctor reports of one field of one record: where it was looked for, and where found. */
-export interface Probe {
-  field: string;
-  what: string;
-  stated: boolean;
-  looked: readonly string[];
-  found: string | null;
-}
-
-export function probe<F extends Record<string, Field<unknown>>>(res: Resource<F>, raw: unknown): Probe[] {
-  return Object.entries(res.fields).map(([name, f]) => ({
-    field: name,
-    what: f.what,
-    stated: f.paths.length > 0 && f.paths.every((p) => f.stated.includes(p)),
-    looked: f.paths,
-    found: locate(raw, f)?.path ?? null,
-  }));
 }
 
 /** A path as written in messages and docs: `data.text`, `data` for the value itself. */

@@ -2,8 +2,9 @@
 // list_sites puts the sites in `data` with the total in `count`; every other field of their
 // records is not shown. create_site "returns the new site and a jobId" (where the site sits in
 // the answer: not shown), and refuses with `data.reason`, `sitesCount`, `siteLimit` (stated).
-import { field, isRecord, locate, type ReadRecord, readRecord, recordOf, resource } from './read.js';
+import { field, locate, type ReadRecord, readRecord, recordOf, resource } from './read.js';
 import { parseTime } from './time.js';
+import { NEW_SITE, SITE_ID, SITE_NAME, siteId } from './site-ids.js';
 import { asHostAddress, asId, asNumber, asText, asWebAddress } from './values.js';
 
 /** Where a live address may be, as a whole http(s) address, in the order they are read. */
@@ -28,8 +29,8 @@ export function readLiveAddress(record: unknown): string | undefined {
 }
 
 export const SITE = resource('site record', 'list_sites data (the list); create_site data', {
-  id: field('its id', ['_id', 'id'], asId, ['_id']),
-  name: field('its name', ['name', 'title', 'label'], asText),
+  id: SITE_ID,
+  name: SITE_NAME,
   workspaceId: field('its workspace', ['workspaceId'], asId),
   updated: field('when it last changed', ['updatedAt', 'createdAt'], parseTime),
   created: field('when it was made', ['createdAt', 'created'], parseTime),
@@ -40,7 +41,7 @@ export const SITE = resource('site record', 'list_sites data (the list); create_
 export type SiteRecord = ReadRecord<typeof SITE.fields>;
 export const readSite = (raw: unknown): SiteRecord => readRecord(SITE, raw);
 /** A site's id, or '' when its record holds none (such a record is left out by the callers). */
-export const siteId = (raw: unknown): string => locate(raw, SITE.fields.id)?.value ?? '';
+export { siteId };
 
 export const WORKSPACE = resource('workspace record', 'list_workspaces data', {
   id: field('its id', ['_id', 'id'], asId, ['_id']),
@@ -54,7 +55,7 @@ export const readWorkspace = (raw: unknown): WorkspaceRecord => readRecord(WORKS
 export const workspaceId = (raw: unknown): string => locate(raw, WORKSPACE.fields.id)?.value ?? '';
 
 export const CREATE_ANSWER = resource('create_site answer', 'create_site data', {
-  site: field('the new site', ['site', 'project', '.'], (v) => (isRecord(v) && siteId(v) ? v : undefined)),
+  site: NEW_SITE,
   siteId: field(
     'the new site’s id',
     ['site._id', 'site.id', 'project._id', 'project.id', '_id', 'id', 'projectId', 'siteId'],

@@ -1,6 +1,7 @@
 // The token record from GET /v1/token: the reference names what it holds (name, scopes,
 // reachable workspaces, expiry, `rateLimit`) but not the exact field names, except `rateLimit`
 // (`data.rateLimit` reports the budget of the minute). So each is read under the obvious names.
+import { stringifyJson } from '../io/json-deep.js';
 import { field, isRecord, locate, resource } from './read.js';
 import { asId, asNumber, asText } from './values.js';
 
@@ -43,7 +44,7 @@ const workspaceRef = field('a workspace', ['_id', 'id', 'workspaceId'], asId);
 
 /** A list of names or records, each as text: a string, a record's id, else the record as JSON. */
 function strings(value: unknown[] | undefined): string[] {
-  return (value ?? []).map((v) => (typeof v === 'string' ? v : (locate(v, workspaceRef)?.value ?? JSON.stringify(v))));
+  return (value ?? []).map((v) => (typeof v === 'string' ? v : (locate(v, workspaceRef)?.value ?? stringifyJson(v))));
 }
 
 export function readTokenInfo(data: unknown): TokenInfo {

@@ -4,6 +4,7 @@
 // the history since a run ended cannot tell: a terminal asks, a reply exits 2 naming --job or
 // --yes, a new message exits 5. A reply printed long ago is refused once something happened since
 // (a teammate's approval is never approved again). And across shapes, the same decisions.
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,23 @@ describe('the history as a decision may use it: fingerprints, no field read', ()
     // Records under a name no list key knows, and several lists: the whole data is the fingerprint.
     expect(readHistoryPage({ zz: [{ x: 1 }] }).prints).toEqual([fingerprint({ x: 1 })]);
     expect(readHistoryPage({ a: [1], b: [2] })).toEqual({ prints: [fingerprint({ a: [1], b: [2] })], empty: false });
+  });
+
+  it('fingerprints a record nested 100,000 levels whole, and a list of 200,000 records', () => {
+    const deep = (leaf: unknown) => {
+      let v: unknown = leaf;
+      for (let i = 0; i < 100_000; i++) v = { a: [v] };
+      return v;
+    };
+    expect(fingerprint(deep(1))).toBe(fingerprint(deep(1)));
+    // Apart only at the bottom: told apart.
+    expect(fingerprint(deep(1))).not.toBe(fingerprint(deep(2)));
+    const long = Array.from({ length: 200_000 }, (_, i) => i);
+    expect(fingerprint(long)).not.toBe(fingerprint([...long, 0]));
+    // The same text as the records' JSON with sorted keys: what earlier versions kept still matches.
+    expect(fingerprint({ b: [1, 'x', null], a: { d: true, c: 2 } })).toBe(
+      createHash('sha256').update('{"a":{"c":2,"d":true},"b":[1,"x",null]}').digest('base64url').slice(0, 16),
+    );
   });
 
   it('the same records are the same page; any record not seen then is something that happened since', () => {

@@ -38,7 +38,7 @@ describe('auth', () => {
       valid: true,
       name: 'demo-full',
     });
-    expect(doc.token).toMatch(/^sbt_demo_\*\*\*\*/);
+    expect(doc.token).toMatch(/^sbt_demo_…4086$/);
     expect(status.stdout).not.toContain(DEMO_TOKENS.full);
     expect(doc.scopes).toContain('chat:write');
     expect(doc.rateLimit.limit).toBe(240);

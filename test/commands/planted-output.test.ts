@@ -11,32 +11,9 @@ import { main } from '../../src/cli.js';
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createTestIO } from '../../src/io/io.js';
-import type { Choice, Prompter } from '../../src/io/prompter.js';
 import { FORBIDDEN, PLANT, type PlantingProxy, startPlantingProxy } from '../helpers/planting-proxy.js';
+import { everyCommand, FirstChoicePrompter } from '../helpers/every-command.js';
 import { tempConfigDir } from '../helpers/run.js';
-
-/** Takes the first choice, declines confirmations, types a short text: every prompt a command shows is passed. */
-class FirstChoicePrompter implements Prompter {
-  canPrompt() {
-    return true;
-  }
-  require() {}
-  async input() {
-    return 'A short answer';
-  }
-  async password() {
-    return DEMO_TOKENS.full;
-  }
-  async confirm() {
-    return false;
-  }
-  async select<T>(_m: string, choices: Choice<T>[]) {
-    return choices[0].value;
-  }
-  async multiselect<T>(_m: string, choices: Choice<T>[]) {
-    return choices.slice(0, 1).map((c) => c.value);
-  }
-}
 
 type Mode = 'pipe' | 'json' | 'tty';
 
@@ -105,81 +82,10 @@ function problems(o: Outcome): string[] {
   return found;
 }
 
-/** Command lines that need no state of their own; each runs piped, with --json and on a terminal. */
-const LINES: string[][] = [
-  ['workspace', 'list'],
-  ['workspace', 'list', '--token', DEMO_TOKENS.readonly],
-  ['site', 'list', '--workspace', 'ws_demo'],
-  ['site', 'list', '--all'],
-  ['site', 'view', 'site_bakery'],
-  ['site', 'use', 'site_bakery'],
-  ['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A florist in Ghent with a shop'],
-  ['site', 'create', '--workspace', 'ws_free', '--prompt', 'One site too many'],
-  ['auth', 'status'],
-  // --yes: this machine has followed no run of these sites yet, so what waits cannot be told.
-  ['chat', 'site_bakery', 'Add a gallery page with six photos', '--yes'],
-  ['chat', 'site_portfolio', '#ask', '--yes'],
-  ['chat', 'site_portfolio', '--choose', '1'],
-  ['chat', 'site_docs', '--plan', 'Move the FAQ to its own page', '--yes'],
-  ['chat', 'site_docs', '--approve'],
-  ['message', 'list', 'site_bakery'],
-  ['job', 'cancel', 'site_bakery'],
-  ['publish', 'site_bakery'],
-  ['publish', 'site_portfolio', '--no-wait'],
-  ['publish', 'status', 'site_bakery'],
-  ['publish', 'logs', 'site_bakery'],
-  ['backup', 'list', 'site_bakery'],
-  ['backup', 'restore', 'site_bakery'],
-  ['backup', 'restore', 'site_bakery', '65f000000000000000000001', '--yes'],
-  ['code-backup', 'list', 'site_bakery'],
-  ['code-backup', 'restore', 'site_bakery'],
-  ['code-backup', 'restore', 'site_bakery', 'cbk_000001', '--yes'],
-  ['storage-backup', 'list', 'site_bakery'],
-  ['storage-restore', 'site_bakery'],
-  ['email', 'domains', 'site_bakery'],
-  ['email', 'restart', 'site_bakery', 'edom_bakery_news', '--yes'],
-  ['api', 'list_sites', '-f', 'workspaceId=ws_demo'],
-  ['api', 'list_sites', '-f', 'workspaceId=ws_demo', '--paginate'],
-  ['api', 'list_workspaces', '--include'],
-  ['api', 'get_job', '-f', 'projectId=site_bakery', '-f', 'jobId=job_999999'],
-  ['openapi'],
-  ['tools'],
-];
-
-/** Everything: the lines above, then the flows that need ids the service made. */
-async function everyCommand(mode: Mode): Promise<Outcome[]> {
+async function everyMode(mode: Mode): Promise<Outcome[]> {
   const ran: Outcome[] = [];
-  const go = async (argv: string[], env: Record<string, string> = {}) => ran.push(await cli(argv, mode, env));
-  for (const argv of LINES) await go(argv);
-  await go(['auth', 'login', '--with-token', '--base-url', proxy.baseUrl], { SITEBUILDER_TOKEN: '' });
-  // The queue: a message sent while the agent is busy waits; then every queue verb, and a run cancelled.
-  // --yes: this machine has followed no run of the site, so what waits cannot be told here.
-  await go(['chat', 'site_bakery', 'Add a blog with three posts', '--no-follow', '--yes']);
-  await go(['chat', 'site_bakery', 'Then a contact form', '--no-follow']);
-  await go(['chat', 'site_bakery', 'And a map', '--no-follow']);
-  const [first, second] = queue('site_bakery');
-  await go(['queue', 'list', 'site_bakery']);
-  await go(['queue', 'edit', 'site_bakery', first, 'A contact form with a map']);
-  await go(['queue', 'move', 'site_bakery', second, '--first']);
-  await go(['queue', 'remove', 'site_bakery', second, '--yes']);
-  await go(['job', 'watch', 'site_bakery', lastJob('site_bakery')]);
-  await go(['job', 'cancel', 'site_bakery', '--yes']);
-  await go(['queue', 'resume', 'site_bakery']);
-  // Storage: a text file uploaded, backed up, read back; the storage changed, then restored.
-  await go(['upload', 'site_bakery', file, '--folder', 'notes']);
-  await go(['storage-backup', 'create', 'site_bakery', '--wait']);
-  const backup = newestStorageBackup('site_bakery');
-  await go(['storage-backup', 'browse', 'site_bakery', backup]);
-  await go(['storage-backup', 'read', 'site_bakery', backup, 'notes/notes.txt']);
-  await go(['upload', 'site_bakery', file, '--folder', `later-${mode}`]);
-  await go(['storage-restore', 'plan', 'site_bakery', '--backup', backup, '--mode', 'full']);
-  await go(['storage-restore', 'site_bakery', '--backup', backup, '--mode', 'full', '--yes', '--no-wait']);
-  await go(['storage-restore', 'status', 'site_bakery', lastRestore()]);
-  await go(['storage-backup', 'clear', 'site_bakery', '--backup', backup, '--yes']);
-  // A refusal whose message (and request id) the service wrote: planted like the rest.
-  emu.control.addFault({ method: 'list_workspaces', status: 500, message: 'The database is on fire', times: 4 });
-  await go(['workspace', 'list']);
-  emu.control.clearFaults();
+  const go = async (argv: string[], env: Record<string, string> = {}) => void ran.push(await cli(argv, mode, env));
+  await everyCommand({ emu, baseUrl: proxy.baseUrl, file, go, mode });
   return ran;
 }
 
@@ -203,7 +109,7 @@ const rawByDesign = (o: Outcome) => o.mode === 'pipe' && o.argv[0] === 'storage-
 
 describe('planted control and bidi characters', () => {
   it.each(['pipe', 'json', 'tty'] as const)('reach no output of any command: %s', async (mode) => {
-    const ran = await everyCommand(mode);
+    const ran = await everyMode(mode);
     const scanned = ran.filter((o) => !rawByDesign(o));
     const bad = scanned.flatMap((o) => problems(o).map((p) => `${o.argv.join(' ')} [${o.mode}] → ${p}`));
     expect(bad).toEqual([]);
@@ -241,27 +147,4 @@ function parseJsonOrNdjson(text: string): unknown {
       .split('\n')
       .map((l) => JSON.parse(l));
   }
-}
-
-interface ChatSlice {
-  sites: Record<string, { lastJobId?: string; queue: Array<{ queueItemId: string }> }>;
-}
-
-const chatSlice = () => emu.state.domains.chat as ChatSlice;
-const queue = (site: string) => chatSlice().sites[site].queue.map((q) => q.queueItemId);
-
-function newestStorageBackup(site: string): string {
-  const all = (
-    emu.state.domains.storageBackups as { backups: Record<string, Array<{ backupId: string; createdAt: number }>> }
-  ).backups[site];
-  return [...all].sort((a, b) => b.createdAt - a.createdAt)[0].backupId;
-}
-
-function lastRestore(): string {
-  const restores = (emu.state.domains.storageBackups as { restores: Record<string, unknown> }).restores;
-  return Object.keys(restores).at(-1) ?? 'srs_none';
-}
-
-function lastJob(site: string): string {
-  return chatSlice().sites[site]?.lastJobId ?? 'job_000001';
 }

@@ -140,7 +140,7 @@ describe('auth login', () => {
     const argv = ['auth', 'login', '--with-token', '--profile', 'prod'];
     const refused = await run(argv, { configDir: dir, stdin: DEMO_TOKENS.full });
     expect(refused.code).toBe(5);
-    expect(refused.stderr).toContain('Profile prod already holds another token (sbt_demo_****0735); pass --yes');
+    expect(refused.stderr).toContain('Profile prod already holds another token (sbt_demo_…0735); pass --yes');
     expect(refused.stderr).not.toContain(DEMO_TOKENS.full);
     expect(read(dir)).toBe(text);
     expect(tokenCalls()).toBe(before);
@@ -159,7 +159,7 @@ describe('auth login', () => {
     const declined = await run(['auth', 'login', '-p', 'prod'], { configDir: dir, tty: true, prompter: no });
     expect(declined.code).toBe(130);
     expect(no.asked).toEqual(['Replace it?']);
-    expect(declined.stderr).toContain(`Profile prod already holds a token (sbt_live_****1706, for ${emu.baseUrl}).`);
+    expect(declined.stderr).toContain(`Profile prod already holds a token (sbt_live_…1706, for ${emu.baseUrl}).`);
     expect(read(dir)).toBe(text);
     const yes = new ScriptedPrompter([{ confirm: true }, { input: DEMO_TOKENS.full }]);
     const replaced = await run(['auth', 'login', '-p', 'prod'], { configDir: dir, tty: true, prompter: yes });

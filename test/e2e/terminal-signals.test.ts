@@ -4,12 +4,13 @@
 // SIGTERM end the process in every state: following a run, at a prompt, waiting on a request that
 // never answers.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { type ScriptServer, startScriptServer } from '../helpers/script-server.js';
+import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { knowLatestRun } from '../chat/helpers.js';
 
@@ -173,4 +174,120 @@ describe.skipIf(!hasScript)('SIGINT and SIGTERM end the process in every state',
       emu.control.setClock({ speed: 20 });
     }
   });
+});
+
+/**
+ * Every signal leaves the terminal as it found it (io/terminal-restore.ts), in tmux: at each
+ * prompt and picker, and while a run is followed (raw mode, a live block), SIGINT, SIGTERM and
+ * SIGHUP end the process with 130, 143 and 129, and afterwards `stty -a` says what it said
+ * before, the cursor is shown, and the shell's next line starts at the left edge.
+ */
+describe.skipIf(!hasTmux)('every signal gives the terminal back', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-restore-'));
+  const sessions: TmuxSession[] = [];
+  afterAll(() => {
+    for (const s of sessions) s.kill();
+  });
+
+  interface State {
+    state: string;
+    /** The command line, about a site of its own (made for the case: no run or question of another case waits there). */
+    args: (site: string) => string[];
+    /** Keys and screens on the way to the state. */
+    reach: (t: TmuxSession) => Promise<unknown>;
+    env?: Record<string, string>;
+    slow?: boolean;
+  }
+  const states: State[] = [
+    {
+      state: 'the question picker',
+      args: (site) => ['chat', site],
+      reach: async (t) => {
+        await t.waitForPrompt(/You/);
+        t.send('-l', 'make it nice');
+        t.send('Enter');
+        return t.waitFor(/What kind of site should this be\? …/, 20_000);
+      },
+    },
+    {
+      state: 'the backup picker',
+      args: () => ['backup', 'restore', 'site_bakery'],
+      reach: (t) => t.waitFor(/Which backup\?/),
+    },
+    {
+      state: 'a text prompt',
+      args: () => ['site', 'create', '--workspace', 'ws_demo'],
+      reach: (t) => t.waitFor(/Describe the site/),
+    },
+    {
+      state: 'the hidden token prompt',
+      args: () => ['auth', 'login'],
+      env: { SITEBUILDER_TOKEN: '' },
+      reach: (t) => t.waitFor(/Paste your token/),
+    },
+    {
+      state: 'a run followed',
+      args: (site) => ['chat', site, 'Add a changelog page with the last three releases'],
+      reach: (t) => t.waitFor(/The agent is working/, 20_000),
+      slow: true,
+    },
+  ];
+  const cases = states.flatMap((s) =>
+    (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => ({
+      ...s,
+      signal,
+      code: { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[signal],
+    })),
+  );
+
+  it.each(cases)(
+    '$signal at $state',
+    async ({ state, args, reach, env, slow, signal, code }) => {
+      if (slow) emu.control.setClock({ speed: 1 });
+      try {
+        const name = `${signal}-${state.replace(/\W+/g, '-')}`;
+        const site = emu.control.addSites('ws_demo', { name: `Signals ${name}` })[0]._id;
+        const pidFile = join(dir, `${name}.pid`);
+        // The modes before and after, read by the shell around the command (bash's own line
+        // editing would put them back itself before its next prompt, hiding what was left).
+        const script = join(dir, `${name}.sh`);
+        writeFileSync(
+          script,
+          [
+            `stty -a > '${dir}/${name}.before'`,
+            `sh -c 'echo $$ > "$0"; exec "$@"' '${pidFile}' ${[process.execPath, BIN, ...args(site)].map(quote).join(' ')}`,
+            'echo EXIT=$?',
+            `stty -a > '${dir}/${name}.after'`,
+            `cmp -s '${dir}/${name}.before' '${dir}/${name}.after' && echo MODES=SAME || echo MODES=CHANGED`,
+          ].join('\n'),
+        );
+        const t = new TmuxSession(
+          ['sh', script],
+          {
+            TERM: 'xterm-256color',
+            SITEBUILDER_CONFIG_DIR: copyOf(knownRuns),
+            SITEBUILDER_BASE_URL: emu.baseUrl,
+            SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+            SITEBUILDER_CLOCK_SPEED: slow ? '1' : '20',
+            ...env,
+          },
+          { cols: 80, rows: 24 },
+        );
+        sessions.push(t);
+        await reach(t);
+        const pid = Number(readFileSync(pidFile, 'utf8'));
+        process.kill(pid, signal);
+        // A conversation may take the first Ctrl-C for the run; a person presses it again.
+        const ended = await t.waitFor(/EXIT=\d+/, 5_000).catch(() => undefined);
+        if (!ended && signal === 'SIGINT') process.kill(pid, signal);
+        const screen = await t.waitFor(/MODES=\w+/, 10_000);
+        expect(screen).toMatch(new RegExp(`^EXIT=${code}$`, 'm'));
+        expect(screen).toMatch(/^MODES=SAME$/m);
+        expect(t.cursorShown()).toBe(true);
+      } finally {
+        emu.control.setClock({ speed: 20 });
+      }
+    },
+    40_000,
+  );
 });

@@ -200,3 +200,40 @@ describe('npm start (the demo)', () => {
     expect(io.stdoutText()).not.toMatch(/\bdemo\b/);
   });
 });
+
+describe('emulator --host on a non-loopback address', () => {
+  it('warns, and its control API needs the secret it prints (the tests connect over 127.0.0.1 only)', async () => {
+    const run = startInProcess(['emulator', '--json', '--host', '0.0.0.0']);
+    const doc = JSON.parse(await untilLine(() => run.io.stdoutText()));
+    try {
+      expect(doc.controlSecret).toMatch(/^[\w-]{32}$/);
+      expect(run.io.stderrText()).toMatch(/^warning: binding to 0\.0\.0\.0 exposes the emulator/);
+      const base = doc.baseUrl.replace('0.0.0.0', '127.0.0.1');
+      expect((await send(base, '/_emulator/tokens', { token: null })).status).toBe(401);
+      const reset = await send(base, '/_emulator/reset', { body: { seed: false }, token: null });
+      expect(reset.status).toBe(401);
+      const ok = await send(base, '/_emulator/tokens', {
+        token: null,
+        headers: { 'x-emulator-secret': doc.controlSecret },
+      });
+      expect(ok.status).toBe(200);
+      const sites = await send(base, '/v1/list_sites', {
+        token: doc.tokens[0].token,
+        body: { workspaceId: 'ws_demo' },
+      });
+      expect(sites.body.data.length).toBeGreaterThan(0);
+    } finally {
+      run.stop();
+    }
+    expect(await run.done).toBe(0);
+  });
+
+  it('takes the secret from SITEBUILDER_EMULATOR_SECRET, and refuses a short one', async () => {
+    const io = createTestIO();
+    io.stdinStream.end();
+    const env = { SITEBUILDER_CONFIG_DIR: join(tmp(), 'config'), SITEBUILDER_EMULATOR_SECRET: 'short' };
+    const code = await main(['emulator', '--host', '0.0.0.0'], { io, env, clock: new FakeClock() });
+    expect(code).toBe(2);
+    expect(io.stderrText()).toContain('SITEBUILDER_EMULATOR_SECRET must be 16 to 256 visible characters');
+  });
+});

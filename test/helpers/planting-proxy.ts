@@ -1,12 +1,12 @@
 // A hostile service for the output-safety tests: an HTTP proxy on 127.0.0.1 in front of an
 // emulator that plants every class of terminal control (escape sequences of every kind, C0, C1,
-// DEL, bidi controls) into every string of every answer: names, texts, messages of refusals,
+// DEL, bidi controls, the other invisible format characters) into every string of every answer: names, texts, messages of refusals,
 // paths, questions, plans, URLs, e-mail records, the X-Request-Id header. Left alone: the words of
 // the protocol (states, event kinds, tool names), times, base64 contents and the ids the service
 // makes, which a person types back (`queue edit <site> <id>`) and the client looks up. What the
 // client sends back has the plant taken out again before it reaches the emulator, so every
 // command works as it would against the emulator itself, while everything it prints came planted.
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One of each class, around a visible marker (what survives the sanitizer shows the field was printed). */
@@ -28,13 +28,16 @@ export const PLANT = [
   '\u0007\u0008\r\u000b\u000c\u0000\u001a', // BEL, BS, CR, VT, FF, NUL, SUB
   '\u007f', // DEL
   '\u202e\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c', // bidi
+  '\u200b\u200c\u200d\u2060\ufeff\u00ad', // invisible format characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM, soft hyphen
+  '\u{e0041}\u{e007f}', // tag characters
+  '\u2028\u2029', // line and paragraph separators
 ].join('');
 
 /** In a response header: what Node lets a header carry (C1 as Latin-1 bytes). */
 const HEADER_PLANT = '\u009b2J\u0085';
 
 /** Every character a planted string adds that must never reach an output raw. */
-export const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
 
 /** Strings left alone: protocol words (states, event kinds, tool names, scopes), ids, times, base64 file contents. */
 function keepsItsValue(key: string, value: string): boolean {
@@ -57,8 +60,19 @@ function transform(value: unknown, change: (key: string, s: string) => string, k
   return value;
 }
 
-export const plant = (value: unknown) => transform(value, (k, s) => (keepsItsValue(k, s) ? s : `${s}${PLANT}`));
-export const unplant = (value: unknown) => transform(value, (_k, s) => s.split(PLANT).join(''));
+export const plant = (value: unknown, what = PLANT) =>
+  transform(value, (k, s) => (keepsItsValue(k, s) ? s : `${s}${what}`));
+export const unplant = (value: unknown, what = PLANT) => transform(value, (_k, s) => s.split(what).join(''));
+
+/** Another hostile service on the same plan: what it plants (per request), and how. */
+export interface PlantOptions {
+  /** The string added to every string of the answer (default: PLANT). */
+  plantFor?: (req: IncomingMessage) => string;
+  /** What is added to the X-Request-Id header (default: C1 controls). */
+  headerPlantFor?: (req: IncomingMessage) => string;
+  /** A last change to the answer's JSON text. */
+  rewrite?: (text: string, req: IncomingMessage) => string;
+}
 
 export interface PlantingProxy {
   baseUrl: string;
@@ -67,16 +81,17 @@ export interface PlantingProxy {
   close(): Promise<void>;
 }
 
-export async function startPlantingProxy(target: string): Promise<PlantingProxy> {
+export async function startPlantingProxy(target: string, options: PlantOptions = {}): Promise<PlantingProxy> {
   const to = new URL(target);
   let planted = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const what = options.plantFor?.(req) ?? PLANT;
       let body = Buffer.concat(chunks);
       try {
-        if (body.length) body = Buffer.from(JSON.stringify(unplant(JSON.parse(body.toString('utf8')))));
+        if (body.length) body = Buffer.from(JSON.stringify(unplant(JSON.parse(body.toString('utf8')), what)));
       } catch {
         // not JSON: as it came
       }
@@ -89,7 +104,8 @@ export async function startPlantingProxy(target: string): Promise<PlantingProxy>
           answer.on('end', () => {
             let text = Buffer.concat(parts);
             try {
-              text = Buffer.from(JSON.stringify(plant(JSON.parse(text.toString('utf8')))));
+              const json = JSON.stringify(plant(JSON.parse(text.toString('utf8')), what));
+              text = Buffer.from(options.rewrite ? options.rewrite(json, req) : json);
               planted++;
             } catch {
               // not JSON: as it came
@@ -97,7 +113,8 @@ export async function startPlantingProxy(target: string): Promise<PlantingProxy>
             const h = { ...answer.headers };
             delete h['content-length'];
             delete h['transfer-encoding'];
-            if (typeof h['x-request-id'] === 'string') h['x-request-id'] = `${h['x-request-id']}${HEADER_PLANT}`;
+            if (typeof h['x-request-id'] === 'string')
+              h['x-request-id'] = `${h['x-request-id']}${options.headerPlantFor?.(req) ?? HEADER_PLANT}`;
             res.writeHead(answer.statusCode ?? 502, { ...h, 'content-length': String(text.length) });
             res.end(text);
           });

@@ -88,6 +88,11 @@ export class TmuxSession {
     }, timeoutMs);
   }
 
+  /** Whether the terminal shows its cursor now (a program may have hidden it with CSI ?25l). */
+  cursorShown(): boolean {
+    return this.tmux('display-message', '-p', '-t', this.name, '#{cursor_flag}').trim() === '1';
+  }
+
   kill(): void {
     spawnSync('tmux', ['-L', this.name, 'kill-server']);
   }

@@ -136,13 +136,29 @@ describe('config store', () => {
     );
   });
 
-  it('reads without a lock and survives a missing or broken file', () => {
+  it('reads without a lock; a missing or empty file is no configuration, a broken one is named', () => {
     const dir = tempConfigDir();
     expect(new ConfigStore(dir).read()).toEqual({});
     expect(existsSync(dir)).toBe(false);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'config.json'), '{not json');
+    writeFileSync(join(dir, 'config.json'), ' \n');
     expect(new ConfigStore(dir).read()).toEqual({});
+    for (const text of ['{not json', '{"profiles": {"prod": {"tok', '[1,2]', '\u0000\u0000\u0000']) {
+      writeFileSync(join(dir, 'config.json'), text);
+      const err = (() => {
+        try {
+          new ConfigStore(dir).read();
+        } catch (e) {
+          return e as Error & { exitCode: number };
+        }
+      })();
+      expect(err?.exitCode).toBe(2);
+      expect(err?.message).toMatch(
+        /^The configuration file .*config\.json (is not valid JSON|holds JSON that is not an object)/,
+      );
+      expect(err?.message).toContain('nothing was read from it');
+      expect(err?.message).toContain('sitebuilder auth login');
+    }
   });
 
   it('does not save over a file it cannot parse (it would lose the other profiles)', async () => {
@@ -152,9 +168,10 @@ describe('config store', () => {
     writeFileSync(file, '{"profiles": {"prod": {"token": "x"}},}');
     const err = await new ConfigStore(dir).updateProfile('default', () => ({ site: 's' })).catch((e) => e);
     expect(err.exitCode).toBe(2);
-    expect(err.message).toBe(
-      `${file} is not valid JSON, and saving would lose what it holds; nothing was saved. Fix it, or move it away to start afresh.`,
+    expect(err.message).toMatch(
+      new RegExp(`^The configuration file ${file.replace(/[.*+?^$()|[\]\\]/g, '\\$&')} is not valid JSON \\(`),
     );
+    expect(err.message).toContain('nothing was saved over it, so the profiles and tokens it may hold are not lost');
     expect(readFileSync(file, 'utf8')).toBe('{"profiles": {"prod": {"token": "x"}},}');
     expect(readdirSync(dir)).toEqual(['config.json']);
   });

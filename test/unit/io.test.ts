@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestIO, decideColorLevel, isPipe } from '../../src/io/io.js';
 import { printTable } from '../../src/io/print.js';
-import { isoTime, maskToken } from '../../src/io/records.js';
+import { maskToken, SecretMask } from '../../src/io/mask.js';
+import { isoTime } from '../../src/io/records.js';
 import { sanitize } from '../../src/io/sanitize.js';
 
 describe('colour policy', () => {
@@ -133,7 +134,38 @@ describe('isoTime', () => {
 
 describe('maskToken', () => {
   it('keeps only the prefix and the last four characters', () => {
-    expect(maskToken('sb_live_abcdefghijklmnop1234')).toBe('sb_live_****1234');
+    expect(maskToken('sb_live_abcdefghijklmnop1234')).toBe('sb_live_…1234');
+    expect(maskToken('sbt_3f0a9c2e7b1d4d3_9f8e')).toBe('sbt_…9f8e');
     expect(maskToken('short')).toBe('****');
+  });
+});
+
+describe('the IO masks every token handed to a client', () => {
+  const token = 'sbt_demo_full_5f1c9a2e7b3d4086';
+  it('in every writer and every mode, as it is or as a JSON string holds it', () => {
+    for (const [tty, json] of [
+      [false, false],
+      [true, false],
+      [false, true],
+    ]) {
+      const io = createTestIO({ tty });
+      io.json = json;
+      io.secrets.add(token);
+      io.outLine(`Bearer ${token}`);
+      io.errLine(`[debug] request=${token}x`);
+      io.printJson({ message: `quoted "${token}"`, [token]: 1 });
+      io.status(token);
+      const all = io.stdoutText() + io.stderrText();
+      expect(all).not.toContain(token);
+      expect(all).not.toContain('5f1c9a2e7b3d');
+      expect(all).toContain('sbt_demo_…4086');
+    }
+  });
+
+  it('leaves short secrets and text without one alone', () => {
+    const mask = new SecretMask();
+    mask.add('abc');
+    mask.add(undefined);
+    expect(mask.apply('abc def')).toBe('abc def');
   });
 });

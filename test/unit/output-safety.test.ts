@@ -8,7 +8,7 @@ import { checkId, looksLikeToken } from '../../src/input.js';
 import { createTestIO } from '../../src/io/io.js';
 import { printTable } from '../../src/io/print.js';
 import { EnquirerPrompter } from '../../src/io/prompter.js';
-import { forJson, forTerminal, jsonText, sanitize } from '../../src/io/sanitize.js';
+import { forJson, forTerminal, jsonText, sanitize, sanitizeDeep } from '../../src/io/sanitize.js';
 import { startSpinner } from '../../src/io/spinner.js';
 import { style } from '../../src/io/style.js';
 import { FORBIDDEN, PLANT } from '../helpers/planting-proxy.js';
@@ -33,12 +33,43 @@ const CLASSES: Array<[string, string]> = [
   ['bidi embeddings and overrides', '\u202a\u202b\u202c\u202d\u202e'],
   ['bidi isolates', '\u2066\u2067\u2068\u2069'],
   ['bidi marks', '\u200e\u200f\u061c'],
+  ['zero-width space, joiners, word joiner', '\u200b\u200c\u200d\u2060'],
+  ['BOM and soft hyphen', '\ufeff\u00ad'],
+  ['tag characters', '\u{e0001}\u{e0041}\u{e007f}'],
+  ['other format characters', '\u0600\u180e\u2061\u2064\ufff9\u{1d173}'],
 ];
 
 describe('the sanitizer', () => {
   it.each(CLASSES)('removes %s, keeping the text around it', (_name, seq) => {
     expect(sanitize(`a${seq}b`)).toBe('ab');
     expect(forTerminal(`a${seq}b\tc\n`, true)).toBe('ab\tc\n');
+  });
+
+  it('a name with an invisible character cannot pass for another', () => {
+    expect(sanitize('site_bak\u200dery')).toBe('site_bakery');
+    expect(forTerminal('site_bak\u200dery', false)).toBe('site_bakery');
+    // Under --json it is the same value, escaped: a reader sees it is not site_bakery.
+    expect(jsonText({ id: 'site_bak\u200dery' })).toBe('{"id":"site_bak\\u200dery"}');
+    expect(jsonText({ tag: '\u{e0041}' })).toBe('{"tag":"\\udb40\\udc41"}');
+  });
+
+  it('turns the line and paragraph separators into newlines', () => {
+    expect(sanitize('a\u2028b\u2029c')).toBe('a\nb\nc');
+    expect(forTerminal('a\u2028b', false)).toBe('a\nb');
+  });
+
+  it('walks data nested 100,000 levels deep without recursion', () => {
+    let deep: unknown = '\u200bleaf';
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { k: deep };
+    let out = sanitizeDeep(deep) as unknown;
+    for (let i = 99_999; i >= 0; i--) out = i % 2 ? (out as unknown[])[0] : (out as { k: unknown }).k;
+    expect(out).toBe('leaf');
+  });
+
+  it('keeps a key named __proto__ as data', () => {
+    const out = sanitizeDeep(JSON.parse('{"__proto__":{"x":1}}')) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['__proto__']);
+    expect(({} as { x?: number }).x).toBeUndefined();
   });
 
   it('removes an OSC left open to the end of the text (as a terminal would swallow it)', () => {

@@ -14,18 +14,9 @@ import {
   readTodosEvent,
   readErrorMessage,
 } from '../../src/service/events.js';
-import { catalogueFields, probeAnswer } from '../../src/service/catalogue.js';
+import { catalogueFields, probe, probeAnswer } from '../../src/service/catalogue.js';
 import { readJobAnswer } from '../../src/service/job.js';
-import {
-  describeUnread,
-  field,
-  isUnread,
-  locate,
-  probe,
-  readField,
-  readRecord,
-  resource,
-} from '../../src/service/read.js';
+import { describeUnread, field, isUnread, locate, readField, readRecord, resource } from '../../src/service/read.js';
 import { newestFirst, parseTime } from '../../src/service/time.js';
 import { asId, asWebAddress, readText } from '../../src/service/values.js';
 

@@ -1,8 +1,9 @@
 // The body of `sitebuilder api`: --input gives the whole JSON object, then -f (text) and -F
 // (typed) fields are set on it. Keys may nest like gh's: `importSource[SourceUrl]=…`,
 // `paths[]=a/ -F paths[]=b.txt`.
-import { readFile } from 'node:fs/promises';
+import { LIMITS } from '../../api/limits.js';
 import { UsageError } from '../../errors.js';
+import { readTextFile } from '../../io/read-text-file.js';
 
 export type ReadText = (source: string) => Promise<string>;
 
@@ -132,13 +133,6 @@ export function textReader(stdin: NodeJS.ReadableStream): ReadText {
       return Buffer.concat(chunks).toString('utf8');
     }
     if (source === '') throw new UsageError('@ must be followed by a file name, or - for standard input.');
-    try {
-      return await readFile(source, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(
-        `Cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message}.`,
-      );
-    }
+    return readTextFile(source, { flag: '', maxBytes: LIMITS.bodyBytesMax });
   };
 }

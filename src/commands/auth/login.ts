@@ -4,7 +4,7 @@ import { type isEmulatorProfile, otherAddressForEmulator } from '../../config/pr
 import { checkServiceAddress, type Context } from '../../context.js';
 import { defineCommand } from '../../core/define.js';
 import { ApiError, AuthError, CliError, ConfirmationNeededError, InterruptedError, UsageError } from '../../errors.js';
-import { maskToken } from '../../io/records.js';
+import { maskToken } from '../../io/mask.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { readTokenInfo } from '../../service/token.js';

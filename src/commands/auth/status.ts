@@ -2,7 +2,7 @@ import { checkServiceAddress } from '../../context.js';
 import { defineCommand } from '../../core/define.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { printFields } from '../../io/print.js';
-import { maskToken } from '../../io/records.js';
+import { maskToken } from '../../io/mask.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { readTokenInfo } from '../../service/token.js';
 import { addressOrigin, addressSource, profileSource } from './origin.js';

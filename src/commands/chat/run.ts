@@ -1,11 +1,11 @@
 // The implementation of `sitebuilder chat` (see chat.ts for the definition and the help).
-import { readFile } from 'node:fs/promises';
 import { text as readStream } from 'node:stream/consumers';
 import type { Context } from '../../context.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
 import { UsageError } from '../../errors.js';
 import { ID_MAX_LENGTH } from '../../input.js';
 import { noPromptReason } from '../../io/prompter.js';
+import { PROMPT_FILE_MAX_BYTES, readTextFile } from '../../io/read-text-file.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { APPROVE_TEXT, chosenAnswer } from './answers.js';
@@ -97,13 +97,7 @@ async function messageOf(opts: ChatOptions, given: string | undefined, ctx: Cont
 /** --message-file: a file, or `-` for standard input; unreadable, nothing is sent. */
 export async function readMessageFile(file: string, ctx: Context): Promise<string> {
   if (file === '-') return readStream(ctx.io.stdin);
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(
-      `Cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
-    );
-  }
+  return readTextFile(file, { flag: '--message-file', maxBytes: PROMPT_FILE_MAX_BYTES });
 }
 
 /** The checks of the flags alone, made first: before a lone argument is looked up as a site. */

@@ -16,7 +16,8 @@ export const emulator = defineCommand<EmulatorOptions>({
   options: [
     {
       flags: '--host <host>',
-      description: 'address to bind (anything but loopback exposes the demo tokens)',
+      description:
+        'address to bind (anything but loopback exposes the demo tokens, and the control API then needs a secret: $SITEBUILDER_EMULATOR_SECRET, else one printed at start)',
       default: '127.0.0.1',
     },
     { flags: '--port <port>', description: 'port (0 picks a free one and prints it)', default: 0, parse: parsePort },
@@ -52,7 +53,7 @@ export const emulator = defineCommand<EmulatorOptions>({
     'sitebuilder emulator --shapes random:7 -- ./deploy.sh    # or shapes drawn from seed 7 (the same seed replays them)',
   ],
   jsonFields:
-    'one line: { baseUrl, shapes, tokens: [{ name, token, scopes, workspaces }] } with the full-scope token first; the emulator then keeps running ' +
+    'one line: { baseUrl, shapes, tokens: [{ name, token, scopes, workspaces }], controlSecret? } with the full-scope token first (controlSecret: what the control API needs in X-Emulator-Secret, bound elsewhere than loopback); the emulator then keeps running ' +
     '(`| head -1` would never return: read the line and leave the pipe open, as in the example)',
   async run(opts, ctx) {
     const { serveEmulator } = await import('./serve.js');

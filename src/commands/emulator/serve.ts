@@ -1,24 +1,31 @@
 // Runs the emulator until Ctrl-C or SIGTERM (saving --state), or around one command.
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, delimiter, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { isLoopbackHost } from '../../api/base-url.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import {
   DEMO_TOKENS,
-  listTokens,
   SHAPES_ENV,
   ShapesError,
   shapesFromEnv,
   startEmulator,
+  type EmulatorState,
   type RunningEmulator,
   type ShapesName,
 } from '../../emulator/index.js';
-import type { LogEntry } from '../../emulator/request-log.js';
+import {
+  checkStatePath,
+  lockStateFile,
+  readStateFile,
+  StateFileError,
+  type StateLock,
+  StateSaveError,
+  saveStateFile,
+} from '../../emulator/state-file.js';
+import { SECRET_HEADER } from '../../emulator/guard.js';
+import { formatLogLine, printBanner, printSetupBanner } from './banner.js';
 import { parseSpeed } from './flags.js';
-import { flag, sb } from '../../io/shell.js';
+import { runCommand, SECRET_ENV } from './run-command.js';
 import {
   checkSetupProfile,
   type EmulatorProfile,
@@ -29,6 +36,19 @@ import {
 } from './setup.js';
 
 const SPEED_ENV = 'SITEBUILDER_EMULATOR_SPEED';
+
+/** The control API's secret: $SITEBUILDER_EMULATOR_SECRET; else, bound elsewhere than loopback, one drawn now. */
+function controlSecretFor(host: string, env: Record<string, string | undefined>): string | undefined {
+  const given = env[SECRET_ENV];
+  if (given !== undefined && given !== '') {
+    if (!/^[\x21-\x7e]{16,256}$/.test(given))
+      throw new UsageError(
+        `${SECRET_ENV} must be 16 to 256 visible characters (no spaces); set a longer one or unset it.`,
+      );
+    return given;
+  }
+  return isLoopbackHost(host) ? undefined : randomBytes(24).toString('base64url');
+}
 
 /** What `emulator` takes (index.ts declares the flags). */
 export interface EmulatorOptions {
@@ -46,9 +66,12 @@ export interface EmulatorOptions {
 
 export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promise<number> {
   const { io } = ctx;
+  // Bound elsewhere than loopback, the control API needs a secret (docs/emulator.md "Security"):
+  // $SITEBUILDER_EMULATOR_SECRET, else one drawn now and printed with the address.
+  const controlSecret = controlSecretFor(opts.host, ctx.env);
   if (!isLoopbackHost(opts.host)) {
     io.errLine(
-      `warning: binding to ${opts.host} exposes the emulator, its control API and its demo tokens to other machines.`,
+      `warning: binding to ${opts.host} exposes the emulator and its demo tokens to other machines; its control API needs the secret in the ${SECRET_HEADER} header.`,
     );
   }
   const hasCommand = Boolean(opts.command && opts.command.length > 0);
@@ -61,7 +84,9 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   if (opts.setup) checkSetupProfile(setupProfileName(ctx), savedProfile(ctx, setupProfileName(ctx)), demoTokens);
   const shapes = opts.shapes ?? shapesOfEnv(ctx.env);
   const speed = opts.speed ?? speedOfEnv(ctx.env);
-  const start = (port: number) => startEmulator({ host: opts.host, port, speed, stateFile: opts.state, shapes });
+  // The state file is checked, locked and read before anything starts (state-file.ts).
+  const { lock, state } = opts.state ? claimState(opts.state) : {};
+  const start = (port: number) => startEmulator({ host: opts.host, port, speed, state, shapes, controlSecret });
   let running: RunningEmulator;
   try {
     // With --setup and no --port, the port its profile last pointed at, where it is free: a
@@ -75,6 +100,7 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
             return start(opts.port);
           });
   } catch (err) {
+    lock?.release();
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE')
       throw new UsageError(
@@ -82,7 +108,6 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
       );
     if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
       throw new UsageError(`Cannot bind to ${opts.host}: no such local address.`);
-    if (opts.state && !e.code) throw new UsageError(`Cannot load --state: ${e.message}`);
     throw err;
   }
   const emu = running.emulator;
@@ -90,22 +115,37 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
     io.errLine(`emulator: request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}`);
   if (ctx.globals.debug) emu.log.listener = (e) => io.errLine(formatLogLine(e));
 
-  const stop = async () => {
-    if (opts.state) await running.saveState(opts.state);
-    await running.close();
+  /** Saves --state and stops; a failed save answers its sentence (where the state still is). */
+  const stop = async (): Promise<string | undefined> => {
+    try {
+      if (opts.state) saveStateFile(opts.state, running.emulator.snapshot());
+      return undefined;
+    } catch (err) {
+      if (err instanceof StateSaveError) return err.message;
+      throw err;
+    } finally {
+      await running.close();
+      lock?.release();
+    }
   };
 
   if (opts.command && opts.command.length > 0) {
+    let code = ExitCode.failure as number;
     try {
-      return await runCommand(opts.command, running, ctx, speed);
+      code = await runCommand(opts.command, running, ctx, speed);
     } finally {
-      await stop();
+      const failed = await stop();
+      if (failed) {
+        io.errLine(`error: ${failed}`);
+        if (code === 0) code = ExitCode.failure;
+      }
     }
+    return code;
   }
 
-  // Listening for SIGTERM before the address is printed: a script that reads the address and
-  // stops the emulator at once must not meet Node's default SIGTERM (exit by signal, no --state).
-  const stopped = waitForStop(ctx.signal, Boolean(opts.setup));
+  // Listening for SIGTERM and SIGHUP before the address is printed: a script that reads the
+  // address and stops the emulator at once must not meet Node's default (exit by signal, no --state).
+  const stopped = waitForStop(ctx.signal);
   let profile: EmulatorProfile | undefined;
   try {
     if (opts.setup) profile = await setUpProfile(ctx, running.baseUrl, running.token, demoTokens);
@@ -116,15 +156,17 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   if (profile) printSetupBanner(running, profile, ctx);
   else printBanner(running, ctx);
   // After a hangup the terminal is gone: nothing more is written to it.
-  const said = (await stopped) === 'stop' ? (line: string) => io.info(line) : () => {};
+  const hangup = (await stopped) === 'hangup';
+  const said = hangup ? () => {} : (line: string) => io.info(line);
   said('Stopping the emulator…');
-  await stop();
-  if (opts.state) said(`State saved to ${opts.state}.`);
+  const failed = await stop();
+  if (failed && !hangup) io.errLine(`error: ${failed}`);
+  else if (opts.state) said(`State saved to ${opts.state}.`);
   if (profile) {
     const back = await restoreProfile(ctx, profile);
     if (back) said(`Profile ${back} is the current profile again.`);
   }
-  return 0;
+  return failed ? ExitCode.failure : ExitCode.ok;
 }
 
 /** SITEBUILDER_EMULATOR_SPEED, the default of --speed (a test of the Quick start sets it). */
@@ -157,34 +199,6 @@ function setupPort(ctx: Context): number | undefined {
   }
 }
 
-/** With --setup: what to type in another terminal, nothing to copy. */
-function printSetupBanner(running: RunningEmulator, profile: EmulatorProfile, ctx: Context): void {
-  const { io } = ctx;
-  const full = listTokens(running.emulator)[0];
-  if (ctx.globals.json) {
-    io.printJsonLine({
-      baseUrl: running.baseUrl,
-      shapes: running.shapes,
-      tokens: listTokens(running.emulator),
-      profile: profile.name,
-    });
-    return;
-  }
-  io.outLine(io.prose(`Emulator listening on ${running.baseUrl}`, 'stdout'));
-  const status = sb('auth status', ...(profile.name === SETUP_PROFILE ? [] : [flag('--profile', profile.name)]));
-  io.info(
-    `Profile ${profile.name} points at it with the demo token ${full?.name ?? ''} and is the current profile until the emulator stops.`,
-  );
-  io.info('');
-  io.info('In another terminal:');
-  io.info('  sitebuilder chat site_bakery "Add an about page"');
-  io.info('  sitebuilder site list');
-  io.info('');
-  io.info(
-    `Ctrl-C stops it; profile ${profile.before ?? 'default'} is current again then. \`${status}\` says which profile and address are in force.`,
-  );
-}
-
 /** SITEBUILDER_EMULATOR_SHAPES, the default of --shapes; a bad value is a usage error. */
 function shapesOfEnv(env: Record<string, string | undefined>): ShapesName {
   try {
@@ -195,65 +209,28 @@ function shapesOfEnv(env: Record<string, string | undefined>): ShapesName {
   }
 }
 
-function printBanner(running: RunningEmulator, ctx: Context): void {
-  const { io } = ctx;
-  const tokens = listTokens(running.emulator);
-  if (ctx.globals.json) {
-    io.printJsonLine({ baseUrl: running.baseUrl, shapes: running.shapes, tokens });
-    return;
+/** The --state file checked, locked and read (state-file.ts); a path that cannot be used is a usage error (exit 2). */
+function claimState(file: string): { lock: StateLock; state?: EmulatorState } {
+  try {
+    checkStatePath(file);
+    const lock = lockStateFile(file);
+    try {
+      return { lock, state: readStateFile(file) };
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  } catch (err) {
+    if (err instanceof StateFileError) throw new UsageError(err.message);
+    throw err;
   }
-  const now = running.emulator.clock.now();
-  const records = new Map(running.state.core.tokens.map((t) => [t.token, t]));
-  io.outLine(io.prose(`Emulator listening on ${running.baseUrl}`, 'stdout'));
-  if (running.shapes !== 'default')
-    io.outLine(
-      io.prose(
-        `Shapes: ${running.shapes} (other field names, orders and id forms; docs/emulator.md "Shapes")`,
-        'stdout',
-      ),
-    );
-  io.outLine('');
-  io.outLine('Tokens (full-scope first):');
-  const width = Math.max(...tokens.map((t) => t.name.length));
-  const tokenWidth = Math.max(...tokens.map((t) => t.token.length));
-  for (const t of tokens) {
-    const r = records.get(t.token);
-    const status = r?.revoked
-      ? 'revoked'
-      : r?.expiresAt !== null && r !== undefined && r.expiresAt <= now
-        ? 'expired'
-        : undefined;
-    const scopes = t.scopes.length >= 10 ? 'all scopes' : t.scopes.join(' ');
-    const where = status
-      ? `(${status}: refused with 401)`
-      : `${scopes}; workspaces ${t.workspaces.join(' ') || 'none'}`;
-    io.outLine(io.prose(`  ${t.name.padEnd(width)}  ${t.token.padEnd(tokenWidth)}  ${where}`, 'stdout'));
-  }
-  io.info('');
-  io.info('Try it:');
-  io.info(`  export SITEBUILDER_BASE_URL=${running.baseUrl} SITEBUILDER_TOKEN=${tokens[0]?.token ?? ''}`);
-  io.info('  sitebuilder workspace list');
-  io.info('Or start it with --setup: a profile then points at it, with nothing to export.');
-  io.info(`Control API: ${running.baseUrl}/_emulator (see docs/emulator.md). Ctrl-C stops it.`);
-}
-
-function formatLogLine(e: LogEntry): string {
-  const what = e.method ?? `${e.verb} ${e.path}`;
-  const extra = [
-    e.idempotencyKey ? `key=${e.idempotencyKey}` : '',
-    e.replayed ? 'replayed' : '',
-    e.fault ? `fault#${e.fault.id}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return `[emulator] ${e.time} ${e.requestId} ${what} → ${e.status}${e.token ? ` token=${e.token}` : ''}${extra ? ` ${extra}` : ''}`;
 }
 
 /**
- * Resolves on the first Ctrl-C (the context's signal) or SIGTERM: 'stop'; or, when it was asked
- * to (--setup: the profile must be put back), on SIGHUP, the terminal closed: 'hangup'.
+ * Resolves on the first Ctrl-C (the context's signal) or SIGTERM: 'stop'; or on SIGHUP, the
+ * terminal closed: 'hangup'. The state is saved on each.
  */
-function waitForStop(signal: AbortSignal, hangup: boolean): Promise<'stop' | 'hangup'> {
+function waitForStop(signal: AbortSignal): Promise<'stop' | 'hangup'> {
   return new Promise((resolve) => {
     const done = (why: 'stop' | 'hangup') => () => {
       process.off('SIGTERM', onStop);
@@ -267,62 +244,6 @@ function waitForStop(signal: AbortSignal, hangup: boolean): Promise<'stop' | 'ha
     signal.addEventListener('abort', onStop, { once: true });
     // A server is stopped with SIGTERM too; core/run.ts only turns Ctrl-C into the signal.
     process.once('SIGTERM', onStop);
-    if (hangup) process.once('SIGHUP', onHangup);
+    process.once('SIGHUP', onHangup);
   });
-}
-
-/** Runs the command against the emulator; its exit code becomes ours. Ctrl-C and SIGTERM reach it first. */
-function runCommand(command: string[], running: RunningEmulator, ctx: Context, speed: number): Promise<number> {
-  const env = {
-    // The CLI's own waits (the poll floor, backoff) run as fast as the emulator's clock.
-    ...(speed > 1 && { SITEBUILDER_CLOCK_SPEED: String(Math.min(speed, 1000)) }),
-    ...ctx.env,
-    SITEBUILDER_BASE_URL: running.baseUrl,
-    SITEBUILDER_TOKEN: running.token,
-    // The command may start emulators of its own (a test suite): they take the same shapes.
-    [SHAPES_ENV]: running.shapes,
-  } as NodeJS.ProcessEnv;
-  const shimDir = sitebuilderShim();
-  if (shimDir) env.PATH = `${shimDir}${delimiter}${env.PATH ?? ''}`;
-  ctx.io.info(`Emulator on ${running.baseUrl}; running: ${command.join(' ')}`);
-  const cleanup = () => shimDir && rmSync(shimDir, { recursive: true, force: true });
-  return new Promise<number>((resolve, reject) => {
-    const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env });
-    const forward = () => child.kill('SIGTERM');
-    process.on('SIGTERM', forward);
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      process.off('SIGTERM', forward);
-      if (err.code === 'ENOENT') reject(new UsageError(`Command not found: ${command[0]}.`));
-      else if (err.code === 'EACCES')
-        reject(new UsageError(`Cannot run ${command[0]}: permission denied (is it executable?).`));
-      else reject(err);
-    });
-    child.on('exit', (code, sig) => {
-      process.off('SIGTERM', forward);
-      const signals: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
-      resolve(code ?? 128 + (sig ? (signals[sig] ?? 1) : 1));
-    });
-  }).finally(cleanup);
-}
-
-/**
- * A `sitebuilder` on the command's PATH that runs this very CLI, so a script run with
- * `node bin/sitebuilder.js emulator -- ./deploy.sh` from a clone (not installed) finds it too.
- */
-function sitebuilderShim(): string | undefined {
-  let bin: string;
-  try {
-    bin = realpathSync(process.argv[1] ?? '');
-  } catch {
-    return undefined;
-  }
-  if (!/^sitebuilder(\.js)?$/.test(basename(bin))) return undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-path-'));
-  const shim = join(dir, 'sitebuilder');
-  writeFileSync(
-    shim,
-    `#!/bin/sh\nexec '${process.execPath.replace(/'/g, `'\\''`)}' '${bin.replace(/'/g, `'\\''`)}' "$@"\n`,
-  );
-  chmodSync(shim, 0o755);
-  return dir;
 }

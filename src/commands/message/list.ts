@@ -6,6 +6,7 @@
 import { itemsOf, paginate } from '../../api/paginate.js';
 import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
+import { stringifyJson } from '../../io/json-deep.js';
 import { printTable } from '../../io/print.js';
 import { humanTime } from '../../io/records.js';
 import { sanitize } from '../../io/sanitize.js';
@@ -98,7 +99,7 @@ export const list = defineCommand<ListOptions>({
       ctx.io.out('[');
       for await (const page of pages) {
         for (const m of page) {
-          ctx.io.out(`${first ? '' : ','}\n${JSON.stringify(m.raw)}`);
+          ctx.io.out(`${first ? '' : ','}\n${stringifyJson(m.raw)}`);
           first = false;
         }
       }

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { text as readStream } from 'node:stream/consumers';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { readQueueItem } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { itemsOf } from '../../api/paginate.js';
+import { PROMPT_FILE_MAX_BYTES, readTextFile } from '../../io/read-text-file.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { sb } from '../../io/shell.js';
@@ -34,15 +34,8 @@ async function newText(opts: EditOptions, ctx: Context, current: () => Promise<Q
     throw new UsageError('Give the new text either as an argument or with --message-file, not both.');
   let text = opts.message;
   if (opts.messageFile === '-') text = await readStream(ctx.io.stdin);
-  else if (opts.messageFile !== undefined) {
-    try {
-      text = await readFile(opts.messageFile, 'utf8');
-    } catch (err) {
-      throw new UsageError(
-        `Cannot read ${opts.messageFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
-      );
-    }
-  }
+  else if (opts.messageFile !== undefined)
+    text = readTextFile(opts.messageFile, { flag: '--message-file', maxBytes: PROMPT_FILE_MAX_BYTES });
   if (text === undefined) {
     ctx.prompter.require('The new text of the queued message', 'pass it as an argument or with --message-file');
     const { prompt } = await current();

@@ -20,13 +20,8 @@ async function readPrompt(opts: CreateOptions, ctx: Parameters<NonNullable<typeo
   if (opts.promptFile !== undefined) {
     // Builtins load here, not at start-up (each one an ES module imports costs ~1 ms).
     if (opts.promptFile === '-') return (await import('node:stream/consumers')).text(ctx.io.stdin);
-    try {
-      return await (await import('node:fs/promises')).readFile(opts.promptFile, 'utf8');
-    } catch (err) {
-      throw new UsageError(
-        `Cannot read the prompt file ${opts.promptFile} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); nothing was sent.`,
-      );
-    }
+    const { PROMPT_FILE_MAX_BYTES, readTextFile } = await import('../../io/read-text-file.js');
+    return readTextFile(opts.promptFile, { flag: '--prompt-file', maxBytes: PROMPT_FILE_MAX_BYTES });
   }
   if (opts.prompt !== undefined) return opts.prompt;
   ctx.prompter.require('The brief of the new site', 'pass --prompt "…" or --prompt-file FILE');

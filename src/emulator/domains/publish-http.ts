@@ -1,6 +1,7 @@
 // The published sites, served at {origin}/sites/<siteId>/: the files of the live deployment
 // (the newest ready one), so the address `publish` prints opens in a browser.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { publishedPageHeaders } from '../file-headers.js';
 import { resolvePage } from '../publish-model.js';
 import { liveDeployment, SITES_ROUTE } from './publish-state.js';
 import type { EmulatorHost } from '../host.js';
@@ -38,7 +39,7 @@ export function servePublishedSite(req: IncomingMessage, res: ServerResponse, ur
         ? 'This site has not been published yet.'
         : 'No page at this address.';
     res
-      .writeHead(404, { 'content-type': 'text/html; charset=utf-8' })
+      .writeHead(404, { 'content-type': 'text/html; charset=utf-8', ...publishedPageHeaders() })
       .end(`<!doctype html><title>Not found</title><p>${why}</p>\n`);
     return true;
   }
@@ -47,6 +48,7 @@ export function servePublishedSite(req: IncomingMessage, res: ServerResponse, ur
     'content-type': file.contentType,
     'content-length': String(body.length),
     'x-deployment-id': live!.deploymentId,
+    ...publishedPageHeaders(),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

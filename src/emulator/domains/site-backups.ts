@@ -5,6 +5,7 @@
 // custom domains and the published version stay as they are.
 // Control (under /_emulator/): GET/POST sites/:siteId/content, POST sites/:siteId/backups.
 import { assertCodeHostingAllows } from '../code-hosting.js';
+import { EmulatorRefusal } from '../refusal.js';
 import type { SiteRecord } from '../state.js';
 import { defineDomain, type ControlRoute } from '../types.js';
 import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
@@ -148,13 +149,21 @@ const control: ControlRoute[] = [
     verb: 'POST',
     path: 'sites/:siteId/content',
     run: ({ params, body, emu }) => {
-      const content = siteContent(emu, emu.siteOr404(params.siteId));
-      if (Array.isArray(body.pages))
-        content.pages = body.pages.map((p: unknown) => {
-          // A page is { path, title? } or just its path.
-          const page = p as { path?: unknown; title?: unknown };
-          return { path: String(page.path ?? p), title: String(page.title ?? page.path ?? p) };
-        });
+      const site = emu.siteOr404(params.siteId);
+      // Checked whole before the content changes: a page is { path, title? } or just its path.
+      const pages = Array.isArray(body.pages)
+        ? body.pages.map((p: unknown) => {
+            const page = (p !== null && typeof p === 'object' ? p : { path: p }) as { path?: unknown; title?: unknown };
+            if (typeof page.path !== 'string' || (page.title !== undefined && typeof page.title !== 'string'))
+              throw new EmulatorRefusal(
+                400,
+                'pages must be a list of paths, or of { path, title? } with text in them.',
+              );
+            return { path: page.path, title: page.title ?? page.path };
+          })
+        : undefined;
+      const content = siteContent(emu, site);
+      if (pages) content.pages = pages;
       if (Array.isArray(body.components)) content.components = body.components.map(String);
       if (body.settings && typeof body.settings === 'object') Object.assign(content.settings, body.settings);
       return content;

@@ -2,6 +2,7 @@
 // above a list of choices): its inline markup rendered, its block markers (`#`, `>`, list
 // markers, fences) left out, its lines joined by spaces.
 import { Lexer } from 'marked';
+import { markdownTooDeep } from './depth.js';
 import { inlineLines } from './inline.js';
 import type { Theme } from './theme.js';
 
@@ -13,6 +14,11 @@ export function renderInline(text: string, theme: Theme): string {
       .replace(/^\s*(`{3,}|~{3,}).*$/, '')
       .replace(/\s#+\s*$/, '');
     if (bare.trim() === '' || /^\s*\|?\s*:?-{3,}/.test(bare)) continue;
+    // Nested too deep to parse (depth.ts): the line as written.
+    if (markdownTooDeep(bare)) {
+      lines.push(bare.trim());
+      continue;
+    }
     const tokens = Lexer.lexInline(bare, { gfm: true });
     lines.push(
       inlineLines(tokens, { ...theme, link: undefined })

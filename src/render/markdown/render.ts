@@ -4,14 +4,21 @@
 // not keep Ctrl-C waiting. The text must be sanitized before (the parser never sees a control
 // character); our own escapes (colour, hyperlinks) are added after parsing.
 import { Lexer } from 'marked';
+import { wrapLine } from '../../io/width.js';
 import { renderBlocks } from './blocks.js';
+import { markdownTooDeep, tooDeepNote } from './depth.js';
 import { parts } from './split.js';
 import type { Theme } from './theme.js';
 
 const OPTIONS = { gfm: true, breaks: false } as const;
 
-/** One part (complete blocks, or the open end of a stream) as rows. */
+/** One part (complete blocks, or the open end of a stream) as rows; as written when nested too deep to parse (depth.ts). */
 export function renderPart(source: string, width: number, theme: Theme): string[] {
+  const deep = markdownTooDeep(source);
+  if (deep)
+    return [tooDeepNote(deep), ...source.replace(/\n$/, '').split('\n')].flatMap((line) =>
+      wrapLine(line, width, 0, { commands: false }),
+    );
   return renderBlocks(Lexer.lex(source, OPTIONS), width, theme);
 }
 
