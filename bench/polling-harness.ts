@@ -11,6 +11,7 @@ import { main } from '../src/cli.js';
 import { FakeClock } from '../src/clock.js';
 import { rememberRun } from '../src/config/runs.js';
 import { ConfigStore } from '../src/config/store.js';
+import { readHistoryPage } from '../src/service/messages.js';
 import { DEMO_TOKENS, startEmulator } from '../src/emulator/index.js';
 import { createTestIO } from '../src/io/io.js';
 import { REWRITE_ROW } from '../src/io/io.js';
@@ -29,11 +30,25 @@ async function setup(shapes: Shapes = 'default') {
     SITEBUILDER_CONFIG_DIR: configDir,
     NO_COLOR: '1',
   };
-  // A machine that has chatted with the site before: its latest run is known here.
+  // A machine that has chatted with the site before: it followed the site's latest run to its
+  // end here and saw the history then, so what waits is known (docs/real-service.md "What waits
+  // on a site"). The history is read as a client reads it; the log starts after it.
   const chat = (await (await fetch(`${emu.baseUrl}/_emulator/sites/${SITE}/chat`)).json()) as {
     data: { lastJobId: string };
   };
-  await rememberRun(new ConfigStore(configDir), 'default', SITE, { jobId: chat.data.lastJobId, startedAt: 1 });
+  const history = (await (
+    await fetch(`${emu.baseUrl}/v1/list_messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEMO_TOKENS.full}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ projectId: SITE }),
+    })
+  ).json()) as { data: unknown };
+  await rememberRun(new ConfigStore(configDir), 'default', SITE, {
+    jobId: chat.data.lastJobId,
+    startedAt: 1,
+    seen: { outcome: 'succeeded', at: 1, prints: readHistoryPage(history.data).prints },
+  });
+  emu.control.clearLog();
   const cli = async (argv: string[], o: { tty?: boolean; onWrite?: (text: string) => void } = {}) => {
     // A terminal: stdout and stderr both (only a terminal's stderr lets rows be redrawn); no prompt.
     const io = createTestIO({

@@ -9,6 +9,7 @@ import { scriptRun } from '../src/emulator/agent/script.js';
 import { createTestIO } from '../src/io/io.js';
 import { PLAIN_THEME, renderMarkdown, renderMarkdownAsync, themeFor } from '../src/render/markdown/index.js';
 import { applyAnswer, initialRunState } from '../src/render/reducer.js';
+import { readJobAnswer } from '../src/service/job.js';
 import { createRunView } from '../src/render/views.js';
 
 type Ev = { event: string; data: Record<string, unknown> };
@@ -72,12 +73,12 @@ async function followPlan(events: Ev[], markdown: boolean, per: number): Promise
   let state = initialRunState('job_1');
   for (let i = 0; i < events.length; i += per) {
     const chunk = events.slice(i, i + per);
-    const applied = applyAnswer(state, { state: 'running', events: chunk });
+    const applied = applyAnswer(state, readJobAnswer({ state: 'running', events: chunk }));
     state = applied.state;
     view.answer(applied, chunk);
     await view.play?.(clock.now() + 3000);
   }
-  const applied = applyAnswer(state, { state: 'succeeded', events: [] });
+  const applied = applyAnswer(state, readJobAnswer({ state: 'succeeded', events: [] }));
   view.answer(applied, []);
   await view.settle?.();
   view.stop();

@@ -103,7 +103,7 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 2 0
     case 'job cancel'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--job	the run you mean; nothing is sent unless it is the one running' '--clear-session	the agent’s next conversation starts fresh (asks first)' '-h	show help' '--help	show help'
+      set -g __sitebuilder_flags '--job	the run you mean; nothing is sent when it has ended' '--clear-session	the agent’s next conversation starts fresh (asks first)' '-h	show help' '--help	show help'
       set -g __sitebuilder_vflags '--job'
       set -g __sitebuilder_npos 1 0
     case 'job help'

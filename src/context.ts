@@ -9,7 +9,8 @@ import { NotLoggedInError, UsageError } from './errors.js';
 import { checkId, checkProfileName } from './input.js';
 import type { IO } from './io/io.js';
 import type { Prompter } from './io/prompter.js';
-import { idOf, nameOf, pick } from './io/records.js';
+import { locate } from './service/read.js';
+import { NEW_SITE, siteIdAndName } from './service/site-ids.js';
 import type { Interrupts } from './interrupts.js';
 import { flag, sb } from './io/shell.js';
 
@@ -128,8 +129,11 @@ class SiteNotingClient extends ApiClient {
       // Only noted, never checked here: an answer that holds no list is the command's to refuse.
       const listed = method === 'list_sites' ? findList(data) : [];
       const sites = Array.isArray(listed) ? listed : [];
-      if (method === 'create_site') sites.push(pick(data, 'site', 'project'));
-      for (const site of sites) if (idOf(site)) this.seen.push({ id: idOf(site), name: nameOf(site) });
+      if (method === 'create_site') sites.push(locate(data, NEW_SITE)?.value ?? data);
+      for (const raw of sites) {
+        const site = siteIdAndName(raw);
+        if (site.id) this.seen.push(site);
+      }
     }
     return result;
   }

@@ -7,7 +7,8 @@ import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 import { guardKeys } from './io/keyguard.js';
 import type { Choice } from './io/prompter.js';
-import { idOf, nameOf, pick, pickString } from './io/records.js';
+import { known } from './service/read.js';
+import { readSite, readWorkspace, type WorkspaceRecord } from './service/sites.js';
 import { sanitizeInline } from './io/sanitize.js';
 import { layoutChoices } from './io/choice-layout.js';
 
@@ -17,7 +18,7 @@ export const PICK_MAX = 500;
 interface Workspace {
   id: string;
   name: string;
-  record: unknown;
+  record: WorkspaceRecord;
 }
 
 interface Site {
@@ -41,7 +42,8 @@ async function loading<T>(ctx: Context, what: string, load: () => Promise<T>): P
 async function workspaces(ctx: Context): Promise<Workspace[]> {
   const { envelope } = await ctx.api().call('list_workspaces', {}, { signal: ctx.signal });
   return itemsOf(envelope.data)
-    .map((w) => ({ id: idOf(w), name: sanitizeInline(nameOf(w)), record: w }))
+    .map(readWorkspace)
+    .map((w) => ({ id: known(w.id) ?? '', name: sanitizeInline(known(w.name) ?? ''), record: w }))
     .filter((w) => w.id);
 }
 
@@ -50,7 +52,9 @@ async function sitesOf(ctx: Context, list: Workspace[], max: number): Promise<Si
   for (const workspace of list) {
     const args = { workspaceId: workspace.id };
     for await (const s of paginate(ctx.api(), 'list_sites', args, { max: max - sites.length, signal: ctx.signal })) {
-      if (idOf(s)) sites.push({ id: idOf(s), name: sanitizeInline(nameOf(s)), workspace });
+      const site = readSite(s);
+      const id = known(site.id);
+      if (id) sites.push({ id, name: sanitizeInline(known(site.name) ?? ''), workspace });
     }
     if (sites.length >= max) break;
   }
@@ -100,8 +104,8 @@ export async function pickSite(ctx: Context): Promise<string> {
 
 function workspaceChoices(ctx: Context, list: Workspace[]): Choice<Workspace>[] {
   const rows = list.map((w) => {
-    const plan = pickString(w.record, 'plan');
-    const credits = pick(w.record, 'credits', 'creditBalance');
+    const plan = known(w.record.plan);
+    const credits = known(w.record.credits);
     const more = [plan && `${sanitizeInline(plan)} plan`, credits !== undefined && `${credits} credits`].filter(
       Boolean,
     );

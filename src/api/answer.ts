@@ -5,51 +5,12 @@
 // calls are made").
 import { ApiError, requestNote } from '../errors.js';
 import type { CallResult } from './client.js';
+import { findList, kindOf } from '../service/page.js';
 
-/**
- * Where a page's list may sit in `data` when it is not the data itself. `items` first: it is the
- * key every method of the registry uses (docs/emulator.md "Listing conventions"); then the
- * obvious alternatives, used only to choose between several lists.
- */
-export const LIST_KEYS = [
-  'items',
-  'data',
-  'results',
-  'records',
-  'rows',
-  'entries',
-  'list',
-  'sites',
-  'workspaces',
-  'backups',
-  'files',
-  'messages',
-];
+export { findList, LIST_KEYS } from '../service/page.js';
 
 /** Deeper than this, an answer is not a plausible record (and printing it would exhaust the stack). */
 export const ANSWER_NESTING_MAX = 256;
-
-/**
- * The list of records in a page's `data`: the data itself; else the list under `items`; else
- * its only list; else, among several, the only one under a well-known key. A string naming
- * what is wrong when there is none, or more than one to choose from.
- */
-export function findList(data: unknown): unknown[] | { problem: string } {
-  if (Array.isArray(data)) return data;
-  if (data && typeof data === 'object') {
-    const rec = data as Record<string, unknown>;
-    if (Array.isArray(rec.items)) return rec.items;
-    const lists = Object.keys(rec).filter((k) => Array.isArray(rec[k]));
-    if (lists.length === 1) return rec[lists[0]] as unknown[];
-    const known = lists.filter((k) => LIST_KEYS.includes(k));
-    if (known.length === 1) return rec[known[0]] as unknown[];
-    if (lists.length > 1)
-      return {
-        problem: `holds ${lists.length} lists (${lists.slice(0, 6).join(', ')}) and none under \`items\`, so which one holds the records is not known`,
-      };
-  }
-  return { problem: `holds no list of records (its data is ${what(data)})` };
-}
 
 /** Whether a value is nested deeper than `max` levels (one iterative walk: no recursion). */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
@@ -64,22 +25,7 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-const what = (value: unknown): string =>
-  value === null
-    ? 'null'
-    : Array.isArray(value)
-      ? 'a list'
-      : typeof value === 'object'
-        ? `an object with ${
-            Object.keys(value as object).length
-              ? `the fields ${Object.keys(value as object)
-                  .slice(0, 5)
-                  .join(', ')}`
-              : 'no fields'
-          }`
-        : typeof value === 'string'
-          ? 'text'
-          : typeof value;
+const what = kindOf;
 
 function shapeError(method: string, result: CallResult, needed: string): ApiError {
   return answerError(method, result, `holds no ${needed} (its data is ${what(result.envelope.data)})`);

@@ -4,6 +4,7 @@
 // Every request has hard bounds, whatever the server does: a total deadline (not an idle
 // timer), a cap on the answer's size, no redirect followed or taken as a result, an envelope
 // that must say success, a Retry-After clamped, and a bounded wait for a first call in flight.
+import { parseTime } from '../service/time.js';
 import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
 import { type ApiError, CliError, requestNote, UsageError } from '../errors.js';
@@ -181,7 +182,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^[-+]?\d+(\.\d+)?$/.test(v)) return Number(v);
-  const date = /[a-z]/i.test(v) ? Date.parse(v) : Number.NaN;
+  const date = /[a-z]/i.test(v) ? (parseTime(v) ?? Number.NaN) : Number.NaN;
   return Number.isFinite(date) ? (date - now) / 1000 : undefined;
 }
 

@@ -6,20 +6,11 @@
 // exactly as they came, text or a number.
 import type { Envelope } from './client.js';
 import type { ListingPattern } from './registry-terms.js';
+import { PAGE_FIELDS } from '../service/page.js';
 
 type Args = Record<string, unknown>;
 
-/** The names each paging field is read under, the reference's first. */
-export const PAGE_FIELDS = {
-  count: ['count', 'total', 'totalCount', 'total_count', 'totalItems'],
-  hasMore: ['hasMore', 'has_more', 'hasNextPage', 'hasNext'],
-  nextOffset: ['nextOffset', 'nextPageOffset', 'next_offset'],
-  nextCursor: ['nextCursor', 'next_cursor', 'nextPageCursor'],
-  nextToken: ['nextToken', 'next_token', 'nextPageToken'],
-  oldestCursor: ['oldestCursor', 'oldest_cursor', 'olderCursor'],
-  totalPages: ['totalPages', 'pageCount', 'total_pages', 'page_count', 'numPages', 'lastPage', 'pages'],
-  nextPage: ['nextPage', 'next_page'],
-} as const;
+export { PAGE_FIELDS };
 
 type FieldName = keyof typeof PAGE_FIELDS;
 

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import type { IO } from '../io/io.js';
 import { cellText, type Column } from '../io/print.js';
-import { asRecord } from '../io/records.js';
+import { isUnread, type Read } from '../service/read.js';
 import { jsonText } from '../io/sanitize.js';
 
 /** Marks an error raised after part of a listing was printed: how much, for stderr and the JSON error. */
@@ -74,24 +74,28 @@ export async function writeRows<R>(
   return printed;
 }
 
-/** A column read from fields of the service's records: `fields` are the names it looks for. */
+/** A column of a field of the service's records, read by the model (src/service/). */
 export interface FieldColumn<R> extends Column<R> {
-  fields?: readonly string[];
-  /** The record the fields are looked for in (default: the row itself). */
-  recordOf?: (row: R) => unknown;
+  /** The field as the model read it: a column no row could fill is said, with where it was looked for. */
+  read?: (row: R) => Read<unknown>;
 }
 
 /**
- * Watches which columns' fields appear in at least one record; `report` says once, on stderr,
- * which never did (an empty column is otherwise indistinguishable from empty values).
+ * Watches which columns' fields were read in at least one record; `report` says once, on stderr,
+ * which never were (an empty column is otherwise indistinguishable from empty values).
  */
 export function columnWatch<R>(columns: FieldColumn<R>[]) {
   const found = new Set<FieldColumn<R>>();
+  const looked = new Map<FieldColumn<R>, readonly string[]>();
   const watched: Column<R>[] = columns.map((c) => ({
     header: c.header,
+    free: c.free,
     value: (row: R) => {
-      if (c.fields && !found.has(c) && c.fields.some((f) => f in asRecord(c.recordOf ? c.recordOf(row) : row)))
-        found.add(c);
+      if (c.read && !found.has(c)) {
+        const v = c.read(row);
+        if (!isUnread(v)) found.add(c);
+        else if (!looked.has(c)) looked.set(c, v.looked);
+      }
       return c.value(row);
     },
   }));
@@ -101,32 +105,11 @@ export function columnWatch<R>(columns: FieldColumn<R>[]) {
     report(io: IO, noun: string, shown: number): void {
       if (shown === 0) return;
       for (const c of columns) {
-        if (!c.fields || found.has(c)) continue;
-        io.warn(`the service sent no ${c.header} for these ${noun} (looked for ${c.fields.join(', ')}).`);
+        if (!c.read || found.has(c)) continue;
+        io.warn(`the service sent no ${c.header} for these ${noun} (looked for ${(looked.get(c) ?? []).join(', ')}).`);
       }
     },
   };
-}
-
-/** A time the service sent as ISO-8601 text or epoch milliseconds, as ms; undefined if neither. */
-export function timeValue(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value);
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/**
- * Records newest first by a time they show. When some record shows no time, they stay in the
- * service's order (`sorted` false), and the caller says so rather than promise an order.
- */
-export function newestFirst<T>(records: T[], timeOf: (r: T) => unknown): { records: T[]; sorted: boolean } {
-  const times = records.map((r) => timeValue(timeOf(r)));
-  if (times.some((t) => t === undefined)) return { records, sorted: false };
-  const order = records.map((r, i) => ({ r, t: times[i]!, i }));
-  order.sort((a, b) => b.t - a.t || a.i - b.i);
-  return { records: order.map((o) => o.r), sorted: true };
 }
 
 /** After one page of a page-numbered list: how to see the next, when there is (or may be) one. */

@@ -12,10 +12,31 @@ export interface KnownRun {
   mode?: 'build' | 'plan';
   /** A message this CLI queued: the run it starts later has an id nobody told us. */
   queued?: true;
+  /**
+   * This CLI followed the run to its end: how it ended, and the fingerprints of the history's
+   * first page just after (service/messages.ts). The same page later means nothing happened since.
+   */
+  seen?: SeenEnd;
+  /** Replies to this run refused by the service: the next one takes a new Idempotency-Key (chat/reply-key.ts). */
+  replyTries?: number;
+}
+
+export interface SeenEnd {
+  outcome: string;
+  /** When it was seen (ms, from ctx.clock): messages queued from here before it are in what was seen. */
+  at: number;
+  prints: string[];
 }
 
 /** Oldest dropped first: runs of a site, sites of a profile (by their latest run), profiles. */
-export const RUNS_LIMITS = { runsPerSite: 20, sitesPerProfile: 200, profiles: 20 } as const;
+export const RUNS_LIMITS = {
+  runsPerSite: 20,
+  sitesPerProfile: 200,
+  profiles: 20,
+  /** Runs of a site that keep what was seen at their end (only the newest are ever compared). */
+  seenPerSite: 3,
+  printsPerRun: 1000,
+} as const;
 
 const FILE_NAME = 'runs.json';
 const MAX_ID_LENGTH = 256;
@@ -25,17 +46,44 @@ type Runs = Map<string, Map<string, KnownRun[]>>;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
+function asSeen(v: unknown): SeenEnd | undefined {
+  if (!isRecord(v) || typeof v.outcome !== 'string' || v.outcome.length > 64 || !Array.isArray(v.prints))
+    return undefined;
+  const { prints, at } = v;
+  if (typeof at !== 'number' || !Number.isFinite(at)) return undefined;
+  if (prints.length > RUNS_LIMITS.printsPerRun || !prints.every((p) => typeof p === 'string' && p.length <= 64))
+    return undefined;
+  return { outcome: v.outcome, at, prints: [...(prints as string[])] };
+}
+
 function asRun(v: unknown): KnownRun | undefined {
   if (!isRecord(v)) return undefined;
-  const { jobId, startedAt, mode, queued } = v;
+  const { jobId, startedAt, mode, queued, replyTries } = v;
   if (typeof jobId !== 'string' || !jobId || jobId.length > MAX_ID_LENGTH) return undefined;
   if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return undefined;
   if (mode !== undefined && mode !== 'build' && mode !== 'plan') return undefined;
   if (queued !== undefined && queued !== true) return undefined;
-  return { jobId, startedAt, ...(mode ? { mode } : {}), ...(queued ? { queued } : {}) };
+  const seen = asSeen(v.seen);
+  const tries = typeof replyTries === 'number' && Number.isInteger(replyTries) && replyTries > 0 ? replyTries : 0;
+  return {
+    jobId,
+    startedAt,
+    ...(mode ? { mode } : {}),
+    ...(queued ? { queued } : {}),
+    ...(seen ? { seen } : {}),
+    ...(tries ? { replyTries: tries } : {}),
+  };
 }
 
-const newestFirst = (a: KnownRun, b: KnownRun) => b.startedAt - a.startedAt;
+/** Only the newest runs of a site keep what was seen at their end. */
+const trimSeen = (runs: KnownRun[]): KnownRun[] =>
+  runs.map((r, i) => {
+    if (i < RUNS_LIMITS.seenPerSite || !r.seen) return r;
+    const { seen: _dropped, ...rest } = r;
+    return rest;
+  });
+
+const byStart = (a: KnownRun, b: KnownRun) => b.startedAt - a.startedAt;
 const latest = (runs: KnownRun[]) => runs[0]?.startedAt ?? Number.NEGATIVE_INFINITY;
 
 /** Whatever does not have the expected shape is left out: the file is a memory, not a source of truth. */
@@ -53,7 +101,7 @@ function parseRuns(text: string | undefined): Runs {
     const bySite = new Map<string, KnownRun[]>();
     for (const [site, list] of Object.entries(sites)) {
       const valid = Array.isArray(list) ? list.flatMap((r) => asRun(r) ?? []) : [];
-      if (valid.length) bySite.set(site, valid.sort(newestFirst).slice(0, RUNS_LIMITS.runsPerSite));
+      if (valid.length) bySite.set(site, valid.sort(byStart).slice(0, RUNS_LIMITS.runsPerSite));
     }
     if (bySite.size) runs.set(profile, bySite);
   }
@@ -84,9 +132,18 @@ export function knownRuns(store: { dir: string }, profile: string, site: string)
 
 /**
  * Remembers a run of a site. A run already known keeps its first startedAt (it did not start
- * again) and takes the new mode when one is given.
+ * again) and takes the new mode when one is given. `latest`: a run new here is newer than every
+ * run and end remembered before it, whatever its clock says: the clocks of two processes may
+ * disagree (a clock set back, or an emulated one), and the order runs were remembered in is
+ * the order this CLI met them.
  */
-export async function rememberRun(store: { dir: string }, profile: string, site: string, run: KnownRun): Promise<void> {
+export async function rememberRun(
+  store: { dir: string },
+  profile: string,
+  site: string,
+  run: KnownRun,
+  opts: { latest?: boolean } = {},
+): Promise<void> {
   const checked = asRun(run);
   if (!checked) throw new TypeError(`Not a run to remember: ${JSON.stringify(run)}`);
   await updatePrivateFile(store.dir, FILE_NAME, (text) => {
@@ -95,17 +152,26 @@ export async function rememberRun(store: { dir: string }, profile: string, site:
     const list = sites.get(site) ?? [];
     const before = list.find((r) => r.jobId === checked.jobId);
     const mode = checked.mode ?? before?.mode;
+    const seen = checked.seen ?? before?.seen;
+    const tries = Math.max(checked.replyTries ?? 0, before?.replyTries ?? 0);
+    const floor = Math.max(Number.NEGATIVE_INFINITY, ...list.flatMap((r) => [r.startedAt, r.seen?.at ?? r.startedAt]));
     const merged: KnownRun = {
       jobId: checked.jobId,
-      startedAt: before ? Math.min(before.startedAt, checked.startedAt) : checked.startedAt,
+      startedAt: before
+        ? Math.min(before.startedAt, checked.startedAt)
+        : opts.latest
+          ? Math.max(checked.startedAt, floor + 1)
+          : checked.startedAt,
       ...(mode ? { mode } : {}),
       ...(checked.queued ? { queued: true as const } : {}),
+      ...(seen ? { seen } : {}),
+      ...(tries ? { replyTries: tries } : {}),
     };
     const others = list.filter((r) => r.jobId !== checked.jobId);
     // Sorts are stable: among runs of the same instant, the one remembered last comes first.
     // The site and the profile are re-inserted last, so that an eviction among equals spares them.
     sites.delete(site);
-    sites.set(site, [merged, ...others].sort(newestFirst).slice(0, RUNS_LIMITS.runsPerSite));
+    sites.set(site, trimSeen([merged, ...others].sort(byStart).slice(0, RUNS_LIMITS.runsPerSite)));
     runs.delete(profile);
     runs.set(profile, keepNewest(sites, RUNS_LIMITS.sitesPerProfile, latest));
     const pruned = keepNewest(runs, RUNS_LIMITS.profiles, (s) => Math.max(...[...s.values()].map(latest)));

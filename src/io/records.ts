@@ -1,26 +1,6 @@
-// The service documents few fields of its records: read the ones we know when present,
-// and the obvious alternatives, without ever crashing on a missing one.
-
-export type AnyRecord = Record<string, unknown>;
-
-export function asRecord(value: unknown): AnyRecord {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as AnyRecord) : {};
-}
-
-/** The first present, non-null field among the names. */
-export function pick(record: unknown, ...names: string[]): unknown {
-  const r = asRecord(record);
-  for (const n of names) if (r[n] !== undefined && r[n] !== null) return r[n];
-  return undefined;
-}
-
-export function pickString(record: unknown, ...names: string[]): string | undefined {
-  const v = pick(record, ...names);
-  return v === undefined ? undefined : typeof v === 'string' ? v : String(v);
-}
-
-export const idOf = (r: unknown) => pickString(r, '_id', 'id') ?? '';
-export const nameOf = (r: unknown) => pickString(r, 'name', 'title', 'label') ?? '';
+// Times and tokens as printed. A time is parsed by the one time parser of the service model
+// (src/service/time.ts); the fields of the service's records are read only there.
+import { parseTime } from '../service/time.js';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -34,10 +14,14 @@ function toIso(d: Date): string {
   return `${pad(year, 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}Z`;
 }
 
-/** A time as ISO-8601 (piped output) from a Date, epoch ms, or a string. */
+/**
+ * A time as ISO-8601 (piped output): from a Date or a number of ms (a time the model parsed), or
+ * text read by the one time parser; other text as it came.
+ */
 export function isoTime(value: unknown): string {
   if (value === undefined || value === null || value === '') return '';
-  const d = value instanceof Date ? value : new Date(typeof value === 'number' ? value : String(value));
+  const ms = typeof value === 'number' ? value : value instanceof Date ? value.getTime() : parseTime(value);
+  const d = new Date(ms ?? Number.NaN);
   return Number.isNaN(d.getTime()) ? String(value) : toIso(d);
 }
 

@@ -2,7 +2,7 @@
 // `\r`, and a stable first field a script can grep, tab-separated like the other piped output:
 //   text  todo  file  step  result  question  option  plan  error  event  note  state  end
 import type { ChalkInstance } from 'chalk';
-import type { Todo, TodoStatus } from './events.js';
+import type { Todo, TodoStatus } from '../service/events.js';
 import type { TranscriptLine } from './transcript.js';
 
 export type ViewMode = 'pretty' | 'plain';
@@ -42,6 +42,16 @@ export function todoBlock(todos: Todo[], c: ChalkInstance, room: number): string
   ];
 }
 
+/** The one sentence for what the service sent that could not be read (docs/real-service.md "Unread is said"). */
+export const unreadSentence = (what: string): string =>
+  `the service sent ${what} sitebuilder cannot read; --json shows it`;
+
+/** The line that closes a plan run: "the plan above" only where its text was shown. */
+export const planLine = (textShown: boolean): string =>
+  textShown
+    ? 'The plan above waits for your approval.'
+    : 'A plan waits for your approval; its text could not be shown here (--json shows it).';
+
 export function formatPretty(line: TranscriptLine, c: ChalkInstance): string[] {
   switch (line.kind) {
     case 'text':
@@ -64,13 +74,15 @@ export function formatPretty(line: TranscriptLine, c: ChalkInstance): string[] {
       // printed with its options and the answer commands; shown here too, it read twice.
       return [];
     case 'plan':
-      return [c.cyan('The plan above waits for your approval.')];
+      return [c.cyan(planLine(line.textShown))];
     case 'error':
       return [c.red(`✗ ${line.message}`)];
     case 'event':
       return [c.dim(`· ${line.event}${line.summary ? `: ${line.summary}` : ''}`)];
     case 'note':
       return [c.dim(`(${line.text})`)];
+    case 'unread':
+      return [c.yellow(`(${unreadSentence(line.what)})`)];
   }
 }
 
@@ -92,16 +104,18 @@ export function formatPlain(line: TranscriptLine): string[] {
       return [`result\t${line.failed ? 'failed' : 'ok'}\t${tabless(line.summary)}`];
     case 'question':
       return [
-        `question\t${tabless(line.question.question)}`,
+        `question\t${tabless(line.question.question ?? '')}`,
         ...line.question.options.map((o, i) => `option\t${i + 1}\t${tabless(o)}`),
       ];
     case 'plan':
-      return ['plan\twaiting for approval'];
+      return [line.textShown ? 'plan\twaiting for approval' : 'plan\twaiting for approval\ttext not shown'];
     case 'error':
       return [`error\t${tabless(line.message)}`];
     case 'event':
       return [`event\t${tabless(line.event)}\t${tabless(line.summary)}`];
     case 'note':
       return [`note\t${tabless(line.text)}`];
+    case 'unread':
+      return [`note\t${unreadSentence(line.what)}`];
   }
 }

@@ -1,6 +1,6 @@
 // The --json view of a followed run: NDJSON. The events pass through exactly as the service
 // sent them; our own lines carry `type` (start, state, reset) and exactly one `end` line closes it.
-import { asEvent } from './events.js';
+import { asEvent } from '../service/events.js';
 import { creditsOfRun, runErrorOf, type AppliedAnswer } from './reducer.js';
 import type { CancelNotice, RunEnd, RunView } from './run-view.js';
 import type { IO } from '../io/io.js';

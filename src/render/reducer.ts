@@ -1,21 +1,22 @@
 // The pure reducer of a run: get_job answers → RunState. A `reset` true answer drops everything
 // derived before (the service replays the events), so a reset never doubles a count.
 import {
-  asEvent,
-  creditsOf,
-  errorMessageOf,
-  fileOf,
-  questionOf,
-  textOf,
-  todosOf,
-  type FileOp,
+  type FileChange,
   type JobEvent,
   type Question,
+  readCredits,
+  readErrorMessage,
+  readFileEvent,
+  readQuestion,
+  readTextEvent,
+  readTodosEvent,
   type Todo,
-} from './events.js';
-import { asRecord, pick } from '../io/records.js';
+} from '../service/events.js';
+import { ENDED_STATES, isEndedState, type JobAnswer, readJobError } from '../service/job.js';
+import { isUnread, type Read, unread, type Unread } from '../service/read.js';
 
-export const ENDED_STATES = ['succeeded', 'failed', 'cancelled'] as const;
+export type { JobAnswer };
+export { ENDED_STATES };
 
 export interface RunState {
   jobId?: string;
@@ -24,7 +25,7 @@ export interface RunState {
   cursor: number;
   text: string;
   todos: Todo[];
-  files: Array<{ path: string; op: FileOp }>;
+  files: FileChange[];
   steps: number;
   question?: Question;
   planRequested: boolean;
@@ -37,16 +38,8 @@ export interface RunState {
   error?: unknown;
   eventCount: number;
   resets: number;
-}
-
-export interface JobAnswer {
-  state?: unknown;
-  events?: unknown;
-  cursor?: unknown;
-  reset?: unknown;
-  creditsCharged?: unknown;
-  error?: unknown;
-  [extra: string]: unknown;
+  /** What the service sent that could not be read, the first of each kind ("text", "a task list"). */
+  unread: Unread[];
 }
 
 export function initialRunState(jobId?: string): RunState {
@@ -63,11 +56,15 @@ export function initialRunState(jobId?: string): RunState {
     errors: [],
     eventCount: 0,
     resets: 0,
+    unread: [],
   };
 }
 
-export function isEnded(state: string): boolean {
-  return (ENDED_STATES as readonly string[]).includes(state);
+export const isEnded = isEndedState;
+
+/** Notes what could not be read, once a kind. */
+function noteUnread(s: RunState, u: Unread): Unread[] {
+  return s.unread.some((x) => x.what === u.what) ? s.unread : [...s.unread, u];
 }
 
 /** Drops what was derived from events, keeping who the run is and where the cursor is. */
@@ -80,38 +77,44 @@ export function reduceEvent(s: RunState, ev: JobEvent): RunState {
   const data = ev.data;
   switch (ev.event) {
     case 'text': {
-      const piece = textOf(data);
-      if (piece) next.text = s.text + piece;
+      const piece = readTextEvent(data);
+      if (isUnread(piece)) next.unread = noteUnread(s, piece);
+      else if (piece) next.text = s.text + piece;
       break;
     }
     case 'todos': {
-      const todos = todosOf(data);
-      if (todos) next.todos = todos;
+      const todos = readTodosEvent(data);
+      if (isUnread(todos)) next.unread = noteUnread(s, todos);
+      else next.todos = todos;
       break;
     }
     case 'file_changed':
     case 'file_deleted': {
-      const f = fileOf(data, ev.event);
-      if (f) next.files = [...s.files, f];
+      const f = readFileEvent(data, ev.event);
+      if (isUnread(f)) next.unread = noteUnread(s, f);
+      else next.files = [...s.files, f];
       break;
     }
     case 'tool_call': {
       next.steps = s.steps + 1;
-      const q = questionOf(data);
+      const q = readQuestion(data);
       if (q) next.question = q;
+      if (q && isUnread(q.question)) next.unread = noteUnread(s, q.question);
       break;
     }
     case 'plan_approval_requested':
       next.planRequested = true;
       break;
     case 'credits_used': {
-      const c = creditsOf(data);
+      const c = readCredits(data);
       if (c !== undefined) next.creditsUsed = s.creditsUsed + c;
       break;
     }
-    case 'error':
-      next.errors = [...s.errors, errorMessageOf(data) ?? 'The run failed.'];
+    case 'error': {
+      const m = readErrorMessage(data);
+      next.errors = [...s.errors, isUnread(m) ? '' : m];
       break;
+    }
     default:
       break;
   }
@@ -126,19 +129,15 @@ export interface AppliedAnswer {
   stateChanged: boolean;
 }
 
-/** Applies one get_job answer: a reset first (when flagged), then its events, then state and cursor. */
+/** Applies one get_job answer (service/job.ts): a reset first (when flagged), then its events, then state and cursor. */
 export function applyAnswer(prev: RunState, answer: JobAnswer): AppliedAnswer {
-  const reset = answer.reset === true;
-  let s = reset ? resetRunState(prev) : prev;
-  const events = Array.isArray(answer.events) ? answer.events.map(asEvent) : [];
-  for (const ev of events) s = reduceEvent(s, ev);
-  const stateName = typeof answer.state === 'string' && answer.state ? answer.state : s.state;
-  const cursor =
-    typeof answer.cursor === 'number' && Number.isFinite(answer.cursor) ? answer.cursor : s.cursor + events.length;
-  const charged = typeof answer.creditsCharged === 'number' ? answer.creditsCharged : s.creditsCharged;
-  s = { ...s, state: stateName, cursor, creditsCharged: charged };
-  if (answer.error !== undefined && answer.error !== null) s.error = answer.error;
-  return { state: s, events, reset, stateChanged: stateName !== prev.state };
+  let s = answer.reset ? resetRunState(prev) : prev;
+  for (const ev of answer.events) s = reduceEvent(s, ev);
+  const stateName = answer.state ?? s.state;
+  const cursor = answer.cursor ?? s.cursor + answer.events.length;
+  s = { ...s, state: stateName, cursor, creditsCharged: answer.creditsCharged ?? s.creditsCharged };
+  if (answer.error !== undefined) s.error = answer.error;
+  return { state: s, events: answer.events, reset: answer.reset, stateChanged: stateName !== prev.state };
 }
 
 export type Outcome = 'ongoing' | 'succeeded' | 'question' | 'plan' | 'failed' | 'cancelled';
@@ -158,29 +157,42 @@ export function creditsOfRun(s: RunState): number | undefined {
   return s.creditsUsed > 0 ? s.creditsUsed : undefined;
 }
 
-/** One sentence for a failed run, from its error events or its `error` object. */
+/** The message of a failed run: its `error` object's, else its last error event's; undefined when none can be read. */
+function readFailure(s: RunState): string | undefined {
+  const fromJob = s.error !== undefined ? readErrorMessage(s.error) : undefined;
+  if (typeof fromJob === 'string') return fromJob;
+  return s.errors.filter(Boolean).at(-1);
+}
+
+/** One sentence for a failed run: its message, or what is known of it (never a message made up as the service's). */
 export function failureMessage(s: RunState): string {
-  const fromJob = s.error !== undefined ? errorMessageOf(s.error) : undefined;
-  return fromJob ?? s.errors[s.errors.length - 1] ?? 'The run failed without saying why.';
+  const read = readFailure(s);
+  if (read !== undefined) return read;
+  const sent = s.error !== undefined || s.errors.length > 0;
+  return sent
+    ? 'The run failed; the service sent its error in a form sitebuilder cannot read (--json shows it).'
+    : 'The run failed without saying why.';
 }
 
-/** The plan of a run that ended with plan_approval_requested: its text (the plan sits in the text events). */
-export function planOf(s: RunState): string {
-  return s.text.trim();
+/**
+ * The plan of a run that ended with plan_approval_requested: its text (the plan sits in the text
+ * events). Unread when text could not be read, or none came: an empty plan is never shown as one.
+ */
+export function planOf(s: RunState): Read<string> {
+  const text = s.text.trim();
+  const missed = s.unread.find((u) => u.what === 'text');
+  if (missed) return unread('the plan', missed.looked, missed.raw);
+  return text ? text : unread('the plan', ['data of the text events'], null);
 }
 
-export function errorCodeOf(s: RunState): string | undefined {
-  const c = pick(asRecord(s.error), 'code', 'type', 'errorCode', 'error_code');
-  return typeof c === 'string' ? c : undefined;
-}
-
-/** What a failed run's `end` line says: its code and message read tolerantly, and the object as the service sent it. */
+/** What a failed run's `end` line says: its code and message as read (null when not), and the object as sent. */
 export interface RunError {
   code: string | null;
-  message: string;
+  message: string | null;
   raw: unknown;
 }
 
 export function runErrorOf(s: RunState): RunError {
-  return { code: errorCodeOf(s) ?? null, message: failureMessage(s), raw: s.error ?? null };
+  const fromJob = readJobError(s.error);
+  return { code: fromJob.code, message: readFailure(s) ?? null, raw: s.error ?? null };
 }

@@ -4,14 +4,19 @@ import type { Outcome, RunState, AppliedAnswer } from './reducer.js';
 
 export interface PendingQuestion {
   kind: 'question';
-  question: string;
+  /** The run whose question it is. */
+  jobId: string;
+  /** Its words; null when the service sent them in a form that could not be read. */
+  question: string | null;
   options: string[];
   /** Commands that answer it. */
   answer: string[];
 }
 export interface PendingPlan {
   kind: 'plan';
-  plan: string;
+  jobId: string;
+  /** Its text; null when it could not be read or none came (never an empty plan shown as one). */
+  plan: string | null;
   approve: string;
   revise: string;
 }

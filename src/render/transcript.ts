@@ -3,23 +3,29 @@
 // something else is printed, or at the end), never redrawn. After a reset the service replays
 // the run: lines already printed are not printed twice; from the first difference on, the new
 // lines print after a note.
-import {
-  fileOf,
-  questionOf,
-  summarize,
-  textOf,
-  todosOf,
-  toolCallOf,
-  errorMessageOf,
-  type FileOp,
-  type JobEvent,
-  type Question,
-  type Todo,
-  type TodoStatus,
-} from './events.js';
 import { stringifyJson } from '../io/json-deep.js';
 import { sanitize, sanitizeInline } from '../io/sanitize.js';
-import { asRecord, pick } from '../io/records.js';
+import {
+  type FileOp,
+  type JobEvent,
+  readErrorMessage,
+  readFileEvent,
+  readQuestion,
+  readTextEvent,
+  readTodosEvent,
+  readToolCall,
+  readToolResult,
+  summarize,
+  type Todo,
+  type TodoStatus,
+} from '../service/events.js';
+import { describeUnread, isUnread, type Unread } from '../service/read.js';
+
+/** A question as printed: its words, or null when they could not be read. */
+export interface ShownQuestion {
+  question: string | null;
+  options: string[];
+}
 
 export type TranscriptLine =
   | { kind: 'text'; text: string }
@@ -28,11 +34,13 @@ export type TranscriptLine =
   | { kind: 'file'; op: FileOp; path: string }
   | { kind: 'step'; name: string; summary: string }
   | { kind: 'result'; summary: string; failed: boolean }
-  | { kind: 'question'; question: Question }
-  | { kind: 'plan' }
+  | { kind: 'question'; question: ShownQuestion }
+  | { kind: 'plan'; textShown: boolean }
   | { kind: 'error'; message: string }
   | { kind: 'event'; event: string; summary: string }
-  | { kind: 'note'; text: string };
+  | { kind: 'note'; text: string }
+  /** What the service sent that could not be read: said once a kind; `detail` names the paths (--debug). */
+  | { kind: 'unread'; what: string; detail: string };
 
 const clean = (s: string) => sanitizeInline(s).replace(/\s+$/, '');
 /** A line of the agent's text: its tabs kept (code and nested lists indent with them). */
@@ -50,6 +58,10 @@ export class Transcriber {
   private emitted: string[] = [];
   private replay: string[] | undefined;
   private replayPos = 0;
+  /** Kinds of unread data already said, and whether any text was shown or went unread (for the plan line). */
+  private saidUnread = new Set<string>();
+  private textShown = false;
+  private textUnread = false;
 
   /** The service replays the run from its start: compare what comes against what was printed. */
   reset(): void {
@@ -60,6 +72,17 @@ export class Transcriber {
     // The replayed todos events rebuild the same block and changes, which the replay absorbs.
     this.printedTodos.clear();
     this.blockPrinted = false;
+    this.saidUnread.clear();
+    this.textShown = false;
+    this.textUnread = false;
+  }
+
+  /** Says once a kind that the service sent something that could not be read. */
+  private sayUnread(out: TranscriptLine[], u: Unread): void {
+    if (this.saidUnread.has(u.what)) return;
+    this.saidUnread.add(u.what);
+    this.flush(out);
+    this.push(out, { kind: 'unread', what: u.what, detail: describeUnread(u, 'data.') });
   }
 
   event(ev: JobEvent): TranscriptLine[] {
@@ -67,8 +90,14 @@ export class Transcriber {
     const data = ev.data;
     switch (ev.event) {
       case 'text': {
-        const piece = textOf(data);
+        const piece = readTextEvent(data);
+        if (isUnread(piece)) {
+          this.textUnread = true;
+          this.sayUnread(out, piece);
+          return out;
+        }
         if (!piece) break;
+        if (piece.trim()) this.textShown = true;
         this.partial += piece;
         const parts = this.partial.split('\n');
         this.partial = parts.pop() ?? '';
@@ -76,8 +105,12 @@ export class Transcriber {
         return out;
       }
       case 'todos': {
-        const todos = todosOf(data);
-        if (!todos || todos.length === 0) break;
+        const todos = readTodosEvent(data);
+        if (isUnread(todos)) {
+          this.sayUnread(out, todos);
+          return out;
+        }
+        if (todos.length === 0) break;
         this.flush(out);
         if (!this.blockPrinted) {
           this.blockPrinted = true;
@@ -94,57 +127,56 @@ export class Transcriber {
       }
       case 'file_changed':
       case 'file_deleted': {
-        const f = fileOf(data, ev.event);
+        const f = readFileEvent(data, ev.event);
         this.flush(out);
-        if (f) this.push(out, { kind: 'file', op: f.op, path: clean(f.path) });
-        else this.push(out, { kind: 'event', event: ev.event, summary: clean(summarize(data)) });
+        if (!isUnread(f)) this.push(out, { kind: 'file', op: f.op, path: clean(f.path) });
+        else {
+          this.sayUnread(out, f);
+          this.push(out, { kind: 'event', event: ev.event, summary: clean(summarize(data)) });
+        }
         return out;
       }
       case 'tool_call': {
         this.flush(out);
-        const q = questionOf(data);
+        const q = readQuestion(data);
         if (q) {
+          if (isUnread(q.question)) this.sayUnread(out, q.question);
           this.push(out, {
             kind: 'question',
-            question: { question: clean(q.question), options: q.options.map(clean) },
+            question: { question: isUnread(q.question) ? null : clean(q.question), options: q.options.map(clean) },
           });
           return out;
         }
-        const call = toolCallOf(data);
-        const target = pick(call.input, 'path', 'file', 'query', 'url', 'command', 'name');
+        const call = readToolCall(data);
         this.push(out, {
           kind: 'step',
           name: clean(call.name),
-          summary: clean(summarize(target ?? (Object.keys(call.input).length ? call.input : ''), 80)),
+          summary: clean(summarize(call.target ?? (Object.keys(call.input).length ? call.input : ''), 80)),
         });
         return out;
       }
       case 'tool_result': {
         this.flush(out);
-        const r = asRecord(data);
-        const failed =
-          r.ok === false || r.success === false || r.isError === true || (r.error !== undefined && r.error !== null);
-        this.push(out, {
-          kind: 'result',
-          failed,
-          summary: clean(summarize(failed ? (pick(r, 'error', 'message') ?? data) : data, 80)),
-        });
+        const r = readToolResult(data);
+        this.push(out, { kind: 'result', failed: r.failed, summary: clean(summarize(r.summary ?? data, 80)) });
         return out;
       }
       case 'plan_approval_requested':
         this.flush(out);
-        this.push(out, { kind: 'plan' });
+        this.push(out, { kind: 'plan', textShown: this.textShown && !this.textUnread });
         return out;
       case 'credits_used':
         // Shown once, at the end of the run, with the total.
         return out;
-      case 'error':
+      case 'error': {
         this.flush(out);
+        const m = readErrorMessage(data);
         this.push(out, {
           kind: 'error',
-          message: clean(errorMessageOf(data) ?? summarize(data)) || 'The run reported an error.',
+          message: clean(isUnread(m) ? summarize(data) : m) || 'The run reported an error.',
         });
         return out;
+      }
       default:
         this.flush(out);
         this.push(out, { kind: 'event', event: clean(ev.event), summary: clean(summarize(data)) });

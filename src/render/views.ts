@@ -12,7 +12,7 @@ import type { IO } from '../io/io.js';
 import { startSpinner, formatElapsed, type Spinner } from '../io/spinner.js';
 import { style } from '../io/style.js';
 import { sanitizeInline } from '../io/sanitize.js';
-import type { Todo } from './events.js';
+import type { Todo } from '../service/events.js';
 import { formatPlain, formatPretty, todoBlock, type ViewMode } from './format.js';
 import { creditsOfRun, failureMessage, type AppliedAnswer, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
@@ -23,7 +23,7 @@ import { append } from './append.js';
 import { AgentFeed, canRewrite } from './agent-feed.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
-const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result']);
+const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result', 'unread']);
 
 export function chooseViewMode(io: IO): ViewMode | 'json' {
   return io.json ? 'json' : io.stdoutIsTTY ? 'pretty' : 'plain';
@@ -32,6 +32,8 @@ export function chooseViewMode(io: IO): ViewMode | 'json' {
 export interface RunViewOptions {
   /** Whether the terminal can move the cursor (not TERM=dumb): rows are then played word by word. */
   redraw?: boolean;
+  /** --debug: where the model looked for what it could not read (ctx.debug). */
+  debug?: (line: string) => void;
 }
 
 export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io), opts: RunViewOptions = {}): RunView {
@@ -69,6 +71,7 @@ export class TextRunView implements RunView {
   private live = false;
   private todos: Todo[] = [];
   private todosPrinted = true;
+  private readonly debug?: (line: string) => void;
   /** pretty: the agent's text, rendered as Markdown where it is on. */
   private readonly feed = new AgentFeed();
 
@@ -81,6 +84,7 @@ export class TextRunView implements RunView {
     // Rows are redrawn where the IO can redraw (IO.canRedraw: stderr a terminal too, no pipe).
     const redraw = (opts.redraw ?? true) && io.cursorMoves && io.canRedraw && io.columns >= MIN_REDRAW_COLUMNS;
     this.redraw = redraw;
+    this.debug = opts.debug;
     if (mode === 'pretty') {
       this.playback = new Playback(
         clock,
@@ -148,7 +152,9 @@ export class TextRunView implements RunView {
     // Live, the task list goes to the block (and to the scrollback when the run stops).
     if (this.live && list.length) this.showTodos({ kind: 'todos', todos: list });
     const todos: TranscriptLine[] = list.length && !this.live ? [{ kind: 'todos', todos: list }] : [];
-    const tail = this.kept.filter((l) => l.kind === 'question' || l.kind === 'plan' || l.kind === 'error');
+    const tail = this.kept.filter(
+      (l) => l.kind === 'question' || l.kind === 'plan' || l.kind === 'error' || l.kind === 'unread',
+    );
     this.kept = [];
     if (this.mode === 'plain') {
       this.io.outLine(`note\t${summary}`);
@@ -294,7 +300,10 @@ export class TextRunView implements RunView {
   }
 
   private emit(lines: TranscriptLine[]): void {
-    for (const l of lines) if (l.kind === 'error') this.printedErrors.add(l.message.trim());
+    for (const l of lines) {
+      if (l.kind === 'error') this.printedErrors.add(l.message.trim());
+      if (l.kind === 'unread') this.debug?.(`unread ${l.detail}`);
+    }
     if (lines.length === 0) return;
     const c = style(this.io);
     const width = this.io.columns - 1;

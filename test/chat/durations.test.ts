@@ -52,6 +52,8 @@ it('job watch at 40 columns: what the run wrote so far wraps between words, as a
     SITE,
     'Add an events page also add prices and a faq page with answers',
     '--no-follow',
+    // The run before ended unseen from here (cancelled, then attached to): --yes sends anyway.
+    '--yes',
   ]);
   clock.advance(3_000);
   const watch = await runCli(['job', 'watch', SITE, started.stdout.trim()], { env, clock, tty: true, columns: 40 });

@@ -17,6 +17,8 @@ const SITE = 'site_bakery';
 const clock = new FakeClock();
 let emu: RunningEmulator;
 let env: Record<string, string>;
+/** The site's latest run, known here as seen to its end (knowLatestRun). */
+let latest: string;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, clock });
@@ -25,7 +27,7 @@ afterAll(() => emu.close());
 beforeEach(async () => {
   emu.control.reset();
   env = chatEnv(emu);
-  await knowLatestRun(emu, env.SITEBUILDER_CONFIG_DIR, SITE);
+  latest = await knowLatestRun(emu, env.SITEBUILDER_CONFIG_DIR, SITE);
 });
 
 const cli = (argv: string[], o: Partial<Parameters<typeof runCli>[1]> = {}) => runCli(argv, { env, clock, ...o });
@@ -78,8 +80,16 @@ describe('every follow-up command the CLI prints works as printed', () => {
     expect((await runPrinted(printed(stale.stderr, /(sitebuilder job watch site_bakery \S+)$/m))).code).toBe(0);
     const q2 = await chat(['make it pop']);
     const answer2 = printed(q2.stderr, /^ {4}(sitebuilder chat site_bakery --answer '…' --job \S+)$/m);
+    // Pasted on another machine, which has not seen the history since the question: it cannot
+    // tell whether someone answered it meanwhile, so it sends nothing and says how to go on.
     const elsewhere = { ...env, SITEBUILDER_CONFIG_DIR: tempConfigDir() };
-    expect((await runPrinted(answer2, { text: 'A site for our bakery' }, { env: elsewhere })).code).toBe(0);
+    const sends = calls('send_message').length;
+    const there = await runPrinted(answer2, { text: 'A site for our bakery' }, { env: elsewhere });
+    expect(there.code).toBe(2);
+    expect(there.stderr).toMatch(/still waits on site_bakery .* --answer sent nothing\..* add --yes\.$/m);
+    expect(calls('send_message')).toHaveLength(sends);
+    const yes = await runPrinted(`${answer2} --yes`, { text: 'A site for our bakery' }, { env: elsewhere });
+    expect(yes.code).toBe(0);
     expect(calls('send_message').at(-1)!.args).toMatchObject({ prompt: 'A site for our bakery' });
   });
 
@@ -173,9 +183,9 @@ describe('the polling rule: no two polls of a run under 2 s apart', () => {
   });
 
   it('a get_job the transport retries (a 500, a dropped answer) waits out the floor too', async () => {
-    // Before the message: the read of the latest run, answered 500 twice, then read.
+    // Before the message: the read of the run --job names, answered 500 twice, then read.
     emu.control.addFault({ method: 'get_job', status: 500, times: 2 });
-    const n = await chat(['Add an about page and a contact page', '--no-follow']);
+    const n = await chat(['Add an about page and a contact page', '--job', latest, '--no-follow']);
     expect(n.code).toBe(0);
     // Following it: a poll dropped, then a 500, then read.
     emu.control.addFault({ method: 'get_job', drop: true, when: 'before' });
@@ -226,9 +236,11 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     const lines = ndjson(r.stdout);
     const cancel = lines.find((l) => l.type === 'cancel');
     expect(cancel).toMatchObject({ ok: false });
+    // `job cancel` would be refused the same way (it sends what this cancel sent): not offered.
     expect(cancel.message).toMatch(
-      /^The cancel was refused, so the run goes on: .*chat:write.* Ctrl-C stops following; try again with: sitebuilder job cancel site_bakery$/,
+      /^The cancel was refused, so the run goes on: .*chat:write.* Ctrl-C stops following\.$/,
     );
+    expect(cancel.message).not.toContain('try again');
     expect(lines.at(-1)).toMatchObject({ type: 'end', state: 'succeeded' });
     // Piped: a note line in the transcript, never a bare "Cancelling…".
     emu.control.addFault({ method: 'cancel_job', status: 403, message: 'This token lacks the chat:write scope.' });
@@ -240,6 +252,17 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/^note\tThe cancel was refused, so the run goes on: .*chat:write/m);
     expect(plain.stdout).toMatch(/^end\tsucceeded\texit=0/m);
+    // A failure of the service may pass on a retry: the command that tries again is offered.
+    emu.control.addFault({ method: 'cancel_job', status: 503, times: 20 });
+    const i4 = new Interrupts();
+    const flaky = await chat(['Add an about page and a contact page', '--json'], {
+      interrupts: i4,
+      clock: cancellingOn(clock, i4, [2]),
+    });
+    expect(ndjson(flaky.stdout).find((l) => l.type === 'cancel').message).toMatch(
+      /Ctrl-C stops following; try again with: sitebuilder job cancel site_bakery$/,
+    );
+    emu.control.clearFaults();
     // Refused, then Ctrl-C: no longer followed, a run that surely goes on.
     emu.control.addFault({ method: 'cancel_job', status: 403, message: 'This token lacks the chat:write scope.' });
     const i3 = new Interrupts();
@@ -274,7 +297,7 @@ describe('cancel_job: only the arguments the service shows, and every refusal sh
     expect(calls('cancel_job').map((e) => e.args)).toEqual([{ projectId: SITE }]);
     const ended = await cli(['job', 'cancel', SITE, '--job', started]);
     expect(ended.code).toBe(1);
-    expect(ended.stderr).toContain(`Run ${started} is not running (it cancelled); nothing was cancelled.`);
+    expect(ended.stderr).toContain(`Run ${started} is not going on (it was cancelled already); nothing was cancelled.`);
     const clear = await cli(['job', 'cancel', SITE, '--clear-session', '--yes']);
     expect(clear.code).toBe(0);
     expect(calls('cancel_job').map((e) => e.args)).toEqual([

@@ -9,6 +9,9 @@ import { InterruptedError } from '../../src/errors.js';
 import { ESC, type Interrupts } from '../../src/interrupts.js';
 import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
 import { rememberRun } from '../../src/config/runs.js';
+import { applyAnswer, initialRunState, outcomeOf } from '../../src/render/reducer.js';
+import { readJobAnswer } from '../../src/service/job.js';
+import { readHistoryPage } from '../../src/service/messages.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/run.js';
 
@@ -189,15 +192,38 @@ export async function siteChat(
   return ((await res.json()) as { data: { lastJobId: string | null; awaiting: string | null } }).data;
 }
 
+/** A method of the service called over HTTP, as a client calls it: its `data`. */
+async function callData(emu: RunningEmulator, method: string, args: Record<string, unknown>): Promise<unknown> {
+  const res = await fetch(`${emu.baseUrl}/v1/${method}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  return ((await res.json()) as { data: unknown }).data;
+}
+
 /**
  * "This machine has talked to the site before": the site's latest run (from the control API) is
- * among the runs known in the config dir, as if this CLI had started it long ago. Without it, a
- * history that names no run (the alternate shapes) leaves the latest run unknown.
+ * among the runs known in the config dir, as if this CLI had started it long ago and followed it
+ * to its end, seeing the history as it is now (src/config/runs.ts `seen`). Without it, the latest
+ * run cannot be told (test/chat/latest-run.test.ts).
  */
 export async function knowLatestRun(emu: RunningEmulator, configDir: string, site: string): Promise<string> {
   const { lastJobId } = await siteChat(emu, site);
   if (!lastJobId) throw new Error(`${site} has no run yet`);
-  await rememberRun(new ConfigStore(configDir), 'default', site, { jobId: lastJobId, startedAt: 1 });
+  // The two reads below are the set-up's, not the test's: a log that was empty is left empty.
+  const logWasEmpty = emu.control.log().length === 0;
+  const run = applyAnswer(
+    initialRunState(lastJobId),
+    readJobAnswer(await callData(emu, 'get_job', { projectId: site, jobId: lastJobId, cursor: 0 })),
+  ).state;
+  const { prints } = readHistoryPage(await callData(emu, 'list_messages', { projectId: site }));
+  if (logWasEmpty) emu.control.clearLog();
+  await rememberRun(new ConfigStore(configDir), 'default', site, {
+    jobId: lastJobId,
+    startedAt: 1,
+    seen: { outcome: outcomeOf(run), at: 1, prints },
+  });
   return lastJobId;
 }
 

@@ -51,14 +51,18 @@ function leaks(text: string): string[] {
   return found;
 }
 
+/** One machine per mode: the runs it follows are remembered, so the replies printed then answer. */
+const machines = new Map<Mode, string>();
+
 async function cli(argv: string[], mode: Mode, extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  if (!machines.has(mode)) machines.set(mode, tempConfigDir());
   const io = createTestIO({ tty: mode === 'tty' });
   io.stdinStream.end(argv.includes('--with-token') ? DEMO_TOKENS.full : '');
   const full = mode === 'json' ? [...argv, '--json'] : mode === 'debug' ? [...argv, '--debug'] : argv;
   await main(full, {
     io,
     env: {
-      SITEBUILDER_CONFIG_DIR: tempConfigDir(),
+      SITEBUILDER_CONFIG_DIR: machines.get(mode) as string,
       SITEBUILDER_BASE_URL: proxy.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
       ...(mode === 'tty' ? { TERM: 'xterm-256color' } : {}),

@@ -30,14 +30,18 @@ let proxy: PlantingProxy;
 const clock = new FakeClock();
 let file: string;
 
+/** One machine per mode: the runs it follows are remembered, so the replies printed then answer. */
+const machines = new Map<Mode, string>();
+
 async function cli(argv: string[], mode: Mode, extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  if (!machines.has(mode)) machines.set(mode, tempConfigDir());
   const io = createTestIO({ tty: mode === 'tty' });
   io.stdinStream.end(argv.includes('--with-token') ? DEMO_TOKENS.full : '');
   const full = mode === 'json' ? [...argv, '--json'] : argv;
   const code = await main(full, {
     io,
     env: {
-      SITEBUILDER_CONFIG_DIR: tempConfigDir(),
+      SITEBUILDER_CONFIG_DIR: machines.get(mode)!,
       SITEBUILDER_BASE_URL: proxy.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
       // A terminal in colour (FORCE_COLOR has no effect on the piped and JSON modes' stdout).

@@ -315,14 +315,15 @@ describe('against answers of other shapes', () => {
   const other = (argv: string[], opts: Parameters<typeof run>[1] = {}) =>
     run(argv, { env: { SITEBUILDER_BASE_URL: server.baseUrl, SITEBUILDER_TOKEN: DEMO_TOKENS.full }, clock, ...opts });
 
-  it('prints no id where the address goes: without one stdout stays empty, stderr says so, exit 0', async () => {
+  it('prints no id where the address goes: without one stdout stays empty, stderr says so, exit 1', async () => {
     answers.publish_site = { _id: 'dep_000003', running: true, status: 'pending' };
     answers.get_publish_status = { _id: 'dep_000003', running: false, status: 'ready' };
     const res = await other(['publish', 'site_x']);
-    expect(res.code).toBe(0);
+    // The address is stdout's contract: none read, the exit code says so (URL=$(…) && next stops).
+    expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.stderr).toBe(
-      'warning: The publish of site_x is live, but the service’s answer named no address for it; `sitebuilder publish status site_x --json` shows every field the service sent.\n',
+      'warning: The publish of site_x is live, but sitebuilder cannot read an address in the service’s answer, so none is printed; `sitebuilder publish status site_x --json` shows every field the service sent.\n',
     );
     // --json is complete either way: url null, the service's fields as it sent them.
     const doc = JSON.parse((await other(['publish', 'site_x', '--json'])).stdout);
@@ -405,7 +406,7 @@ describe('against answers of other shapes', () => {
     const live = await other(['publish', 'status', 'site_x']);
     expect(live.stdout).toContain('url\t\n');
     expect(live.stderr).toContain(
-      'warning: The publish of site_x is live, but the service’s answer named no address for it;',
+      'warning: The publish of site_x is live, but sitebuilder cannot read an address in the service’s answer;',
     );
   });
 

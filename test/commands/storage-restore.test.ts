@@ -444,7 +444,8 @@ describe('against answers of other shapes', () => {
       };
     };
     const started = await other(['storage-restore', 'site_x', '-b', 'sb_1', '-m', 'full', '--yes', '--no-wait']);
-    expect(started.code).toBe(0);
+    // The restore id is stdout's contract: missing, stdout stays empty and the exit code says so.
+    expect(started.code).toBe(1);
     expect(started.stdout).toBe('');
     expect(started.stderr).toContain(
       'warning: Storage restore of site site_x started, but the service’s answer named no restore id, so it cannot be followed here',

@@ -212,10 +212,13 @@ describe('start-up: what a command loads', () => {
     // Each command's help in gh's shape (its exit codes in one line, a Learn more link) added
     // about 400 bytes to the site noun's pack; the token masked in every answer, JSON of any
     // depth, the terminal given back on every way out and the configuration's checks (issue 22)
-    // about 10 KB.
-    expect(ours).toBeLessThan(207_000);
-    // The agent's Markdown (--no-markdown, the hyperlink marks, the rewrite of rows) added about 1.2 KB.
-    expect(Buffer.byteLength(code)).toBeLessThan(343_000);
+    // about 10 KB. The service model (src/service/: the readers of a site, a page, a value, a
+    // time) about 14 KB; `site list --workspace` stayed within 1.3 × the one-call floor
+    // (bench/startup.mjs: 1.15–1.16 per round against 1.13–1.14 without it, side by side).
+    expect(ours).toBeLessThan(221_000);
+    // The agent's Markdown (--no-markdown, the hyperlink marks, the rewrite of rows) added about
+    // 1.2 KB; the service model about 14 KB.
+    expect(Buffer.byteLength(code)).toBeLessThan(356_000);
     // ASCII (bin/ reads them as latin1), and strict, as the ES modules they came from.
     for (const f of files) {
       const text = readFileSync(f, 'latin1');

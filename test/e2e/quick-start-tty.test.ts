@@ -84,6 +84,11 @@ describe.skipIf(!hasTmux)('the Quick start in README.md', () => {
 
       const second = shell(env, cols);
       await type(second, chatLine);
+      // This machine has followed no run of the site yet: whether the agent waits for a reply
+      // cannot be told, so the message is confirmed first (docs/real-service.md "What waits on a site").
+      const asked = await second.waitFor(/Send your message\?/);
+      expectFits(asked, cols);
+      second.send('Enter');
       // Keys typed during a run are not taken (src/io/keyguard.ts): the next line waits for the shell.
       await second.waitFor((s) => s.includes('credits') && atPrompt(s), 20_000);
       await type(second, 'echo "EXIT=$?"');

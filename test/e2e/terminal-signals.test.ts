@@ -102,7 +102,8 @@ describe.skipIf(!hasScript)('degenerate terminals', () => {
     { rows: 0, cols: 0 },
     { rows: 50, cols: 65_535 },
   ])('a run followed in a terminal of %j ends, in a few appended lines', async (size) => {
-    const t = inTerminal(size, ['chat', 'site_bakery', 'Add an about page with our story']);
+    // --yes: the tests share one emulator, so what waits after another test's run is not seen here.
+    const t = inTerminal(size, ['chat', 'site_bakery', 'Add an about page with our story', '--yes']);
     expect(await ended(t, 'the run to end')).toBe(0);
     const out = t.output();
     expect(out).toContain('Done in');
@@ -131,7 +132,7 @@ describe.skipIf(!hasScript)('SIGINT and SIGTERM end the process in every state',
   }> = [
     {
       state: 'following a run',
-      args: ['chat', 'site_docs', 'Add a changelog page with the last three releases'],
+      args: ['chat', 'site_docs', 'Add a changelog page with the last three releases', '--yes'],
       reached: (t) => t.output().includes('The agent is working'),
       slow: true,
     },

@@ -19,6 +19,9 @@ import type { ShapesName } from '../../src/emulator/shapes/types.js';
 import { rememberRun } from '../../src/config/runs.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { createTestIO } from '../../src/io/io.js';
+import { applyAnswer, initialRunState, outcomeOf } from '../../src/render/reducer.js';
+import { readJobAnswer } from '../../src/service/job.js';
+import { readHistoryPage } from '../../src/service/messages.js';
 
 export const START = Date.UTC(2026, 10, 22, 12, 0, 0);
 const KNOWN_SITES = ['site_bakery', 'site_portfolio', 'site_docs'];
@@ -47,15 +50,24 @@ export class World {
 
   /**
    * A fresh emulator, and Dana's machine that has talked to the demo sites before: their latest
-   * runs are among the runs known here (as if this CLI had started them long ago).
+   * runs are among the runs known here, as if this CLI had started them long ago and followed
+   * them to their end, seeing the history as it is now (src/config/runs.ts `seen`; read over
+   * HTTP as the CLI reads it, in this world's shapes).
    */
   static async start(shapes: ShapesName): Promise<World> {
     const clock = new FakeClock(START);
     const emu = await startEmulator({ port: 0, clock, shapes });
     const world = new World(shapes, clock, emu, join(mkdtempSync(join(tmpdir(), 'sb-fuzz-')), 'config'));
     const store = new ConfigStore(world.configDir);
-    for (const site of KNOWN_SITES)
-      await rememberRun(store, 'default', site, { jobId: world.chat(site).lastJobId!, startedAt: 1 });
+    for (const site of KNOWN_SITES) {
+      const jobId = world.chat(site).lastJobId!;
+      const job = await world.api('get_job', { projectId: site, jobId, cursor: 0 }, DEMO_TOKENS.full);
+      const page = await world.api('list_messages', { projectId: site }, DEMO_TOKENS.full);
+      const outcome = outcomeOf(applyAnswer(initialRunState(jobId), readJobAnswer(job.body.data)).state);
+      const { prints } = readHistoryPage(page.body.data);
+      await rememberRun(store, 'default', site, { jobId, startedAt: 1, seen: { outcome, at: 1, prints } });
+    }
+    emu.control.clearLog();
     return world;
   }
 

@@ -39,10 +39,11 @@ export const LINES: string[][] = [
   ['site', 'create', '--workspace', 'ws_demo', '--prompt', 'A florist in Ghent with a shop'],
   ['site', 'create', '--workspace', 'ws_free', '--prompt', 'One site too many'],
   ['auth', 'status'],
-  ['chat', 'site_bakery', 'Add a gallery page with six photos'],
-  ['chat', 'site_portfolio', '#ask'],
+  // --yes: this machine has followed no run of these sites yet, so what waits cannot be told.
+  ['chat', 'site_bakery', 'Add a gallery page with six photos', '--yes'],
+  ['chat', 'site_portfolio', '#ask', '--yes'],
   ['chat', 'site_portfolio', '--choose', '1'],
-  ['chat', 'site_docs', '--plan', 'Move the FAQ to its own page'],
+  ['chat', 'site_docs', '--plan', 'Move the FAQ to its own page', '--yes'],
   ['chat', 'site_docs', '--approve'],
   ['message', 'list', 'site_bakery'],
   ['job', 'cancel', 'site_bakery'],
@@ -85,7 +86,8 @@ export async function everyCommand({ emu, baseUrl, file, go, mode }: EveryComman
   for (const argv of LINES) await go(argv);
   await go(['auth', 'login', '--with-token', '--base-url', baseUrl], { SITEBUILDER_TOKEN: '' });
   // The queue: a message sent while the agent is busy waits; then every queue verb, and a run cancelled.
-  await go(['chat', 'site_bakery', 'Add a blog with three posts', '--no-follow']);
+  // --yes: this machine has followed no run of the site, so what waits cannot be told here.
+  await go(['chat', 'site_bakery', 'Add a blog with three posts', '--no-follow', '--yes']);
   await go(['chat', 'site_bakery', 'Then a contact form', '--no-follow']);
   await go(['chat', 'site_bakery', 'And a map', '--no-follow']);
   // Ids the service made, when it queued the messages (a hostile one may have refused them).

@@ -19,6 +19,8 @@ export interface MethodServer {
   answers: Record<string, MethodAnswer>;
   /** The bodies sent to a method, in order. */
   sent(method: string): Record<string, unknown>[];
+  /** The Idempotency-Key of each call of a method, in order (undefined where none was sent). */
+  keys(method: string): Array<string | undefined>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -36,6 +38,10 @@ export async function startMethodServer(): Promise<MethodServer> {
     baseUrl: server.baseUrl,
     answers,
     sent: (method) => server.requests.filter((r) => r.url === `/v1/${method}`).map((r) => JSON.parse(r.body || '{}')),
+    keys: (method) =>
+      server.requests
+        .filter((r) => r.url === `/v1/${method}`)
+        .map((r) => r.headers['idempotency-key'] as string | undefined),
     reset() {
       for (const k of Object.keys(answers)) delete answers[k];
       server.requests.length = 0;

@@ -49,6 +49,26 @@ describe('known runs (runs.json)', () => {
     ]);
   });
 
+  it('latest: a run new here is newer than every run and end remembered before it, whatever its clock says', async () => {
+    const s = store();
+    // One process's clock ran ahead (an emulated one, or another set later): its run and the end it saw.
+    await rememberRun(s, 'p', 'site', {
+      jobId: 'job_1',
+      startedAt: 9_000,
+      seen: { outcome: 'question', at: 12_000, prints: [] },
+    });
+    // The next process's clock is behind: its run is still the one met last.
+    await rememberRun(s, 'p', 'site', { jobId: 'job_2', startedAt: 2_000 }, { latest: true });
+    expect(knownRuns(s, 'p', 'site').map((r) => [r.jobId, r.startedAt])).toEqual([
+      ['job_2', 12_001],
+      ['job_1', 9_000],
+    ]);
+    // A run already known keeps its place; without `latest`, the clock's time is kept (a run kept as the oldest).
+    await rememberRun(s, 'p', 'site', { jobId: 'job_1', startedAt: 20_000 }, { latest: true });
+    await rememberRun(s, 'p', 'site', { jobId: 'job_0', startedAt: 0 });
+    expect(knownRuns(s, 'p', 'site').map((r) => r.jobId)).toEqual(['job_2', 'job_1', 'job_0']);
+  });
+
   it('puts the run remembered last first among runs of the same instant', async () => {
     const s = store();
     for (const jobId of ['job_a', 'job_b', 'job_c']) await rememberRun(s, 'p', 'site', { jobId, startedAt: 7 });

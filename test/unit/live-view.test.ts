@@ -11,6 +11,10 @@ import { createRunView } from '../../src/render/views.js';
 import { todoBlock } from '../../src/render/format.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { terminalIO, VirtualTerminal } from '../helpers/terminal.js';
+import { readJobAnswer } from '../../src/service/job.js';
+
+/** A get_job answer as the service sends it, read by the model, applied. */
+const apply = (s: Parameters<typeof applyAnswer>[0], raw: unknown) => applyAnswer(s, readJobAnswer(raw));
 
 const ev = (event: string, data: unknown) => ({ event, data });
 const todos = (...statuses: string[]) =>
@@ -59,7 +63,7 @@ async function follow(
   await view.begin('site_bakery', 'job_1');
   let state = initialRunState('job_1');
   for (const events of ANSWERS.slice(0, n)) {
-    const applied = applyAnswer(state, { state: 'running', events });
+    const applied = apply(state, { state: 'running', events });
     state = applied.state;
     view.answer(applied, events);
     await view.play?.(clock.now() + 3000);
@@ -68,7 +72,7 @@ async function follow(
 }
 
 function finish({ view, state, clock }: Followed): void {
-  const applied = applyAnswer(state, { state: 'succeeded', events: [], creditsCharged: 4 });
+  const applied = apply(state, { state: 'succeeded', events: [], creditsCharged: 4 });
   view.answer(applied, []);
   view.stop();
   view.end({ state: applied.state, outcome: 'succeeded', exitCode: 0, elapsedMs: clock.now(), runMs: 9000 });
@@ -106,7 +110,7 @@ describe.each([80, 40, 25])('the live block at %i columns', (columns) => {
     // The transcript above it: the text played back whole, the step and the file change.
     const text = lines.slice(0, lines.indexOf('Tasks 1/3'));
     expect(text.join(' ')).toBe(`${LONG.trim()} › write_file index.html ~ index.html`);
-    const third = applyAnswer(f.state, { state: 'running', events: ANSWERS[2] });
+    const third = apply(f.state, { state: 'running', events: ANSWERS[2] });
     f.view.answer(third, ANSWERS[2]);
     await f.view.play?.(f.clock.now() + 3000);
     f.state = third.state;

@@ -23,6 +23,7 @@ import { withoutOpenMarkers } from '../../src/render/markdown/stream.js';
 import { splitParts } from '../../src/render/markdown/split.js';
 import { wrapRows } from '../../src/render/playback.js';
 import { applyAnswer, initialRunState, type RunState } from '../../src/render/reducer.js';
+import { readJobAnswer } from '../../src/service/job.js';
 import { createRunView } from '../../src/render/views.js';
 import { terminalIO } from '../helpers/terminal.js';
 
@@ -215,12 +216,12 @@ async function streamed(events: Ev[], columns: number, per: number, cut = 0): Pr
   });
   for (let i = 0; i < all.length; i += per) {
     const chunk = all.slice(i, i + per);
-    const applied = applyAnswer(state, { state: 'running', events: chunk });
+    const applied = applyAnswer(state, readJobAnswer({ state: 'running', events: chunk }));
     state = applied.state;
     view.answer(applied, chunk);
     await view.play?.(clock.now() + 3000);
   }
-  const applied = applyAnswer(state, { state: 'succeeded', events: [], creditsCharged: 1 });
+  const applied = applyAnswer(state, readJobAnswer({ state: 'succeeded', events: [], creditsCharged: 1 }));
   view.answer(applied, []);
   await view.settle?.();
   view.stop();
@@ -255,7 +256,7 @@ describe('streaming: the same events in any chunking print the same screen', () 
     await view.begin('site_bakery', 'job_1');
     let state = initialRunState('job_1');
     for (const e of PLAN) {
-      const applied = applyAnswer(state, { state: 'running', events: [e] });
+      const applied = applyAnswer(state, readJobAnswer({ state: 'running', events: [e] }));
       state = applied.state;
       view.answer(applied, [e]);
       await view.play?.(clock.now() + 3000);
@@ -276,7 +277,7 @@ describe('a resize while the plan plays', () => {
       let state = initialRunState('job_1');
       for (let i = 0; i < PLAN.length; i += 8) {
         const chunk = PLAN.slice(i, i + 8);
-        const applied = applyAnswer(state, { state: 'running', events: chunk });
+        const applied = applyAnswer(state, readJobAnswer({ state: 'running', events: chunk }));
         state = applied.state;
         view.answer(applied, chunk);
         // Halfway through a wait: the terminal gets narrower.
@@ -288,7 +289,7 @@ describe('a resize while the plan plays', () => {
         }
         await view.play?.(until);
       }
-      const applied = applyAnswer(state, { state: 'succeeded', events: [] });
+      const applied = applyAnswer(state, readJobAnswer({ state: 'succeeded', events: [] }));
       view.answer(applied, []);
       view.stop();
       return { lines: t.terminal().logicalLines() };
@@ -325,7 +326,7 @@ describe('raw text where scripts read it', () => {
       void view.begin('site_bakery', 'job_1');
       let state = initialRunState('job_1');
       for (const e of PLAN) {
-        const applied = applyAnswer(state, { state: 'running', events: [e] });
+        const applied = applyAnswer(state, readJobAnswer({ state: 'running', events: [e] }));
         state = applied.state;
         view.answer(applied, [e]);
       }
@@ -346,7 +347,7 @@ describe('raw text where scripts read it', () => {
     t.io.markdown = false;
     const view = createRunView(t.io, new FakeClock(), 'pretty');
     await view.begin('site_bakery', 'job_1');
-    const applied = applyAnswer(initialRunState('j'), { state: 'succeeded', events: PLAN });
+    const applied = applyAnswer(initialRunState('j'), readJobAnswer({ state: 'succeeded', events: PLAN }));
     view.answer(applied, PLAN);
     view.stop();
     expect(t.terminal().lines()).toContain('## Here is my plan');

@@ -8,7 +8,7 @@ import { itemsOf, PAGE_BOUND, paginate, largestPage } from '../../src/api/pagina
 import type { ListingPattern } from '../../src/api/registry-terms.js';
 import { FakeClock } from '../../src/clock.js';
 import { toolKind } from '../../src/commands/discovery/tools.js';
-import { newestFirst, timeValue } from '../../src/commands/listing.js';
+import { newestFirst, parseTime } from '../../src/service/time.js';
 import { envelope, type ScriptServer, startScriptServer } from '../helpers/script-server.js';
 
 const env = (data: unknown, extra: Record<string, unknown> = {}) =>
@@ -133,19 +133,19 @@ describe('a listing that never ends', () => {
 
 describe('newest first and tool kinds', () => {
   it('sorts by ISO or epoch-ms times, stably; keeps the service’s order when a time is missing', () => {
-    expect(timeValue('2026-01-02T00:00:00Z')).toBe(Date.UTC(2026, 0, 2));
-    expect(timeValue(1767312000000)).toBe(1767312000000);
-    expect(timeValue('1767312000000')).toBe(1767312000000);
-    expect(timeValue('yesterday')).toBeUndefined();
+    expect(parseTime('2026-01-02T00:00:00Z')).toBe(Date.UTC(2026, 0, 2));
+    expect(parseTime(1767312000000)).toBe(1767312000000);
+    expect(parseTime('1767312000000')).toBe(1767312000000);
+    expect(parseTime('yesterday')).toBeUndefined();
     const rs = [
       { id: 'a', t: '2026-01-01T00:00:00Z' },
       { id: 'b', t: Date.UTC(2026, 0, 3) },
       { id: 'c', t: '2026-01-02T00:00:00Z' },
       { id: 'd', t: Date.UTC(2026, 0, 3) },
     ];
-    expect(newestFirst(rs, (r) => r.t)).toEqual({ records: [rs[1], rs[3], rs[2], rs[0]], sorted: true });
+    expect(newestFirst(rs, (r) => parseTime(r.t))).toEqual({ records: [rs[1], rs[3], rs[2], rs[0]], sorted: true });
     const partial = [...rs, { id: 'e', t: undefined }];
-    expect(newestFirst(partial, (r) => r.t)).toEqual({ records: partial, sorted: false });
+    expect(newestFirst(partial, (r) => parseTime(r.t))).toEqual({ records: partial, sorted: false });
   });
 
   it('reads a tool’s kind from write/destructive or MCP-like annotations', () => {

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { applyAnswer, initialRunState, outcomeOf, creditsOfRun, type JobAnswer } from '../../src/render/reducer.js';
-import { asEvent } from '../../src/render/events.js';
+import { applyAnswer, initialRunState, outcomeOf, creditsOfRun } from '../../src/render/reducer.js';
+import { asEvent } from '../../src/service/events.js';
 import { REWRITE_ROW } from '../../src/io/io.js';
 import { wrapRows } from '../../src/render/playback.js';
 import { createRunView, TextRunView } from '../../src/render/views.js';
 import { createTestIO } from '../../src/io/io.js';
 import { FakeClock } from '../../src/clock.js';
+import { readJobAnswer } from '../../src/service/job.js';
+
+/** A get_job answer as the service sends it, read by the model, applied. */
+const apply = (s: Parameters<typeof applyAnswer>[0], raw: unknown) => applyAnswer(s, readJobAnswer(raw));
 
 const ev = (event: string, data: unknown) => ({ event, data });
 const EVENTS = [
@@ -47,8 +51,8 @@ function transcript(chunks: number[], opts: { resetAfter?: number } = {}): strin
   let state = initialRunState('job_1');
   let i = 0;
   let cursor = 0;
-  const feed = (answer: JobAnswer) => {
-    const applied = applyAnswer(state, answer);
+  const feed = (answer: { events: unknown[] } & Record<string, unknown>) => {
+    const applied = apply(state, answer);
     state = applied.state;
     view.answer(applied, answer.events as unknown[]);
   };
@@ -71,7 +75,7 @@ function transcript(chunks: number[], opts: { resetAfter?: number } = {}): strin
 
 describe('reducer', () => {
   it('derives text, todos, files, credits and the outcome', () => {
-    const { state } = applyAnswer(initialRunState('j'), {
+    const { state } = apply(initialRunState('j'), {
       state: 'succeeded',
       events: EVENTS,
       cursor: EVENTS.length,
@@ -90,9 +94,9 @@ describe('reducer', () => {
   });
 
   it('a reset drops what was derived, so a replay never doubles counts', () => {
-    let s = applyAnswer(initialRunState('j'), { state: 'running', events: EVENTS.slice(0, 10), cursor: 10 }).state;
-    s = applyAnswer(s, { state: 'running', events: EVENTS.slice(0, 10), cursor: 20, reset: true }).state;
-    s = applyAnswer(s, { state: 'succeeded', events: EVENTS.slice(10), cursor: 24 }).state;
+    let s = apply(initialRunState('j'), { state: 'running', events: EVENTS.slice(0, 10), cursor: 10 }).state;
+    s = apply(s, { state: 'running', events: EVENTS.slice(0, 10), cursor: 20, reset: true }).state;
+    s = apply(s, { state: 'succeeded', events: EVENTS.slice(10), cursor: 24 }).state;
     expect(s.files).toHaveLength(3);
     expect(s.creditsUsed).toBe(3);
     expect(s.text.match(/Hello/g)).toHaveLength(1);
@@ -100,7 +104,7 @@ describe('reducer', () => {
   });
 
   it('recognizes an ask_user question and a plan', () => {
-    const q = applyAnswer(initialRunState(), {
+    const q = apply(initialRunState(), {
       state: 'succeeded',
       events: [
         ev('tool_call', { name: 'ask_user', input: { question: 'Which?', options: ['a', 'b', 'c', 'd', 'e'] } }),
@@ -108,13 +112,13 @@ describe('reducer', () => {
     }).state;
     expect(outcomeOf(q)).toBe('question');
     expect(q.question).toEqual({ question: 'Which?', options: ['a', 'b', 'c', 'd'] });
-    const p = applyAnswer(initialRunState(), {
+    const p = apply(initialRunState(), {
       state: 'succeeded',
       events: [ev('text', { text: 'Plan: x' }), ev('plan_approval_requested', {})],
     }).state;
     expect(outcomeOf(p)).toBe('plan');
     expect(
-      applyAnswer(initialRunState(), { state: 'failed', events: [ev('error', { message: 'boom' })] }).state.errors,
+      apply(initialRunState(), { state: 'failed', events: [ev('error', { message: 'boom' })] }).state.errors,
     ).toEqual(['boom']);
   });
 
@@ -123,12 +127,14 @@ describe('reducer', () => {
       null,
       3,
       'x',
-      { kind: 'text', content: 'via content' },
+      { event: 'text', data: { content: 'via content' } },
+      // Its kind under another name than the stated `event`: an event of a kind not known.
+      { kind: 'text', content: 'not text' },
       { event: 'text' },
       { event: 'file_changed', data: 'a.txt' },
       { event: 'todos', data: ['one', 'two'] },
     ];
-    const { state } = applyAnswer(initialRunState(), { state: 'running', events: odd, cursor: 'nope' });
+    const { state } = apply(initialRunState(), { state: 'running', events: odd, cursor: 'nope' });
     expect(state.text).toBe('via content');
     expect(state.files).toEqual([{ path: 'a.txt', op: 'changed' }]);
     expect(state.todos.map((t) => t.title)).toEqual(['one', 'two']);
@@ -179,8 +185,8 @@ describe('transcript', () => {
     const io = createTestIO();
     const view = new TextRunView(io, new FakeClock(), 'plain');
     let s = initialRunState('j');
-    const feed = (a: JobAnswer) => {
-      const applied = applyAnswer(s, a);
+    const feed = (a: { events: unknown[] } & Record<string, unknown>) => {
+      const applied = apply(s, a);
       s = applied.state;
       view.answer(applied, a.events as unknown[]);
     };
@@ -199,7 +205,7 @@ describe('transcript', () => {
       ev('text', { text: '2Jend\r\n' }),
       ev('file_changed', { path: '\u001b[31mevil.html' }),
     ];
-    const applied = applyAnswer(initialRunState(), { state: 'running', events });
+    const applied = apply(initialRunState(), { state: 'running', events });
     view.answer(applied, events);
     // pretty holds an answer's lines for playback until the next answer, the end, or stop.
     view.stop();
@@ -224,7 +230,7 @@ describe('transcript', () => {
       let i = 0;
       for (const n of chunks) {
         const part = events.slice(i, (i += n));
-        const applied = applyAnswer(s, { state: i === events.length ? 'failed' : 'running', events: part });
+        const applied = apply(s, { state: i === events.length ? 'failed' : 'running', events: part });
         s = applied.state;
         view.answer(applied, part);
       }
@@ -245,7 +251,7 @@ describe('transcript', () => {
     const view = createRunView(io, new FakeClock());
     const events = [...EVENTS.slice(0, 3), { event: 'brand_new', data: { x: [1] }, extra: true }];
     void view.begin('site_1', 'job_1');
-    const applied = applyAnswer(initialRunState('job_1'), { state: 'succeeded', events, creditsCharged: 2 });
+    const applied = apply(initialRunState('job_1'), { state: 'succeeded', events, creditsCharged: 2 });
     view.answer(applied, events);
     view.end({ state: applied.state, outcome: 'succeeded', exitCode: 0, elapsedMs: 5 });
     const lines = io
@@ -269,7 +275,7 @@ describe('transcript', () => {
 
 describe('tolerant readers of the shapes the service does not show', () => {
   it('file_changed: added, changed or deleted under any of the obvious names', () => {
-    const op = (data: unknown) => applyAnswer(initialRunState(), { events: [ev('file_changed', data)] }).state.files;
+    const op = (data: unknown) => apply(initialRunState(), { events: [ev('file_changed', data)] }).state.files;
     expect(op({ filePath: 'a.html', changeType: 'created' })).toEqual([{ path: 'a.html', op: 'added' }]);
     expect(op({ path: 'a.html', action: 'created' })).toEqual([{ path: 'a.html', op: 'added' }]);
     expect(op({ file: 'a.html', kind: 'new' })).toEqual([{ path: 'a.html', op: 'added' }]);
@@ -283,7 +289,7 @@ describe('tolerant readers of the shapes the service does not show', () => {
       const io = createTestIO();
       io.json = true;
       const view = createRunView(io, new FakeClock());
-      const { state } = applyAnswer(initialRunState('j'), { state: 'failed', error, events: [] });
+      const { state } = apply(initialRunState('j'), { state: 'failed', error, events: [] });
       view.end({ state, outcome: 'failed', exitCode: 6, elapsedMs: 1 });
       return JSON.parse(io.stdoutText().trim().split('\n').at(-1)!).error;
     };
@@ -294,7 +300,8 @@ describe('tolerant readers of the shapes the service does not show', () => {
     });
     const alt = { type: 'agent_build_failed', detail: 'Broke.', __v: 0 };
     expect(end(alt)).toEqual({ code: 'agent_build_failed', message: 'Broke.', raw: alt });
-    expect(end(undefined)).toEqual({ code: null, message: 'The run failed without saying why.', raw: null });
+    // Nothing read is nothing said: null, never a sentence made up as the service's.
+    expect(end(undefined)).toEqual({ code: null, message: null, raw: null });
   });
 });
 
@@ -311,7 +318,7 @@ function screenOf(out: string): string[] {
 describe('pretty playback', () => {
   const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${from + i}`).join(' ');
   const textAnswer = (s: ReturnType<typeof initialRunState>, lines: string[], extra: unknown[] = []) =>
-    applyAnswer(s, { state: 'running', events: [...lines.map((l) => ev('text', { text: `${l}\n` })), ...extra] });
+    apply(s, { state: 'running', events: [...lines.map((l) => ev('text', { text: `${l}\n` })), ...extra] });
 
   it('plays one answer word by word over the wait, never past it, and ends showing exactly the lines', async () => {
     const clock = new FakeClock();

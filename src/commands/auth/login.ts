@@ -7,7 +7,7 @@ import { ApiError, AuthError, CliError, ConfirmationNeededError, InterruptedErro
 import { maskToken } from '../../io/mask.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
-import { readTokenInfo } from './token-info.js';
+import { readTokenInfo } from '../../service/token.js';
 import { addressOrigin } from './origin.js';
 
 interface LoginOptions {

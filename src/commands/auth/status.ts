@@ -4,8 +4,8 @@ import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { maskToken } from '../../io/mask.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { readTokenInfo } from '../../service/token.js';
 import { addressOrigin, addressSource, profileSource } from './origin.js';
-import { readTokenInfo } from './token-info.js';
 
 const SOURCES = { flag: '--token flag', env: 'SITEBUILDER_TOKEN', profile: 'saved profile', none: 'none' } as const;
 const PROFILE_WHY = {

@@ -1,11 +1,12 @@
 // `sitebuilder backup list <site>`: the site backups (pages, components and settings).
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
-import { idOf, pickString } from '../../io/records.js';
-import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { columnWatch, newestFirst } from '../listing.js';
-import { BACKUP_FIELDS, createdAt, formatWhen, labelOf } from '../storage-backup/format.js';
+import { readSiteBackup } from '../../service/backups.js';
+import { known } from '../../service/read.js';
+import { newestFirst } from '../../service/time.js';
+import { columnWatch } from '../listing.js';
+import { formatWhen } from '../storage-backup/format.js';
 
 export interface BackupListOptions {
   site?: string;
@@ -26,22 +27,19 @@ export const list = defineCommand<BackupListOptions>({
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const result = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
-    const { records, sorted } = newestFirst(recordsOf('list_backups', result), createdAt);
+    const read = recordsOf('list_backups', result).map(readSiteBackup);
+    const { records, sorted } = newestFirst(read, (b) => known(b.created));
     if (!sorted) ctx.io.warn('some backups show no creation time, so they are in the service’s order.');
-    if (ctx.globals.json) return ctx.io.printJson(records);
+    if (ctx.globals.json) return ctx.io.printJson(records.map((b) => b.raw));
     const tty = ctx.io.stdoutIsTTY;
-    const watch = columnWatch<unknown>([
-      { header: 'ID', fields: ['_id', 'id'], value: (b) => idOf(b) },
-      { header: 'BACKUP ID', fields: ['BackupId'], value: (b) => pickString(b, 'BackupId') ?? '' },
-      { header: 'TYPE', fields: ['type'], value: (b) => pickString(b, 'type') ?? '' },
-      { header: 'LABEL', fields: BACKUP_FIELDS.label, value: (b) => labelOf(b) },
-      { header: 'CREATED', fields: BACKUP_FIELDS.created, value: (b) => formatWhen(createdAt(b), tty) },
+    const watch = columnWatch<(typeof records)[number]>([
+      { header: 'ID', read: (b) => b.id, value: (b) => known(b.id) },
+      { header: 'BACKUP ID', read: (b) => b.backupId, value: (b) => known(b.backupId) },
+      { header: 'TYPE', read: (b) => b.type, value: (b) => known(b.type) },
+      { header: 'LABEL', read: (b) => b.label, value: (b) => known(b.label) },
+      { header: 'CREATED', read: (b) => b.created, value: (b) => formatWhen(known(b.created), tty) },
     ]);
-    printTable(
-      ctx.io,
-      watch.columns,
-      records.map((b) => sanitizeDeep(b)),
-    );
+    printTable(ctx.io, watch.columns, records);
     watch.report(ctx.io, 'backups', records.length);
   },
 });

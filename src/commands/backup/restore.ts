@@ -5,10 +5,11 @@ import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
-import { asRecord, idOf, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { createdAt, dayOf, formatWhen, labelOf, ownKeysThenData } from '../storage-backup/format.js';
+import { preRestoreBackupId, readSiteBackup, type SiteBackup, siteBackupIds } from '../../service/backups.js';
+import { known, recordOf } from '../../service/read.js';
+import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
 import { sb } from '../../io/shell.js';
 
 export interface BackupRestoreOptions {
@@ -16,38 +17,30 @@ export interface BackupRestoreOptions {
   backupId?: string;
 }
 
-const matches = (b: unknown, id: string) => idOf(b) === id || pickString(b, 'BackupId') === id;
+const matches = (b: unknown, id: string) => siteBackupIds(b).includes(id);
 
-/** Where an answer may name the Pre-restore Backup (its fields are not shown): a record, or an id. */
-const PRE_RESTORE_RECORDS = ['preRestoreBackup', 'createdBackup', 'undoBackup', 'safetyBackup'];
-const PRE_RESTORE_IDS = ['preRestoreBackupId', 'createdBackupId', 'undoBackupId', 'safetyBackupId'];
+export { preRestoreBackupId };
 
-/** The id of the Pre-restore Backup the answer names, if it names one (never the restored backup's own). */
-export function preRestoreBackupId(data: Record<string, unknown>, restored: string): string | null {
-  const ids = [
-    ...PRE_RESTORE_RECORDS.map((k) => asRecord(data[k])).flatMap((r) => [idOf(r), pickString(r, 'BackupId')]),
-    ...PRE_RESTORE_IDS.map((k) => pickString(data, k)),
-  ];
-  return ids.find((id): id is string => typeof id === 'string' && id !== '' && id !== restored) ?? null;
-}
+/** The id a backup is restored by: its `_id`, else its `BackupId` (either works, as the reference states). */
+const idOf = (b: SiteBackup): string => siteBackupIds(b.raw)[0] ?? '';
 
-function describe(b: unknown): string {
-  const label = labelOf(b);
-  const when = formatWhen(createdAt(b), true);
+function describe(b: SiteBackup): string {
+  const label = known(b.label);
+  const when = formatWhen(known(b.created), true);
   return sanitizeInline([idOf(b), label && `“${label}”`, when && `from ${when}`].filter(Boolean).join(' '));
 }
 
 /** A backup's row in the picker (io/choice-layout.ts): its date (or day), label and type, then its id. */
-function choiceRow(b: unknown): ChoiceRow {
-  const label = labelOf(b);
-  const when = formatWhen(createdAt(b), true);
+function choiceRow(b: SiteBackup): ChoiceRow {
+  const label = known(b.label);
+  const when = formatWhen(known(b.created), true);
   return {
     cells: [
       [when, dayOf(when)].map(sanitizeInline),
-      sanitizeInline(label && `“${label}”`),
-      sanitizeInline(pickString(b, 'type') ?? ''),
+      sanitizeInline(label ? `“${label}”` : ''),
+      sanitizeInline(known(b.type) ?? ''),
     ],
-    id: sanitizeInline(idOf(b) || pickString(b, 'BackupId') || ''),
+    id: sanitizeInline(idOf(b)),
   };
 }
 
@@ -62,20 +55,22 @@ async function resolveBackup(
   if (given && (ctx.globals.yes || !ctx.prompter.canPrompt())) return { id: given, text: given };
   if (!given) ctx.prompter.require('Choosing a backup', `name it: \`${sb('backup restore', siteId, 'BACKUP_ID')}\``);
   const { envelope } = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
-  const items = itemsOf(envelope.data);
+  const items = itemsOf(envelope.data).map(readSiteBackup);
   if (given) {
     // Only to name its date: whether the listing is paged is not shown, so a backup missing
     // from it is not refused here; the service answers 404 for one that does not exist.
-    const found = items.find((b) => matches(b, given));
+    const found = items.find((b) => matches(b.raw, given));
     return { id: given, text: found ? describe(found) : sanitizeInline(given) };
   }
-  if (items.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
-  const lines = layoutChoices(ctx.io.columns, items.map(choiceRow), { free: 1, optional: [2] });
+  // A record without an id of either kind cannot be restored by the command: not offered.
+  const offered = items.filter((b) => idOf(b));
+  if (offered.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
+  const lines = layoutChoices(ctx.io.columns, offered.map(choiceRow), { free: 1, optional: [2] });
   const picked = await ctx.prompter.select(
     'Which backup?',
-    items.map((b, i) => ({ label: lines[i], value: b, picked: describe(b) })),
+    offered.map((b, i) => ({ label: lines[i], value: b, picked: describe(b) })),
   );
-  return { id: idOf(picked) || pickString(picked, 'BackupId')!, text: describe(picked) };
+  return { id: idOf(picked), text: describe(picked) };
 }
 
 export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context): Promise<number> {
@@ -92,7 +87,7 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
   });
   let data: Record<string, unknown>;
   try {
-    data = asRecord(
+    data = recordOf(
       (await ctx.api().call('restore_backup', { projectId: siteId, backupId: backup.id }, { signal: ctx.signal }))
         .envelope.data,
     );

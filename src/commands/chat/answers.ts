@@ -6,12 +6,17 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
 import { agentLine } from '../../render/agent-text.js';
-import type { Question } from '../../render/events.js';
 import type { Mode } from './send.js';
 import { requireQuestion } from './waiting.js';
 
 /** What a build message says to approve a plan (the service: "to approve, send a build message"). */
 export const APPROVE_TEXT = 'Approve the plan and build it.';
+
+/** A question as asked: its words (null when they could not be read) and its suggested answers. */
+export interface AskedQuestion {
+  question: string | null;
+  options: string[];
+}
 
 export interface NextMessage {
   prompt: string;
@@ -30,7 +35,7 @@ async function orLater<T>(p: Promise<T>): Promise<T | undefined> {
   }
 }
 
-export async function askQuestion(ctx: Context, q: Question): Promise<NextMessage | undefined> {
+export async function askQuestion(ctx: Context, q: AskedQuestion): Promise<NextMessage | undefined> {
   // The labels are printed, so they are sanitized and fit one line each; the answer sent is the
   // option as the service gave it.
   const room = Math.max(10, ctx.io.columns - 4);
@@ -43,7 +48,11 @@ export async function askQuestion(ctx: Context, q: Question): Promise<NextMessag
   ];
   // A question wider than the terminal is said above the list, wrapped at word boundaries: the
   // list's own title line would be folded mid-word while it waits.
-  let title = (await agentLine(ctx.io, q.question)) || 'The agent asks a question';
+  if (q.question === null)
+    ctx.io.errLine(
+      'The agent asks a question whose words the service sent in a form sitebuilder cannot read; --json shows it.',
+    );
+  let title = (q.question !== null && (await agentLine(ctx.io, q.question))) || 'The agent asks a question';
   if (displayWidth(title) + 4 > ctx.io.columns) {
     ctx.io.errLine(`The agent asks: ${title}`);
     title = 'Your answer';
@@ -77,14 +86,19 @@ export async function askPlan(ctx: Context): Promise<NextMessage | undefined> {
   return text?.trim() ? { prompt: text.trim(), mode: 'plan' } : undefined;
 }
 
-/** --choose N: the Nth suggested answer of the question that waits on the latest run (--job names it). */
-export async function chosenAnswer(ctx: Context, projectId: string, n: number, jobId?: string): Promise<string> {
-  const { question: q } = await requireQuestion(ctx, projectId, '--choose', jobId);
+/** --choose N: the Nth suggested answer of the question that waits on the latest run (--job names it), and that run. */
+export async function chosenAnswer(
+  ctx: Context,
+  projectId: string,
+  n: number,
+  jobId?: string,
+): Promise<{ prompt: string; jobId: string }> {
+  const { question: q, jobId: asked } = await requireQuestion(ctx, projectId, '--choose', jobId);
   if (q.options.length === 0)
     throw new UsageError('This question has no suggested answers; answer with --answer TEXT. Nothing was sent.');
   if (n > q.options.length) {
     const list = q.options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join('; ');
     throw new UsageError(`--choose takes 1 to ${q.options.length} for this question (${list}); nothing was sent.`);
   }
-  return q.options[n - 1];
+  return { prompt: q.options[n - 1], jobId: asked };
 }

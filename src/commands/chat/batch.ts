@@ -13,6 +13,7 @@ import { BATCH_KEY_MAX, formatCount, isIdempotencyKey, LIMITS } from '../../api/
 import { pollUntil, Reconnect } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import {
+  ApiError,
   CliError,
   ConfirmationNeededError,
   ExitCode,
@@ -31,7 +32,6 @@ import {
   failureMessage,
   initialRunState,
   isEnded,
-  type JobAnswer,
   outcomeOf,
   type RunState,
 } from '../../render/reducer.js';
@@ -41,10 +41,13 @@ import type { SiteOutcome } from '../fleet/report.js';
 import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
 import { gatherSites } from '../fleet/sites.js';
 import { flag, sb, shellQuote } from '../../io/shell.js';
-import { pendingOf, waitingOn } from '../job/commands.js';
+import { agentAsks, pendingOf, waitingOn } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
 import { type ChatOptions, readMessageFile } from './run.js';
+import { noteRunEnd } from '../job/known-runs.js';
+import { type ReplyTo, replyKey, replyRefused } from './reply-key.js';
 import { sendMessage, type Mode } from './send.js';
+import { readJobAnswer } from '../../service/job.js';
 import { siteExists } from './site-exists.js';
 import { confirmNewMessage } from './waiting.js';
 
@@ -207,7 +210,7 @@ async function confirmCredits(ctx: Context, count: number): Promise<void> {
 function askedNote(pending: Pending | undefined): string {
   if (pending?.kind !== 'question') return 'The agent asks a question.';
   const options = pending.options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join(' · ');
-  return `The agent asks: ${sanitizeInline(pending.question)}${options ? ` Options (--choose N): ${options}` : ''}`;
+  return `${agentAsks(pending.question)}${options ? ` Options (--choose N): ${options}` : ''}`;
 }
 
 /** The commands that answer what waits on run `jobId`, each naming it with --job (--choose first where there are options). */
@@ -241,8 +244,8 @@ async function followRun(
     read: async (call) => {
       const { envelope } = await ctx
         .api()
-        .call<JobAnswer>('get_job', { projectId: site, jobId, cursor: state.cursor }, { signal: ctx.signal, ...call });
-      const applied = applyAnswer(state, (envelope.data ?? {}) as JobAnswer);
+        .call('get_job', { projectId: site, jobId, cursor: state.cursor }, { signal: ctx.signal, ...call });
+      const applied = applyAnswer(state, readJobAnswer(envelope.data));
       changed = applied.events.length > 0 || applied.stateChanged || applied.reset;
       state = applied.state;
       return state;
@@ -252,6 +255,7 @@ async function followRun(
     done: (s) => isEnded(s.state),
     changed: () => changed,
   });
+  if (!r.timedOut) await noteRunEnd(ctx, site, jobId, outcomeOf(r.value));
   return { state: r.value, timedOut: r.timedOut };
 }
 
@@ -276,8 +280,9 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   });
   const siteCtx: Context = { ...ctx, prompter: NO_PROMPTS };
   row.state('checking');
+  let replyTo: ReplyTo | undefined;
   try {
-    await confirmNewMessage(siteCtx, site, mode);
+    replyTo = await confirmNewMessage(siteCtx, site, mode);
   } catch (err) {
     if (ctx.signal.aborted) return out('not-started', ExitCode.interrupted, { note: 'Not sent: interrupted first.' });
     const waitingRun = (err as CliError).details?.jobId;
@@ -300,13 +305,17 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   row.state('sending');
   let sent: Awaited<ReturnType<typeof sendMessage>>;
   try {
-    sent = await sendMessage(
-      siteCtx,
-      site,
-      prompt,
-      mode,
-      o.idempotencyKey === undefined ? undefined : `${o.idempotencyKey}-${site}`,
-    );
+    try {
+      sent = await sendMessage(
+        siteCtx,
+        site,
+        prompt,
+        mode,
+        o.idempotencyKey === undefined ? replyTo && replyKey(siteCtx, site, replyTo) : `${o.idempotencyKey}-${site}`,
+      );
+    } catch (err) {
+      throw replyTo && err instanceof ApiError ? await replyRefused(siteCtx, site, replyTo, err) : err;
+    }
   } catch (err) {
     if (ctx.signal.aborted)
       return out('detached', ExitCode.interrupted, {
@@ -319,7 +328,7 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
   if (sent.queued)
     return out('queued', o.follow === false ? ExitCode.ok : ExitCode.pending, {
       ref: sent.queueItemId,
-      note: `The agent is busy: the message waits in the queue at position ${sent.queuePosition ?? '?'}; it runs on its own (do not send it again).`,
+      note: `The agent is busy: the message waits in the queue${sent.queuePosition === null ? '' : ` at position ${sent.queuePosition}`}; it runs on its own (do not send it again).`,
       next: [sb('queue list', site)],
       record: { queueItemId: sent.queueItemId, queuePosition: sent.queuePosition },
     });

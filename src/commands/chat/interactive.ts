@@ -14,7 +14,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
 import { forgetTypeAhead, keepTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
 import { EndOfInputError, EscapeError } from '../../io/prompter.js';
-import { pickString } from '../../io/records.js';
+import { readResumeAnswer } from '../../service/chat.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { agentText } from '../../render/agent-text.js';
@@ -23,6 +23,7 @@ import { answerLines, waitingOn } from '../job/commands.js';
 import { rememberSiteRun } from '../job/known-runs.js';
 import { printQueue } from '../queue/list.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
+import type { ReplyTo } from './reply-key.js';
 import { oddLine, slashTypo } from './shell-like.js';
 import { followToEnd, runTurn, type TurnResult } from './turn.js';
 import { waitingAtStart } from './waiting.js';
@@ -67,7 +68,8 @@ async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
 async function resumeQueue(ctx: Context, projectId: string): Promise<string | undefined> {
   try {
     const { envelope } = await ctx.api().call('resume_queue', { projectId }, { signal: ctx.signal });
-    const jobId = pickString(envelope.data, 'jobId', 'startedJobId', 'job_id');
+    const { started } = readResumeAnswer(envelope.data);
+    const jobId = typeof started === 'object' ? started.jobId : undefined;
     ctx.io.errLine(sanitizeInline(envelope.message || 'The queue runs again.'));
     if (jobId) await rememberSiteRun(ctx, projectId, { jobId });
     return jobId;
@@ -106,6 +108,9 @@ function sayLeftWaiting(ctx: Context, w: Pending): void {
   for (const line of answerLines(w)) ctx.io.errLine(line);
 }
 
+/** What a message sent while `w` waits answers (its Idempotency-Key: reply-key.ts). */
+const replyOf = (w: Pending): ReplyTo => ({ jobId: w.jobId, kind: w.kind });
+
 const ask = (ctx: Context, w: Pending): Promise<NextMessage | undefined> =>
   w.kind === 'question' ? askQuestion(ctx, { question: w.question, options: w.options }) : askPlan(ctx);
 
@@ -142,13 +147,14 @@ export async function interactiveChat(
    * One turn; the exit code when its run was detached from. A refusal (queue full, no credits…)
    * ends the turn, not the conversation.
    */
-  const turn = async (next: NextMessage): Promise<number | undefined> => {
+  const turn = async (next: NextMessage, replyTo?: ReplyTo): Promise<number | undefined> => {
     try {
       waiting = undefined;
       return ended(
         await runTurn(ctx, {
           projectId,
           ...next,
+          replyTo,
           follow: true,
           timeoutMs: opts.timeoutMs,
           reconnectForMs: opts.reconnectForMs,
@@ -163,13 +169,13 @@ export async function interactiveChat(
   };
   /** Follows a run the conversation did not send (the one /resume started), as a turn. */
   const follow = async (jobId: string): Promise<number | undefined> => {
-    const { result, next } = await followToEnd(ctx, projectId, jobId, {
+    const { result, next, replyTo } = await followToEnd(ctx, projectId, jobId, {
       timeoutMs: opts.timeoutMs,
       remember: false,
       reconnectForMs: opts.reconnectForMs,
       conversation: true,
     });
-    if (next) return turn(next);
+    if (next) return turn(next, replyTo);
     return ended(result);
   };
   // Keys typed while the conversation starts are kept for the first message, as during a run.
@@ -181,7 +187,7 @@ export async function interactiveChat(
     ctx.io.errLine(`The agent's ${what.kind} from run ${sanitizeInline(start.jobId)} still waits:`);
     if (what.kind === 'plan' && what.plan) ctx.io.outLine(await agentText(ctx.io, what.plan, 'stdout', ctx.signal));
     const next = await ask(ctx, what);
-    const detached = next ? await turn(next) : ended({ exitCode: ExitCode.ok, pending: what });
+    const detached = next ? await turn(next, replyOf(what)) : ended({ exitCode: ExitCode.ok, pending: what });
     if (detached !== undefined) return detached;
   }
   let keptSaid = '';
@@ -240,7 +246,7 @@ export async function interactiveChat(
       }
       const w: Pending = waiting;
       const next = await ask(ctx, w);
-      const detached = next ? await turn(next) : undefined;
+      const detached = next ? await turn(next, replyOf(w)) : undefined;
       if (detached !== undefined) return detached;
       continue;
     }
@@ -276,7 +282,7 @@ export async function interactiveChat(
       }
       unconfirmed = false;
     }
-    const detached = await turn({ prompt: line, mode: plan ? 'plan' : 'build' });
+    const detached = await turn({ prompt: line, mode: plan ? 'plan' : 'build' }, waiting && replyOf(waiting));
     if (detached !== undefined) return detached;
   }
 }

@@ -12,6 +12,7 @@ import { APPROVE_TEXT, chosenAnswer } from './answers.js';
 import { interactiveChat } from './interactive.js';
 import { siteExists } from './site-exists.js';
 import type { Mode } from './send.js';
+import type { ReplyTo } from './reply-key.js';
 import { printAnswerLater, runTurn } from './turn.js';
 import { confirmNewMessage, requirePlan, requireQuestion } from './waiting.js';
 
@@ -171,18 +172,21 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
   // Each reply checks that what it answers waits on the latest run; a new message, that nothing does.
   let prompt: string;
   let mode: Mode = 'build';
+  // What the message answers, when it is a reply: its Idempotency-Key comes from it (reply-key.ts).
+  let replyTo: ReplyTo | undefined;
   if (message !== undefined) {
     [prompt, mode] = [message, opts.plan ? 'plan' : 'build'];
-    await confirmNewMessage(ctx, site, mode, opts.job);
+    replyTo = await confirmNewMessage(ctx, site, mode, opts.job);
   } else if (opts.answer !== undefined) {
     prompt = opts.answer;
-    await requireQuestion(ctx, site, '--answer', opts.job);
+    replyTo = { jobId: (await requireQuestion(ctx, site, '--answer', opts.job)).jobId, kind: 'question' };
   } else if (opts.choose !== undefined) {
-    prompt = await chosenAnswer(ctx, site, opts.choose, opts.job);
+    const chosen = await chosenAnswer(ctx, site, opts.choose, opts.job);
+    [prompt, replyTo] = [chosen.prompt, { jobId: chosen.jobId, kind: 'question' }];
   } else {
     const flag = opts.approve ? '--approve' : '--revise';
     [prompt, mode] = opts.approve ? [APPROVE_TEXT, 'build'] : [opts.revise!, 'plan'];
-    await requirePlan(ctx, site, flag, opts.job);
+    replyTo = { jobId: (await requirePlan(ctx, site, flag, opts.job)).jobId, kind: 'plan' };
   }
   const r = await runTurn(ctx, {
     projectId: site,
@@ -191,6 +195,7 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
     follow: opts.follow !== false,
     timeoutMs: opts.timeout,
     idempotencyKey: opts.idempotencyKey,
+    replyTo,
     reconnectForMs: opts.reconnectFor,
   });
   if (r.pending) printAnswerLater(ctx, r.pending);

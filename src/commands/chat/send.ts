@@ -4,7 +4,8 @@
 import type { Envelope } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError } from '../../errors.js';
-import { asRecord, pick, pickString } from '../../io/records.js';
+import { hasRefusalCode, readSendAnswer } from '../../service/chat.js';
+import { isRecord, known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { sb } from '../../io/shell.js';
@@ -37,21 +38,21 @@ export async function sendMessage(
   } catch (err) {
     throw err instanceof ApiError ? sendRefusal(err, projectId) : err;
   }
-  const data = asRecord(envelope.data);
-  if (data.queued === true) {
-    const pos = pick(data, 'queuePosition', 'position');
-    const queueItemId = pickString(data, 'queueItemId', 'id') ?? '';
+  const data = isRecord(envelope.data) ? envelope.data : {};
+  const answer = readSendAnswer(data);
+  if (answer.queued === true) {
+    const queueItemId = known(answer.queueItemId) ?? '';
     // The run it starts later is not known here: until a newer run is, what waits cannot be told.
     await rememberSiteRun(ctx, projectId, { jobId: queueItemId || 'unnamed', queued: true, mode });
     return {
       queued: true,
       queueItemId,
-      queuePosition: typeof pos === 'number' ? pos : null,
-      queueResumable: data.queueResumable === true,
+      queuePosition: known(answer.queuePosition) ?? null,
+      queueResumable: answer.queueResumable === true,
       data,
     };
   }
-  const jobId = pickString(data, 'jobId') ?? pickString(pick(data, 'job'), 'jobId', '_id');
+  const jobId = known(answer.jobId);
   if (!jobId)
     throw new CliError(
       `The service took the message but named no job id, so its run cannot be followed; see it with: ${sb('message list', projectId)}`,
@@ -84,22 +85,27 @@ export function reportQueued(
     else io.printJson(doc);
     return;
   }
-  const pos = a.queuePosition ?? '?';
+  // What the answer did not say is left empty (piped) or said so, never filled in.
   const item = sanitizeInline(a.queueItemId);
-  if (!io.stdoutIsTTY) io.outLine(`queued\t${pos}\t${item}`);
+  const where = `${a.queuePosition === null ? '' : ` at position ${a.queuePosition}`}${item ? ` (${item})` : ''}`;
+  if (!io.stdoutIsTTY) io.outLine(`queued\t${a.queuePosition ?? ''}\t${item}`);
   else if (a.queueResumable)
     io.outLine(
       io.prose(
-        `${style(io).yellow('⧗')} The queue is stopped after a failed or cancelled run: your message waits at position ${pos} (${item}) and runs once the queue is resumed; do not send it again.`,
+        `${style(io).yellow('⧗')} The queue is stopped after a failed or cancelled run: your message waits${where} and runs once the queue is resumed; do not send it again.`,
         'stdout',
       ),
     );
   else
     io.outLine(
       io.prose(
-        `${style(io).cyan('⧗')} The agent is busy: your message waits in the queue at position ${pos} (${item}). It runs on its own; do not send it again.`,
+        `${style(io).cyan('⧗')} The agent is busy: your message waits in the queue${where}. It runs on its own; do not send it again.`,
         'stdout',
       ),
+    );
+  if (a.queuePosition === null || !item)
+    io.info(
+      `The service's answer did not say ${!item ? 'the queued message’s id' : 'its place in the queue'}; ${sb('queue list', projectId)} shows the queue.`,
     );
   if (opts.conversation) {
     io.info(a.queueResumable ? 'Run the queue with /resume; /queue shows it.' : '/queue shows the queue.');
@@ -121,7 +127,7 @@ export function reportStarted(ctx: Context, projectId: string, jobId: string): v
  * Retry-After): say it once, with what to do next, instead of adding the generic hint.
  */
 export function sendRefusal(err: ApiError, projectId: string): ApiError {
-  const quota = err.status === 429 && 'code' in asRecord(err.data);
+  const quota = err.status === 429 && hasRefusalCode(err.data);
   if ((err.status !== 402 && !quota) || !err.serviceMessage) return err;
   const next = quota ? ` See the queue with: ${sb('queue list', projectId)}` : '';
   return err.withSentence(`${sanitizeInline(err.serviceMessage)}${next}`);

@@ -6,7 +6,7 @@
 import { itemsOf, paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
-import { idOf } from '../../io/records.js';
+import { siteId, workspaceId } from '../../service/sites.js';
 
 /** Site ids read at most for a suggestion. */
 export const SUGGEST_SITES_MAX = 500;
@@ -68,7 +68,7 @@ export async function reachableSiteIds(ctx: Context): Promise<string[]> {
   let workspaces: string[] = [];
   await readable(async () => {
     const { envelope } = await ctx.api().call('list_workspaces', {}, { signal: ctx.signal });
-    workspaces = itemsOf(envelope.data).map(idOf).filter(Boolean);
+    workspaces = itemsOf(envelope.data).map(workspaceId).filter(Boolean);
   });
   for (const ws of workspaces) {
     const left = SUGGEST_SITES_MAX - ids.length;
@@ -76,7 +76,7 @@ export async function reachableSiteIds(ctx: Context): Promise<string[]> {
     await readable(async () => {
       const args = { workspaceId: ws };
       for await (const site of paginate(ctx.api(), 'list_sites', args, { max: left, signal: ctx.signal }))
-        if (idOf(site)) ids.push(idOf(site));
+        if (siteId(site)) ids.push(siteId(site));
     });
   }
   return ids;

@@ -3,14 +3,15 @@
 // prompt, the question or plan is printed with the exact commands that answer it, and the exit
 // code says what waits (10 question, 11 plan).
 import type { Context } from '../../context.js';
-import { ExitCode } from '../../errors.js';
+import { ApiError, ExitCode } from '../../errors.js';
 import { agentLine } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
 import { createRunView } from '../../render/views.js';
-import { answerLines, pendingOf } from '../job/commands.js';
+import { agentAsks, answerLines, PLAN_NOT_SHOWN, pendingOf } from '../job/commands.js';
 import { exitCodeOf, followJob, watchCommand } from '../job/follow.js';
 import { sayStopped } from '../job/run-keys.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
+import { type ReplyTo, replyKey, replyRefused } from './reply-key.js';
 import { reportQueued, reportStarted, sendMessage, type Mode } from './send.js';
 
 export interface TurnOptions {
@@ -21,7 +22,10 @@ export interface TurnOptions {
   /** Inside `chat <site>`'s conversation: what comes next is said with its slash commands. */
   conversation?: boolean;
   timeoutMs?: number;
+  /** The user's --idempotency-key, for the first message. */
   idempotencyKey?: string;
+  /** The question or plan the first message answers: its key is the reply's (reply-key.ts). */
+  replyTo?: ReplyTo;
   /** --reconnect-for: how long a lost service is tried again. */
   reconnectForMs?: number;
 }
@@ -38,9 +42,21 @@ export interface TurnResult {
 export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult> {
   let next: NextMessage | undefined = { prompt: o.prompt, mode: o.mode };
   let key = o.idempotencyKey;
+  let replyTo = o.replyTo;
   let result: TurnResult = { exitCode: ExitCode.ok };
   while (next) {
-    const sent = await sendMessage(ctx, o.projectId, next.prompt, next.mode, key);
+    let sent: Awaited<ReturnType<typeof sendMessage>>;
+    try {
+      sent = await sendMessage(
+        ctx,
+        o.projectId,
+        next.prompt,
+        next.mode,
+        key ?? (replyTo && replyKey(ctx, o.projectId, replyTo)),
+      );
+    } catch (err) {
+      throw replyTo && err instanceof ApiError ? await replyRefused(ctx, o.projectId, replyTo, err) : err;
+    }
     key = undefined;
     if (sent.queued) {
       reportQueued(ctx, o.projectId, sent, { stream: o.follow, conversation: o.conversation });
@@ -65,7 +81,7 @@ export async function runTurn(ctx: Context, o: TurnOptions): Promise<TurnResult>
       return { exitCode: ExitCode.ok, jobId: sent.jobId };
     }
     // sendMessage remembered the run already.
-    ({ result, next } = await followToEnd(ctx, o.projectId, sent.jobId, {
+    ({ result, next, replyTo } = await followToEnd(ctx, o.projectId, sent.jobId, {
       timeoutMs: o.timeoutMs,
       remember: false,
       reconnectForMs: o.reconnectForMs,
@@ -85,9 +101,12 @@ export async function followToEnd(
   projectId: string,
   jobId: string,
   opts: { timeoutMs?: number; remember?: boolean; reconnectForMs?: number; conversation?: boolean } = {},
-): Promise<{ result: TurnResult; next?: NextMessage }> {
+): Promise<{ result: TurnResult; next?: NextMessage; replyTo?: ReplyTo }> {
   const { timeoutMs, remember = true, reconnectForMs } = opts;
-  const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
+  const view = createRunView(ctx.io, ctx.clock, undefined, {
+    redraw: ctx.env.TERM !== 'dumb',
+    debug: (line) => ctx.debug(line),
+  });
   const r = await followJob(ctx, {
     projectId,
     jobId,
@@ -95,6 +114,7 @@ export async function followToEnd(
     timeoutMs,
     keepTyped: opts.conversation,
     ...(remember && { remember: 'started' as const }),
+    startedHere: true,
     reconnectForMs,
   });
   const pending = pendingOf(r.state, projectId, jobId);
@@ -110,7 +130,7 @@ export async function followToEnd(
       pending.kind === 'question'
         ? await askQuestion(ctx, { question: pending.question, options: pending.options })
         : await askPlan(ctx);
-    if (next) return { result, next };
+    if (next) return { result, next, replyTo: { jobId, kind: pending.kind } };
     // Put off: the caller says how to answer later (a conversation, with its slash commands).
     return { result: { ...result, pending } };
   }
@@ -129,8 +149,8 @@ async function printPendingHint(ctx: Context, pending: Pending): Promise<void> {
   if (ctx.io.json) return;
   ctx.io.errLine(
     pending.kind === 'question'
-      ? `The agent asks: ${await agentLine(ctx.io, pending.question)} Answer with one of:`
-      : 'The plan waits for your word; answer with one of:',
+      ? `${pending.question === null ? agentAsks(null) : `The agent asks: ${await agentLine(ctx.io, pending.question)}`} Answer with one of:`
+      : `${pending.plan === null ? `${PLAN_NOT_SHOWN} ` : ''}The plan waits for your word; answer with one of:`,
   );
   for (const line of answerLines(pending)) ctx.io.errLine(line);
 }

@@ -1,9 +1,9 @@
-// The guards of a reply. The service takes the next message as the reply to a waiting question or
-// plan (a build message approves a plan, a plan message revises it), so: a reply flag checks that
-// what it answers waits on the latest run, and a new message while something waits is confirmed
-// first. The latest run comes from latest-run.ts; when it cannot be told, a terminal asks, and
-// without one a reply flag is refused (exit 2) and a new message needs --yes (exit 5): a
-// decision that answers the agent never rests on a guess (docs/real-service.md).
+// The guards of a reply and of a new message. The service takes the next message as the reply to
+// a waiting question or plan (a build message approves a plan, a plan message revises it), so a
+// reply flag checks that what it answers waits on the latest run, and a new message while
+// something waits is confirmed first. What waits comes from latest-run.ts; where it cannot be
+// told, a terminal asks; without one a reply exits 2 and a new message exits 5, nothing sent,
+// and --yes (the user's word) sends. A decision never rests on a guessed shape (docs/real-service.md).
 import type { Context } from '../../context.js';
 import {
   ConfirmationNeededError,
@@ -13,12 +13,16 @@ import {
   UsageError,
 } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { chatCommand } from '../job/commands.js';
-import { type Choice, chooseLatest, type LatestRun, readRunSources, type RunSources, whatWaits } from './latest-run.js';
-import type { Mode } from './send.js';
 import { flag as opt, sb } from '../../io/shell.js';
+import { isUnread } from '../../service/read.js';
+import { agentAsks, chatCommand } from '../job/commands.js';
+import { type Decision, decide, type LatestRun } from './latest-run.js';
+import type { ReplyTo } from './reply-key.js';
+import type { Mode } from './send.js';
 
 export type { LatestRun } from './latest-run.js';
+
+const q = sanitizeInline;
 
 const ENDED: Record<string, string> = {
   succeeded: 'succeeded',
@@ -29,8 +33,11 @@ const ENDED: Record<string, string> = {
 };
 
 function howItIs(run: LatestRun): string {
-  return `its latest run, ${sanitizeInline(run.jobId)}, ${ENDED[run.outcome] ?? `is ${sanitizeInline(run.outcome)}`}`;
+  return `its latest run, ${q(run.jobId)}, ${ENDED[run.outcome] ?? `is ${q(run.outcome)}`}`;
 }
+
+const kindOf = (run: LatestRun): ReplyTo['kind'] | undefined =>
+  run.question ? 'question' : run.plan !== undefined ? 'plan' : undefined;
 
 /** The commands that answer what waits, as a sentence; each names the run with --job. */
 export function answeredWith(site: string, run: LatestRun): string {
@@ -42,50 +49,19 @@ export function answeredWith(site: string, run: LatestRun): string {
     const choose = options.length
       ? `\`${chatCommand(site, opt('--choose', 'N'), job)}\` (N from 1 to ${options.length}: ${list}) or `
       : '';
-    return `The agent asks: ${sanitizeInline(run.question.question)} Answer with ${choose}\`${chatCommand(site, opt('--answer', '…'), job)}\``;
+    const words = run.question.question;
+    return `${agentAsks(isUnread(words) ? null : words)} Answer with ${choose}\`${chatCommand(site, opt('--answer', '…'), job)}\``;
   }
   return `Its plan waits: approve it with \`${chatCommand(site, opt('--approve'), job)}\`, or ask for changes with \`${chatCommand(site, opt('--revise', '…'), job)}\``;
 }
 
-function notLatestSentence(site: string, c: Extract<Choice, { notLatest: string }>): string {
-  const by = c.by === 'history' ? 'by the times in its history' : 'among the runs started from here';
-  return `Run ${sanitizeInline(c.notLatest)} is not the latest run of ${sanitizeInline(site)} (${sanitizeInline(c.latest)} is, ${by}), so what it asked no longer waits`;
-}
-
-/**
- * The latest run, read once; 'none' when the site has no conversation yet. When it cannot be
- * told, `unknown` decides: it returns a run id to try (asked on a terminal), or throws, or
- * returns undefined (then so does this).
- */
-async function latestRun(
-  ctx: Context,
-  site: string,
-  job: string | undefined,
-  onNotLatest: (c: Extract<Choice, { notLatest: string }>) => never,
-  unknown: (why: string) => Promise<string | undefined>,
-): Promise<LatestRun | 'none' | undefined> {
-  const sources: RunSources = await readRunSources(ctx, site);
-  let named = job;
-  for (;;) {
-    const choice = chooseLatest(sources, named);
-    if ('notLatest' in choice) onNotLatest(choice);
-    if ('none' in choice) return 'none';
-    let why: string;
-    if ('unknown' in choice) why = choice.unknown;
-    else {
-      const w = await whatWaits(ctx, site, choice);
-      if (w.known) return w.run;
-      why = w.why;
-    }
-    const typed = await unknown(why);
-    if (typed === undefined || typed === named) return undefined;
-    named = typed;
-  }
+function notLatestSentence(site: string, d: Extract<Decision, { kind: 'notLatest' }>): string {
+  return `Run ${q(d.named)} is not the latest run of ${q(site)} (${q(d.latest)} is, among the runs started from here), so what it asked no longer waits`;
 }
 
 /** On a terminal: the run the reply answers, typed by the user; Esc or an empty answer sends nothing. */
 async function askWhichRun(ctx: Context, site: string, why: string, flag: string): Promise<string> {
-  ctx.io.errLine(`Cannot tell which run of ${sanitizeInline(site)} is the latest (${why}).`);
+  ctx.io.errLine(`Cannot tell which run of ${q(site)} is the latest (${why}).`);
   let typed: string | undefined;
   try {
     typed = await ctx.prompter.input(`The run ${flag} answers (its job id, printed with the question or plan)`);
@@ -96,29 +72,90 @@ async function askWhichRun(ctx: Context, site: string, why: string, flag: string
   return typed.trim();
 }
 
-const NO_HISTORY = 'it has no chat history yet';
+/** A yes or no at a terminal; Esc is no. */
+async function confirmed(ctx: Context, question: string, byDefault: boolean): Promise<boolean> {
+  try {
+    return await ctx.prompter.confirm(question, byDefault);
+  } catch (err) {
+    if (err instanceof InterruptedError) return false;
+    throw err;
+  }
+}
 
-/** For a reply flag: the latest run ('none': no conversation yet), or exit 2 (no terminal) naming --job. */
-async function latestForReply(ctx: Context, site: string, flag: string, job?: string): Promise<LatestRun | 'none'> {
-  const run = await latestRun(
-    ctx,
-    site,
-    job,
-    (c) => {
+const NO_HISTORY = 'it has no chat history yet';
+const WHAT = { question: 'question', plan: 'plan' } as const;
+
+/**
+ * --answer / --choose (question) and --approve / --revise (plan): the run whose question or plan
+ * the reply answers. Where whether it still waits cannot be told, a terminal confirms, --yes
+ * sends, and otherwise exit 2, nothing sent.
+ */
+async function requireWaiting(
+  ctx: Context,
+  site: string,
+  flag: string,
+  kind: ReplyTo['kind'],
+  job?: string,
+): Promise<LatestRun> {
+  let named = job;
+  for (;;) {
+    const d = await decide(ctx, site, named);
+    if (d.kind === 'notLatest')
       throw new UsageError(
-        `${notLatestSentence(site, c)}; ${flag} sent nothing. See how the latest run ended with: ${sb('job watch', site, c.latest)}`,
+        `${notLatestSentence(site, d)}; ${flag} sent nothing. See how the latest run ended with: ${sb('job watch', site, d.latest)}`,
       );
-    },
-    async (why) => {
-      if (!ctx.prompter.canPrompt())
-        throw new UsageError(
-          `Cannot tell which run of ${sanitizeInline(site)} is the latest (${why}), so ${flag} sent nothing; name the run it answers with --job JOB (printed with the question or plan).`,
-        );
-      return askWhichRun(ctx, site, why, flag);
-    },
+    if (d.kind === 'none') throw noneWaits(site, flag, kind, NO_HISTORY);
+    if (d.kind === 'known') {
+      if (kindOf(d.run) === kind) return d.run;
+      throw noneWaits(site, flag, kind, howItIs(d.run), d.run);
+    }
+    const run = d.run;
+    if (run && kindOf(run) === kind) return confirmUnknownReply(ctx, site, flag, run, d.why);
+    if (run && named !== undefined) throw noneWaits(site, flag, kind, howItIs(run), run);
+    if (!ctx.prompter.canPrompt())
+      throw new UsageError(
+        `Cannot tell which run of ${q(site)} is the latest (${d.why}), so ${flag} sent nothing; name the run it answers with --job JOB (printed with the question or plan).`,
+      );
+    const typed = await askWhichRun(ctx, site, d.why, flag);
+    if (typed === named) throw new UsageError(`Could not read the run named; ${flag} sent nothing.`);
+    named = typed;
+  }
+}
+
+function noneWaits(site: string, flag: string, kind: ReplyTo['kind'], how: string, run?: LatestRun): UsageError {
+  const other = run && kindOf(run) && kindOf(run) !== kind ? ` ${answeredWith(site, run)}.` : '';
+  const instead =
+    other ||
+    (kind === 'question'
+      ? ` To send it as a new message: ${chatCommand(site, '…')}`
+      : ` To ask for a plan: ${chatCommand(site, opt('--plan'), '…')}`);
+  const waits = kind === 'question' ? 'No question waits for an answer' : 'No plan waits for approval';
+  return new UsageError(`${waits} on ${q(site)} (${how}); ${flag} sent nothing.${instead}`);
+}
+
+/** The reply's run is known, but not whether its question or plan still waits: the user's word decides. */
+async function confirmUnknownReply(
+  ctx: Context,
+  site: string,
+  flag: string,
+  run: LatestRun,
+  why: string,
+): Promise<LatestRun> {
+  const what = WHAT[kindOf(run)!];
+  const sentence = `Cannot tell whether the ${what} of run ${q(run.jobId)} still waits on ${q(site)} (${why})`;
+  if (ctx.globals.yes) {
+    ctx.io.info(`${sentence}. Sending ${flag} as its reply (--yes).`);
+    return run;
+  }
+  if (ctx.prompter.canPrompt()) {
+    ctx.io.errLine(`${sentence}; \`${sb('message list', site)}\` shows what happened.`);
+    if (await confirmed(ctx, `Send it as the reply to the ${what} of run ${q(run.jobId)}?`, false)) return run;
+    throw new InterruptedError(`Nothing was sent.`);
+  }
+  throw new UsageError(
+    `${sentence}, so ${flag} sent nothing. \`${sb('message list', site)}\` shows what happened; if the ${what} still waits, add --yes.`,
+    { jobId: run.jobId },
   );
-  if (!run) throw new UsageError(`Could not read the run named; ${flag} sent nothing.`);
-  return run;
 }
 
 /** --answer / --choose: a question must wait on the latest run. Returns that run and its question. */
@@ -128,67 +165,49 @@ export async function requireQuestion(
   flag: string,
   job?: string,
 ): Promise<LatestRun & { question: NonNullable<LatestRun['question']> }> {
-  const run = await latestForReply(ctx, site, flag, job);
-  if (run === 'none')
-    throw new UsageError(
-      `No question waits for an answer on ${sanitizeInline(site)} (${NO_HISTORY}); ${flag} sent nothing. To send it as a new message: ${chatCommand(site, '…')}`,
-    );
-  if (run.question) return { ...run, question: run.question };
-  const instead =
-    run.plan !== undefined ? ` ${answeredWith(site, run)}.` : ` To send it as a new message: ${chatCommand(site, '…')}`;
-  throw new UsageError(
-    `No question waits for an answer on ${sanitizeInline(site)} (${howItIs(run)}); ${flag} sent nothing.${instead}`,
-  );
+  const run = await requireWaiting(ctx, site, flag, 'question', job);
+  return { ...run, question: run.question! };
 }
 
 /** --approve / --revise: a plan must wait on the latest run. */
 export async function requirePlan(ctx: Context, site: string, flag: string, job?: string): Promise<LatestRun> {
-  const run = await latestForReply(ctx, site, flag, job);
-  if (run === 'none')
-    throw new UsageError(
-      `No plan waits for approval on ${sanitizeInline(site)} (${NO_HISTORY}); ${flag} sent nothing. To ask for a plan: ${chatCommand(site, opt('--plan'), '…')}`,
-    );
-  if (run.plan !== undefined) return run;
-  const instead = run.question
-    ? ` ${answeredWith(site, run)}.`
-    : ` To ask for a plan: ${chatCommand(site, opt('--plan'), '…')}`;
-  throw new UsageError(
-    `No plan waits for approval on ${sanitizeInline(site)} (${howItIs(run)}); ${flag} sent nothing.${instead}`,
-  );
+  return requireWaiting(ctx, site, flag, 'plan', job);
 }
 
 /**
  * A new message. Nothing waits: it goes. A question or plan waits: --yes sends it as the reply,
- * a terminal asks, otherwise exit 10 (question) or 11 (plan). The latest run cannot be told:
- * --yes sends it, a terminal asks, otherwise exit 5; nothing is sent unconfirmed.
+ * a terminal asks, otherwise exit 10 (question) or 11 (plan). What waits cannot be told: --yes
+ * sends it, a terminal asks, otherwise exit 5; nothing is sent unconfirmed. Returns what the
+ * message answers when it is sent as a reply.
  */
-export async function confirmNewMessage(ctx: Context, site: string, mode: Mode, job?: string): Promise<void> {
-  const run = await latestRun(
-    ctx,
-    site,
-    job,
-    (c) => {
-      throw new UsageError(
-        `${notLatestSentence(site, c)}; nothing was sent. Name the latest run with --job, or leave --job out.`,
-      );
-    },
-    async (why) => {
-      await confirmUnknown(ctx, site, why);
-      return undefined;
-    },
-  );
-  if (run && run !== 'none' && (run.question || run.plan !== undefined)) await confirmReply(ctx, site, mode, run);
+export async function confirmNewMessage(
+  ctx: Context,
+  site: string,
+  mode: Mode,
+  job?: string,
+): Promise<ReplyTo | undefined> {
+  const d = await decide(ctx, site, job);
+  if (d.kind === 'notLatest')
+    throw new UsageError(
+      `${notLatestSentence(site, d)}; nothing was sent. Name the latest run with --job, or leave --job out.`,
+    );
+  if (d.kind === 'none') return undefined;
+  if (d.kind === 'unknown') return confirmUnknown(ctx, site, d.why);
+  const kind = kindOf(d.run);
+  if (!kind) return undefined;
+  await confirmReply(ctx, site, mode, d.run);
+  return { jobId: d.run.jobId, kind };
 }
 
-async function confirmUnknown(ctx: Context, site: string, why: string): Promise<void> {
-  const sentence = `Cannot tell whether a question or plan waits on ${sanitizeInline(site)} (${why}); if one does, the agent takes this message as the reply to it.`;
+async function confirmUnknown(ctx: Context, site: string, why: string): Promise<undefined> {
+  const sentence = `Cannot tell whether a question or plan waits on ${q(site)} (${why}); if one does, the agent takes this message as the reply to it.`;
   if (ctx.globals.yes) {
     ctx.io.info(`${sentence} Sending it anyway (--yes).`);
-    return;
+    return undefined;
   }
   if (ctx.prompter.canPrompt()) {
     ctx.io.errLine(sentence);
-    if (await ctx.prompter.confirm('Send your message?', true)) return;
+    if (await ctx.prompter.confirm('Send your message?', true)) return undefined;
     throw new InterruptedError('Nothing was sent.');
   }
   throw new ConfirmationNeededError(
@@ -204,7 +223,7 @@ async function confirmReply(ctx: Context, site: string, mode: Mode, run: LatestR
     : mode === 'plan'
       ? 'a revision of it'
       : 'its approval, and build it with your words added';
-  const sentence = `${what} from run ${sanitizeInline(run.jobId)} waits on ${sanitizeInline(site)}, and the agent would take this message as ${taken}.`;
+  const sentence = `${what} from run ${q(run.jobId)} waits on ${q(site)}, and the agent would take this message as ${taken}.`;
   if (ctx.globals.yes) {
     ctx.io.info(`${sentence} Sending it so (--yes).`);
     return;
@@ -222,29 +241,16 @@ async function confirmReply(ctx: Context, site: string, mode: Mode, run: LatestR
 }
 
 /**
- * The conversation's start: what the latest run left waiting, or, when that cannot be told, a
- * confirmation before the first message (--yes skips it). Undefined: nothing waits, or unknown
- * and confirmed. The note on unknown says so before the first prompt.
+ * The conversation's start: what the latest run left waiting, or 'unknown' when that cannot be
+ * told (said before the first prompt; the first message is then confirmed). Undefined: nothing waits.
  */
 export async function waitingAtStart(ctx: Context, site: string): Promise<LatestRun | 'unknown' | undefined> {
-  let unknownWhy: string | undefined;
-  const run = await latestRun(
-    ctx,
-    site,
-    undefined,
-    () => {
-      throw new Error('unreachable: no run named');
-    },
-    async (why) => {
-      unknownWhy = why;
-      return undefined;
-    },
-  );
-  if (unknownWhy !== undefined) {
+  const d = await decide(ctx, site);
+  if (d.kind === 'unknown') {
     ctx.io.errLine(
-      `Cannot tell whether a question or plan waits on ${sanitizeInline(site)} (${unknownWhy}); if one does, your first message is taken as the reply to it.`,
+      `Cannot tell whether a question or plan waits on ${q(site)} (${d.why}); if one does, your first message is taken as the reply to it.`,
     );
     return 'unknown';
   }
-  return run && run !== 'none' && (run.question || run.plan !== undefined) ? run : undefined;
+  return d.kind === 'known' && kindOf(d.run) ? d.run : undefined;
 }

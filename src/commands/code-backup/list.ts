@@ -2,11 +2,12 @@
 import { listByPage } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
-import { pickString } from '../../io/records.js';
-import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
-import { columnWatch, morePagesHint, newestFirst } from '../listing.js';
-import { BACKUP_FIELDS, codeBackupId, createdAt, fileCountOf, formatWhen, labelOf } from '../storage-backup/format.js';
+import { readCodeBackup } from '../../service/backups.js';
+import { isUnread, known } from '../../service/read.js';
+import { newestFirst } from '../../service/time.js';
+import { columnWatch, morePagesHint } from '../listing.js';
+import { formatWhen } from '../storage-backup/format.js';
 
 export interface CodeBackupListOptions {
   site?: string;
@@ -44,25 +45,22 @@ export const list = defineCommand<CodeBackupListOptions>({
       { projectId: siteId },
       { page: opts.page, all: opts.all, signal: ctx.signal },
     );
-    const { records, sorted } = newestFirst(page.items, createdAt);
+    const { records, sorted } = newestFirst(page.items.map(readCodeBackup), (b) => known(b.created));
     if (!sorted) ctx.io.warn('some code backups show no creation time, so they are in the service’s order.');
-    if (ctx.globals.json) return ctx.io.printJson(records);
+    if (ctx.globals.json) return ctx.io.printJson(records.map((b) => b.raw));
     const tty = ctx.io.stdoutIsTTY;
-    const watch = columnWatch<unknown>([
-      { header: 'ID', fields: ['codeBackupId', '_id', 'id'], value: (b) => codeBackupId(b) },
-      { header: 'CREATED', fields: BACKUP_FIELDS.created, value: (b) => formatWhen(createdAt(b), tty) },
-      { header: 'FILES', fields: BACKUP_FIELDS.files, value: (b) => fileCountOf(b) ?? '' },
+    const watch = columnWatch<(typeof records)[number]>([
+      { header: 'ID', read: (b) => b.id, value: (b) => known(b.id) },
+      { header: 'CREATED', read: (b) => b.created, value: (b) => formatWhen(known(b.created), tty) },
+      { header: 'FILES', read: (b) => b.files, value: (b) => known(b.files) },
       {
         header: 'LABEL',
-        fields: [...BACKUP_FIELDS.label, 'jobId', 'runId'],
-        value: (b) => labelOf(b) || (pickString(b, 'jobId', 'runId') ?? ''),
+        // A label, else the run it was taken after: a column neither fills is said.
+        read: (b) => (isUnread(b.label) ? b.run : b.label),
+        value: (b) => known(b.label) ?? known(b.run),
       },
     ]);
-    printTable(
-      ctx.io,
-      watch.columns,
-      records.map((b) => sanitizeDeep(b)),
-    );
+    printTable(ctx.io, watch.columns, records);
     watch.report(ctx.io, 'code backups', records.length);
     morePagesHint(ctx, page.more, opts.page);
   },

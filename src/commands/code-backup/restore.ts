@@ -7,18 +7,12 @@ import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
-import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
-import {
-  codeBackupId,
-  createdAt,
-  dayOf,
-  formatWhen,
-  labelOf,
-  newestFirst,
-  ownKeysThenData,
-} from '../storage-backup/format.js';
+import { readCodeBackup, readStoppedRun } from '../../service/backups.js';
+import { known, recordOf } from '../../service/read.js';
+import { newestFirst } from '../../service/time.js';
+import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
 import { sb } from '../../io/shell.js';
 
 export interface CodeBackupRestoreOptions {
@@ -40,23 +34,27 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   const { envelope } = await ctx
     .api()
     .call('list_code_backups', { projectId: siteId, page: 1 }, { signal: ctx.signal });
-  const items = itemsOf(envelope.data);
+  // A record without an id cannot be restored by the command: not offered.
+  const items = itemsOf(envelope.data)
+    .map(readCodeBackup)
+    .filter((b) => known(b.id));
   if (items.length === 0) throw new UsageError(`Site ${siteId} has no code backups.`);
-  const { items: ordered, sorted } = newestFirst(items);
+  const { records: ordered, sorted } = newestFirst(items, (b) => known(b.created));
   // Its date (or day) and label, then its id (io/choice-layout.ts).
+  const idOf = (b: (typeof ordered)[number]) => known(b.id) ?? '';
   const lines = layoutChoices(
     ctx.io.columns,
     ordered.map((b) => {
-      const when = formatWhen(createdAt(b), true);
+      const when = formatWhen(known(b.created), true);
       return {
-        cells: [[when, dayOf(when)].map(sanitizeInline), sanitizeInline(labelOf(b))],
-        id: sanitizeInline(codeBackupId(b)),
+        cells: [[when, dayOf(when)].map(sanitizeInline), sanitizeInline(known(b.label) ?? '')],
+        id: sanitizeInline(idOf(b)),
       };
     }),
   );
   return ctx.prompter.select(
     sorted ? 'Which code backup? (newest first)' : 'Which code backup?',
-    ordered.map((b, i) => ({ label: lines[i], value: codeBackupId(b), picked: sanitizeInline(codeBackupId(b)) })),
+    ordered.map((b, i) => ({ label: lines[i], value: idOf(b), picked: sanitizeInline(idOf(b)) })),
   );
 }
 
@@ -76,7 +74,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   if (opts.cancelActiveJob) args.cancelActiveJob = true;
   let data: Record<string, unknown>;
   try {
-    data = asRecord((await ctx.api().call('restore_code_backup', args, { signal: ctx.signal })).envelope.data);
+    data = recordOf((await ctx.api().call('restore_code_backup', args, { signal: ctx.signal })).envelope.data);
   } catch (err) {
     if (err instanceof ApiError && err.status === 409 && /currently generating/i.test(err.serviceMessage)) {
       throw err.withSentence(
@@ -91,7 +89,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   }
   ctx.io.outLine(ctx.io.prose(`Restored code backup ${sanitizeInline(id)} on site ${siteId}.`, 'stdout'));
   // The run it stopped, where the answer names one (a field the spec does not show: read, not relied on).
-  const stopped = pickString(data, 'cancelledJobId', 'stoppedJobId', 'cancelledJob');
+  const stopped = readStoppedRun(data);
   if (opts.cancelActiveJob && stopped) ctx.io.info(`The run ${sanitizeInline(stopped)} was stopped first.`);
   ctx.io.info('The chat history was deleted and queued messages were discarded.');
   ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);

@@ -1,21 +1,7 @@
 import { defineCommand } from '../../core/define.js';
-import { asRecord } from '../../io/records.js';
+import { openApiDocumentOf } from '../../service/discovery.js';
 
-// The client reads every answer as an envelope and fills in its fields when missing; a
-// service that serves the bare OpenAPI document gets those filled fields removed again.
-const FILLED_BY_CLIENT = ['success', 'code', 'message', 'data'];
-
-/** The OpenAPI document, whether it came in an envelope's data or bare. */
-export function openApiDocumentOf(answer: Record<string, unknown>): unknown {
-  const data = asRecord(answer.data);
-  if (typeof data.openapi === 'string') return answer.data;
-  if (typeof answer.openapi === 'string') {
-    const doc = { ...answer };
-    for (const k of FILLED_BY_CLIENT) delete doc[k];
-    return doc;
-  }
-  return answer.data ?? answer;
-}
+export { openApiDocumentOf };
 
 export const openapi = defineCommand({
   name: 'openapi',

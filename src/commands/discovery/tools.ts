@@ -1,25 +1,11 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
-import { asRecord, pick, pickString } from '../../io/records.js';
-import { sanitizeDeep } from '../../io/sanitize.js';
+import { readTool, type Tool, toolKind } from '../../service/discovery.js';
+import { isUnread, known } from '../../service/read.js';
 import { columnWatch } from '../listing.js';
 
-/**
- * read, write or destructive: from `write`/`destructive` (the emulator's), or from MCP-like
- * `annotations.readOnlyHint`/`destructiveHint`; the listing pattern from `listing` or `pagination`.
- */
-export function toolKind(tool: unknown): string {
-  const hints = asRecord(pick(tool, 'annotations'));
-  const write = typeof pick(tool, 'write') === 'boolean' ? pick(tool, 'write') : undefined;
-  const readOnly = typeof hints.readOnlyHint === 'boolean' ? hints.readOnlyHint : undefined;
-  const isWrite = write ?? (readOnly === undefined ? undefined : !readOnly);
-  const destructive = pick(tool, 'destructive') === true || (readOnly !== true && hints.destructiveHint === true);
-  const words = [destructive ? 'destructive' : isWrite === true ? 'write' : isWrite === false ? 'read' : ''];
-  const listing = pickString(tool, 'listing', 'pagination');
-  if (listing) words.push(`pages: ${listing}`);
-  return words.filter(Boolean).join(', ');
-}
+export { toolKind };
 
 export const tools = defineCommand({
   name: 'tools',
@@ -38,17 +24,17 @@ export const tools = defineCommand({
       ctx.io.printJson(list);
       return;
     }
-    const watch = columnWatch<unknown>([
-      { header: 'METHOD', fields: ['name', 'method', 'id'], value: (t) => pickString(t, 'name', 'method', 'id') ?? '' },
-      { header: 'SCOPE', fields: ['scope'], value: (t) => pickString(t, 'scope') ?? '' },
-      { header: 'KIND', fields: ['write', 'destructive', 'annotations'], value: toolKind },
+    const watch = columnWatch<Tool>([
+      { header: 'METHOD', read: (t) => t.name, value: (t) => known(t.name) },
+      { header: 'SCOPE', read: (t) => t.scope, value: (t) => known(t.scope) },
       {
-        header: 'DESCRIPTION',
-        fields: ['description', 'summary'],
-        value: (t) => pickString(t, 'description', 'summary') ?? '',
+        header: 'KIND',
+        read: (t) => [t.write, t.readOnly, t.destructive].find((v) => !isUnread(v)) ?? t.write,
+        value: (t) => toolKind(t.raw),
       },
+      { header: 'DESCRIPTION', read: (t) => t.description, value: (t) => known(t.description) },
     ]);
-    printTable(ctx.io, watch.columns, sanitizeDeep(list));
+    printTable(ctx.io, watch.columns, list.map(readTool));
     watch.report(ctx.io, 'tools', list.length);
   },
 });

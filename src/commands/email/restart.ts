@@ -2,7 +2,7 @@ import { defineCommand } from '../../core/define.js';
 import { CliError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
 import { cellText } from '../../io/print.js';
-import { asRecord, pick } from '../../io/records.js';
+import { readEmailDomain, restartedDomainOf } from '../../service/email.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusOf, type DnsRecord } from './records.js';
 import { printRecordsTable } from './records-table.js';
@@ -64,7 +64,7 @@ export const restart = defineCommand<RestartOptions>({
     const name = sanitizeInline(domainNameOf(current) || domainId);
     // Where the service lists the domain as not restartable, that is said before anything is
     // asked; the service still decides (its refusal is shown in its own words, with its exit code).
-    if (pick(current, 'canRestart') === false)
+    if (readEmailDomain(current).canRestart === false)
       ctx.io.info(
         `${name} is listed as not restartable now (${statusOf(current, site).words}); the service is likely to refuse.`,
       );
@@ -81,8 +81,7 @@ export const restart = defineCommand<RestartOptions>({
       { projectId: site, domainId },
       { signal: ctx.signal },
     );
-    const data = asRecord(envelope.data);
-    let after: unknown = dnsRecordsOf(data).length ? data : pick(data, 'domain', 'emailDomain');
+    let after: unknown = restartedDomainOf(envelope.data);
     if (!after || dnsRecordsOf(after).length === 0) {
       // The answer did not carry the records: read them back.
       const again = await client.call('get_site_email_settings', { projectId: site }, { signal: ctx.signal });
@@ -95,7 +94,7 @@ export const restart = defineCommand<RestartOptions>({
         projectId: site,
         domainId,
         domain: domainNameOf(after) || domainNameOf(current),
-        dkimStatus: pick(after, 'dkimStatus') ?? null,
+        dkimStatus: readEmailDomain(after).dkimStatus ?? null,
         records,
         answer: envelope.data,
       });

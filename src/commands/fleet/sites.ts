@@ -3,7 +3,7 @@
 // standard input (`-`). Every id is checked before anything is sent; a site named twice is
 // worked on once.
 import { text as readStream } from 'node:stream/consumers';
-import { idOf } from '../../io/records.js';
+import { siteId } from '../../service/sites.js';
 import { paginate } from '../../api/paginate.js';
 import { tokenInForce, type Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -48,7 +48,7 @@ export async function gatherSites(ctx: Context, given: string[], o: FleetFlags, 
   } else if (o.allSites) {
     ids = [];
     for await (const site of paginate(ctx.api(), 'list_sites', { workspaceId: o.workspace }, { signal: ctx.signal }))
-      if (idOf(site)) ids.push(idOf(site));
+      if (siteId(site)) ids.push(siteId(site));
   } else {
     // Which one is wrong, by its place: the value itself may be unfit to print (a token).
     for (const [i, id] of given.entries())

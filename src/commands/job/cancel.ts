@@ -1,15 +1,17 @@
 // `sitebuilder job cancel`: cancel_job with the arguments the service shows (projectId, and
 // clearSession), never a guessed `jobId` (docs/real-service.md "Chat, replies and runs"). --job
-// is checked here with get_job first: the service stops the site's running generation, so the
-// run named must be the one running. --clear-session forgets the agent's conversation: it
-// confirms first (--yes in scripts; exit 5 without either, nothing sent).
+// is read with get_job first: the service stops the site's running generation, so a run that has
+// ended (a state the reference lists as an end) is not cancelled in its place; any other state,
+// listed or not, is sent, and the service decides. --clear-session forgets the agent's
+// conversation: it confirms first (--yes in scripts; exit 5 without either, nothing sent).
 import type { Context } from '../../context.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { CliError, UsageError } from '../../errors.js';
-import { pick, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { confirmDestructive } from '../confirm.js';
 import { sb } from '../../io/shell.js';
+import { readCancelAnswer } from '../../service/chat.js';
+import { known } from '../../service/read.js';
+import { confirmDestructive } from '../confirm.js';
 
 interface CancelOptions {
   site?: string;
@@ -17,27 +19,39 @@ interface CancelOptions {
   clearSession?: boolean;
 }
 
-/** --job: the run must be the one going on; one get_job says so, or why nothing is sent. */
-async function checkRunning(ctx: Context, projectId: string, jobId: string): Promise<void> {
+const ENDED: Record<string, string> = {
+  succeeded: 'it succeeded',
+  failed: 'it failed',
+  cancelled: 'it was cancelled already',
+  question: 'it ended with a question',
+  plan: 'it ended with a plan',
+};
+
+/**
+ * --job: the run as get_job says it is. Ended (as the reference lists the ends): nothing is sent,
+ * since the cancel would stop another run. Otherwise its state, for the line printed after.
+ */
+async function checkNotEnded(ctx: Context, projectId: string, jobId: string): Promise<string> {
   const { readRun } = await import('../chat/latest-run.js');
   const run = await readRun(ctx, projectId, jobId);
-  if (run.outcome === 'running' || run.outcome === 'stalled') return;
-  const how = run.outcome === 'question' || run.outcome === 'plan' ? `ended with a ${run.outcome}` : run.outcome;
-  throw new CliError(`Run ${sanitizeInline(jobId)} is not running (it ${how}); nothing was cancelled.`, {
-    jobId,
-    outcome: run.outcome,
-  });
+  const ended = ENDED[run.outcome];
+  if (ended)
+    throw new CliError(`Run ${sanitizeInline(jobId)} is not going on (${ended}); nothing was cancelled.`, {
+      jobId,
+      outcome: run.outcome,
+    });
+  return run.outcome;
 }
 
 export const cancel = defineCommand<CancelOptions>({
   name: 'cancel',
   summary: 'Stop the site’s running generation',
   description:
-    'Stops the run that is going on. What the agent already wrote stays, and the site’s queue stops until `sitebuilder queue resume`. --job names the run you mean: it is checked to be the one running, and nothing is sent otherwise. With --clear-session the agent’s next conversation starts fresh, forgetting this one (asked first; --yes in scripts); with nothing running, --clear-session alone starts the next conversation fresh.',
+    'Stops the run that is going on. What the agent already wrote stays, and the site’s queue stops until `sitebuilder queue resume`. --job names the run you mean: it is read first, and nothing is sent when it has ended; in any other state the cancel is sent and the service decides. With --clear-session the agent’s next conversation starts fresh, forgetting this one (asked first; --yes in scripts); with nothing running, --clear-session alone starts the next conversation fresh.',
   exitCodes: `0 cancelled (or nothing was running), 5 --clear-session needs --yes, 130 declined; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
   options: [
-    { flags: '--job <jobId>', description: 'the run you mean; nothing is sent unless it is the one running' },
+    { flags: '--job <jobId>', description: 'the run you mean; nothing is sent when it has ended' },
     { flags: '--clear-session', description: 'the agent’s next conversation starts fresh (asks first)' },
   ],
   examples: [
@@ -58,19 +72,27 @@ export const cancel = defineCommand<CancelOptions>({
           'the run going on, if any, is stopped; what it already wrote stays',
         ],
       });
-    if (opts.job) await checkRunning(ctx, projectId, opts.job);
+    const before = opts.job ? await checkNotEnded(ctx, projectId, opts.job) : undefined;
     const args: Record<string, unknown> = { projectId };
     if (opts.clearSession) args.clearSession = true;
     const { envelope } = await ctx.api().call('cancel_job', args, { signal: ctx.signal });
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
-    const data = envelope.data;
-    const jobId = pickString(data, 'jobId', 'cancelledJobId', 'job_id') ?? opts.job;
-    const state = pickString(data, 'state', 'status') ?? 'cancelled';
-    if (jobId) ctx.io.outLine(`${sanitizeInline(jobId)}\t${sanitizeInline(state)}`);
+    const answer = readCancelAnswer(envelope.data);
+    // The run it stopped: as the answer names it, else the run --job named, which was going on.
+    // Its state: as the answer says, else `cancelled` where the reference states that transition
+    // (a running or stalled run, cancelled). Otherwise no line: nothing is printed in its place.
+    const jobId = known(answer.jobId) ?? opts.job;
+    const stated = before === 'running' || before === 'stalled' ? 'cancelled' : undefined;
+    const state = known(answer.state) ?? (jobId === opts.job ? stated : undefined);
+    if (jobId && state) ctx.io.outLine(`${sanitizeInline(jobId)}\t${sanitizeInline(state)}`);
     ctx.io.info(sanitizeInline(envelope.message || 'Cancelled.'));
-    if (!jobId && pick(data, 'cancelled') !== false)
+    if (!jobId && answer.cancelled !== false)
       ctx.io.info('The service did not say which run it stopped, so no job id is printed.');
-    const waiting = pick(data, 'waiting', 'waitingCount', 'queued', 'queueLength');
+    else if (jobId && !state)
+      ctx.io.info(
+        `The service did not say what became of run ${sanitizeInline(jobId)}, so nothing is printed for it; see it with: ${sb('job watch', projectId, jobId)}`,
+      );
+    const waiting = known(answer.waiting);
     if (typeof waiting === 'number' && waiting > 0) {
       const one = waiting === 1;
       ctx.io.info(

@@ -4,11 +4,22 @@
 // '…'`) that the CLI refuses with exit 2 before anything is sent (core/placeholders.ts).
 import { type Flag, flag, sb, shellQuote } from '../../io/shell.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import type { Question } from '../../render/events.js';
+import type { Question } from '../../service/events.js';
+import { isUnread, type Read } from '../../service/read.js';
 import { planOf, type RunState } from '../../render/reducer.js';
 import type { Pending } from '../../render/run-view.js';
 
 export { shellQuote };
+
+/** "The agent asks: …", or that it asks a question whose words could not be read. */
+export function agentAsks(question: string | null): string {
+  return question === null
+    ? 'The agent asks a question whose words sitebuilder cannot read (--json shows them).'
+    : `The agent asks: ${sanitizeInline(question)}`;
+}
+
+/** Said before the commands that approve a plan whose text could not be shown. */
+export const PLAN_NOT_SHOWN = 'The plan’s text could not be read here; --json shows it. Read it before you approve it.';
 
 export function chatCommand(projectId: string, ...rest: Array<string | Flag>): string {
   return sb('chat', projectId, ...rest);
@@ -29,18 +40,24 @@ export function pendingOf(state: RunState, projectId: string, jobId: string): Pe
  * The question (or else the plan) that waits on run `jobId`, with the commands that answer it:
  * one `--choose N` per suggested answer, in their order, then `--answer '…'` (to fill in).
  */
-export function waitingOn(projectId: string, jobId: string, what: { question?: Question; plan?: string }): Pending {
+export function waitingOn(
+  projectId: string,
+  jobId: string,
+  what: { question?: Question; plan?: Read<string> },
+): Pending {
   const job = flag('--job', jobId);
   if (what.question) {
     const answer = [
       ...what.question.options.map((_, i) => chatCommand(projectId, flag('--choose', String(i + 1)), job)),
       chatCommand(projectId, flag('--answer', '…'), job),
     ];
-    return { kind: 'question', question: what.question.question, options: what.question.options, answer };
+    const q = what.question.question;
+    return { kind: 'question', jobId, question: isUnread(q) ? null : q, options: what.question.options, answer };
   }
   return {
     kind: 'plan',
-    plan: what.plan ?? '',
+    jobId,
+    plan: what.plan === undefined || isUnread(what.plan) ? null : what.plan,
     approve: chatCommand(projectId, flag('--approve'), job),
     revise: chatCommand(projectId, flag('--revise', '…'), job),
   };

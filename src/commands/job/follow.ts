@@ -8,7 +8,6 @@
 import { AdaptivePoller, Reconnect } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
-import { pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import {
   applyAnswer,
@@ -21,7 +20,10 @@ import {
 } from '../../render/reducer.js';
 import type { DetachReason, RunView } from '../../render/run-view.js';
 import { sb } from '../../io/shell.js';
-import { rememberSiteRun } from './known-runs.js';
+import { readCancelAnswer } from '../../service/chat.js';
+import { readJobAnswer } from '../../service/job.js';
+import { known } from '../../service/read.js';
+import { noteRunEnd, rememberSiteRun } from './known-runs.js';
 import { takeRunKeys } from './run-keys.js';
 
 export interface FollowOptions {
@@ -39,6 +41,12 @@ export interface FollowOptions {
    * started it), 'followed' only while it goes on (an old run attached to is not the latest).
    */
   remember?: 'started' | 'followed';
+  /**
+   * The run was started from here (chat, site create, queue resume): its end is noted with the
+   * history as it then is (known-runs.ts noteRunEnd), even when the first read finds it ended.
+   * Otherwise its end is noted only when the run was seen going on first.
+   */
+  startedHere?: boolean;
   /** How long a lost service is tried again before detaching (default RECONNECT.forMs). */
   reconnectForMs?: number;
 }
@@ -138,18 +146,18 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       if (detached()) return finish('detached');
       // The spec's rule: no two polls of a run closer than the floor, even right after a Ctrl-C.
       if (!(await sleepUntil(ctx.clock.now() + poller.untilAllowed()))) continue;
-      let data: JobAnswer;
+      let answer: JobAnswer;
       const readAt = ctx.clock.now();
       try {
         calls++;
         poller.markRead();
-        const { envelope } = await client.call<JobAnswer>(
+        const { envelope } = await client.call(
           'get_job',
           { projectId: o.projectId, jobId: o.jobId, cursor: state.cursor },
           // A retry (after a 500 or a dropped connection) is a poll too: the floor holds.
           { signal: wake.signal, ...reconnect.callOptions() },
         );
-        data = (envelope.data ?? {}) as JobAnswer;
+        answer = readJobAnswer(envelope.data);
       } catch (err) {
         if (wake.signal.aborted) {
           if (detached()) return finish('detached');
@@ -169,9 +177,9 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
         continue;
       }
       reconnect.succeeded();
-      const applied = applyAnswer(state, data);
+      const applied = applyAnswer(state, answer);
       state = applied.state;
-      const raw = Array.isArray(data.events) ? data.events : [];
+      const raw = answer.rawEvents;
       o.view.answer(applied, raw, { quiet: first && o.recap });
       if (first && o.recap) o.view.recap(state);
       if (first && o.remember && (o.remember === 'started' || !isEnded(state.state)))
@@ -181,6 +189,8 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
       if (isEnded(state.state)) {
         // A long last answer is rendered a little at a time: Ctrl-C is honoured meanwhile.
         await o.view.settle?.(wake.signal);
+        if (o.startedHere || (o.remember === 'followed' && !endedAtFirst))
+          await noteRunEnd(ctx, o.projectId, o.jobId, outcomeOf(state));
         return finish(outcomeOf(state));
       }
       if (detached()) return finish('detached');
@@ -209,7 +219,7 @@ export async function followJob(ctx: Context, o: FollowOptions): Promise<FollowR
 async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): Promise<boolean> {
   try {
     const { envelope } = await ctx.api().call('cancel_job', { projectId: o.projectId }, { signal });
-    const other = pickString(envelope.data, 'jobId', 'cancelledJobId', 'job_id');
+    const other = known(readCancelAnswer(envelope.data).jobId);
     o.view.cancelled({
       ok: true,
       message:
@@ -224,6 +234,9 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
     if (!(err instanceof CliError)) throw err;
     const refused = err instanceof ApiError;
     const ended = refused && err.status === 409;
+    // `job cancel` sends what this cancel sent: worth printing only where a retry may pass (no
+    // answer, a failure of the service, the budget); a refusal of the request would come again.
+    const retry = !refused || err.status >= 500 || err.status === 429 || err.status === 408;
     o.view.status(
       ended
         ? 'The run ended before the cancel arrived'
@@ -235,7 +248,7 @@ async function cancelRun(ctx: Context, o: FollowOptions, signal: AbortSignal): P
       ok: false,
       message: ended
         ? `Nothing to cancel: ${sanitizeInline(err.serviceMessage || 'the run already ended')}`
-        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Ctrl-C stops following; try again with: ${sb('job cancel', o.projectId)}`,
+        : `${refused ? 'The cancel was refused, so the run goes on' : 'The cancel could not be confirmed; the run may go on'}: ${err.message} Ctrl-C stops following${retry ? `; try again with: ${sb('job cancel', o.projectId)}` : '.'}`,
     });
     // A network failure may have come after the service took it.
     return !refused;

@@ -36,7 +36,7 @@ export const watch = defineCommand<WatchOptions>({
     // The renderer loads only when a run is followed.
     const [
       { createRunView },
-      { answerLines, pendingOf },
+      { agentAsks, answerLines, pendingOf, PLAN_NOT_SHOWN },
       { exitCodeOf, followJob, watchCommand },
       { agentLine },
       { sayStopped },
@@ -48,7 +48,10 @@ export const watch = defineCommand<WatchOptions>({
       import('./run-keys.js'),
     ]);
     const projectId = ctx.site(opts.site);
-    const view = createRunView(ctx.io, ctx.clock, undefined, { redraw: ctx.env.TERM !== 'dumb' });
+    const view = createRunView(ctx.io, ctx.clock, undefined, {
+      redraw: ctx.env.TERM !== 'dumb',
+      debug: (line) => ctx.debug(line),
+    });
     const r = await followJob(ctx, {
       projectId,
       jobId: opts.jobId,
@@ -68,8 +71,8 @@ export const watch = defineCommand<WatchOptions>({
     if (pending && !ctx.io.json && !ctx.io.quiet) {
       ctx.io.errLine(
         pending.kind === 'question'
-          ? `The agent asks: ${await agentLine(ctx.io, pending.question)} Answer with one of:`
-          : 'The plan waits; answer with one of:',
+          ? `${pending.question === null ? agentAsks(null) : `The agent asks: ${await agentLine(ctx.io, pending.question)}`} Answer with one of:`
+          : `${pending.plan === null ? `${PLAN_NOT_SHOWN} ` : ''}The plan waits; answer with one of:`,
       );
       for (const line of answerLines(pending)) ctx.io.errLine(line);
     }

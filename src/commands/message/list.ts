@@ -8,9 +8,11 @@ import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/defin
 import { UsageError } from '../../errors.js';
 import { stringifyJson } from '../../io/json-deep.js';
 import { printTable } from '../../io/print.js';
-import { asRecord, humanTime, pick } from '../../io/records.js';
+import { humanTime } from '../../io/records.js';
 import { sanitize } from '../../io/sanitize.js';
-import { newestFirst, recordJobId, recordTime } from './history.js';
+import { type MessageRecord, readMessage } from '../../service/messages.js';
+import { describeUnread, isUnread, known } from '../../service/read.js';
+import { newestFirst } from '../../service/time.js';
 
 interface ListOptions {
   site?: string;
@@ -26,20 +28,20 @@ async function* historyPages(
   sizes: number[],
   max: number | undefined,
   unordered: () => void,
-): AsyncGenerator<unknown[]> {
-  let page: unknown[] = [];
+): AsyncGenerator<MessageRecord[]> {
+  let page: MessageRecord[] = [];
   let given = 0;
-  const flush = (): unknown[] => {
-    const sorted = newestFirst(page);
+  const flush = (): MessageRecord[] => {
+    const { records, sorted } = newestFirst(page, (m) => known(m.time));
     if (!sorted) unordered();
-    const out = (sorted ?? page).slice(0, max === undefined ? undefined : max - given);
+    const out = records.slice(0, max === undefined ? undefined : max - given);
     given += out.length;
     page = [];
     sizes.shift();
     return out;
   };
   for await (const m of pages) {
-    page.push(m);
+    page.push(readMessage(m));
     if (page.length >= (sizes[0] ?? Number.POSITIVE_INFINITY)) {
       yield flush();
       if (max !== undefined && given >= max) return;
@@ -97,7 +99,7 @@ export const list = defineCommand<ListOptions>({
       ctx.io.out('[');
       for await (const page of pages) {
         for (const m of page) {
-          ctx.io.out(`${first ? '' : ','}\n${stringifyJson(m)}`);
+          ctx.io.out(`${first ? '' : ','}\n${stringifyJson(m.raw)}`);
           first = false;
         }
       }
@@ -105,32 +107,35 @@ export const list = defineCommand<ListOptions>({
       sayOrder();
       return;
     }
-    const rows: Record<string, unknown>[] = [];
-    for await (const page of pages) rows.push(...page.map(asRecord));
+    const rows: MessageRecord[] = [];
+    for await (const page of pages) rows.push(...page);
     // On a terminal the agent's Markdown shows as text (its markers left out); piped, as it came.
     const md = ctx.io.stdoutIsTTY && ctx.io.markdown ? await import('../../render/markdown/index.js') : undefined;
     const shown = (text: string) => (md ? md.renderInline(sanitize(text), md.PLAIN_THEME) : oneLine(text));
     const now = ctx.clock.now();
     const tty = ctx.io.stdoutIsTTY;
-    const named = rows.some((r) => recordJobId(r) !== undefined);
     printTable(
       ctx.io,
       [
-        { header: 'WHEN', value: (r) => humanTime(recordTime(r), now, tty) },
-        { header: 'FROM', value: (r) => pick(r, 'role', 'author', 'from') },
-        { header: 'JOB', value: (r) => recordJobId(r) },
+        { header: 'WHEN', value: (m) => humanTime(known(m.time), now, tty) },
+        { header: 'FROM', value: (m) => known(m.sender) },
+        { header: 'JOB', value: (m) => known(m.jobId) },
         // Free text: the table layer cuts it to the terminal's width (io/layout.ts); piped, it is whole.
-        {
-          header: 'MESSAGE',
-          value: (r) => shown(String(pick(r, 'text', 'content', 'prompt', 'message') ?? '')),
-          free: true,
-        },
+        { header: 'MESSAGE', value: (m) => shown(known(m.text) ?? ''), free: true },
       ],
       rows,
     );
     sayOrder();
-    if (rows.length > 0 && !named)
+    if (rows.length === 0) return;
+    if (!rows.some((m) => known(m.jobId) !== undefined))
       ctx.io.info('The history’s records name no run (no job id), so the JOB column is empty.');
+    const untold = rows.filter((m) => known(m.text) === undefined).length;
+    const first = rows.find((m) => isUnread(m.text))?.text;
+    if (isUnread(first)) ctx.debug(`unread ${describeUnread(first)}`);
+    if (untold)
+      ctx.io.info(
+        `The service sent the text of ${untold} message${untold === 1 ? '' : 's'} in a form sitebuilder cannot read, left empty; --json shows ${untold === 1 ? 'it' : 'them'}.`,
+      );
   },
 });
 

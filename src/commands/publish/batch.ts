@@ -13,7 +13,7 @@ import type { SiteOutcome } from '../fleet/report.js';
 import { notStartedOutcome, runFleet, withBatchGate, type SiteRow } from '../fleet/run.js';
 import { sb } from '../../io/shell.js';
 import { gatherSites } from '../fleet/sites.js';
-import { isLive, publishRecord, type PublishRecord } from './record.js';
+import { isLive, publishRecord, type PublishRecord } from '../../service/publish.js';
 import {
   DEFAULT_TIMEOUT_MS,
   liveWithoutAddress,

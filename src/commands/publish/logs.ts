@@ -2,12 +2,13 @@
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { stringifyJson } from '../../io/json-deep.js';
 import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
 import { displayWidth } from '../../io/width.js';
 import { wrapLine } from '../../io/width.js';
 import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
+import { type LogLine, logLine } from '../../service/publish.js';
+import { parseTime } from '../../service/time.js';
 
 export interface PublishLogsOptions {
   site?: string;
@@ -16,25 +17,7 @@ export interface PublishLogsOptions {
   deployment?: string;
 }
 
-export interface LogLine {
-  at: string | null;
-  level: string | null;
-  message: string;
-}
-
-/** Reads a log line tolerantly: a bare string, or an object with the usual field names. */
-export function logLine(raw: unknown): LogLine {
-  if (typeof raw === 'string') return { at: null, level: null, message: raw };
-  const r = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const text = r.message ?? r.text ?? r.line ?? r.msg;
-  const at = r.at ?? r.time ?? r.timestamp ?? r.createdAt;
-  const level = r.level ?? r.severity ?? r.stream;
-  return {
-    at: at === undefined || at === null ? null : String(at),
-    level: level === undefined || level === null ? null : String(level),
-    message: text === undefined ? stringifyJson(raw) : String(text),
-  };
-}
+export { type LogLine, logLine };
 
 const DEFAULT_LIMIT = 100;
 
@@ -64,7 +47,9 @@ export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promi
     const message = cellText(line.message);
     if (ctx.io.stdoutIsTTY) {
       const time =
-        line.at && !Number.isNaN(Date.parse(line.at)) ? new Date(line.at).toISOString().slice(11, 19) : (line.at ?? '');
+        line.at && parseTime(line.at) !== undefined
+          ? new Date(parseTime(line.at)!).toISOString().slice(11, 19)
+          : (line.at ?? '');
       const head = [cellText(time), cellText(line.level ?? '')].filter(Boolean);
       const painted = [c.dim(head[0] ?? ''), line.level === 'error' ? c.red(line.level) : (head[1] ?? '')];
       ctx.io.outLine(hanging(painted.filter(Boolean).join('  '), head.join('  '), message, ctx.io.columns));

@@ -3,14 +3,14 @@
 // Safe in scripts: no prompt, nothing on stderr when piped except errors and warnings, exit 8 on
 // --timeout, and a retried publish_site carries the same Idempotency-Key.
 import type { Context } from '../../context.js';
-import { ApiError, CliError, PendingError } from '../../errors.js';
+import { ApiError, CliError, ExitCode, PendingError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
 import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
-import { isLive, publishRecord, type PublishRecord } from './record.js';
+import { isLive, publishRecord, type PublishRecord } from '../../service/publish.js';
 import {
   DEFAULT_TIMEOUT_MS,
   liveWithoutAddress,
@@ -29,13 +29,16 @@ export const PUBLISH_JSON_FIELDS =
 type Printed = PublishRecord & { waited: boolean; idempotencyKey: string | null };
 
 /**
- * stdout gets the live address and nothing else: with none in the answer it stays empty and
- * stderr says so (docs/scripting.md "Output contract"). --json prints the whole record either way.
+ * stdout gets the live address and nothing else: with none the model can read in the answer it
+ * stays empty, stderr says so, and the exit code is 1 where the address is the contract (a live
+ * publish), so that `URL=$(…) && next` stops (docs/scripting.md "publish's address"). --json
+ * prints the whole record either way.
  */
-function printResult(ctx: Context, record: Printed, noAddress: string): void {
+function printResult(ctx: Context, record: Printed, noAddress: string, contract: boolean): number {
   if (ctx.globals.json) ctx.io.printJson(record);
   else if (record.url) ctx.io.outLine(sanitizeInline(record.url));
   else ctx.io.warn(noAddress);
+  return contract && !record.url ? ExitCode.failure : ExitCode.ok;
 }
 
 export async function runPublish(o: PublishOptions, ctx: Context): Promise<number> {
@@ -57,6 +60,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
       ctx,
       { ...first, waited: false, idempotencyKey: key },
       `The service’s answer to publish_site named no address for ${siteId}; once the publish is live, \`${sb('publish status', siteId, flag('--json'))}\` shows what the service says.`,
+      false,
     );
     ctx.io.info(`Publishing ${siteId}; follow it with \`${sb('publish status', siteId, flag('--wait'))}\`.`);
     return 0;
@@ -101,18 +105,18 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
     if (ctx.globals.json) ctx.io.printJson(record);
     throw new CliError(notLiveSentence(siteId, record), { siteId, status: record.status });
   }
-  printResult(ctx, record, liveWithoutAddress(siteId));
+  const code = printResult(ctx, record, liveWithoutAddress(siteId), true);
   if (ctx.io.canAnimate) ctx.io.errLine(`${style(ctx.io).green('✓')} Published ${siteId} in ${elapsed}`);
-  return 0;
+  return code;
 }
 
 export const publishCommand = defineCommand<PublishOptions>({
   name: 'publish',
   summary: 'Publish a site and wait until it is live',
   description:
-    'Start publishing the site, wait until the new version is live, and print its address on stdout (nothing when the service names none; stderr says so). --no-wait returns once it has started. A retried publish carries the same Idempotency-Key, so it is never done twice; a lost connection is tried again for --reconnect-for. A spinner shows on a terminal; piped, stderr stays silent unless something fails.\nSeveral sites (ids, - for ids on standard input, or --workspace ID --all-sites) are published at once, within the token’s budget of calls.',
+    'Start publishing the site, wait until the new version is live, and print its address on stdout (when the answer holds none sitebuilder can read: nothing, stderr says so, exit 1; `publish status --json` shows it). --no-wait returns once it has started. A retried publish carries the same Idempotency-Key, so it is never done twice; a lost connection is tried again for --reconnect-for. A spinner shows on a terminal; piped, stderr stays silent unless something fails.\nSeveral sites (ids, - for ids on standard input, or --workspace ID --all-sites) are published at once, within the token’s budget of calls.',
   exitCodes:
-    '0 live, 8 still running at --timeout or no connection, 130 Ctrl-C (both: it goes on); 1 refused or failed, 2 usage, 4 auth',
+    '0 live, 8 still running at --timeout or no connection, 130 Ctrl-C (both: it goes on); 1 refused, failed, or no address read, 2 usage, 4 auth',
   learnMore: 'docs/guide.md#publishing-and-uploads, docs/scripting.md#many-sites-at-once',
   usage: '[options] [site]  |  <site...>  |  -  |  --workspace ID --all-sites',
   args: [

@@ -1,11 +1,10 @@
 // What publish says about one site, and its options: shared by the one-site form (publish.ts)
 // and the batch form (batch.ts).
 import type { ApiError } from '../../errors.js';
-import { pick } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { flag, sb } from '../../io/shell.js';
 import type { FleetFlags } from '../fleet/options.js';
-import { errorText, type PublishRecord } from './record.js';
+import { activePublishOf, errorText, type PublishRecord } from '../../service/publish.js';
 
 export interface PublishOptions extends FleetFlags {
   site?: string;
@@ -22,8 +21,8 @@ export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 /** A publish already running (409 with data.activePublish) says how to follow it. */
 export function publishRefusal(err: ApiError, siteId: string): ApiError {
-  const active = pick(err.data, 'activePublish');
-  if (err.status !== 409 || typeof active !== 'string') return err;
+  const active = activePublishOf(err.data);
+  if (err.status !== 409 || active === undefined) return err;
   return err.withSentence(
     `A publish of ${siteId} is already running (${sanitizeInline(active)}); follow it with \`${sb('publish status', siteId, flag('--wait'))}\`, then publish again.`,
   );
@@ -45,4 +44,4 @@ export function notLiveSentence(siteId: string, record: PublishRecord): string {
 }
 
 export const liveWithoutAddress = (siteId: string): string =>
-  `The publish of ${siteId} is live, but the service’s answer named no address for it; \`${sb('publish status', siteId, flag('--json'))}\` shows every field the service sent.`;
+  `The publish of ${siteId} is live, but sitebuilder cannot read an address in the service’s answer, so none is printed; \`${sb('publish status', siteId, flag('--json'))}\` shows every field the service sent.`;

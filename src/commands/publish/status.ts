@@ -8,7 +8,7 @@ import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import { DEFAULT_TIMEOUT_MS } from './sentences.js';
-import { errorText, isLive, statusRecord, type PublishRecord } from './record.js';
+import { errorText, isLive, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { waitForPublish } from './wait.js';
 
 export interface PublishStatusOptions {
@@ -99,7 +99,7 @@ function print(ctx: Context, record: PublishRecord): void {
   // An empty value is never left unexplained.
   if (!record.url && isLive(record))
     ctx.io.warn(
-      `The publish of ${siteId} is live, but the service’s answer named no address for it; --json shows every field it sent.`,
+      `The publish of ${siteId} is live, but sitebuilder cannot read an address in the service’s answer; --json shows every field it sent.`,
     );
   const missing = notGiven(record).filter((w) => w !== 'address' || !isLive(record));
   if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);

@@ -7,7 +7,7 @@ import type { ApiClient } from '../../api/client.js';
 import { ConnectionLostError, pollUntil, Reconnect } from '../../api/poll.js';
 import type { Clock } from '../../clock.js';
 import { InterruptedError, PendingError } from '../../errors.js';
-import { statusRecord, type PublishRecord } from './record.js';
+import { statusRecord, type PublishRecord } from '../../service/publish.js';
 import { flag, sb } from '../../io/shell.js';
 
 export interface WaitForPublishOptions {

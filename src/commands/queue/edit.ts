@@ -1,7 +1,8 @@
 import { text as readStream } from 'node:stream/consumers';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { asRecord, pick, pickString } from '../../io/records.js';
+import { readQueueItem } from '../../service/chat.js';
+import { known } from '../../service/read.js';
 import { itemsOf } from '../../api/paginate.js';
 import { PROMPT_FILE_MAX_BYTES, readTextFile } from '../../io/read-text-file.js';
 import { sanitizeInline } from '../../io/sanitize.js';
@@ -37,7 +38,10 @@ async function newText(opts: EditOptions, ctx: Context, current: () => Promise<Q
     text = readTextFile(opts.messageFile, { flag: '--message-file', maxBytes: PROMPT_FILE_MAX_BYTES });
   if (text === undefined) {
     ctx.prompter.require('The new text of the queued message', 'pass it as an argument or with --message-file');
-    text = await ctx.prompter.input('New text', { initial: (await current()).prompt });
+    const { prompt } = await current();
+    if (prompt === undefined)
+      ctx.io.errLine('The service sent its current text in a form sitebuilder cannot read; type the new text whole.');
+    text = await ctx.prompter.input('New text', { initial: prompt });
   }
   if (!text.trim())
     throw new UsageError(
@@ -47,24 +51,28 @@ async function newText(opts: EditOptions, ctx: Context, current: () => Promise<Q
 }
 
 interface Queued {
-  version: number;
-  prompt: string;
+  /** The QueueVersion as it came, sent back as expectedVersion. */
+  version: unknown;
+  /** Its text, or undefined when it could not be read. */
+  prompt: string | undefined;
 }
 
 /** The queued message as just read: its QueueVersion (as the service asks for expectedVersion) and its text. */
 async function readQueued(ctx: Context, projectId: string, id: string): Promise<Queued> {
   const { envelope } = await ctx.api().call('list_queued_messages', { projectId }, { signal: ctx.signal });
   const item = itemsOf(envelope.data)
-    .map(asRecord)
-    .find((r) => pickString(r, 'queueItemId', '_id', 'id') === id);
+    .map(readQueueItem)
+    .find((r) => known(r.id) === id);
   if (!item)
     throw new UsageError(
       `No message ${id} waits in the queue of ${projectId}; it may have run already (\`${sb('queue list', projectId)}\`).`,
     );
-  const v = pick(item, 'QueueVersion', 'queueVersion', 'version');
-  if (typeof v !== 'number')
-    throw new Error(`The queue did not say the QueueVersion of ${id}; pass --expected-version.`);
-  return { version: v, prompt: pickString(item, 'prompt', 'message', 'text') ?? '' };
+  const version = known(item.version);
+  if (version === undefined)
+    throw new UsageError(
+      `The queue did not say the QueueVersion of ${id}, so nothing was sent; pass the version from \`${sb('queue list', projectId)} --json\` with --expected-version.`,
+    );
+  return { version, prompt: known(item.text) };
 }
 
 export const edit = defineCommand<EditOptions>({
@@ -121,8 +129,11 @@ export const edit = defineCommand<EditOptions>({
       throw err;
     }
     if (ctx.io.json) return ctx.io.printJson(data);
-    const v = pick(data, 'QueueVersion', 'queueVersion', 'version');
-    ctx.io.outLine(`${sanitizeInline(opts.queueItemId)}\t${v ?? ''}`);
-    ctx.io.info(`Rewrote ${opts.queueItemId}${v !== undefined ? `; its version is now ${v}` : ''}.`);
+    const v = known(readQueueItem(data).version);
+    const shown = v === undefined ? '' : sanitizeInline(typeof v === 'string' ? v : JSON.stringify(v));
+    ctx.io.outLine(`${sanitizeInline(opts.queueItemId)}\t${shown}`);
+    ctx.io.info(
+      `Rewrote ${opts.queueItemId}${v !== undefined ? `; its version is now ${shown}` : '; the service did not say its new version'}.`,
+    );
   },
 });

@@ -1,7 +1,9 @@
 import type { Context } from '../../context.js';
 import { printTable } from '../../io/print.js';
 import { sb } from '../../io/shell.js';
-import { asRecord, humanTime, pick } from '../../io/records.js';
+import { humanTime } from '../../io/records.js';
+import { readQueueItem, readQueueStopped } from '../../service/chat.js';
+import { known } from '../../service/read.js';
 import { itemsOf } from '../../api/paginate.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 
@@ -16,13 +18,12 @@ export async function printQueue(
   opts: { conversation?: boolean } = {},
 ): Promise<void> {
   const { envelope } = await ctx.api().call('list_queued_messages', { projectId }, { signal: ctx.signal });
-  const data = asRecord(envelope.data);
-  const items = itemsOf(envelope.data).map(asRecord);
+  const items = itemsOf(envelope.data).map(readQueueItem);
   if (ctx.io.json) {
     ctx.io.printJson(envelope.data);
     return;
   }
-  const stopped = pick(data, 'stopped', 'queueStopped', 'queueResumable') === true;
+  const stopped = readQueueStopped(envelope.data);
   if (items.length === 0)
     ctx.io.info(
       `No message waits in the queue${stopped ? '; it stopped after a failed or cancelled run, with nothing to resume' : ''}.`,
@@ -32,18 +33,24 @@ export async function printQueue(
     printTable(
       ctx.io,
       [
-        { header: 'POS', value: (r) => pick(r, 'queuePosition', 'position') },
-        { header: 'ID', value: (r) => pick(r, 'queueItemId', '_id', 'id') },
-        { header: 'MODE', value: (r) => pick(r, 'mode') ?? 'build' },
-        { header: 'VERSION', value: (r) => pick(r, 'QueueVersion', 'queueVersion', 'version') },
-        { header: 'BY', value: (r) => pick(r, 'author', 'userId', 'createdBy') },
-        { header: 'QUEUED', value: (r) => humanTime(pick(r, 'createdAt'), now, ctx.io.stdoutIsTTY) },
+        { header: 'POS', value: (r) => known(r.position) },
+        { header: 'ID', value: (r) => known(r.id) },
+        // The service's default mode is `build` (its reference), so a message that names none is one.
+        { header: 'MODE', value: (r) => known(r.mode) ?? 'build' },
+        { header: 'VERSION', value: (r) => known(r.version) },
+        { header: 'BY', value: (r) => known(r.author) },
+        { header: 'QUEUED', value: (r) => humanTime(known(r.time), now, ctx.io.stdoutIsTTY) },
         // Free text: the table layer cuts it to the terminal's width (io/layout.ts); piped, it is whole.
-        { header: 'MESSAGE', value: (r) => oneLine(String(pick(r, 'prompt', 'text', 'message') ?? '')), free: true },
+        { header: 'MESSAGE', value: (r) => oneLine(known(r.text) ?? ''), free: true },
       ],
       items,
     );
   }
+  const untold = items.filter((r) => known(r.text) === undefined).length;
+  if (untold)
+    ctx.io.info(
+      `The service sent the text of ${untold} queued message${untold === 1 ? '' : 's'} in a form sitebuilder cannot read, left empty; --json shows ${untold === 1 ? 'it' : 'them'}.`,
+    );
   if (stopped && items.length > 0)
     ctx.io.info(
       `The queue is stopped after a failed or cancelled run; let it run with: ${opts.conversation ? '/resume' : sb('queue resume', projectId)}`,

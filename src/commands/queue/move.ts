@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { itemsOf } from '../../api/paginate.js';
-import { asRecord, pick } from '../../io/records.js';
+import { readQueueItem } from '../../service/chat.js';
+import { known } from '../../service/read.js';
 import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 
 interface MoveOptions {
@@ -47,7 +48,7 @@ export const move = defineCommand<MoveOptions>({
       { signal: ctx.signal },
     );
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
-    const order = itemsOf(envelope.data).map((r) => String(pick(asRecord(r), 'queueItemId', '_id', 'id') ?? ''));
+    const order = itemsOf(envelope.data).map((r) => known(readQueueItem(r).id) ?? '');
     for (const [i, id] of order.entries()) ctx.io.outLine(`${i + 1}\t${id}`);
     ctx.io.info(`Moved ${opts.queueItemId} to position ${position}.`);
   },

@@ -1,7 +1,8 @@
 // `sitebuilder queue remove`: takes a waiting message out for good, so it confirms first (--yes
 // in scripts; exit 5 without either, nothing sent).
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { pick } from '../../io/records.js';
+import { readRemoveAnswer } from '../../service/chat.js';
+import { known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { confirmDestructive } from '../confirm.js';
 
@@ -37,7 +38,7 @@ export const remove = defineCommand<RemoveOptions>({
       .api()
       .call('remove_queued_message', { projectId, queueItemId: opts.queueItemId }, { signal: ctx.signal });
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
-    const waiting = pick(envelope.data, 'waiting', 'remaining', 'waitingCount', 'queueLength');
+    const waiting = known(readRemoveAnswer(envelope.data).waiting);
     ctx.io.info(
       `Removed ${id}; it will not run.${typeof waiting === 'number' ? ` ${waiting} message${waiting === 1 ? ' still waits' : 's still wait'}.` : ''}`,
     );

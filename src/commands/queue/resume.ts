@@ -1,11 +1,9 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { asRecord, pick, pickString } from '../../io/records.js';
+import { CliError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { rememberSiteRun } from '../job/known-runs.js';
 import { sb } from '../../io/shell.js';
-
-/** Where the run it started may be named (null there: none started). */
-const JOB_FIELDS = ['jobId', 'startedJobId', 'job_id'];
+import { readResumeAnswer } from '../../service/chat.js';
+import { rememberSiteRun } from '../job/known-runs.js';
 
 interface ResumeOptions {
   site?: string;
@@ -23,19 +21,22 @@ export const resume = defineCommand<ResumeOptions>({
   async run(opts, ctx) {
     const projectId = ctx.site(opts.site);
     const { envelope } = await ctx.api().call('resume_queue', { projectId }, { signal: ctx.signal });
-    // The started run's id is not a field the service shows: read under the obvious names.
-    const jobId = pickString(envelope.data, ...JOB_FIELDS);
+    // The started run's id is not a field the service shows (service/chat.ts reads it).
+    const { started, resumed } = readResumeAnswer(envelope.data);
+    const jobId = typeof started === 'object' ? started.jobId : undefined;
     if (jobId) await rememberSiteRun(ctx, projectId, { jobId });
     if (ctx.io.json) return ctx.io.printJson(envelope.data);
     if (jobId) ctx.io.outLine(sanitizeInline(jobId));
     ctx.io.info(
-      sanitizeInline(
-        envelope.message ||
-          (pick(envelope.data, 'resumed') === false ? 'The queue was not stopped.' : 'The queue runs again.'),
-      ),
+      sanitizeInline(envelope.message || (resumed === false ? 'The queue was not stopped.' : 'The queue runs again.')),
     );
     if (jobId) ctx.io.info(`Follow it with: ${sb('job watch', projectId, jobId)}`);
-    else if (pick(envelope.data, 'resumed') !== false && !JOB_FIELDS.some((k) => k in asRecord(envelope.data)))
-      ctx.io.info(`The service did not name the run it started; see it with: ${sb('message list', projectId)}`);
+    else if (resumed !== false && started === 'not said')
+      // The job id is the command's stdout: not named, nothing is printed in its place and the
+      // exit code says so, so that `JOB=$(…) && next` stops (docs/real-service.md "Unread is said").
+      throw new CliError(
+        `The queue runs again, but the service's answer did not name the run it started, so no job id is printed; see it with: ${sb('message list', projectId)}`,
+        { siteId: projectId },
+      );
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
-import { ApiError, UsageError } from '../../errors.js';
-import { asRecord, idOf, pick, pickString } from '../../io/records.js';
+import { ApiError, CliError, UsageError } from '../../errors.js';
+import { readCreateAnswer, readCreateRefusal } from '../../service/sites.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 
@@ -30,12 +30,9 @@ async function readPrompt(opts: CreateOptions, ctx: Parameters<NonNullable<typeo
 
 /** The 403 and 402 refusals of create_site, each as a sentence that says what to do next. */
 export function createSiteRefusal(err: ApiError): ApiError {
-  const data = asRecord(err.data);
-  const reason = pickString(data, 'reason');
+  const { reason, sitesCount: count, siteLimit: limit } = readCreateRefusal(err.data);
   let sentence: string | undefined;
   if (err.status === 403 && reason === 'site-limit-reached') {
-    const count = pick(data, 'sitesCount');
-    const limit = pick(data, 'siteLimit');
     const has = count === undefined ? 'as many sites as' : `${count} sites of the ${limit ?? 'ones'}`;
     sentence = `The workspace already has ${has} its plan allows; delete a site or upgrade the plan, then try again.`;
   } else if (err.status === 403 && reason === 'credits-limit-reached') {
@@ -96,24 +93,29 @@ export const create = defineCommand<CreateOptions>({
     const workspaceId = opts.workspace ?? (await (await import('../../pickers.js')).pickWorkspace(ctx));
     const args: Record<string, unknown> = { workspaceId, prompt };
     if (opts.importUrl) args.importSource = { SourceUrl: opts.importUrl };
-    let data: Record<string, unknown>;
+    let data: unknown;
     try {
-      data = asRecord(
-        (await client.call('create_site', args, { idempotencyKey: opts.idempotencyKey, signal: ctx.signal })).envelope
-          .data,
-      );
+      data = (await client.call('create_site', args, { idempotencyKey: opts.idempotencyKey, signal: ctx.signal }))
+        .envelope.data;
     } catch (err) {
       throw err instanceof ApiError ? createSiteRefusal(err) : err;
     }
-    const site = pick(data, 'site', 'project') ?? data;
-    const siteId = idOf(site) || pickString(data, 'projectId', 'siteId') || '';
-    const jobId = pickString(data, 'jobId') ?? pickString(pick(data, 'job'), 'jobId', '_id');
+    const read = readCreateAnswer(data);
+    const { site, jobId } = read;
+    const siteId = read.siteId ?? '';
     const follow = opts.follow !== false && Boolean(jobId) && Boolean(siteId);
     if (ctx.globals.json) {
       // Followed, the output is a stream: this line, then the run's NDJSON (see `chat --help`).
       if (follow) ctx.io.printJsonLine({ type: 'site', site, jobId, workspaceId });
       else ctx.io.printJson({ site, jobId: jobId ?? null, workspaceId });
     } else {
+      // The site id is stdout's contract: not named, nothing stands in for it and the exit code
+      // says so, so that `SITE=$(…) && next` stops (docs/real-service.md "Unread is said").
+      if (!siteId)
+        throw new CliError(
+          `A site was created in workspace ${workspaceId}, but the service's answer did not name its id, so none is printed; see it with: ${sb('site list --workspace', workspaceId)}`,
+          { workspaceId, jobId: jobId ?? null },
+        );
       // Followed and piped, every line starts with a tag (docs/scripting.md): this one too.
       ctx.io.outLine(
         follow && !ctx.io.stdoutIsTTY
@@ -128,9 +130,10 @@ export const create = defineCommand<CreateOptions>({
     if (!follow) return;
     // The first build is followed like `chat` follows a run, with the same exit codes.
     const { followToEnd, printAnswerLater, runTurn } = await import('../chat/turn.js');
-    const { result, next } = await followToEnd(ctx, siteId, jobId!);
+    const { result, next, replyTo } = await followToEnd(ctx, siteId, jobId!);
     if (result.pending) printAnswerLater(ctx, result.pending);
     if (!next) return result.exitCode;
-    return (await runTurn(ctx, { projectId: siteId, prompt: next.prompt, mode: next.mode, follow: true })).exitCode;
+    return (await runTurn(ctx, { projectId: siteId, prompt: next.prompt, mode: next.mode, replyTo, follow: true }))
+      .exitCode;
   },
 });

@@ -2,8 +2,9 @@ import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/defin
 import { paginate } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
-import { humanTime, idOf, nameOf, pick } from '../../io/records.js';
-import { sanitizeDeep } from '../../io/sanitize.js';
+import { humanTime } from '../../io/records.js';
+import { known } from '../../service/read.js';
+import { readSite, type SiteRecord } from '../../service/sites.js';
 import { columnWatch, type FieldColumn, writeJsonArray, writeRows } from '../listing.js';
 import { workspaceIds } from './workspaces.js';
 
@@ -16,6 +17,12 @@ interface ListOptions {
 interface Row {
   workspace: string;
   site: unknown;
+}
+
+/** A site's row on a terminal or piped: the workspace it was listed in, and the record as read. */
+interface ReadRow {
+  workspace: string;
+  site: SiteRecord;
 }
 
 const DEFAULT_LIMIT = 30;
@@ -74,24 +81,26 @@ export const list = defineCommand<ListOptions>({
       );
       return;
     }
-    const site = (r: Row) => r.site;
-    const watch = columnWatch<Row>([
-      { header: 'ID', fields: ['_id', 'id'], recordOf: site, value: (r) => idOf(r.site) },
-      { header: 'NAME', fields: ['name', 'title', 'label'], recordOf: site, value: (r) => nameOf(r.site) },
-      { header: 'WORKSPACE', value: (r) => pick(r.site, 'workspaceId') ?? r.workspace },
+    const watch = columnWatch<ReadRow>([
+      { header: 'ID', read: (r) => r.site.id, value: (r) => known(r.site.id) },
+      { header: 'NAME', read: (r) => r.site.name, value: (r) => known(r.site.name) },
+      // Listed under a workspace: the site is in it, whatever its record says or leaves out.
+      { header: 'WORKSPACE', value: (r) => known(r.site.workspaceId) ?? r.workspace },
       {
         header: 'UPDATED',
-        fields: ['updatedAt', 'createdAt'],
-        recordOf: site,
-        value: (r) => humanTime(pick(r.site, 'updatedAt', 'createdAt'), ctx.clock.now(), io.stdoutIsTTY),
+        read: (r) => r.site.updated,
+        value: (r) => humanTime(known(r.site.updated), ctx.clock.now(), io.stdoutIsTTY),
       },
-    ] satisfies FieldColumn<Row>[]);
+    ] satisfies FieldColumn<ReadRow>[]);
+    const read = async function* (): AsyncGenerator<ReadRow> {
+      for await (const row of sites()) yield { workspace: row.workspace, site: readSite(row.site) };
+    };
     if (!io.stdoutIsTTY) {
-      watch.report(io, 'sites', await writeRows(io, watch.columns, sites(), 'sites'));
+      watch.report(io, 'sites', await writeRows(io, watch.columns, read(), 'sites'));
       return;
     }
-    const rows: Row[] = [];
-    for await (const row of sites()) rows.push({ ...row, site: sanitizeDeep(row.site) });
+    const rows: ReadRow[] = [];
+    for await (const row of read()) rows.push(row);
     printTable(io, watch.columns, rows);
     watch.report(io, 'sites', rows.length);
   },

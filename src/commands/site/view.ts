@@ -1,9 +1,11 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ApiError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
-import { asRecord, idOf, isoTime, nameOf, pick } from '../../io/records.js';
+import { isoTime } from '../../io/records.js';
+import { known } from '../../service/read.js';
+import { readSite } from '../../service/sites.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
-import { isLive, liveAddress, statusRecord, type PublishRecord } from '../publish/record.js';
+import { isLive, liveAddress, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { requireSite } from './workspaces.js';
 import { sb } from '../../io/shell.js';
 
@@ -31,7 +33,7 @@ export const view = defineCommand<{ site?: string }>({
     // The same reader as `publish`: an address is a whole http(s) URL (or a bare host name), never an id.
     const url = publish?.url ?? liveAddress(found.site);
     if (ctx.globals.json) return ctx.io.printJson({ site: found.site, workspaceId: found.workspaceId, url, publish });
-    const site = sanitizeDeep(asRecord(found.site));
+    const site = readSite(sanitizeDeep(found.site));
     const state = publish
       ? publish.running
         ? 'running'
@@ -42,10 +44,10 @@ export const view = defineCommand<{ site?: string }>({
       : publish && isLive(publish)
         ? 'live, but the service named no address'
         : 'none named by the service';
-    const name = nameOf(site);
-    const created = isoTime(pick(site, 'createdAt', 'created'));
+    const name = known(site.name) ?? '';
+    const created = isoTime(known(site.created));
     printFields(ctx.io, [
-      ['ID', idOf(site)],
+      ['ID', known(site.id) ?? siteId],
       ['Name', name],
       ['Workspace', found.workspaceId],
       ['Created', created],

@@ -2,11 +2,11 @@
 import type { ApiClient } from '../../api/client.js';
 import { itemsOf, paginate } from '../../api/paginate.js';
 import { ApiError } from '../../errors.js';
-import { idOf } from '../../io/records.js';
+import { siteId as idOfSite, workspaceId } from '../../service/sites.js';
 
 export async function workspaceIds(client: ApiClient, signal?: AbortSignal): Promise<string[]> {
   const { envelope } = await client.call('list_workspaces', {}, { signal });
-  return itemsOf(envelope.data).map(idOf).filter(Boolean);
+  return itemsOf(envelope.data).map(workspaceId).filter(Boolean);
 }
 
 /** The service has no single-site read, so a site is found in its workspace's listing. */
@@ -17,7 +17,7 @@ export async function findSite(
 ): Promise<{ site: unknown; workspaceId: string } | undefined> {
   for (const ws of await workspaceIds(client, signal)) {
     for await (const site of paginate(client, 'list_sites', { workspaceId: ws }, { signal })) {
-      if (idOf(site) === siteId) return { site, workspaceId: ws };
+      if (idOfSite(site) === siteId) return { site, workspaceId: ws };
     }
   }
   return undefined;

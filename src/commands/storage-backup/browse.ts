@@ -3,10 +3,10 @@
 // are the ones `storage-restore --mode selected --path` takes; a folder's ends with a slash.
 import { itemsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
-import { pick, pickString } from '../../io/records.js';
-import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { formatBytes, sizeOf } from './format.js';
+import { readBrowseEntry } from '../../service/backups.js';
+import { known } from '../../service/read.js';
+import { formatBytes } from './format.js';
 
 export interface StorageBackupBrowseOptions {
   site?: string;
@@ -15,10 +15,9 @@ export interface StorageBackupBrowseOptions {
   recursive?: boolean;
 }
 
-const filesText = (n: unknown) => (n === undefined ? '' : `${n} file${n === 1 ? '' : 's'}`);
+const filesText = (n: number | undefined) => (n === undefined ? '' : `${n} file${n === 1 ? '' : 's'}`);
 
-export const isFolder = (e: unknown): boolean =>
-  pickString(e, 'type', 'kind') === 'folder' || (pickString(e, 'path') ?? '').endsWith('/');
+export const isFolder = (e: unknown): boolean => readBrowseEntry(e).folder;
 
 export const browse = defineCommand<StorageBackupBrowseOptions>({
   name: 'browse',
@@ -50,17 +49,14 @@ export const browse = defineCommand<StorageBackupBrowseOptions>({
     const { envelope } = await ctx.api().call('browse_storage_backup', args, { signal: ctx.signal });
     if (ctx.globals.json) return ctx.io.printJson(envelope.data);
     const tty = ctx.io.stdoutIsTTY;
-    const entries = itemsOf(envelope.data).map((e) => sanitizeDeep(e));
+    const entries = itemsOf(envelope.data).map(readBrowseEntry);
     printTable(
       ctx.io,
       [
-        { header: 'PATH', value: (e) => pickString(e, 'path', 'name') ?? '' },
-        { header: 'TYPE', value: (e) => (isFolder(e) ? 'folder' : 'file') },
-        { header: 'SIZE', value: (e) => (tty ? formatBytes(sizeOf(e)) : (sizeOf(e) ?? '')) },
-        {
-          header: 'COPIES',
-          value: (e) => (isFolder(e) ? filesText(pick(e, 'files', 'fileCount')) : (pickString(e, 'visibility') ?? '')),
-        },
+        { header: 'PATH', value: (e) => known(e.path) ?? known(e.name) },
+        { header: 'TYPE', value: (e) => (e.folder ? 'folder' : 'file') },
+        { header: 'SIZE', value: (e) => (tty ? formatBytes(known(e.size)) : known(e.size)) },
+        { header: 'COPIES', value: (e) => (e.folder ? filesText(known(e.files)) : known(e.visibility)) },
       ],
       entries,
     );

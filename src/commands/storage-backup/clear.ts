@@ -4,10 +4,11 @@ import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
-import { asRecord, pick } from '../../io/records.js';
+import { readCleared, storageBackupId } from '../../service/backups.js';
+import { recordOf } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { ownKeysThenData, storageBackupId } from './format.js';
+import { ownKeysThenData } from './format.js';
 
 export interface StorageBackupClearOptions {
   site?: string;
@@ -28,15 +29,6 @@ async function listBackupIds(ctx: Context, siteId: string): Promise<string[] | u
   return ids;
 }
 
-const count = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : Array.isArray(v) ? v.length : undefined;
-const idList = (v: unknown): string[] | undefined =>
-  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' || storageBackupId(x))
-    ? v.map((x) => (typeof x === 'string' ? x : storageBackupId(x)))
-    : Array.isArray(v) && v.length === 0
-      ? []
-      : undefined;
-
 /**
  * What was deleted: the service's answer where it says (its fields are not shown: the usual
  * names are read), else what was asked (the ids named with --backup, or listed before asking).
@@ -46,10 +38,7 @@ export function clearedOf(
   envelopeCount: unknown,
   asked: string[] | undefined,
 ): { deleted: number | null; backupIds: string[] | null } {
-  const said = count(pick(data, 'deleted', 'deletedCount', 'removed', 'removedCount', 'count')) ?? count(envelopeCount);
-  const saidIds =
-    idList(pick(data, 'backupIds', 'deletedBackupIds', 'deletedIds', 'ids')) ??
-    idList(pick(data, 'deleted', 'removed'));
+  const { deleted: said, ids: saidIds } = readCleared(data, envelopeCount);
   // What was asked stands in only where it agrees with the count the service gave, if any.
   const ids = saidIds ?? (asked && (said === undefined || said === asked.length) ? asked : null);
   const deleted = said ?? ids?.length ?? null;
@@ -99,7 +88,7 @@ export const clear = defineCommand<StorageBackupClearOptions>({
     const args: Record<string, unknown> = { projectId: siteId };
     if (named.length) args.backupIds = named;
     const { envelope } = await ctx.api().call('clear_storage_backups', args, { signal: ctx.signal });
-    const data = asRecord(envelope.data);
+    const data = recordOf(envelope.data);
     const { deleted, backupIds } = clearedOf(data, envelope.count, named.length ? named : listed);
     if (ctx.globals.json) return ctx.io.printJson(ownKeysThenData({ siteId, deleted, backupIds }, data));
     ctx.io.outLine(

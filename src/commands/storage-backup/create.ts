@@ -5,21 +5,18 @@ import { pollUntil } from '../../api/poll.js';
 import type { Context } from '../../context.js';
 import { CliError, InterruptedError, PendingError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
-import { asRecord, pickString } from '../../io/records.js';
-import { sanitizeDeep } from '../../io/sanitize.js';
+import { isArchiving, readCreatedStorageBackup, readStorageBackup, storageBackupId } from '../../service/backups.js';
+import { known, recordOf } from '../../service/read.js';
 import { startSpinner } from '../../io/spinner.js';
 import { storageProgress } from './progress.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { ARCHIVING_STATUS, createdAt, formatBytes, formatWhen, sizeOf, statusText, storageBackupId } from './format.js';
+import { formatBytes, formatWhen, statusText } from './format.js';
 
 export interface StorageBackupCreateOptions {
   site?: string;
   wait?: boolean;
   timeout?: number;
 }
-
-/** Still being archived, by a status word (not shown by the service): only decides how long to watch. */
-const isArchiving = (b: unknown) => ARCHIVING_STATUS.test(pickString(b, 'status', 'state') ?? '');
 
 async function waitUntilArchived(
   ctx: Context,
@@ -43,7 +40,7 @@ async function waitUntilArchived(
       read: async () => {
         // The listing's order is not shown: look through its pages until the backup turns up.
         for await (const b of paginate(client, 'list_storage_backups', { projectId: siteId }, { signal: ctx.signal }))
-          if (storageBackupId(b) === id) return asRecord(b);
+          if (storageBackupId(b) === id) return recordOf(b);
         throw new CliError(`Storage backup ${id} is no longer listed; it may have been cleared.`);
       },
       onRead: counts,
@@ -86,16 +83,16 @@ export const create = defineCommand<StorageBackupCreateOptions>({
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const { envelope } = await ctx.api().call('create_storage_backup', { projectId: siteId }, { signal: ctx.signal });
-    const data = asRecord(envelope.data);
-    let backup = asRecord(data.backup ?? data);
+    let backup = readCreatedStorageBackup(envelope.data);
     if (opts.wait) backup = await waitUntilArchived(ctx, siteId, backup, opts.timeout ?? 10 * 60_000);
     if (ctx.globals.json) return ctx.io.printJson(backup);
-    const b = sanitizeDeep(backup);
+    const b = readStorageBackup(backup);
+    const size = known(b.size);
     const rows: Array<[string, unknown, string]> = [
-      ['backup', storageBackupId(b), 'backup id'],
+      ['backup', known(b.id) ?? '', 'backup id'],
       ['status', statusText(b), 'status'],
-      ['created', formatWhen(createdAt(b), ctx.io.stdoutIsTTY), 'creation time'],
-      ['size', ctx.io.stdoutIsTTY ? formatBytes(sizeOf(b)) : (sizeOf(b) ?? ''), 'size'],
+      ['created', formatWhen(known(b.created), ctx.io.stdoutIsTTY), 'creation time'],
+      ['size', ctx.io.stdoutIsTTY ? formatBytes(size) : (size ?? ''), 'size'],
     ];
     printFields(
       ctx.io,
@@ -103,7 +100,7 @@ export const create = defineCommand<StorageBackupCreateOptions>({
     );
     const missing = rows.filter(([, v]) => v === '' || v === undefined).map(([, , word]) => word);
     if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
-    if (!opts.wait && isArchiving(b))
+    if (!opts.wait && isArchiving(backup))
       ctx.io.info(
         'It is being archived; it can be restored once `storage-backup list` shows it ready (or use --wait).',
       );

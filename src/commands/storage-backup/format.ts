@@ -1,7 +1,7 @@
 // Shared wording for the backup nouns: sizes, dates and whether a storage backup can be
-// restored. The service documents few backup fields, so each reader looks for the obvious names and
-// never crashes on a missing one.
-import { asRecord, isoTime, pick, pickString } from '../../io/records.js';
+// restored. The records are read by the model (src/service/backups.ts).
+import { isoTime } from '../../io/records.js';
+import { restorability, type StorageBackup } from '../../service/backups.js';
 
 export function formatBytes(value: unknown): string {
   const n = typeof value === 'number' ? value : Number(value);
@@ -27,67 +27,11 @@ export function formatWhen(value: unknown, tty: boolean): string {
 /** formatWhen's day alone ("2026-11-20"), for a line too narrow for the time. */
 export const dayOf = (when: string): string => /^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when;
 
-export const storageBackupId = (b: unknown): string => pickString(b, 'backupId', '_id', 'id') ?? '';
-export const codeBackupId = (b: unknown): string => pickString(b, 'codeBackupId', '_id', 'id') ?? '';
-/** The names each field of a backup is read under (the list commands name them when none is sent). */
-export const BACKUP_FIELDS = {
-  created: ['createdAt', 'created', 'date', 'takenAt'],
-  size: ['sizeBytes', 'size', 'bytes'],
-  files: ['files', 'fileCount'],
-  label: ['label', 'name', 'title', 'message'],
-};
-export const createdAt = (b: unknown): unknown => pick(b, ...BACKUP_FIELDS.created);
-export const sizeOf = (b: unknown): unknown => pick(b, ...BACKUP_FIELDS.size);
-export const fileCountOf = (b: unknown): unknown => pick(b, ...BACKUP_FIELDS.files);
-export const labelOf = (b: unknown): string => pickString(b, ...BACKUP_FIELDS.label) ?? '';
-
-/**
- * Whether a storage backup can be restored, and why not. The service: backups still being
- * archived, failed, or in an older format cannot be restored. Advice only, read from fields it
- * does not show (status words below): the plan call decides, refusing those with its reason.
- */
-export function restorability(backup: unknown): { restorable: boolean; reason?: string } {
-  const b = asRecord(backup);
-  const status = pickString(b, 'status', 'state') ?? '';
-  if (ARCHIVING_STATUS.test(status)) return { restorable: false, reason: 'still being archived' };
-  if (FAILED_STATUS.test(status)) return { restorable: false, reason: 'failed' };
-  if (b.olderFormat === true || b.legacy === true) return { restorable: false, reason: 'older format' };
-  if (b.restorable === false || b.canRestore === false || b.isRestorable === false)
-    return { restorable: false, reason: pickString(b, 'notRestorableReason', 'reason') ?? 'not restorable' };
-  return { restorable: true };
-}
-
-export function statusText(backup: unknown): string {
-  const r = restorability(backup);
-  // No status word is said as such, never taken for "ready".
-  return r.restorable ? (pickString(backup, 'status', 'state') ?? 'not given') : `${r.reason} (cannot be restored)`;
-}
-
-/** Status words (not shown by the service) that read as "still being archived" and as "failed". */
-export const ARCHIVING_STATUS = /^(archiving|pending|queued|creating|running|in[_ -]?progress|processing)$/i;
-const FAILED_STATUS = /^(failed|failure|error|errored)$/i;
-
-/**
- * The time a record was made, in ms, from an ISO string or epoch ms (the service shows no
- * backup time field: `createdAt` and its alternatives are read).
- */
-export function createdMs(b: unknown): number | undefined {
-  const v = createdAt(b);
-  const ms = typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : Number.NaN;
-  return Number.isFinite(ms) ? ms : undefined;
-}
-
-/**
- * Newest first by creation time, when every record has one; otherwise the service's order
- * (the order inside a page is not shown), and `sorted` says which, so a title never promises
- * an order the list does not have.
- */
-export function newestFirst<T>(items: T[]): { items: T[]; sorted: boolean } {
-  const times = items.map(createdMs);
-  if (times.some((t) => t === undefined)) return { items, sorted: false };
-  const order = items.map((item, i) => ({ item, t: times[i] as number, i }));
-  order.sort((a, b) => b.t - a.t || a.i - b.i);
-  return { items: order.map((o) => o.item), sorted: true };
+/** A storage backup's STATUS: its status word, or why it cannot be restored; never a word it did not send. */
+export function statusText(b: StorageBackup): string {
+  const r = restorability(b.raw);
+  if (!r.restorable) return `${r.reason} (cannot be restored)`;
+  return typeof b.status === 'string' ? b.status : 'not given';
 }
 
 /**

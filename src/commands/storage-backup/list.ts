@@ -2,21 +2,12 @@
 import { listByPage } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
-import { pickString } from '../../io/records.js';
-import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
-import { columnWatch, morePagesHint, newestFirst } from '../listing.js';
-import {
-  BACKUP_FIELDS,
-  createdAt,
-  fileCountOf,
-  formatBytes,
-  formatWhen,
-  labelOf,
-  sizeOf,
-  statusText,
-  storageBackupId,
-} from './format.js';
+import { readStorageBackup, type StorageBackup } from '../../service/backups.js';
+import { isUnread, known } from '../../service/read.js';
+import { newestFirst } from '../../service/time.js';
+import { columnWatch, morePagesHint } from '../listing.js';
+import { formatBytes, formatWhen, statusText } from './format.js';
 
 export interface StorageBackupListOptions {
   site?: string;
@@ -55,28 +46,25 @@ export const list = defineCommand<StorageBackupListOptions>({
       { projectId: siteId },
       { page: opts.page, all: opts.all, signal: ctx.signal },
     );
-    const { records, sorted } = newestFirst(page.items, createdAt);
+    const { records, sorted } = newestFirst(page.items.map(readStorageBackup), (b) => known(b.created));
     if (!sorted) ctx.io.warn('some storage backups show no creation time, so they are in the service’s order.');
-    if (ctx.globals.json) return ctx.io.printJson(records);
+    if (ctx.globals.json) return ctx.io.printJson(records.map((b) => b.raw));
     const tty = ctx.io.stdoutIsTTY;
-    const watch = columnWatch<unknown>([
-      { header: 'ID', fields: ['backupId', '_id', 'id'], value: (b) => storageBackupId(b) },
-      { header: 'CREATED', fields: BACKUP_FIELDS.created, value: (b) => formatWhen(createdAt(b), tty) },
+    const size = (b: StorageBackup) => known(b.size);
+    const watch = columnWatch<StorageBackup>([
+      { header: 'ID', read: (b) => b.id, value: (b) => known(b.id) },
+      { header: 'CREATED', read: (b) => b.created, value: (b) => formatWhen(known(b.created), tty) },
+      { header: 'SIZE', read: (b) => b.size, value: (b) => (tty ? formatBytes(size(b)) : size(b)) },
+      { header: 'FILES', read: (b) => b.files, value: (b) => known(b.files) },
+      { header: 'TYPE', read: (b) => b.type, value: (b) => known(b.type) },
       {
-        header: 'SIZE',
-        fields: BACKUP_FIELDS.size,
-        value: (b) => (tty ? formatBytes(sizeOf(b)) : (sizeOf(b) ?? '')),
+        header: 'STATUS',
+        read: (b) => (isUnread(b.status) ? b.restorable : b.status),
+        value: (b) => statusText(b),
       },
-      { header: 'FILES', fields: BACKUP_FIELDS.files, value: (b) => fileCountOf(b) ?? '' },
-      { header: 'TYPE', fields: ['type'], value: (b) => pickString(b, 'type') ?? '' },
-      { header: 'STATUS', fields: ['status', 'state', 'restorable'], value: (b) => statusText(b) },
-      { header: 'LABEL', fields: BACKUP_FIELDS.label, value: (b) => labelOf(b) },
+      { header: 'LABEL', read: (b) => b.label, value: (b) => known(b.label) },
     ]);
-    printTable(
-      ctx.io,
-      watch.columns,
-      records.map((b) => sanitizeDeep(b)),
-    );
+    printTable(ctx.io, watch.columns, records);
     watch.report(ctx.io, 'storage backups', records.length);
     morePagesHint(ctx, page.more, opts.page);
   },

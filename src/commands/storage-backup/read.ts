@@ -3,7 +3,8 @@
 // shown with control sequences stripped, and a binary one needs --output.
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { asRecord, pickString } from '../../io/records.js';
+import { readFileContent, readFileVisibility } from '../../service/backups.js';
+import { recordOf } from '../../service/read.js';
 import { sanitize } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { formatBytes } from './format.js';
@@ -14,12 +15,6 @@ export interface StorageBackupReadOptions {
   path: string;
   visibility?: 'public' | 'private';
   output?: string;
-}
-
-function contentOf(data: Record<string, unknown>): Buffer {
-  const content = pickString(data, 'content', 'contentBase64', 'data') ?? '';
-  const encoding = pickString(data, 'encoding') ?? (data.contentBase64 !== undefined ? 'base64' : 'utf8');
-  return Buffer.from(content, encoding === 'base64' ? 'base64' : 'utf8');
 }
 
 const looksBinary = (buf: Buffer): boolean => buf.includes(0) || !buf.equals(Buffer.from(buf.toString('utf8'), 'utf8'));
@@ -63,13 +58,18 @@ export const read = defineCommand<StorageBackupReadOptions>({
     const args: Record<string, unknown> = { projectId: siteId, backupId: opts.backupId, path };
     if (opts.visibility) args.visibility = opts.visibility;
     const { envelope } = await ctx.api().call('read_storage_backup_file', args, { signal: ctx.signal });
-    const data = asRecord(envelope.data);
+    const data = recordOf(envelope.data);
     if (ctx.globals.json && !opts.output) return ctx.io.printJson(data);
-    const bytes = contentOf(data);
+    const bytes = readFileContent(data);
     if (opts.output) {
       await writeFile(opts.output, bytes);
       if (ctx.globals.json)
-        ctx.io.printJson({ path, output: opts.output, bytes: bytes.length, visibility: data.visibility ?? null });
+        ctx.io.printJson({
+          path,
+          output: opts.output,
+          bytes: bytes.length,
+          visibility: readFileVisibility(data) ?? null,
+        });
       else ctx.io.info(`Wrote ${formatBytes(bytes.length)} to ${opts.output}.`);
       return;
     }

@@ -8,12 +8,15 @@ import type { CallOptions } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ConnectionLostError, pollUntil, Reconnect } from '../../api/poll.js';
 import { CliError, InterruptedError, PendingError } from '../../errors.js';
-import { asRecord, pickString } from '../../io/records.js';
+import { readRestoreRow, restoreRowOf } from '../../service/storage-restore.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { storageProgress } from '../storage-backup/progress.js';
 
-export const restoreStatus = (row: unknown): string => pickString(row, 'status', 'state') ?? 'unknown';
+export const restoreStatus = (row: unknown): string => {
+  const s = readRestoreRow(row).status;
+  return typeof s === 'string' ? s : 'unknown';
+};
 export const isCompleted = (row: unknown): boolean => restoreStatus(row) === 'completed';
 const isFailed = (row: unknown): boolean => /fail|error|cancel/i.test(restoreStatus(row));
 
@@ -26,8 +29,7 @@ export async function readRestore(
   const { envelope } = await ctx
     .api()
     .call('get_storage_restore_status', { projectId: siteId, restoreId }, { signal: ctx.signal, ...call });
-  const d = asRecord(envelope.data);
-  return asRecord(d.restore ?? d);
+  return restoreRowOf(envelope.data);
 }
 
 /** Polls until completed; throws PendingError (exit 8) at the timeout, CliError when it failed. */

@@ -5,18 +5,10 @@ import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import {
-  createdAt,
-  fileCountOf,
-  formatBytes,
-  dayOf,
-  formatWhen,
-  labelOf,
-  newestFirst,
-  restorability,
-  sizeOf,
-  storageBackupId,
-} from '../storage-backup/format.js';
+import { readStorageBackup, restorability, storageBackupId } from '../../service/backups.js';
+import { known } from '../../service/read.js';
+import { newestFirst } from '../../service/time.js';
+import { dayOf, formatBytes, formatWhen } from '../storage-backup/format.js';
 import type { RestoreMode } from './request.js';
 import { sb } from '../../io/shell.js';
 import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
@@ -28,20 +20,21 @@ const MAX_OFFERED = 100;
  * then its label; one that cannot be restored says why first (`(failed) Daily backup`). The id
  * comes last.
  */
-export function backupChoiceRow(b: unknown): ChoiceRow {
-  const files = fileCountOf(b);
-  const when = formatWhen(createdAt(b), true);
-  const r = restorability(b);
-  const label = labelOf(b);
+export function backupChoiceRow(raw: unknown): ChoiceRow {
+  const b = readStorageBackup(raw);
+  const files = known(b.files);
+  const when = formatWhen(known(b.created), true);
+  const r = restorability(raw);
+  const label = known(b.label) ?? '';
   const why = r.restorable ? '' : `(${r.reason ?? 'not restorable'})`;
   return {
     cells: [
       [when, dayOf(when)],
-      formatBytes(sizeOf(b)),
+      formatBytes(known(b.size)),
       files === undefined ? '' : `${files} files`,
       sanitizeInline([why, label].filter(Boolean).join(' ')),
     ].map((c) => (typeof c === 'string' ? sanitizeInline(c) : c.map(sanitizeInline))),
-    id: sanitizeInline(storageBackupId(b)),
+    id: sanitizeInline(storageBackupId(raw)),
   };
 }
 
@@ -70,7 +63,7 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
   // Whether a backup can be restored is read from fields the service does not show: those that
   // read as unrestorable are shown last, with the reason, and cannot be picked; --backup ID
   // still sends one, and the service decides.
-  const { items, sorted } = newestFirst(listed);
+  const { records: items, sorted } = newestFirst(listed, (b) => known(readStorageBackup(b).created));
   const likely = items.filter((b) => restorability(b).restorable);
   const unlikely = items.filter((b) => !restorability(b).restorable);
   const named = unlikely

@@ -6,12 +6,12 @@ import { itemsOf } from '../../api/paginate.js';
 import { LIMITS } from '../../api/limits.js';
 import type { Context } from '../../context.js';
 import type { Choice } from '../../io/prompter.js';
-import { pick, pickString } from '../../io/records.js';
+import { readBrowseEntry } from '../../service/backups.js';
+import { known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
-import { formatBytes, sizeOf } from '../storage-backup/format.js';
-import { isFolder } from '../storage-backup/browse.js';
+import { formatBytes } from '../storage-backup/format.js';
 
 interface Entry {
   path: string;
@@ -25,14 +25,17 @@ type Step = { kind: 'toggle'; entry: Entry } | { kind: 'open'; path: string } | 
 const parentOf = (folder: string) => folder.replace(/[^/]+\/$/, '');
 
 function toEntry(raw: unknown, folder: string): Entry {
-  const isDir = isFolder(raw);
-  let path = (pickString(raw, 'path') ?? `${folder}${pickString(raw, 'name') ?? ''}`).replace(/^\/+/, '');
+  const e = readBrowseEntry(raw);
+  const isDir = e.folder;
+  let path = (known(e.path) ?? `${folder}${known(e.name) ?? ''}`).replace(/^\/+/, '');
   if (isDir && !path.endsWith('/')) path += '/';
   const name = path.slice(folder.length) || path;
-  const files = pick(raw, 'files', 'fileCount');
+  const files = known(e.files);
+  const size = formatBytes(known(e.size));
+  const visibility = known(e.visibility);
   const detail = isDir
-    ? `${files ?? '?'} file${files === 1 ? '' : 's'}, ${formatBytes(sizeOf(raw))}`
-    : `${formatBytes(sizeOf(raw))}${pickString(raw, 'visibility') ? `, ${pickString(raw, 'visibility')}` : ''}`;
+    ? [files === undefined ? '' : `${files} file${files === 1 ? '' : 's'}`, size].filter(Boolean).join(', ')
+    : [size, visibility].filter(Boolean).join(', ');
   return { path, name: sanitizeInline(name), folder: isDir, detail: sanitizeInline(detail) };
 }
 

@@ -4,74 +4,12 @@
 import { requestNote } from '../../errors.js';
 import type { IO } from '../../io/io.js';
 import { layoutTable } from '../../io/layout.js';
-import { asRecord, pickString } from '../../io/records.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
+import { type PlanCount, type PlanFile, type RestorePlan, readPlan } from '../../service/storage-restore.js';
 import { formatBytes } from '../storage-backup/format.js';
 
-export interface PlanFile {
-  path: string;
-  visibility?: string;
-  size?: number;
-}
-
-export interface RestorePlan {
-  filesAdded: number;
-  filesReplaced: number;
-  filesUnchanged: number;
-  filesRemoved: number;
-  bytesWritten: number;
-  bytesRemoved: number;
-  safetyBackup: boolean;
-  /** How many files storage no longer accepts the path of; they stay as they are. */
-  filesSkipped: number;
-  /** Their paths, as far as the service names them. */
-  skipped: string[];
-  /**
-   * The files removed and replaced, as far as the service names them: it shows counts only, so
-   * these may be empty or shorter than the counts (unnamedNote says so).
-   */
-  removedFiles: PlanFile[];
-  replacedFiles: PlanFile[];
-}
-
-/** Where a plan may name its files besides the counts (not shown by the service). */
-const REMOVED_LISTS = ['removedFiles', 'filesToRemove', 'removed', 'deletedFiles', 'filesToDelete'];
-const REPLACED_LISTS = ['replacedFiles', 'filesToReplace', 'replaced', 'overwrittenFiles', 'filesToOverwrite'];
-
-const count = (v: unknown): number => (typeof v === 'number' ? v : Array.isArray(v) ? v.length : Number(v) || 0);
-/** A list of files: paths, or records with a path; entries without one are left out, never made up. */
-const files = (v: unknown): PlanFile[] =>
-  Array.isArray(v)
-    ? v.flatMap((f): PlanFile[] => {
-        if (typeof f === 'string') return f ? [{ path: f }] : [];
-        const path = pickString(f, 'path', 'filePath', 'name', 'key');
-        if (!path) return [];
-        const size = asRecord(f).size;
-        return [{ path, visibility: pickString(f, 'visibility'), size: typeof size === 'number' ? size : undefined }];
-      })
-    : [];
-const firstList = (p: Record<string, unknown>, names: string[]): PlanFile[] => {
-  for (const n of names) if (Array.isArray(p[n])) return files(p[n]);
-  return [];
-};
-
-export function readPlan(value: unknown): RestorePlan {
-  const p = asRecord(value);
-  return {
-    filesAdded: count(p.filesAdded),
-    filesReplaced: count(p.filesReplaced),
-    filesUnchanged: count(p.filesUnchanged),
-    filesRemoved: count(p.filesRemoved),
-    bytesWritten: count(p.bytesWritten),
-    bytesRemoved: count(p.bytesRemoved),
-    safetyBackup: p.safetyBackup === true,
-    filesSkipped: count(p.filesSkipped),
-    skipped: files(p.filesSkipped).map((f) => f.path),
-    removedFiles: firstList(p, REMOVED_LISTS),
-    replacedFiles: firstList(p, REPLACED_LISTS),
-  };
-}
+export { type PlanFile, type RestorePlan, readPlan };
 
 /**
  * The sentence saying which files the plan counts but does not name (the service shows counts
@@ -92,18 +30,34 @@ export function unnamedNote(p: RestorePlan): string | undefined {
   return parts.length ? `Names not given by the service’s plan (it gives counts): ${parts.join(', ')}.` : undefined;
 }
 
-/** Nothing would be written or deleted: starting the restore would change nothing. */
-export const planIsEmpty = (p: RestorePlan): boolean => p.filesAdded + p.filesReplaced + p.filesRemoved === 0;
+/**
+ * Nothing would be written or deleted: starting the restore would change nothing. Never
+ * concluded from a count the plan did not give.
+ */
+export const planIsEmpty = (p: RestorePlan): boolean =>
+  !p.missing.some((k) => k === 'filesAdded' || k === 'filesReplaced' || k === 'filesRemoved') &&
+  p.filesAdded + p.filesReplaced + p.filesRemoved === 0;
+
+/** Said wherever the plan is shown when it left out counts it states. */
+export function missingNote(p: RestorePlan): string | undefined {
+  return p.missing.length
+    ? `The service’s plan did not give ${p.missing.join(', ')}; --json shows what it sent.`
+    : undefined;
+}
+
+const NOT_GIVEN = 'not given';
 
 export function planRows(p: RestorePlan, human: boolean): Array<[string, string]> {
-  const bytes = (n: number) => (human ? formatBytes(n) : String(n));
+  const given = (k: PlanCount, text: (n: number) => string) => (p.missing.includes(k) ? NOT_GIVEN : text(p[k]));
+  const files = (k: PlanCount) => given(k, String);
+  const bytes = (k: PlanCount) => given(k, (n) => (human ? formatBytes(n) : String(n)));
   return [
-    ['Files added', String(p.filesAdded)],
-    ['Files replaced', String(p.filesReplaced)],
-    ['Files unchanged', String(p.filesUnchanged)],
-    ['Files removed', String(p.filesRemoved)],
-    ['Bytes written', bytes(p.bytesWritten)],
-    ['Bytes removed', bytes(p.bytesRemoved)],
+    ['Files added', files('filesAdded')],
+    ['Files replaced', files('filesReplaced')],
+    ['Files unchanged', files('filesUnchanged')],
+    ['Files removed', files('filesRemoved')],
+    ['Bytes written', bytes('bytesWritten')],
+    ['Bytes removed', bytes('bytesRemoved')],
     ['Before restore backup', p.safetyBackup ? (human ? 'yes, taken first' : 'yes') : 'no'],
     ['Files skipped', String(p.filesSkipped)],
   ];
@@ -139,8 +93,7 @@ export function formatPlan(io: IO, p: RestorePlan, tty: boolean): string {
         'Skipped (storage no longer accepts these paths; they stay as they are):',
         ...p.skipped.map((s) => `  ${sanitizeInline(s)}`),
       );
-    const note = unnamedNote(p);
-    if (note) lines.push(note);
+    for (const note of [unnamedNote(p), missingNote(p)]) if (note) lines.push(note);
     return lines.join('\n');
   }
   for (const [k, v] of rows) lines.push(`${k}\t${v}`);
@@ -226,6 +179,8 @@ function named(list: PlanFile[], total: number, max = 8): string {
 /** What the restore will do, in words, deletions first: the lines of the confirmation. */
 export function planConsequences(p: RestorePlan, mode: string): string[] {
   const out: string[] = [];
+  if (p.missing.includes('filesRemoved'))
+    out.push('DELETED: the plan does not say how many files; read it with --json before you go on');
   if (p.filesRemoved > 0) {
     const what =
       mode === 'selected'

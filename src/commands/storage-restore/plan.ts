@@ -4,7 +4,7 @@
 import { UsageError } from '../../errors.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { checkSelection, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
-import { formatPlan, planConsequences, planIsEmpty, unnamedNote } from './plan-view.js';
+import { formatPlan, missingNote, planConsequences, planIsEmpty, unnamedNote } from './plan-view.js';
 import { fetchPlan, nothingToRestore, planDocument, startCommand, type RestoreRequest } from './request.js';
 
 export const plan = defineCommand<RestoreSelectionOptions>({
@@ -51,8 +51,7 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     const empty = planIsEmpty(answer.plan);
     ctx.io.outLine(formatPlan(ctx.io, answer.plan, tty));
     // Piped, a file the service does not name has no row: say so (on a terminal the table does).
-    const unnamed = tty ? undefined : unnamedNote(answer.plan);
-    if (unnamed) ctx.io.info(unnamed);
+    if (!tty) for (const note of [unnamedNote(answer.plan), missingNote(answer.plan)]) if (note) ctx.io.info(note);
     // On a terminal the table gives counts; name what is deleted and overwritten too.
     if (tty && !empty)
       for (const line of planConsequences(answer.plan, mode)) ctx.io.outLine(ctx.io.prose(`  - ${line}`, 'stdout'));

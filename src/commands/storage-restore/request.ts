@@ -5,9 +5,10 @@ import { LIMITS } from '../../api/limits.js';
 import type { Envelope } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ApiError, ConfirmationNeededError, requestNote, UsageError } from '../../errors.js';
-import { asRecord, idOf, pickString } from '../../io/records.js';
+import { notStarted, readActiveRestore, readPlanAnswer, restoreRowOf } from '../../service/storage-restore.js';
+import { known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { planIsEmpty, readPlan, type RestorePlan } from './plan-view.js';
+import { planIsEmpty, type RestorePlan } from './plan-view.js';
 import { flag, sb } from '../../io/shell.js';
 
 export type RestoreMode = 'full' | 'selected';
@@ -70,12 +71,7 @@ export function restoreArgs(r: RestoreRequest, confirm?: string): Record<string,
   return args;
 }
 
-function planAnswer(data: unknown): PlanAnswer | undefined {
-  const d = asRecord(data);
-  const confirm = pickString(d, 'confirm');
-  if (!confirm || d.plan === undefined) return undefined;
-  return { plan: readPlan(d.plan), rawPlan: d.plan, confirm };
-}
+const planAnswer = (data: unknown): PlanAnswer | undefined => readPlanAnswer(data);
 
 export async function fetchPlan(ctx: Context, r: RestoreRequest): Promise<PlanAnswer> {
   let envelope: Envelope;
@@ -99,8 +95,8 @@ export async function startRestore(ctx: Context, r: RestoreRequest, confirm: str
     const { envelope } = await ctx
       .api()
       .call('restore_storage_backup', restoreArgs(r, confirm), { signal: ctx.signal });
-    const d = asRecord(envelope.data);
-    if (d.started === false) {
+    const d = envelope.data;
+    if (notStarted(d)) {
       // The plan call's answer: the service did not take the confirm as a start.
       const answer = planAnswer(d);
       if (answer)
@@ -109,7 +105,7 @@ export async function startRestore(ctx: Context, r: RestoreRequest, confirm: str
           answer,
         );
     }
-    return asRecord(d.restore ?? d);
+    return restoreRowOf(d);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const changed = err.status === 409 ? planAnswer(err.data) : undefined;
@@ -126,10 +122,15 @@ export async function startRestore(ctx: Context, r: RestoreRequest, confirm: str
 /** "A restore of this storage is already running!": name the running restore and how to follow it. */
 function explainActiveRestore(err: unknown, r: RestoreRequest): unknown {
   if (!(err instanceof ApiError)) return err;
-  const active = asRecord(asRecord(err.data).activeRestore);
-  if (Object.keys(active).length === 0) return err;
-  const id = idOf(active) || pickString(active, 'restoreId') || '';
-  const status = pickString(active, 'status');
+  const active = readActiveRestore(err.data);
+  if (!active) return err;
+  const id = known(active.id);
+  const status = known(active.status);
+  // No id: no command to follow it is printed (it would not work); waiting is the way.
+  if (!id)
+    return err.withSentence(
+      `${sanitizeInline(err.serviceMessage)} The service did not name the running restore; try again once it has finished.`,
+    );
   return err.withSentence(
     `${sanitizeInline(err.serviceMessage)} Restore ${sanitizeInline(id)}${status ? ` is ${sanitizeInline(status)}` : ''}; ` +
       `follow it with \`${sb('storage-restore status', r.siteId, id, flag('--wait'))}\`, then try again.`,

@@ -4,9 +4,17 @@
 // terminal every part comes from flags, and a start needs --confirm (or --yes); otherwise it
 // prints the plan and its confirm value and exits 5, having restored nothing.
 import type { Context } from '../../context.js';
-import { ConfirmationNeededError, InterruptedError, PendingError, requestNote, UsageError } from '../../errors.js';
+import {
+  ConfirmationNeededError,
+  ExitCode,
+  InterruptedError,
+  PendingError,
+  requestNote,
+  UsageError,
+} from '../../errors.js';
 import { noPromptBecause } from '../confirm.js';
-import { idOf, pickString } from '../../io/records.js';
+import { known } from '../../service/read.js';
+import { readRestoreRow } from '../../service/storage-restore.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { withKeysGuarded } from '../../io/keyguard.js';
 import { style } from '../../io/style.js';
@@ -23,6 +31,7 @@ import {
   readPlan,
   type RestorePlan,
   unnamedNote,
+  missingNote,
 } from './plan-view.js';
 import {
   fetchPlan,
@@ -67,8 +76,8 @@ function printPlanForScript(ctx: Context, r: RestoreRequest, answer: PlanAnswer)
   }
   ctx.io.outLine(formatPlan(ctx.io, answer.plan, ctx.io.stdoutIsTTY));
   ctx.io.outLine(`Confirm\t${answer.confirm}`);
-  const unnamed = ctx.io.stdoutIsTTY ? undefined : unnamedNote(answer.plan);
-  if (unnamed) ctx.io.info(unnamed);
+  if (!ctx.io.stdoutIsTTY)
+    for (const note of [unnamedNote(answer.plan), missingNote(answer.plan)]) if (note) ctx.io.info(note);
 }
 
 function nothingToDo(ctx: Context, r: RestoreRequest, answer: PlanAnswer): number {
@@ -151,17 +160,18 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
       confirm = next.confirm;
     }
   }
-  const restoreId = idOf(row) || pickString(row, 'restoreId') || '';
+  const restoreId = known(readRestoreRow(row).id) ?? '';
   // Scripts meet one convention: a started restore is waited for, as publish waits until live.
   const wait = opts.wait ?? true;
   if (!restoreId) {
     // The row's `_id` is what get_storage_restore_status takes: without it the restore (which
-    // started) cannot be followed, and no empty id is printed in its place.
+    // started) cannot be followed, and no empty id is printed in its place. The id is stdout's
+    // contract: the exit code says it is missing (1; 8 where it was to be followed).
     if (ctx.globals.json) ctx.io.printJson({ started: true, restore: row });
     const sentence = `Storage restore of site ${siteId} started, but the service’s answer named no restore id, so it cannot be followed here; restored files are served as soon as it completes.`;
     if (wait) throw new PendingError(sentence, { restore: row });
     ctx.io.warn(sentence);
-    return 0;
+    return ExitCode.failure;
   }
   if (!wait) {
     if (ctx.globals.json) ctx.io.printJson({ started: true, restore: row });
@@ -189,7 +199,7 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   }
   printRestore(ctx, final);
   const plan = readPlan(final.plan ?? {});
-  const safety = pickString(final, 'safetyBackupId', 'beforeRestoreBackupId');
+  const safety = known(readRestoreRow(final).safetyBackupId);
   if (ctx.io.canAnimate)
     ctx.io.errLine(
       `${style(ctx.io).green('✓')} Storage restore ${sanitizeInline(restoreId)} completed; restored files are live now.`,

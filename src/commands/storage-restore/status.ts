@@ -2,7 +2,8 @@
 // restore, or (with --wait) following it until it reads completed.
 import type { Context } from '../../context.js';
 import { printFields } from '../../io/print.js';
-import { asRecord, idOf, pick, pickString } from '../../io/records.js';
+import { known, recordOf } from '../../service/read.js';
+import { readRestoreRow } from '../../service/storage-restore.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
@@ -25,22 +26,21 @@ export const DEFAULT_RESTORE_TIMEOUT_MS = 30 * 60_000;
  * only `_id` and a status: a value its answer did not give is left empty and named on stderr.
  */
 export function printRestore(ctx: Context, row: Record<string, unknown>): void {
-  const r = sanitizeDeep(row);
+  const r = readRestoreRow(sanitizeDeep(row));
   const tty = ctx.io.stdoutIsTTY;
-  const plan = r.plan ? readPlan(r.plan) : undefined;
-  const status = pickString(r, 'status', 'state');
-  const completed = pick(r, 'completedAt', 'finishedAt');
-  const safety =
-    pickString(r, 'safetyBackupId', 'beforeRestoreBackupId') ?? (plan && !plan.safetyBackup ? 'none' : undefined);
+  const rawPlan = known(r.plan);
+  const plan = rawPlan ? readPlan(rawPlan) : undefined;
+  const status = known(r.status);
+  const completed = known(r.completed);
+  const safety = known(r.safetyBackupId) ?? (plan && !plan.safetyBackup ? 'none' : undefined);
+  const paths = known(r.paths) ?? [];
   const rows: Array<[string, unknown, string?]> = [
-    ['restore', idOf(r) || pickString(r, 'restoreId'), 'restore id'],
+    ['restore', known(r.id), 'restore id'],
     ['status', status, 'status'],
-    ['backup', pickString(r, 'backupId'), 'backup id'],
-    ['mode', pickString(r, 'mode'), 'mode'],
-    ...(Array.isArray(r.paths) && r.paths.length
-      ? ([['paths', (r.paths as string[]).join(', ')]] as Array<[string, unknown]>)
-      : []),
-    ['started', formatWhen(pick(r, 'startedAt', 'createdAt'), tty), 'start time'],
+    ['backup', known(r.backupId), 'backup id'],
+    ['mode', known(r.mode), 'mode'],
+    ...(paths.length ? ([['paths', paths.join(', ')]] as Array<[string, unknown]>) : []),
+    ['started', formatWhen(known(r.started), tty), 'start time'],
     // Only a completed restore has a completion time to miss.
     ['completed', formatWhen(completed, tty), status === 'completed' ? 'completion time' : undefined],
     ['before restore backup', safety, 'Before restore backup'],
@@ -92,7 +92,7 @@ export const status = defineCommand<StorageRestoreStatusOptions>({
     const row = opts.wait
       ? await followRestore(ctx, siteId, opts.restoreId, opts.timeout ?? DEFAULT_RESTORE_TIMEOUT_MS, opts.reconnectFor)
       : await readRestore(ctx, siteId, opts.restoreId);
-    if (ctx.globals.json) return ctx.io.printJson(asRecord(row));
+    if (ctx.globals.json) return ctx.io.printJson(recordOf(row));
     printRestore(ctx, row);
   },
 });

@@ -8,7 +8,9 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { defineCommand } from '../../core/define.js';
 import { Base64File } from './file-source.js';
-import { planUploads } from './files.js';
+import { planUploads, type UploadPlanItem } from './files.js';
+import { describeUnread, isUnread, recordOf, type Unread } from '../../service/read.js';
+import { readUploadAddress } from '../../service/upload.js';
 import { interrupted } from './interrupted.js';
 import { startUploadProgress } from './progress.js';
 
@@ -26,12 +28,6 @@ export interface UploadRecord {
   size: number;
   contentType: string;
   [extra: string]: unknown;
-}
-
-function addressOf(data: Record<string, unknown>): string | null {
-  for (const k of ['url', 'address', 'publicUrl', 'fileUrl', 'permanentUrl'])
-    if (typeof data[k] === 'string') return data[k] as string;
-  return null;
 }
 
 /**
@@ -60,6 +56,21 @@ async function siteOf(ctx: Context, site: string | undefined): Promise<string> {
   return (await import('../../pickers.js')).pickSite(ctx);
 }
 
+/**
+ * An uploaded file whose address cannot be read: stdout gets no line in its place (an address is
+ * its contract), the files after it are not sent, and the error says which were, so that
+ * `LOGO=$(sitebuilder upload …) && next` stops (docs/real-service.md "Unread is said").
+ */
+function addressUnread(ctx: Context, plan: UploadPlanItem[], at: number, records: UploadRecord[], u: Unread): CliError {
+  ctx.debug(`unread ${describeUnread(u, 'data.')}`);
+  const left = plan.length - at - 1;
+  const item = plan[at];
+  return new CliError(
+    `${item.file} was uploaded, but sitebuilder cannot read an address in the service’s answer, so none is printed (--json shows the answer)${left ? `; the ${left === 1 ? 'file' : `${left} files`} after it ${left === 1 ? 'was' : 'were'} not sent` : ''}.`,
+    { uploaded: records },
+  );
+}
+
 export async function runUpload(o: UploadOptions, ctx: Context): Promise<number> {
   const given = siteAndFiles(o, ctx);
   const plan = planUploads(given.files, o.folder);
@@ -84,10 +95,7 @@ export async function runUpload(o: UploadOptions, ctx: Context): Promise<number>
         const res = await client
           .call('upload_storage_file', args, { signal: ctx.signal, onSent: progress.sent })
           .finally(() => content.close());
-        data =
-          res.envelope.data && typeof res.envelope.data === 'object'
-            ? (res.envelope.data as Record<string, unknown>)
-            : {};
+        data = recordOf(res.envelope.data);
       } catch (err) {
         // Ctrl-C (or SIGTERM): what was stored, what may have been, what was not.
         if (ctx.signal.aborted) throw interrupted(ctx, plan, i, records, progress);
@@ -98,18 +106,19 @@ export async function runUpload(o: UploadOptions, ctx: Context): Promise<number>
         throw err;
       }
       const { url: _u, size: _s, contentType: _c, ...extra } = data;
+      const address = readUploadAddress(data);
       const record: UploadRecord = {
         ...extra,
         siteId,
         file: item.file,
         name: item.name,
-        url: addressOf(data),
+        url: isUnread(address) ? null : address,
         size: item.size,
         contentType: item.contentType,
       };
       records.push(record);
-      if (!ctx.globals.json)
-        progress.pause(() => ctx.io.outLine(sanitizeInline(record.url ?? `${item.name} (no address answered)`)));
+      if (isUnread(address)) throw addressUnread(ctx, plan, i, records, address);
+      if (!ctx.globals.json) progress.pause(() => ctx.io.outLine(sanitizeInline(address)));
     }
   } finally {
     progress.stop();

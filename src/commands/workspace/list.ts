@@ -1,8 +1,8 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
-import { idOf, nameOf, pick } from '../../io/records.js';
-import { sanitizeDeep } from '../../io/sanitize.js';
+import { known } from '../../service/read.js';
+import { readWorkspace, type WorkspaceRecord } from '../../service/sites.js';
 import { columnWatch } from '../listing.js';
 
 export const list = defineCommand({
@@ -17,13 +17,13 @@ export const list = defineCommand({
     const result = await ctx.api().call('list_workspaces', {}, { signal: ctx.signal });
     const workspaces = recordsOf('list_workspaces', result);
     if (ctx.globals.json) return ctx.io.printJson(workspaces);
-    const watch = columnWatch<unknown>([
-      { header: 'ID', fields: ['_id', 'id'], value: idOf },
-      { header: 'NAME', fields: ['name', 'title', 'label'], value: nameOf },
-      { header: 'PLAN', fields: ['plan'], value: (w) => pick(w, 'plan') },
-      { header: 'CREDITS', fields: ['credits', 'creditBalance'], value: (w) => pick(w, 'credits', 'creditBalance') },
+    const watch = columnWatch<WorkspaceRecord>([
+      { header: 'ID', read: (w) => w.id, value: (w) => known(w.id) },
+      { header: 'NAME', read: (w) => w.name, value: (w) => known(w.name) },
+      { header: 'PLAN', read: (w) => w.plan, value: (w) => known(w.plan) },
+      { header: 'CREDITS', read: (w) => w.credits, value: (w) => known(w.credits) },
     ]);
-    printTable(ctx.io, watch.columns, sanitizeDeep(workspaces));
+    printTable(ctx.io, watch.columns, workspaces.map(readWorkspace));
     watch.report(ctx.io, 'workspaces', workspaces.length);
   },
 });

@@ -1,0 +1,103 @@
+// One reply per question (docs/real-service.md "One reply per question"): two processes of the
+// built binary reply to the same plan at once, as two shells would. Both passed the check of
+// what waits before either was answered; their send_message carries the same Idempotency-Key
+// (from the site, the run and what waits), so the emulator, as the service's reference says,
+// answers the second from the first (a repeat in flight waits, then replays) or refuses other
+// words with 422: one run, never two.
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { tempConfigDir } from '../helpers/run.js';
+import { shapesEnv } from '../helpers/shapes.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
+const SITE = 'site_bakery';
+const SPEED = 20;
+
+interface Done {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, speed: SPEED });
+});
+afterAll(() => emu.close());
+
+function sb(args: string[], configDir: string): Promise<Done> {
+  return new Promise((done) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: '/nonexistent',
+          NO_COLOR: '1',
+          SITEBUILDER_CONFIG_DIR: configDir,
+          SITEBUILDER_BASE_URL: emu.baseUrl,
+          SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+          SITEBUILDER_CLOCK_SPEED: String(SPEED),
+          ...shapesEnv(),
+        },
+        encoding: 'utf8',
+      },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+}
+
+/** A plan waits on the site, seen to its end from `config`; its run's id. */
+async function planWaits(config: string): Promise<string> {
+  const asked = await sb(['chat', SITE, '--plan', 'Add a gallery page with photos', '--yes', '--json'], config);
+  expect(asked.code, asked.stderr).toBe(11);
+  return JSON.parse(asked.stdout.trim().split('\n').at(-1)!).jobId;
+}
+
+/** The send_message calls since `seq`, as the emulator logged them. */
+const sendsSince = (seq: number) => emu.control.log({ method: 'send_message', since: seq });
+
+describe('two replies to one plan at once make one run', () => {
+  it('the same reply from two shells: one run; the second is answered from the first', async () => {
+    emu.control.reset();
+    const config = tempConfigDir();
+    const jobId = await planWaits(config);
+    const since = emu.control.log().at(-1)!.seq;
+    // The first reply is held a while before it runs, so the second arrives while it is in flight.
+    emu.control.addFault({ method: 'send_message', latencyMs: 3000 });
+    const reply = ['chat', SITE, '--approve', '--job', jobId, '--no-follow'];
+    const [a, b] = await Promise.all([sb(reply, config), sb(reply, config)]);
+    expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
+    expect(a.stdout).toBe(b.stdout);
+    const sends = sendsSince(since);
+    expect(sends.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(sends.map((s) => s.idempotencyKey)).size).toBe(1);
+    expect(sends[0].idempotencyKey).toMatch(/^sitebuilder-reply-/);
+    // One run: a single send was answered by the handler; the others were refused in flight or replayed.
+    expect(sends.filter((s) => s.status === 200 && !s.replayed)).toHaveLength(1);
+  }, 60_000);
+
+  it('two different replies (approve, revise) at once: one run; the other is refused, saying why', async () => {
+    emu.control.reset();
+    const config = tempConfigDir();
+    const jobId = await planWaits(config);
+    const since = emu.control.log().at(-1)!.seq;
+    emu.control.addFault({ method: 'send_message', latencyMs: 3000 });
+    const [a, b] = await Promise.all([
+      sb(['chat', SITE, '--approve', '--job', jobId, '--no-follow'], config),
+      sb(['chat', SITE, '--revise', 'Also a price list', '--job', jobId, '--no-follow'], config),
+    ]);
+    const codes = [a.code, b.code].sort();
+    expect(codes[0], `${a.stderr}\n${b.stderr}`).toBe(0);
+    expect(codes[1]).not.toBe(0);
+    const refused = a.code === 0 ? b : a;
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/Another reply to the plan of run \S+ was sent already|still waits on site_bakery/);
+    const ran = sendsSince(since).filter((s) => s.status === 200 && !s.replayed);
+    expect(ran).toHaveLength(1);
+  }, 60_000);
+});
