@@ -68,24 +68,35 @@ export function printBlocks(io: IO, columns: LayoutColumn[], rows: string[][]): 
 }
 
 /**
- * Key/value lines for one record: aligned on a TTY, where long values wrap at word boundaries
- * under their start; tab-separated when piped.
+ * Key/value lines for one record; tab-separated when piped. On a TTY the values stand aligned
+ * beside the keys; one too wide for the room there goes on the line under its key, indented,
+ * when it fits there whole (a time, a count, an address); longer text wraps at word boundaries
+ * beside the keys, or under its key when the room beside them is under 20 columns. One word
+ * wider than the terminal (an address, an id) goes under its key whole (the terminal folds it).
  */
 export function printFields(io: IO, fields: Array<[string, unknown]>): void {
   const width = Math.max(...fields.map(([k]) => displayWidth(k)));
-  const room = io.columns - width - 2;
+  const columns = io.columns;
+  const room = columns - width - 2;
   for (const [k, v] of fields) {
     const text = cellText(v);
     if (!io.stdoutIsTTY) {
       io.outLine(`${k}\t${text}`);
       continue;
     }
-    const lines = room >= 20 ? wrapLine(text, room, 0) : [text];
-    // One word wider than the room beside the keys (an address, an id) goes under its key, whole.
-    if (lines.some((l) => displayWidth(l) > room) && !/\s/.test(text.trim())) {
-      io.outLine(`${k}\n${displayWidth(text) + 2 <= io.columns ? '  ' : ''}${text}`);
-      continue;
-    }
-    io.outLine(lines.map((l, i) => `${(i === 0 ? k : '').padEnd(width)}  ${l}`).join('\n'));
+    const w = displayWidth(text);
+    if (w <= room) io.outLine(`${k.padEnd(width)}  ${text}`.trimEnd());
+    else if (w + 2 <= columns) io.outLine(`${k}\n  ${text}`);
+    else if (!/\s/.test(text.trim())) io.outLine(`${k}\n${text}`);
+    else if (room >= MIN_ROOM)
+      io.outLine(
+        wrapLine(text, room, 0)
+          .map((l, i) => `${(i === 0 ? k : '').padEnd(width)}  ${l}`)
+          .join('\n'),
+      );
+    else io.outLine(`${k}\n${wrapLine(`  ${text}`, columns, 0).join('\n')}`);
   }
 }
+
+/** Below this many columns beside the keys, long text wraps under its key rather than beside it. */
+const MIN_ROOM = 20;

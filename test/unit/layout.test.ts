@@ -181,6 +181,36 @@ describe('prose', () => {
     );
   });
 
+  it('moves a value too wide for the room beside long keys to its own line, whole or wrapped, never past the edge', () => {
+    const fields: Array<[string, unknown]> = [
+      ['restore', 'srs_000002'],
+      ['started', '2026-11-27 16:32 UTC'],
+      ['before restore backup', 'sbk_000008'],
+      ['files', '0 added, 1 replaced, 0 removed, 0 skipped'],
+      ['note', 'a long sentence of several words that is wider than any of the terminals it is shown on here'],
+    ];
+    for (const columns of [80, 60, 40, 30]) {
+      const io = createTestIO({ tty: true, columns });
+      printFields(io, fields);
+      const lines = io.stdoutText().trimEnd().split('\n');
+      for (const line of lines) expect(line.length, `${line} at ${columns}`).toBeLessThanOrEqual(columns);
+      // Values to copy and short values show whole, on one line.
+      for (const value of ['srs_000002', '2026-11-27 16:32 UTC', 'sbk_000008'])
+        expect(io.stdoutText()).toContain(value);
+      // No word is cut: the words of every value read back in order.
+      expect(lines.join(' ').split(/\s+/).join(' ')).toBe(fields.flat().join(' ').split(/\s+/).join(' '));
+    }
+    const narrow = createTestIO({ tty: true, columns: 40 });
+    printFields(narrow, fields);
+    expect(narrow.stdoutText()).toContain('started\n  2026-11-27 16:32 UTC\n');
+    expect(narrow.stdoutText()).toContain('files\n  0 added, 1 replaced, 0 removed, 0\n  skipped\n');
+    expect(narrow.stdoutText()).toContain('restore                srs_000002\n');
+    const wide = createTestIO({ tty: true, columns: 80 });
+    printFields(wide, fields);
+    expect(wide.stdoutText()).toContain('started                2026-11-27 16:32 UTC\n');
+    expect(wide.stdoutText()).toContain('files                  0 added, 1 replaced, 0 removed, 0 skipped\n');
+  });
+
   it('puts one word wider than the room beside the keys (an address) under its key, whole', () => {
     const io = createTestIO({ tty: true, columns: 40 });
     printFields(io, [
