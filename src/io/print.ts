@@ -35,9 +35,27 @@ export function cellText(value: unknown): string {
 /** Whether a column is free text (Column.free, else its header). */
 export const isFree = (c: { header: string; free?: boolean }) => c.free ?? FREE_HEADERS.test(c.header);
 
+/** The outputs that already said a value was cut: said once per command, however many tables it prints. */
+const toldCut = new WeakSet<IO>();
+
+/**
+ * Says once, on stderr, that values were cut with … to fit the terminal, and how to see them
+ * whole (docs/guide.md "Fitting the terminal"): `| cat` or --json for a table; for a picker,
+ * `how` names the listing that shows its rows. Only to a terminal; silent under --quiet and --json.
+ */
+export function sayCut(io: IO, how?: string): void {
+  if (toldCut.has(io) || !io.stderrIsTTY) return;
+  toldCut.add(io);
+  io.info(
+    how
+      ? `Labels cut with … to fit show whole in \`${how}\`.`
+      : 'Values cut with … to fit show whole with `| cat` or --json.',
+  );
+}
+
 /**
  * Rows as a table fitted to the terminal (or key/value blocks below its minimum width); tab-
- * separated when piped. Answers whether a value was cut to fit, for a hint on how to see it whole.
+ * separated when piped. Where a value was cut to fit, says so once (sayCut); answers whether one was.
  */
 export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): boolean {
   if (!io.stdoutIsTTY) {
@@ -57,6 +75,7 @@ export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): 
     bold(io),
   );
   io.outLine(layout.lines.join('\n'));
+  if (layout.cut) sayCut(io);
   return layout.cut;
 }
 
@@ -64,6 +83,7 @@ export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): 
 export function printBlocks(io: IO, columns: LayoutColumn[], rows: string[][]): boolean {
   const layout = layoutBlocks(columns, rows, io.columns, bold(io));
   io.outLine(layout.lines.join('\n'));
+  if (layout.cut) sayCut(io);
   return layout.cut;
 }
 
