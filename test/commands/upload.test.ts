@@ -206,7 +206,7 @@ describe('Ctrl-C mid-transfer', () => {
     const err = cli.io.stderrText();
     expect(err.slice(err.lastIndexOf('\r\u001b[2K'))).toMatch(
       new RegExp(
-        `^\r\u001b\\[2KInterrupted: ${quoted(big)} was not stored \\(\\d+% of it had been sent\\)\\. 1 of 3 files were uploaded before it\\. ${quoted(last)} was not sent\\.\n$`,
+        `^\r\u001b\\[2KInterrupted: ${quoted(big)} was not stored \\(\\d+% of it had been sent\\)\\. 1 of 3 files was uploaded before it\\. ${quoted(last)} was not sent\\.\n$`,
       ),
     );
     // What it said: first.txt alone is stored, big.bin never whole. The emulator reads what the
@@ -271,7 +271,7 @@ describe('a file that becomes a FIFO after the check', () => {
     expect(res.code).toBe(2);
     expect(res.stdout).toBe(`${emu.baseUrl}/storage/${SITE}/kept.txt\n`);
     expect(res.stderr).toBe(
-      `1 of 2 files were uploaded before ${fifo} failed.\nerror: ${fifo} is now a FIFO, not the regular file that was checked; it was not sent.\n`,
+      `1 of 2 files was uploaded before ${fifo} failed.\nerror: ${fifo} is now a FIFO, not the regular file that was checked; it was not sent.\n`,
     );
     expect(stored()).toContain('kept.txt');
     expect(stored()).not.toContain('fifo-later.bin');

@@ -6,6 +6,7 @@ import { FakeClock } from '../../src/clock.js';
 import { bytesPair, bytesRate, percent, type ProgressState, progressText } from '../../src/io/progress-line.js';
 import { RateMeter } from '../../src/io/rate.js';
 import { displayWidth } from '../../src/io/width.js';
+import { ofFiles } from '../../src/commands/upload/interrupted.js';
 
 const MiB = 1024 * 1024;
 
@@ -110,5 +111,13 @@ describe('rate meter', () => {
     clock.advance(20_000); // 2 wall seconds
     meter.add(4_000);
     expect(meter.rate()).toBe(2_000);
+  });
+});
+
+describe('what an upload says it stored', () => {
+  it('agrees the verb with the count', () => {
+    expect(ofFiles(1, 3)).toBe('1 of 3 files was');
+    expect(ofFiles(2, 3)).toBe('2 of 3 files were');
+    expect(ofFiles(1, 1)).toBe('1 of 1 file was');
   });
 });

@@ -11,7 +11,7 @@ import { Base64File } from './file-source.js';
 import { planUploads, type UploadPlanItem } from './files.js';
 import { describeUnread, isUnread, recordOf, type Unread } from '../../service/read.js';
 import { readUploadAddress } from '../../service/upload.js';
-import { interrupted } from './interrupted.js';
+import { interrupted, ofFiles } from './interrupted.js';
 import { startUploadProgress } from './progress.js';
 
 export interface UploadOptions {
@@ -101,7 +101,7 @@ export async function runUpload(o: UploadOptions, ctx: Context): Promise<number>
         if (ctx.signal.aborted) throw interrupted(ctx, plan, i, records, progress);
         if (records.length > 0 && err instanceof CliError) {
           Object.assign(err.details, { uploaded: records });
-          ctx.io.info(`${records.length} of ${plan.length} files were uploaded before ${item.file} failed.`);
+          ctx.io.info(`${ofFiles(records.length, plan.length)} uploaded before ${item.file} failed.`);
         }
         throw err;
       }
