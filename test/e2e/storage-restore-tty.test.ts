@@ -83,7 +83,7 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
       await t.waitForPrompt(/^\? \/images\/ +\(1\/200 ticked/);
       t.send('Down', 'Enter'); // .. up
       const root = await t.waitForPrompt(/^\? \/ +\(1\/200 ticked/);
-      expect(root).toMatch(/images\/ \(whole folder\) +3 files, 6\.0 KB \(1 ticked inside\)|images\/ \(whole folder\)/);
+      expect(root).toMatch(/images\/ \(whole folder\) +3 files, 6\.0 KiB \(1 ticked inside\)|images\/ \(whole folder\)/);
       t.send('Down', 'Enter'); // tick docs/ (whole folder)
       await t.waitForPrompt(/^\? \/ +\(2\/200 ticked/);
       t.send('Enter'); // Done
@@ -95,7 +95,7 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
       const flat = plan.replace(/\s*\n\s*/g, ' ');
       expect(flat).toContain('docs/price list: 2025.pdf');
       expect(flat).toContain(
-        'DELETED: 1 file (2.9 KB), the other public or private copy of restored files: docs/menu.pdf (private)',
+        'DELETED: 1 file (2.9 KiB), the other public or private copy of restored files: docs/menu.pdf (private)',
       );
       expectFits(plan, cols);
 
