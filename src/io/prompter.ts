@@ -37,6 +37,15 @@ export class EscapeError extends InterruptedError {
   }
 }
 
+export interface SelectOptions<T> {
+  filter?: boolean;
+  transient?: boolean;
+  footer?: string;
+  space?: (choice: Choice<T>) => boolean;
+  /** The line the cursor starts on (default: the first). */
+  initial?: number;
+}
+
 export interface InputOptions {
   initial?: string;
   validate?: (v: string) => true | string;
@@ -56,12 +65,13 @@ export interface Prompter {
   password(message: string): Promise<string>;
   /** Asks `message (y/N)`; y or n then Enter answers, Enter alone takes `initial` (default No). */
   confirm(message: string, initial?: boolean): Promise<boolean>;
-  /** filter: typing narrows the list (every word typed, in the label or the hint), for long lists. */
   /**
-   * filter: as above. transient: once answered, the question and its answer are erased where the
-   * terminal can redraw (a step of a browse, redrawn in place by the next one).
+   * filter: typing narrows the list (every word typed, in the label or the hint), for long lists.
+   * transient: once answered, the question and its answer are erased where the terminal can
+   * redraw (a step of a browse, redrawn in place by the next one). footer: a line under the
+   * list (the keys). space: the choices Space picks as Enter does (a line that ticks).
    */
-  select<T>(message: string, choices: Choice<T>[], opts?: { filter?: boolean; transient?: boolean }): Promise<T>;
+  select<T>(message: string, choices: Choice<T>[], opts?: SelectOptions<T>): Promise<T>;
   multiselect<T>(message: string, choices: Choice<T>[], opts?: { max?: number }): Promise<T[]>;
 }
 
@@ -188,7 +198,12 @@ export class EnquirerPrompter implements Prompter {
     }
   }
 
-  private async run<T>(options: Record<string, unknown>, typeAhead = false, transient = false): Promise<T> {
+  private async run<T>(
+    options: Record<string, unknown>,
+    typeAhead = false,
+    transient = false,
+    onSpace?: (index: number) => boolean,
+  ): Promise<T> {
     if (this.signal?.aborted) throw new InterruptedError('Cancelled.');
     const { default: Enquirer } = (await import('enquirer')) as unknown as {
       default: (new () => EnquirerInstance) & { AutoComplete: AutoCompleteClass; Input: InputClass };
@@ -247,6 +262,17 @@ export class EnquirerPrompter implements Prompter {
       dropSignalListenersSince(listenersBefore);
       tamePrompt(p as unknown as Parameters<typeof tamePrompt>[0]);
       markPrompt(io, true);
+      // Space picks the line it is on, as Enter does, where the caller says so (enquirer's select
+      // only rings the bell).
+      if (onSpace) {
+        const list = p as unknown as {
+          focused?: { index: number };
+          space(): unknown;
+          submit(): unknown;
+          alert(): unknown;
+        };
+        list.space = () => (list.focused && onSpace(list.focused.index) ? list.submit() : list.alert());
+      }
       if (initialText) {
         p.input = initialText;
         p.cursor = initialText.length;
@@ -341,11 +367,7 @@ export class EnquirerPrompter implements Prompter {
     return answer === '' ? initial : YES.test(answer);
   }
 
-  async select<T>(
-    message: string,
-    choices: Choice<T>[],
-    opts: { filter?: boolean; transient?: boolean } = {},
-  ): Promise<T> {
+  async select<T>(message: string, choices: Choice<T>[], opts: SelectOptions<T> = {}): Promise<T> {
     // enquirer prints the chosen name after the question, so the name is what to show then (made unique).
     const seen = new Set<string>();
     const names = choices.map((c, i) => {
@@ -371,7 +393,14 @@ export class EnquirerPrompter implements Prompter {
           suggest: (input: string, all: Array<{ message: string; hint?: string; search?: string }>) =>
             input.trim() ? all.filter((c) => matches(input.trim(), c)) : all,
         }
-      : { type: 'select' };
+      : {
+          type: 'select',
+          ...(opts.footer ? { footer: sanitizeInline(opts.footer) } : {}),
+          ...(opts.initial !== undefined && opts.initial > 0 && opts.initial < choices.length
+            ? { initial: opts.initial }
+            : {}),
+        };
+    const space = opts.space;
     const picked = await this.run<string>(
       {
         ...filter,
@@ -383,6 +412,7 @@ export class EnquirerPrompter implements Prompter {
       },
       false,
       opts.transient,
+      space && ((i: number) => choices[i] !== undefined && !choices[i].disabled && space(choices[i])),
     );
     const at = names.findIndex((n) => n.name === picked);
     // Enter on a filter that matches nothing submits no choice.
