@@ -72,7 +72,7 @@ describe.skipIf(!hasTmux)('a new user’s trial, at every width', () => {
       expectFits(planned, cols, { words: [backup] });
       // The skipped list, then a heading, then what is deleted and overwritten under it.
       const skipped = planned.search(/^Skipped \(storage no longer/m);
-      const heading = planned.search(/^Restore storage backup /m);
+      const heading = planned.search(/^Restore storage backup\b/m);
       const deleted = planned.search(/^ {2}- DELETED: /m);
       expect(skipped).toBeGreaterThan(-1);
       expect(heading).toBeGreaterThan(skipped);
@@ -89,8 +89,9 @@ describe.skipIf(!hasTmux)('a new user’s trial, at every width', () => {
 
       const done = first.get(restore) ?? '';
       expect(done).toContain('code 0');
-      const restoreId = /^restore +(\S+)$/m.exec(done)?.[1] ?? 'no restore id on the screen';
-      const safety = /^before restore backup +(\S+)$/m.exec(done)?.[1] ?? 'no Before restore backup on the screen';
+      const restoreId = /^restore(?: +|\n {2})(\S+)$/m.exec(done)?.[1] ?? 'no restore id on the screen';
+      const safety =
+        /^before restore backup(?: +|\n {2})(\S+)$/m.exec(done)?.[1] ?? 'no Before restore backup on the screen';
 
       const status = `storage-restore status site_bakery ${restoreId}`;
       const second = await screens(cols, [status]);
@@ -111,16 +112,17 @@ describe.skipIf(!hasTmux)('a new user’s trial, at every width', () => {
       emu.control.reset();
       const lists = ['message list site_bakery', 'code-backup list site_bakery'];
       const shown = await screens(cols, [...lists, 'code-backup list site_bakery --quiet']);
+      let cut = 0;
       for (const command of lists) {
         const screen = shown.get(command) ?? '';
         expect(screen, command).toContain('code 0');
         expectFits(screen, cols);
-        expect(screen, command).toMatch(/…/);
-        expect(
-          screen.match(/Values cut with … to fit show whole with\s+`\| cat`\s+or\s+--json\./g),
-          command,
-        ).toHaveLength(1);
+        // Where a value was cut (the alternate shapes' long ids may make blocks instead), once.
+        const hints = screen.match(/Values cut with … to fit show whole with\s+`\| cat`\s+or\s+--json\./g) ?? [];
+        expect(hints, command).toHaveLength(screen.includes('…') ? 1 : 0);
+        if (screen.includes('…')) cut++;
       }
+      expect(cut).toBeGreaterThan(0);
       expect(shown.get('code-backup list site_bakery --quiet')).not.toContain('Values cut');
     }, 60_000);
   }
