@@ -89,10 +89,10 @@ export function printBlocks(io: IO, columns: LayoutColumn[], rows: string[][]): 
 
 /**
  * Key/value lines for one record; tab-separated when piped. On a TTY the values stand aligned
- * beside the keys; one too wide for the room there goes on the line under its key, indented,
- * when it fits there whole (a time, a count, an address); longer text wraps at word boundaries
- * beside the keys, or under its key when the room beside them is under 20 columns. One word
- * wider than the terminal (an address, an id) goes under its key whole (the terminal folds it).
+ * beside the keys; text too wide for the room there wraps at word boundaries beside them while
+ * that room is 20 columns or more. Otherwise (one word, or a narrow room) the value goes on the
+ * line under its key, indented: whole when it fits there (a time, an id, an address), else
+ * wrapped; one word wider than the terminal stays whole (the terminal folds it).
  */
 export function printFields(io: IO, fields: Array<[string, unknown]>): void {
   const width = Math.max(...fields.map(([k]) => displayWidth(k)));
@@ -105,15 +105,16 @@ export function printFields(io: IO, fields: Array<[string, unknown]>): void {
       continue;
     }
     const w = displayWidth(text);
+    const oneWord = !/\s/.test(text.trim());
     if (w <= room) io.outLine(`${k.padEnd(width)}  ${text}`.trimEnd());
-    else if (w + 2 <= columns) io.outLine(`${k}\n  ${text}`);
-    else if (!/\s/.test(text.trim())) io.outLine(`${k}\n${text}`);
-    else if (room >= MIN_ROOM)
+    else if (room >= MIN_ROOM && !oneWord)
       io.outLine(
         wrapLine(text, room, 0)
           .map((l, i) => `${(i === 0 ? k : '').padEnd(width)}  ${l}`)
           .join('\n'),
       );
+    else if (w + 2 <= columns) io.outLine(`${k}\n  ${text}`);
+    else if (oneWord) io.outLine(`${k}\n${text}`);
     else io.outLine(`${k}\n${wrapLine(`  ${text}`, columns, 0).join('\n')}`);
   }
 }
