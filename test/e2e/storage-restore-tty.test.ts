@@ -87,7 +87,9 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
       expect(ticked).toMatch(/^▸ \[x\] hero\.jpg/m);
       t.send('Up', 'Enter'); // .. up
       const root = await t.waitForPrompt(/^\? \/ +\(1\/200 ticked/);
-      expect(root).toMatch(/images\/ \(whole folder\) +3 files, 6\.0 KiB \(1 ticked inside\)|images\/ \(whole folder\)/);
+      expect(root).toMatch(
+        /images\/ \(whole folder\) +3 files, 6\.0 KiB \(1 ticked inside\)|images\/ \(whole folder\)/,
+      );
       t.send('Down', 'Enter'); // tick docs/ (whole folder)
       await t.waitForPrompt(/^\? \/ +\(2\/200 ticked/);
       t.send('Up', 'Enter'); // Done

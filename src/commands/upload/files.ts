@@ -15,7 +15,6 @@ export interface UploadPlanItem {
   contentType: string;
 }
 
-
 /** Normalises --folder: no leading or trailing slash, no empty, `.` or `..` segment. */
 export function normalizeFolder(folder: string | undefined): string {
   if (folder === undefined) return '';
