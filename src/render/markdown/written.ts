@@ -59,7 +59,8 @@ export function* writtenRows(source: string, width: number): Generator<string[]>
         // window at a time: a megabyte without a space is not measured again for every row.
         let from = 0;
         while (word.length - from > 4 * w || widthOf(word.slice(from)) > w) {
-          const head = fitWidth(word.slice(from, from + 2 * w), w) || word.slice(from, from + 1);
+          const window = word.slice(from, from + 2 * w);
+          const head = (ASCII.test(window) ? window.slice(0, w) : fitWidth(window, w)) || word.slice(from, from + 1);
           rows.push(head);
           from += head.length;
           laid += head.length;
