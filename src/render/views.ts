@@ -23,6 +23,7 @@ import { AgentFeed, canRewrite } from './agent-feed.js';
 import { creditsText, endLine, plainEndLine, stateLabel } from './end-line.js';
 import { recapOf, todosLine } from './recap.js';
 import { FailureRepeats } from './repeats.js';
+import { typedRow } from './typed-row.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
 const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result', 'unread']);
@@ -65,6 +66,7 @@ export class TextRunView implements RunView {
   private live = false;
   private todos: Todo[] = [];
   private todosPrinted = true;
+  private typedText = '';
   private readonly debug?: (line: string) => void;
   /** pretty: the agent's text, rendered as Markdown where it is on. */
   private readonly feed = new AgentFeed();
@@ -244,9 +246,22 @@ export class TextRunView implements RunView {
       else this.todos = [...this.todos, l.todo];
     }
     this.todosPrinted = this.todos.length === 0;
+    this.drawAbove();
+  }
+
+  /** A conversation: what is typed during the run, kept for the next message, shown under the task list. */
+  typed(text: string): void {
+    if (!this.live || text === this.typedText) return;
+    this.typedText = text;
+    this.drawAbove();
+  }
+
+  /** The live block's rows above the spinner: the task list, then what is typed. */
+  private drawAbove(): void {
     const rows = this.io.stderr.rows;
     const room = Math.max(3, Math.min(12, (typeof rows === 'number' && rows > 0 ? rows : 24) - 6));
-    this.spinner?.above(todoBlock(this.todos, style(this.io), room));
+    const typed = typedRow(this.typedText, this.io.columns - 1, style(this.io));
+    this.spinner?.above([...todoBlock(this.todos, style(this.io), room), ...(typed ? [typed] : [])]);
   }
 
   private print(all: TranscriptLine[], opts: { final?: boolean } = {}): void {
