@@ -4,15 +4,15 @@
 // pretty plays each answer's lines back over the wait until the next poll (playback.ts); plain
 // and json print them at once. Where the terminal redraws, pretty keeps the scrollback
 // append-only (text, steps, file changes) and holds one live block at the bottom of stderr: the
-// task list, updated in place, above the spinner with the elapsed time and the credits; the
-// task list as it ended goes to the scrollback when the run stops. Elsewhere (TERM=dumb, under
+// task list, updated in place, and in a conversation the text typed meanwhile (live-rows.ts),
+// above the spinner with the elapsed time and the credits; the task list as it ended goes to the
+// scrollback when the run stops. Elsewhere (TERM=dumb, under
 // 20 columns, no cursor movement) the task list and each change of it are printed as lines.
 import type { Clock } from '../clock.js';
 import type { IO } from '../io/io.js';
 import { startSpinner, type Spinner } from '../io/spinner.js';
 import { style } from '../io/style.js';
-import type { Todo } from '../service/events.js';
-import { formatPlain, formatPretty, todoBlock, type ViewMode } from './format.js';
+import { formatPlain, formatPretty, type ViewMode } from './format.js';
 import { creditsOfRun, type AppliedAnswer, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
 import { JsonRunView } from './json-view.js';
@@ -23,7 +23,7 @@ import { AgentFeed, canRewrite } from './agent-feed.js';
 import { creditsText, endLine, plainEndLine, stateLabel } from './end-line.js';
 import { recapOf, todosLine } from './recap.js';
 import { FailureRepeats } from './repeats.js';
-import { typedRow } from './typed-row.js';
+import { isTodoLine, LiveRows } from './live-rows.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
 const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result', 'unread']);
@@ -46,9 +46,6 @@ export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io), o
 /** Below this width, rows are not redrawn: lines are played whole. */
 const MIN_REDRAW_COLUMNS = 20;
 
-const isTodoLine = (l: TranscriptLine): l is Extract<TranscriptLine, { kind: 'todos' | 'todo' }> =>
-  l.kind === 'todos' || l.kind === 'todo';
-
 export class TextRunView implements RunView {
   private readonly t = new Transcriber();
   private spinner?: Spinner;
@@ -64,9 +61,7 @@ export class TextRunView implements RunView {
   private readonly redraw: boolean;
   /** pretty, where the live block is drawn: the task list shown in it, and whether it went to the scrollback. */
   private live = false;
-  private todos: Todo[] = [];
-  private todosPrinted = true;
-  private typedText = '';
+  private readonly liveRows: LiveRows;
   private readonly debug?: (line: string) => void;
   /** pretty: the agent's text, rendered as Markdown where it is on. */
   private readonly feed = new AgentFeed();
@@ -80,6 +75,7 @@ export class TextRunView implements RunView {
     // Rows are redrawn where the IO can redraw (IO.canRedraw: stderr a terminal too, no pipe).
     const redraw = (opts.redraw ?? true) && io.cursorMoves && io.canRedraw && io.columns >= MIN_REDRAW_COLUMNS;
     this.redraw = redraw;
+    this.liveRows = new LiveRows(io, (rows) => this.spinner?.above(rows));
     this.debug = opts.debug;
     if (mode === 'pretty') {
       this.playback = new Playback(
@@ -137,7 +133,7 @@ export class TextRunView implements RunView {
     const r = recapOf(this.kept, state, this.jobId);
     this.kept = [];
     // Live, the task list goes to the block (and to the scrollback when the run stops).
-    if (this.live && r.todos.length) this.showTodos({ kind: 'todos', todos: r.todos });
+    if (this.live && r.todos.length) this.liveRows.todo({ kind: 'todos', todos: r.todos });
     const rest: TranscriptLine[] = [
       ...r.lastText,
       ...(r.todos.length && !this.live ? [todosLine(r.todos)] : []),
@@ -173,7 +169,7 @@ export class TextRunView implements RunView {
   private enqueue(lines: TranscriptLine[], final = false): void {
     const items = this.feed.items(lines, (l) => ({
       kind: 'other',
-      emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])),
+      emit: () => (this.live && isTodoLine(l) ? this.liveRows.todo(l) : this.emit([l])),
     }));
     // The line still coming shows as it is so far, where rows can be redrawn.
     if (final) this.feed.close();
@@ -231,37 +227,13 @@ export class TextRunView implements RunView {
     this.spinner?.stop();
     this.spinner = undefined;
     // The task list as it ended stays in the scrollback.
-    if (!this.todosPrinted) {
-      this.todosPrinted = true;
-      this.emit([{ kind: 'todos', todos: this.todos }]);
-    }
-  }
-
-  /** The live block's task list: a whole list, or one task's new status. */
-  private showTodos(l: Extract<TranscriptLine, { kind: 'todos' | 'todo' }>): void {
-    if (l.kind === 'todos') this.todos = l.todos;
-    else {
-      const at = this.todos.findIndex((t) => t.key === l.todo.key);
-      if (at >= 0) this.todos = this.todos.with(at, l.todo);
-      else this.todos = [...this.todos, l.todo];
-    }
-    this.todosPrinted = this.todos.length === 0;
-    this.drawAbove();
+    const todos = this.liveRows.final();
+    if (todos) this.emit([todos]);
   }
 
   /** A conversation: what is typed during the run, kept for the next message, shown under the task list. */
   typed(text: string): void {
-    if (!this.live || text === this.typedText) return;
-    this.typedText = text;
-    this.drawAbove();
-  }
-
-  /** The live block's rows above the spinner: the task list, then what is typed. */
-  private drawAbove(): void {
-    const rows = this.io.stderr.rows;
-    const room = Math.max(3, Math.min(12, (typeof rows === 'number' && rows > 0 ? rows : 24) - 6));
-    const typed = typedRow(this.typedText, this.io.columns - 1, style(this.io));
-    this.spinner?.above([...todoBlock(this.todos, style(this.io), room), ...(typed ? [typed] : [])]);
+    if (this.live) this.liveRows.typing(text);
   }
 
   private print(all: TranscriptLine[], opts: { final?: boolean } = {}): void {
