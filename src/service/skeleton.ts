@@ -10,7 +10,7 @@ const MAX_DEPTH = 12;
 const MAX_NODES = 4000;
 /** How many records of a list are merged: enough to see keys some of them lack. */
 const MERGED_RECORDS = 50;
-const FIELD_NAME = /^[A-Za-z_$@][\w$@.-]{0,63}$/;
+const FIELD_NAME = /^[A-Za-z_$][\w$-]{0,63}$/;
 
 type Shape = string | Shape[] | { [key: string]: Shape };
 
