@@ -181,7 +181,7 @@ describe('every printed command, pasted into bash as printed', () => {
     all.push(...plan.printed);
     problems.push(...plan.problems);
     expect(problems).toEqual([]);
-    expect(all.length).toBeGreaterThan(40);
+    expect(all.length, `printed:\n${all.join('\n')}`).toBeGreaterThan(40);
     // The journeys printed what they are meant to: each kind of command at least once.
     for (const re of [
       /^sitebuilder chat site_bakery --choose 2 --job \S+$/,
