@@ -27,7 +27,7 @@ export const doctor = defineCommand<DoctorOptions>({
   examples: [
     'sitebuilder doctor',
     'sitebuilder doctor site_bakery --json > doctor.json',
-    'sitebuilder doctor | grep -P "^field\\t" | cut -f2-4',
+    `sitebuilder doctor | awk -F'\\t' '$1 == "field" && $4 != "found"'`,
   ],
   exitCodes: '0 every call it made was read; 1 a call was refused or failed, 2 usage, 4 auth, 7 rate limit',
   learnMore: 'docs/real-service.md#sitebuilder-doctor',
