@@ -1,21 +1,14 @@
-// doctor's report on a terminal (tables fitted to its width, io/layout.ts, and sentences wrapped
-// to it) and piped (tab-separated rows, each naming its kind first: `call`, `field`, `method`,
-// `argument`, `undescribed`, `summary`). --json prints the report itself (report.ts).
+// doctor's report on a terminal: tables fitted to its width (io/layout.ts) and sentences wrapped
+// to it. Piped, it is rows (rows.ts); --json prints the report itself (report.ts).
 import type { IO } from '../../io/io.js';
-import { cellText, printFields, printTable } from '../../io/print.js';
+import { printFields, printTable } from '../../io/print.js';
 import type { ArgumentFinding } from '../../service/description-compare.js';
 import type { FieldRow } from './fields.js';
 import type { CallRecord } from './plan.js';
 import type { DoctorReport } from './report.js';
+import { printRows } from './rows.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const argsText = (args: Record<string, unknown> | null) =>
-  args === null
-    ? ''
-    : Object.entries(args)
-        .map(([k, v]) => `${k}=${cellText(v)}`)
-        .join(' ');
-
 function answerText(c: CallRecord): string {
   if (c.outcome === 'read')
     return [c.status, c.records === null ? '' : plural(c.records, 'record')].filter(Boolean).join(', ');
@@ -47,39 +40,6 @@ export function argumentSentence(a: ArgumentFinding): string {
     case 'values':
       return `${arg} takes ${a.service} to the service, ${a.registry} to sitebuilder${stated}`;
   }
-}
-
-function printPiped(io: IO, r: DoctorReport): void {
-  const row = (...cells: unknown[]) => io.outLine(cells.map((c) => cellText(c).replace(/\t/g, ' ')).join('\t'));
-  row('service', r.profile, r.baseUrl, r.serviceVersion);
-  for (const c of r.calls)
-    row(
-      'call',
-      c.method,
-      c.counted ? 'counted' : 'not counted',
-      c.outcome,
-      c.status,
-      c.records,
-      argsText(c.args),
-      c.requestId,
-      c.error,
-    );
-  for (const f of r.fields)
-    row(
-      'field',
-      f.resource,
-      f.field,
-      f.status,
-      f.method,
-      f.paths.join(' '),
-      f.status === 'not checked' ? '' : `${f.foundIn}/${f.records}`,
-      f.reason,
-    );
-  for (const m of r.methods) row('method', m.problem, m.method, m.sources.join(' '), m.scope, m.tokenHasScope);
-  for (const a of r.arguments)
-    row('argument', a.method, a.argument, a.problem, a.registry, a.service, a.sources.join(' '), a.stated);
-  for (const u of r.notDescribed) row('undescribed', u.what, u.method, u.sources.join(' '));
-  row('summary', r.summary.found, r.summary.notFound, r.summary.notChecked, r.counted.made, r.counted.max, r.exitCode);
 }
 
 const section = (io: IO, text: string) => io.outLine(`\n${io.prose(text, 'stdout')}`);
@@ -210,6 +170,6 @@ function printPretty(io: IO, r: DoctorReport): void {
 
 export function printReport(io: IO, report: DoctorReport): void {
   if (io.json) io.printJson(report);
-  else if (!io.stdoutIsTTY) printPiped(io, report);
+  else if (!io.stdoutIsTTY) printRows(io, report);
   else printPretty(io, report);
 }
