@@ -206,7 +206,7 @@ describe('the run doctor reads, against a scripted service', () => {
     '/v1/tools': envelope([]),
     '/v1/openapi.json': envelope({ openapi: '3.1.0', paths: {} }),
     '/v1/list_workspaces': envelope([{ _id: 'ws_1' }]),
-    '/v1/list_sites': envelope([{ _id: 's_1' }], 200, 'ok', { count: 1 }),
+    '/v1/list_sites': envelope([{ _id: 's_0' }, { _id: 's_1' }], 200, 'ok', { count: 2 }),
     '/v1/list_messages': envelope({ items: [{ words: 'no run named' }], hasMore: false }),
     '/v1/get_job': envelope({ state: 'succeeded', events: [], cursor: 0, reset: false, creditsCharged: 0 }),
   };
@@ -218,13 +218,13 @@ describe('the run doctor reads, against a scripted service', () => {
     return { ...r, report: JSON.parse(r.stdout) as DoctorReport, sent: server.requests.map((q) => q.url) };
   };
 
-  it('a run this machine followed is read when the history names none; with none, get_job gives its turn', async () => {
+  it('a run this machine followed is read when the history names none (its site first); with none, get_job gives its turn', async () => {
     const none = await doctor(tempConfigDir());
     expect(none.code, none.stderr).toBe(0);
     expect(none.report.calls.find((c) => c.method === 'get_job')).toMatchObject({
       outcome: 'skipped',
       error:
-        "no record of s_1's history names a run sitebuilder can read, and this machine followed none of its runs; name one with --job",
+        "no record of s_0's history names a run sitebuilder can read, and this machine followed none of its runs; name one with --job",
     });
     expect(none.sent.filter((u) => !u.startsWith('/v1/openapi') && !u.startsWith('/v1/to'))).toEqual([
       '/v1/list_workspaces',
@@ -238,7 +238,13 @@ describe('the run doctor reads, against a scripted service', () => {
     await rememberRun(new ConfigStore(dir), 'default', 's_1', { jobId: 'job_seen', startedAt: 1 });
     const seen = await doctor(dir);
     expect(seen.code, seen.stderr).toBe(0);
-    expect(seen.report.targets).toMatchObject({ run: 'job_seen', runFrom: 'the newest run this machine followed' });
+    // The site whose run this machine followed, rather than the first listed.
+    expect(seen.report.targets).toMatchObject({
+      site: 's_1',
+      siteFrom: 'a site of ws_1 this machine followed a run of',
+      run: 'job_seen',
+      runFrom: 'the newest run this machine followed',
+    });
     const get = server?.requests.find((q) => q.url === '/v1/get_job');
     expect(JSON.parse(get?.body ?? '{}')).toEqual({ projectId: 's_1', jobId: 'job_seen', cursor: 0 });
     // The description lists no method: every one the registry knows is said not listed there.

@@ -4,11 +4,12 @@
 // order; a call that cannot be made (no site, no run to read) gives its turn to the next.
 import type { CallResult } from '../../api/client.js';
 import { methodInfo } from '../../api/method-index.js';
+import { knownRuns } from '../../config/runs.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode, InterruptedError } from '../../errors.js';
+import { sanitizeInline } from '../../io/sanitize.js';
 import { findList } from '../../service/page.js';
 import { skeleton } from '../../service/skeleton.js';
-import { runsOfSite } from '../job/known-runs.js';
 import { type CallRecord, PLAN, type Step, type Targets } from './plan.js';
 
 /** The most counted calls doctor makes: the figure its help and its report state. */
@@ -82,9 +83,28 @@ async function attempt(
   }
 }
 
-/** The newest run this CLI started or followed on the site (what it saw itself), if any. */
-function runSeenHere(ctx: Context, site: string): string | undefined {
-  return runsOfSite(ctx, site).find((r) => !r.queued)?.jobId;
+/**
+ * The newest run this CLI started or followed on a site (what it saw itself, runs.json), if any.
+ * The file is a memory, not doctor's work: one that cannot be read is said once and left alone.
+ */
+function runsSeenHere(ctx: Context): (site: string) => string | undefined {
+  const memo = new Map<string, string | undefined>();
+  let unreadable = false;
+  return (site) => {
+    if (unreadable) return undefined;
+    if (!memo.has(site)) {
+      try {
+        memo.set(site, knownRuns(ctx.config, ctx.profileName(), site).find((r) => !r.queued)?.jobId);
+      } catch (err) {
+        unreadable = true;
+        ctx.io.warn(
+          `Could not read the runs started from here (${sanitizeInline(String((err as Error).message ?? err))}); going on without them.`,
+        );
+        return undefined;
+      }
+    }
+    return memo.get(site);
+  };
 }
 
 /** Reads the GET addresses, then the counted calls of the plan, and what each answered. */
@@ -103,11 +123,12 @@ export async function readService(ctx: Context, given: Targets): Promise<Reading
     const why = path === '/v1/tools' ? 'the methods the token can use' : 'the service’s description';
     await attempt(reading, { method: `GET ${path}`, counted: false, args: null, why }, () => api.get(path, ctx.signal));
   }
+  const runOf = runsSeenHere(ctx);
   let made = 0;
   for (const step of PLAN) {
     const t = reading.targets;
     if (step.method === 'get_job' && t.run === undefined && t.site !== undefined) {
-      const seen = runSeenHere(ctx, t.site);
+      const seen = runOf(t.site);
       if (seen !== undefined) Object.assign(t, { run: seen, runFrom: 'the newest run this machine followed' });
     }
     const planned = step.args(t);
@@ -123,7 +144,7 @@ export async function readService(ctx: Context, given: Targets): Promise<Reading
     }
     made++;
     const answer = await sendRead(ctx, reading, step, args);
-    if (answer) step.learn?.(answer.data, t);
+    if (answer) step.learn?.(answer.data, t, { runOf });
   }
   return reading;
 }

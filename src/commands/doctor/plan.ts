@@ -50,13 +50,18 @@ export interface CallRecord {
   shape: unknown;
 }
 
+/** What this machine saw itself (runs.json): the newest run of a site it started or followed. */
+export interface Here {
+  runOf(site: string): string | undefined;
+}
+
 export interface Step {
   method: ReadMethod;
   why: string;
   /** Its arguments, or why it cannot be made. */
   args(t: Targets): { send: Record<string, unknown> } | { skip: string };
   /** What its answer names for the next calls. */
-  learn?(data: unknown, t: Targets): void;
+  learn?(data: unknown, t: Targets, here: Here): void;
 }
 
 /** How many fields of these resources the reference does not show: "3 fields not shown". */
@@ -98,11 +103,15 @@ export const PLAN: readonly Step[] = [
       t.workspace === undefined
         ? { skip: t.noWorkspace ?? 'list_workspaces could not be read; name a workspace with --workspace' }
         : { send: { workspaceId: t.workspace } },
-    learn(data, t) {
+    learn(data, t, here) {
       if (t.site !== undefined) return;
-      const [first] = idsOf(records(data), SITE.fields.id);
-      if (first === undefined) t.noSite = `workspace ${t.workspace} has no site sitebuilder can read; name one`;
-      else Object.assign(t, { site: first, siteFrom: `the first site of ${t.workspace} listed` });
+      // A site this machine followed a run of has a history and a run to read; else the first.
+      const ids = idsOf(records(data), SITE.fields.id);
+      const followed = ids.find((id) => here.runOf(id) !== undefined);
+      if (followed !== undefined)
+        Object.assign(t, { site: followed, siteFrom: `a site of ${t.workspace} this machine followed a run of` });
+      else if (ids.length === 0) t.noSite = `workspace ${t.workspace} has no site sitebuilder can read; name one`;
+      else Object.assign(t, { site: ids[0], siteFrom: `the first site of ${t.workspace} listed` });
     },
   },
   {

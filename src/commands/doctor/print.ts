@@ -17,6 +17,8 @@ function answerText(c: CallRecord): string {
 }
 
 function foundText(f: FieldRow): string {
+  // A field the reference states and the answer lacks: the service contradicts its reference.
+  if (f.status === 'not found' && f.stated) return 'not found (stated)';
   if (f.status !== 'found') return f.status;
   const where = f.paths.join(', ');
   return f.foundIn < f.records ? `${where} (${f.foundIn} of ${f.records})` : where;
