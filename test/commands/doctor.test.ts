@@ -54,6 +54,8 @@ describe('sitebuilder doctor', () => {
     expect(entries.filter((e) => e.counted)).toHaveLength(5);
     expect(entries.filter((e) => e.idempotencyKey !== null)).toEqual([]);
     expect(report.counted).toEqual({ made: 5, max: 5 });
+    // Records are counted in lists only: the token is one record, the description a document.
+    expect(report.calls.slice(0, 3).map((c) => c.records)).toEqual([null, expect.any(Number), null]);
     expect(report.exitCode).toBe(0);
     expect(report.calls.filter((c) => c.outcome === 'not made').map((c) => c.method)).toEqual(
       report.targets.run === null ? ['get_publish_status'] : ['get_site_email_settings', 'get_publish_status'],

@@ -26,8 +26,9 @@ export interface Reading {
   targets: Targets;
 }
 
+/** Records in an answer that is a list of them; null for one record (a run, the token) or a document. */
 const recordCount = (method: string, data: unknown): number | null => {
-  if (method === 'get_job' || method.startsWith('GET /v1/openapi')) return null;
+  if (method === 'get_job' || (method.startsWith('GET ') && method !== 'GET /v1/tools')) return null;
   const list = findList(data);
   return Array.isArray(list) ? list.length : null;
 };
