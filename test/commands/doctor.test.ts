@@ -185,6 +185,17 @@ describe('sitebuilder doctor', () => {
       // A line wider than the terminal is one word that cannot be cut (an id, a path), alone on it.
       const wide = lines.filter((l) => displayWidth(l) > columns && l.trim().includes(' '));
       expect(wide, r.stdout).toEqual([]);
+      // Nothing is cut: no value shortened with …, and every word of every value printed whole.
+      expect(r.stdout).not.toContain('…');
+      const { report } = await doctorJson();
+      const words = new Set(r.stdout.split(/[\s,()]+/));
+      const values = [
+        ...report.fields.filter((f) => f.status !== 'not checked').flatMap((f) => [f.what, ...f.paths]),
+        ...report.calls.flatMap((c) => [c.method, c.error ?? '']),
+        ...Object.values(report.targets).filter((v) => v !== null),
+      ];
+      const cut = values.flatMap((v) => String(v).split(/[\s,()]+/)).filter((w) => w && !words.has(w));
+      expect(cut, r.stdout).toEqual([]);
       expect(r.stdout).toContain('Fields sitebuilder reads: ');
       expect(r.stdout).toContain('Not checked:');
       expect(r.stdout).toMatch(/counted \(at most 5\)/);

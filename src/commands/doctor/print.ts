@@ -1,12 +1,13 @@
 // doctor's report on a terminal: tables fitted to its width (io/layout.ts) and sentences wrapped
 // to it. Piped, it is rows (rows.ts); --json prints the report itself (report.ts).
 import type { IO } from '../../io/io.js';
-import { printFields, printTable } from '../../io/print.js';
+import { printFields } from '../../io/print.js';
 import type { ArgumentFinding } from '../../service/description-compare.js';
 import type { FieldRow } from './fields.js';
 import type { CallRecord } from './plan.js';
 import type { DoctorReport } from './report.js';
 import { printRows } from './rows.js';
+import { printDoctorTable } from './table.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 function answerText(c: CallRecord): string {
@@ -122,12 +123,12 @@ function printPretty(io: IO, r: DoctorReport): void {
     ['Calls', `3 that spend no budget, ${r.counted.made} counted (at most ${r.counted.max})`],
   ]);
   io.outLine();
-  printTable(
+  printDoctorTable(
     io,
     [
       { header: 'CALL', value: (c: CallRecord) => c.method },
-      { header: 'ANSWER', value: answerText },
-      { header: 'NOTE', value: (c) => c.error ?? '', free: true },
+      { header: 'ANSWER', value: answerText, wraps: true },
+      { header: 'NOTE', value: (c) => c.error ?? '', wraps: true },
     ],
     r.calls,
   );
@@ -137,16 +138,16 @@ function printPretty(io: IO, r: DoctorReport): void {
     `Fields sitebuilder reads: ${s.found} found, ${s.notFound} not found, ${s.notChecked} not checked (of ${s.fields}).`,
   );
   const checked = r.fields.filter((f) => f.status !== 'not checked');
-  printTable(
+  printDoctorTable(
     io,
     [
       {
         header: 'RESOURCE',
         value: (f: FieldRow) => (checked[checked.indexOf(f) - 1]?.resource === f.resource ? '' : f.resource),
-        free: true,
+        wraps: true,
       },
-      { header: 'FIELD', value: (f) => f.what, free: true },
-      { header: 'FOUND AT', value: foundText },
+      { header: 'FIELD', value: (f) => f.what, wraps: true },
+      { header: 'WHERE', value: foundText, wraps: true },
     ],
     checked,
   );
