@@ -12,7 +12,7 @@ interface DoctorOptions {
 export const doctor = defineCommand<DoctorOptions>({
   name: 'doctor',
   summary: 'Check what sitebuilder can read of the service, writing nothing',
-  description: `First contact with a service, or a new version of it: reads GET /v1/token, /v1/tools and /v1/openapi.json (no budget) and at most ${COUNTED_CALLS_MAX} counted calls, all reads, and reports each field the CLI reads where the reference does not show it: found and where, not found, or not checked and why. Then the methods and arguments the service's own description contradicts, and what it does not describe. It never writes. Meeting a new service version, attach its --json to the bug report: it holds no token and no value of your data, only ids, field paths, and each answer's keys and types.`,
+  description: `Reads GET /v1/token, /v1/tools and /v1/openapi.json (no budget) and at most ${COUNTED_CALLS_MAX} counted calls, all reads, then says of each field sitebuilder reads that the reference does not show: found and where, not found, or not checked and why; which methods and arguments the service's own description contradicts; and what it does not describe. Attach its --json to a bug report: no token, no value of your data, only ids, field paths and each answer's keys and types.`,
   args: [
     {
       name: 'site',
@@ -29,7 +29,8 @@ export const doctor = defineCommand<DoctorOptions>({
     'sitebuilder doctor site_bakery --json > doctor.json',
     `sitebuilder doctor | awk -F'\\t' '$1 == "field" && $4 != "found"'`,
   ],
-  exitCodes: '0 every call it made was read; 1 a call was refused or failed, 2 usage, 4 auth, 7 rate limit',
+  exitCodes:
+    '0 every call read, findings or not (a field not found is no failure); 1 a call refused or failed, 2 usage, 4 auth or scope, 7 rate limit',
   learnMore: 'docs/real-service.md#sitebuilder-doctor',
   jsonFields:
     '{ doctor (the layout’s version), sitebuilder, profile, baseUrl, serviceVersion, counted: { made, max }, targets: { workspace, site, run, …From, no… }, calls: [{ method, counted, args, why, outcome, status, requestId, records, error, exitCode, shape }], summary: { fields, found, notFound, notChecked }, fields: [{ resource, field, what, stated, looked, status, method, path, paths, records, foundIn, reason }], descriptions: { tools, openapi: { read, methods, unread } }, methods: [{ method, problem, sources, scope, tokenHasScope }], arguments: [{ method, argument, problem, stated, registry, service, sources }], notDescribed: [{ what, method, sources }], exitCode }',
