@@ -2,13 +2,16 @@
 // shapes"): whatever the seed, it writes nothing, makes at most five counted calls, reports every
 // field of the catalogue as found, not found or not checked in a document of the same keys, and a
 // field the seed moved is reported not found, or found where the seed put it: never where it
-// was. `GET /_emulator/shapes` (`moved`) says where each went. A failing seed is in the message;
+// was. `GET /_emulator/shapes` (`moved`) says where each went. Every argument the seed took
+// otherwise (renamed, ours dropped, made required) is a finding, and nothing else is; a terminal
+// of 40 columns names each, cutting nothing. A failing seed is in the message;
 // `SITEBUILDER_FUZZ_SEEDS=7 npx vitest run test/fuzz/doctor.test.ts` replays it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { methodInfo } from '../../src/api/method-index.js';
 import { FakeClock } from '../../src/clock.js';
 import type { DoctorReport } from '../../src/commands/doctor/report.js';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import type { ArgChoice } from '../../src/emulator/shapes/random/arguments.js';
 import type { RandomShapes } from '../../src/emulator/shapes/random/index.js';
 import { EVENT_SOURCES } from '../../src/service/doctor-probe.js';
 import { checkReport } from '../helpers/doctor-report.js';
@@ -60,7 +63,36 @@ function movesOf(moved: Record<string, string>, resource: string, field: string)
   });
 }
 
+/**
+ * The arguments the seed took otherwise (`describe().arguments`: a name of its own, ours no longer
+ * taken, required where ours is not) are the ones doctor says the description contradicts: each
+ * of them found, and no finding on a method the seed left as ours.
+ */
+function checkArguments(report: DoctorReport, shapes: RandomShapes, label: string): number {
+  const taken = shapes.describe().arguments as Record<string, ArgChoice[]>;
+  const found = (method: string, argument: string, problem: string) =>
+    report.arguments.find((a) => a.method === method && a.argument === argument && a.problem === problem);
+  const expected: string[] = [];
+  for (const [method, choices] of Object.entries(taken))
+    for (const c of choices) {
+      if (c.theirs !== c.ours) expected.push(`${method} ${c.theirs} unknown`);
+      if (!c.oursTaken) expected.push(`${method} ${c.ours} not described`);
+      if (c.theirs === c.ours && c.required && methodInfo(method)?.schema.required?.includes(c.ours) !== true)
+        expected.push(`${method} ${c.ours} required`);
+    }
+  for (const e of expected) {
+    const [method, argument, ...problem] = e.split(' ');
+    expect(found(method, argument, problem.join(' ')), `${label}: ${e}\n${JSON.stringify(report.arguments)}`).toEqual(
+      expect.objectContaining({ sources: expect.arrayContaining(['openapi']) }),
+    );
+  }
+  const untouched = report.arguments.filter((a) => !(a.method in taken));
+  expect(untouched, `${label}: findings on methods the seed left as ours`).toEqual([]);
+  return expected.length;
+}
+
 let emu: RunningEmulator | undefined;
+let renamed = 0;
 afterEach(() => emu?.close());
 
 describe.each(SEEDS)('doctor against random:%i', (seed) => {
@@ -101,5 +133,20 @@ describe.each(SEEDS)('doctor against random:%i', (seed) => {
       }
     }
     expect(compared, `${label}: fields the seed moved that doctor reported`).toBeGreaterThan(0);
+    renamed += checkArguments(report, emu.emulator.shapes as RandomShapes, label);
+
+    // On a terminal of 40 columns: each finding said, by the argument's name, and nothing cut.
+    const tty = await run(['doctor'], { env, clock, tty: true, columns: 40 });
+    expect(tty.code, label).toBe(report.exitCode);
+    expect(tty.stdout, label).not.toContain('…');
+    const flat = tty.stdout.replace(/\s+/g, ' ');
+    for (const a of report.arguments)
+      expect(flat, `${label}: ${a.method} ${a.argument}`).toContain(`\`${a.argument}\``);
+  });
+});
+
+describe('doctor against the seeds above', () => {
+  it('found arguments the seeds took otherwise (else the check above proves nothing)', () => {
+    if (SEEDS.length >= 4) expect(renamed).toBeGreaterThan(0);
   });
 });
