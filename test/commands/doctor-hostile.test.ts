@@ -14,6 +14,7 @@ import type { DoctorReport } from '../../src/commands/doctor/report.js';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { displayWidth } from '../../src/io/width.js';
 import { isRecord } from '../../src/service/read.js';
+import { checkReport } from '../helpers/doctor-report.js';
 import { type PlantingProxy, startPlantingProxy } from '../helpers/planting-proxy.js';
 import { run } from '../helpers/run.js';
 
@@ -112,6 +113,7 @@ describe('doctor against a description that disagrees with the registry, echoing
     expect(r.code, r.stderr).toBe(0);
     expect(leaks(r.stdout + r.stderr)).toEqual([]);
     const report = JSON.parse(r.stdout) as DoctorReport;
+    checkReport(report, 'a description that disagrees');
     const unknown = report.methods.filter((m) => m.problem === 'unknown');
     expect(unknown.map((m) => [m.method, m.sources])).toEqual([
       ['render_preview', ['tools', 'openapi']],

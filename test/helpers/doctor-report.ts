@@ -27,7 +27,7 @@ export const REPORT_KEYS = [
   'notDescribed',
   'exitCode',
 ];
-const FIELD_KEYS = [
+export const FIELD_KEYS = [
   'resource',
   'field',
   'what',
@@ -41,7 +41,7 @@ const FIELD_KEYS = [
   'foundIn',
   'reason',
 ];
-const CALL_KEYS = [
+export const CALL_KEYS = [
   'method',
   'counted',
   'args',
@@ -54,7 +54,7 @@ const CALL_KEYS = [
   'exitCode',
   'shape',
 ];
-const TARGET_KEYS = [
+export const TARGET_KEYS = [
   'workspace',
   'workspaceFrom',
   'site',
@@ -65,6 +65,16 @@ const TARGET_KEYS = [
   'noSite',
   'noRun',
 ];
+
+/** The keys of the report's other parts, each always there, in this order. */
+export const PART_KEYS = {
+  counted: ['made', 'max'],
+  summary: ['fields', 'found', 'notFound', 'notChecked'],
+  description: ['read', 'methods', 'unread'],
+  method: ['method', 'problem', 'sources', 'scope', 'tokenHasScope'],
+  argument: ['method', 'argument', 'problem', 'stated', 'registry', 'service', 'sources'],
+  undescribed: ['what', 'method', 'sources'],
+};
 
 /** Whether a shape (service/skeleton.ts) has a path as doctor writes one: `a.b`, `items[].title`, `*.*[].text`, `.`. */
 export function shapeHas(shape: unknown, path: string): boolean {
@@ -141,6 +151,14 @@ export function checkReport(report: DoctorReport, label: string): number {
     }
   }
   for (const c of report.calls) expect(Object.keys(c), `${label}: ${c.method}`).toEqual(CALL_KEYS);
+  expect(report.doctor, label).toBe(1);
+  expect(Object.keys(report.counted), label).toEqual(PART_KEYS.counted);
+  expect(Object.keys(report.summary), label).toEqual(PART_KEYS.summary);
+  expect(Object.keys(report.descriptions), label).toEqual(['tools', 'openapi']);
+  for (const d of Object.values(report.descriptions)) expect(Object.keys(d), label).toEqual(PART_KEYS.description);
+  for (const m of report.methods) expect(Object.keys(m), label).toEqual(PART_KEYS.method);
+  for (const a of report.arguments) expect(Object.keys(a), label).toEqual(PART_KEYS.argument);
+  for (const u of report.notDescribed) expect(Object.keys(u), label).toEqual(PART_KEYS.undescribed);
   const made = report.calls.filter((c) => c.counted && ['read', 'refused', 'failed'].includes(c.outcome));
   expect(made.length, label).toBeLessThanOrEqual(5);
   expect(report.counted, label).toEqual({ made: made.length, max: 5 });

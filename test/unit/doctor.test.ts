@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { methodInfo, METHOD_INDEX_NAMES } from '../../src/api/method-index.js';
 import { FakeClock } from '../../src/clock.js';
+import { doctor } from '../../src/commands/doctor/index.js';
 import { PLAN } from '../../src/commands/doctor/plan.js';
 import type { DoctorReport } from '../../src/commands/doctor/report.js';
 import { rememberRun } from '../../src/config/runs.js';
@@ -18,6 +19,7 @@ import {
   undescribed,
 } from '../../src/service/description-compare.js';
 import { skeleton } from '../../src/service/skeleton.js';
+import { CALL_KEYS, FIELD_KEYS, PART_KEYS, REPORT_KEYS, TARGET_KEYS } from '../helpers/doctor-report.js';
 import { run, tempConfigDir } from '../helpers/run.js';
 import { envelope, type ScriptServer, startScriptServer } from '../helpers/script-server.js';
 
@@ -251,6 +253,25 @@ describe('the run doctor reads, against a scripted service', () => {
     expect(seen.report.methods.filter((m) => m.problem === 'not listed' && m.sources.includes('openapi'))).toHaveLength(
       METHOD_INDEX_NAMES.length,
     );
+  });
+});
+
+describe('the --json report’s layout', () => {
+  it('is the one --help and docs/scripting.md list, key by key, in order', () => {
+    const listed = doctor.jsonFields ?? '';
+    const inOrder = (keys: string[]) => new RegExp(keys.map((k) => `\\b${k}\\b`).join('[^]*?'));
+    expect(listed).toMatch(inOrder(REPORT_KEYS));
+    expect(listed).toContain(`counted: { ${PART_KEYS.counted.join(', ')} }`);
+    expect(listed).toContain(`calls: [{ ${CALL_KEYS.join(', ')} }]`);
+    expect(listed).toContain(`summary: { ${PART_KEYS.summary.join(', ')} }`);
+    expect(listed).toContain(`fields: [{ ${FIELD_KEYS.join(', ')} }]`);
+    expect(listed).toContain(`descriptions: { tools, openapi: { ${PART_KEYS.description.join(', ')} } }`);
+    expect(listed).toContain(`methods: [{ ${PART_KEYS.method.join(', ')} }]`);
+    expect(listed).toContain(`arguments: [{ ${PART_KEYS.argument.join(', ')} }]`);
+    expect(listed).toContain(`notDescribed: [{ ${PART_KEYS.undescribed.join(', ')} }]`);
+    expect(listed).toMatch(inOrder(TARGET_KEYS.filter((k) => !/From$|^no/.test(k))));
+    const scripting = readFileSync(join(ROOT, 'docs/scripting.md'), 'utf8');
+    expect(scripting).toContain(`| \`doctor\` | ${listed} |`);
   });
 });
 
