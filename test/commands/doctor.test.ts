@@ -116,6 +116,28 @@ describe('sitebuilder doctor', () => {
     expect(report.calls.find((c) => c.method === 'list_messages')?.outcome).toBe('read');
   });
 
+  it('the minute’s budget spent on a call: waited out as every command does, then reported; exit 7, and 1 wins over it', async () => {
+    emu.control.addFault({ method: 'list_storage_backups', status: 429, times: 50 });
+    const { code, report } = await doctorJson(['site_bakery', '--job', 'job_000001']);
+    expect(code, JSON.stringify(report.calls.map((c) => [c.method, c.outcome, c.status]))).toBe(7);
+    expect(report.calls.find((c) => c.method === 'list_storage_backups')).toMatchObject({
+      outcome: 'refused',
+      status: 429,
+      exitCode: 7,
+    });
+    // Each 429 carried Retry-After: waited out, a few times at most, as every command does.
+    const tries = log().filter((e) => e.method === 'list_storage_backups').length;
+    expect(tries).toBeGreaterThan(1);
+    expect(tries).toBeLessThanOrEqual(6);
+    expect(report.fields.find((f) => f.resource === 'storage backup')?.reason).toMatch(
+      /^list_storage_backups could not be read: /,
+    );
+    emu.control.reset();
+    emu.control.addFault({ method: 'list_storage_backups', status: 429, times: 50 });
+    emu.control.addFault({ method: 'list_messages', status: 503, times: 50 });
+    expect((await doctorJson(['site_bakery', '--job', 'job_000001'])).code).toBe(1);
+  });
+
   it('a run that does not exist (--job) is reported as refused; exit 1', async () => {
     const { code, report } = await doctorJson(['site_bakery', '--job', 'job_999999']);
     expect(code).toBe(1);

@@ -1,6 +1,7 @@
 // What doctor reads (docs/real-service.md "doctor"): the three GET addresses, which spend no
 // budget, then at most five counted calls, each a read, each made once (a failure is reported,
-// never retried, so the count holds). The five are the first of PLAN that can be made, in its
+// never retried, so the count holds; a 429 from the minute's budget, which counts nothing, is
+// waited out by the client as for every command). The five are the first of PLAN that can be made, in its
 // order; a call that cannot be made (no site, no run to read) gives its turn to the next.
 import type { CallResult } from '../../api/client.js';
 import { methodInfo } from '../../api/method-index.js';
