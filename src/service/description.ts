@@ -4,7 +4,6 @@
 // values) and whether it says the shape of their answers. An OpenAPI document is read as OpenAPI
 // 3 writes one (`paths`, `requestBody`, `responses`, local `$ref`s, `allOf`); a tool as MCP writes
 // one, under the names the model tries (discovery.ts TOOL).
-import { GET_ADDRESSES } from '../api/registry-terms.js';
 import { TOOL } from './discovery.js';
 import { findList } from './page.js';
 import { type AnyRecord, isRecord, locate } from './read.js';
@@ -126,8 +125,6 @@ export function toolsDescription(data: unknown): Description {
   return out;
 }
 
-const isGetAddress = (path: string) => (GET_ADDRESSES as readonly string[]).includes(path);
-
 /** GET /v1/openapi.json: each `POST /v1/<method>` with its body's schema and its answer's. */
 export function openApiDescription(doc: unknown): Description {
   const out: Description = { source: 'openapi', methods: new Map(), unread: [] };
@@ -139,13 +136,13 @@ export function openApiDescription(doc: unknown): Description {
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = resolveRef(rawItem, doc);
     if (!isRecord(item)) continue;
-    if (isGetAddress(path)) {
+    const post = resolveRef(item.post, doc);
+    if (!isRecord(post)) {
+      // An address read with GET (GET /v1/token, /v1/tools, /v1/openapi.json): not a method.
       const get = resolveRef(item.get, doc);
       if (isRecord(get)) out.methods.set(`GET ${path}`, { answer: answerDescribed(get.responses, doc) });
       continue;
     }
-    const post = resolveRef(item.post, doc);
-    if (!isRecord(post)) continue;
     const name = /^\/(?:v1\/)?([^/{}]+)$/.exec(path)?.[1];
     if (name === undefined) {
       out.unread.push(`${path}, not one method's address`);

@@ -1,5 +1,5 @@
 // doctor's readers of the service's description (src/service/description.ts), their comparison
-// with the method registry (description-compare.ts), an answer's shape (skeleton.ts), its choice
+// with the method registry (commands/doctor/compare.ts), an answer's shape (skeleton.ts), its choice
 // of a run against a scripted service, and the table of its calls in docs/real-service.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,12 +12,7 @@ import type { DoctorReport } from '../../src/commands/doctor/report.js';
 import { rememberRun } from '../../src/config/runs.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { type Description, openApiDescription, toolsDescription } from '../../src/service/description.js';
-import {
-  argumentFindings,
-  compareArguments,
-  methodFindings,
-  undescribed,
-} from '../../src/service/description-compare.js';
+import { argumentFindings, compareArguments, methodFindings, undescribed } from '../../src/commands/doctor/compare.js';
 import { skeleton } from '../../src/service/skeleton.js';
 import { CALL_KEYS, FIELD_KEYS, PART_KEYS, REPORT_KEYS, TARGET_KEYS } from '../helpers/doctor-report.js';
 import { run, tempConfigDir } from '../helpers/run.js';

@@ -2,7 +2,7 @@
 // to it. Piped, it is rows (rows.ts); --json prints the report itself (report.ts).
 import type { IO } from '../../io/io.js';
 import { printFields } from '../../io/print.js';
-import type { ArgumentFinding } from '../../service/description-compare.js';
+import type { ArgumentFinding } from './compare.js';
 import type { FieldRow } from './fields.js';
 import type { CallRecord } from './plan.js';
 import type { DoctorReport } from './report.js';

@@ -13,7 +13,7 @@ import {
   methodFindings,
   type Undescribed,
   undescribed,
-} from '../../service/description-compare.js';
+} from './compare.js';
 import { openApiDocumentOf } from '../../service/discovery.js';
 import { readTokenInfo } from '../../service/token.js';
 import { COUNTED_CALLS_MAX, type Reading, readingExitCode } from './calls.js';

@@ -1,12 +1,12 @@
-// The service's description (description.ts) beside the method registry (src/api/methods.ts,
+// The service's description (src/service/description.ts) beside the method registry (src/api/methods.ts,
 // compiled to src/api/method-index.json): the methods one lists and the other does not know,
 // and, for each method both know, the arguments the description contradicts: a name one side
 // has and the other has not, required on one side only, types that share nothing, other allowed
 // values. What the registry marks `x-stated` is what the reference shows: a contradiction there
 // is the service contradicting its reference, not our guess being wrong.
-import { type MethodInfo, METHOD_INDEX_NAMES, methodInfo } from '../api/method-index.js';
-import type { DescribedArgs, Description, Source } from './description.js';
-import { type AnyRecord, isRecord } from './read.js';
+import { type MethodInfo, METHOD_INDEX_NAMES, methodInfo } from '../../api/method-index.js';
+import type { DescribedArgs, Description, Source } from '../../service/description.js';
+import { type AnyRecord, isRecord } from '../../service/read.js';
 
 export type ArgumentProblem = 'unknown' | 'not described' | 'required' | 'optional' | 'type' | 'values';
 
