@@ -318,7 +318,7 @@ function __sitebuilder_spec
       set -g __sitebuilder_npos 0 0
     case 'doctor'
       set -g __sitebuilder_cmds 
-      set -g __sitebuilder_flags '--workspace	the workspace whose sites are listed (default: the first one listed)' '--job	the run whose events are read (default: the first named in the history)' '-h	show help' '--help	show help'
+      set -g __sitebuilder_flags '--workspace	the workspace whose sites are listed (default: the first one listed)' '--job	the run whose events are read (default: the first the history names, else the newest this machine followed)' '-h	show help' '--help	show help'
       set -g __sitebuilder_vflags '--workspace' '--job'
       set -g __sitebuilder_npos 1 0
     case 'completion'

@@ -16,13 +16,18 @@ export const doctor = defineCommand<DoctorOptions>({
   args: [
     {
       name: 'site',
-      description: 'the site to look at (default: the default site, else the first one listed)',
+      description:
+        'the site to look at (default: the default site, else one listed that this machine followed a run of, else the first listed)',
       pick: false,
     },
   ],
   options: [
     { flags: '--workspace <id>', description: 'the workspace whose sites are listed (default: the first one listed)' },
-    { flags: '--job <id>', description: 'the run whose events are read (default: the first named in the history)' },
+    {
+      flags: '--job <id>',
+      description:
+        'the run whose events are read (default: the first the history names, else the newest this machine followed)',
+    },
   ],
   examples: [
     'sitebuilder doctor',
