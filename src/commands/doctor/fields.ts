@@ -4,13 +4,12 @@
 // found only where the model's own reader finds it in an answer doctor read.
 import type { Envelope } from '../../api/client.js';
 import { methodInfo } from '../../api/method-index.js';
-import { pageField } from '../../api/page-fields.js';
 import type { ListingPattern } from '../../api/registry-terms.js';
 import { CATALOGUE, type CatalogueEntry } from '../../service/catalogue.js';
 import { EVENT_SOURCES, type FieldProbe, probeEntry, probeEvents } from '../../service/doctor-probe.js';
 import { EVENT_DATA } from '../../service/events.js';
 import { JOB, readJobAnswer } from '../../service/job.js';
-import { PAGE, type PAGE_FIELDS } from '../../service/page.js';
+import { PAGE, PAGE_FIELDS } from '../../service/page.js';
 import type { Reading } from './calls.js';
 
 export type FieldStatus = 'found' | 'not found' | 'not checked';
@@ -156,13 +155,20 @@ function pageRows(entry: CatalogueEntry, reading: Reading): FieldRow[] {
   });
 }
 
-/** Where a paging field is, as the client reads it: `data.hasMore`, or on the envelope (`count`); null when not there. */
+/**
+ * Where a paging field is, as the client reads it (api/page-fields.ts pageField, not imported so
+ * that doctor shares no chunk with the listings): under one of its names exactly, in `data` when
+ * it is an object (`data.hasMore`), else on the envelope (`count`); null when not there.
+ */
 function pagePath(envelope: Envelope, name: PageName): string | null {
-  const hit = pageField(envelope, name);
-  if (!hit.found || hit.as === undefined) return null;
   const data = envelope.data;
-  const inData = typeof data === 'object' && data !== null && !Array.isArray(data) && hit.as in data;
-  return inData ? `data.${hit.as}` : hit.as;
+  const places: Array<[object, string]> = [[envelope, '']];
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) places.unshift([data, 'data.']);
+  for (const [place, prefix] of places) {
+    const key = PAGE_FIELDS[name].find((k) => k in place);
+    if (key !== undefined) return `${prefix}${key}`;
+  }
+  return null;
 }
 
 /** Every field of the catalogue, in its order, as doctor reports it. */

@@ -3,7 +3,6 @@
 // and no value of the user's data: ids named in the calls' arguments, the field paths found,
 // and each answer's shape (keys and types).
 import type { Context } from '../../context.js';
-import { VERSION } from '../../core/global-options.js';
 import { CATALOGUE } from '../../service/catalogue.js';
 import { type Description, openApiDescription, toolsDescription } from '../../service/description.js';
 import {
@@ -85,7 +84,7 @@ export function buildReport(ctx: Context, reading: Reading): DoctorReport {
     .find((v) => typeof v === 'string');
   return {
     doctor: REPORT_VERSION,
-    sitebuilder: VERSION,
+    sitebuilder: ctx.version,
     profile: ctx.profileName(),
     baseUrl: ctx.baseUrl(),
     serviceVersion: version ?? null,
