@@ -19,9 +19,7 @@ export interface RefusalInfo extends ApiErrorInit {
 const SUBJECTS = /\b(scheduled job|job|run|site|workspace)s?\b/i;
 
 /** The thing a "does not exist" (404) names first, lower-case, or undefined. */
-export function refusalSubject(message: string): string | undefined {
-  return SUBJECTS.exec(message)?.[1].toLowerCase();
-}
+export const refusalSubject = (message: string): string | undefined => SUBJECTS.exec(message)?.[1].toLowerCase();
 
 /** Where the sites are listed, for a site the service did not find (a "did you mean" replaces it). */
 export const SITE_LIST_HINT = 'Check the id; `sitebuilder site list` shows the sites this token reaches.';
@@ -30,17 +28,13 @@ export const SITE_LIST_HINT = 'Check the id; `sitebuilder site list` shows the s
 function notFoundHint(message: string, site: string | undefined): string {
   if (/no tool|unknown method|\/v1\/tools/i.test(message))
     return 'Run `sitebuilder tools` to see the methods this token can use.';
-  switch (refusalSubject(message)) {
-    case 'job':
-    case 'run':
-      return `Check the id; \`${sb('message list', site ?? 'SITE')}\` shows the site’s runs.`;
-    case 'site':
-      return SITE_LIST_HINT;
-    case 'workspace':
-      return 'Check the id; `sitebuilder workspace list` shows the workspaces this token reaches.';
-    default:
-      return 'Check the id.';
-  }
+  const what = refusalSubject(message);
+  if (what === 'site') return SITE_LIST_HINT;
+  if (what === 'job' || what === 'run')
+    return `Check the id; \`${sb('message list', site ?? 'SITE')}\` shows the site’s runs.`;
+  return what === 'workspace'
+    ? 'Check the id; `sitebuilder workspace list` shows the workspaces this token reaches.'
+    : 'Check the id.';
 }
 
 /** The command that lists what a listing method lists, for a refusal that names the method. */

@@ -37,11 +37,12 @@ export class EscapeError extends InterruptedError {
   }
 }
 
-export interface SelectOptions<T> {
+export interface SelectOptions {
   filter?: boolean;
   transient?: boolean;
   footer?: string;
-  space?: (choice: Choice<T>) => boolean;
+  /** Whether Space picks the choice at this index, as Enter does. */
+  space?: (index: number) => boolean;
   /** The line the cursor starts on (default: the first). */
   initial?: number;
 }
@@ -71,7 +72,7 @@ export interface Prompter {
    * redraw (a step of a browse, redrawn in place by the next one). footer: a line under the
    * list (the keys). space: the choices Space picks as Enter does (a line that ticks).
    */
-  select<T>(message: string, choices: Choice<T>[], opts?: SelectOptions<T>): Promise<T>;
+  select<T>(message: string, choices: Choice<T>[], opts?: SelectOptions): Promise<T>;
   multiselect<T>(message: string, choices: Choice<T>[], opts?: { max?: number }): Promise<T[]>;
 }
 
@@ -265,13 +266,8 @@ export class EnquirerPrompter implements Prompter {
       // Space picks the line it is on, as Enter does, where the caller says so (enquirer's select
       // only rings the bell).
       if (onSpace) {
-        const list = p as unknown as {
-          focused?: { index: number };
-          space(): unknown;
-          submit(): unknown;
-          alert(): unknown;
-        };
-        list.space = () => (list.focused && onSpace(list.focused.index) ? list.submit() : list.alert());
+        const list = p as unknown as { index: number; space(): unknown; submit(): unknown; alert(): unknown };
+        list.space = () => (onSpace(list.index) ? list.submit() : list.alert());
       }
       if (initialText) {
         p.input = initialText;
@@ -367,7 +363,7 @@ export class EnquirerPrompter implements Prompter {
     return answer === '' ? initial : YES.test(answer);
   }
 
-  async select<T>(message: string, choices: Choice<T>[], opts: SelectOptions<T> = {}): Promise<T> {
+  async select<T>(message: string, choices: Choice<T>[], opts: SelectOptions = {}): Promise<T> {
     // enquirer prints the chosen name after the question, so the name is what to show then (made unique).
     const seen = new Set<string>();
     const names = choices.map((c, i) => {
@@ -393,14 +389,7 @@ export class EnquirerPrompter implements Prompter {
           suggest: (input: string, all: Array<{ message: string; hint?: string; search?: string }>) =>
             input.trim() ? all.filter((c) => matches(input.trim(), c)) : all,
         }
-      : {
-          type: 'select',
-          ...(opts.footer ? { footer: sanitizeInline(opts.footer) } : {}),
-          ...(opts.initial !== undefined && opts.initial > 0 && opts.initial < choices.length
-            ? { initial: opts.initial }
-            : {}),
-        };
-    const space = opts.space;
+      : { type: 'select', footer: opts.footer, initial: opts.initial };
     const picked = await this.run<string>(
       {
         ...filter,
@@ -412,7 +401,7 @@ export class EnquirerPrompter implements Prompter {
       },
       false,
       opts.transient,
-      space && ((i: number) => choices[i] !== undefined && !choices[i].disabled && space(choices[i])),
+      opts.space,
     );
     const at = names.findIndex((n) => n.name === picked);
     // Enter on a filter that matches nothing submits no choice.

@@ -100,7 +100,7 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
     const step = await ctx.prompter.select(where, choices, {
       transient: true,
       footer: KEYS,
-      space: (c) => c.value.kind === 'toggle',
+      space: (i) => choices[i]?.value.kind === 'toggle',
       initial: Math.max(
         0,
         choices.findIndex((c) => c.value.kind === 'toggle' && c.value.entry.path === last),
