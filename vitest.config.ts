@@ -27,16 +27,14 @@ if (!['default', 'both', 'alternate'].includes(which))
 const env = { SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-config', NO_COLOR: '1', XDG_CACHE_HOME: cacheHome };
 
 /** The suites that drive the CLI against an emulator; only they run against both shapes. */
-const AGAINST_BOTH = ['test/commands/**/*.test.ts', 'test/chat/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+const AGAINST_BOTH = ['test/commands/**/*.test.ts', 'test/e2e/**/*.test.ts'];
 /**
  * Among them, the ones no shape the variable picks can reach, run once: a second run would
  * repeat the same work against the same answers (docs/emulator.md "The test suites against
  * both shapes"). The shapes beyond these two are the shape fuzzer's (test/fuzz/).
  */
 const DEFAULT_ONLY = [
-  // The emulator's own default answers; README's Quick start as a newcomer types it (an
-  // emulator started as it starts by default).
-  'test/chat/emulator-chat.test.ts',
+  // README's Quick start as a newcomer types it (an emulator started as it starts by default).
   'test/e2e/quick-start-tty.test.ts',
   // Checks no answer's shape reaches: every help, the configuration file under concurrent
   // writers, signals and degenerate terminals, what the binary loads at start-up.
@@ -48,11 +46,15 @@ const DEFAULT_ONLY = [
   // No emulator: the answers are the test's own (a scripted server) or there are none.
   'test/commands/config-dir.test.ts',
   'test/commands/unread-answers.test.ts',
-  'test/chat/answers.test.ts',
-  'test/chat/hostile-shapes.test.ts',
+  'test/commands/chat/answers.test.ts',
+  'test/commands/chat/hostile-shapes.test.ts',
   'test/e2e/markdown-interrupt-tty.test.ts',
+  // Units of a command's own modules, which start no emulator either.
+  'test/commands/api/passthrough.test.ts',
+  'test/commands/chat/shell-like.test.ts',
+  'test/commands/fleet/report.test.ts',
   // Every emulator names its shapes (random:SEED), whatever the variable says.
-  'test/chat/random-seeds.test.ts',
+  'test/commands/chat/random-seeds.test.ts',
   // The package as installed: its one call lists the seeded workspace, the same in every shape
   // (reading listings in the alternate shapes is test/commands/listing.test.ts's).
   'test/e2e/package.test.ts',

@@ -3,7 +3,7 @@
 // processes, an emulator's clock), and the type check and the lint fill those waits instead of
 // running before it: on 2 cores, about 10 s less. Each still runs whole; their output is printed
 // once they end, after the suite's, and the exit code is the first that is not 0. Arguments go
-// to vitest (`npm test -- test/unit`).
+// to vitest (`npm test -- test/api`).
 // The type check is incremental, its state in the suite's cache directory (vitest.config.ts): a
 // second run after a small change checks what the change reaches.
 import { spawn } from 'node:child_process';
