@@ -4,9 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { FakeClock } from '../../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { ESC, Interrupts } from '../../../src/interrupts.js';
-import { fieldName, rx, spelled } from '../../helpers/shapes.js';
+import { fieldName, rx } from '../../helpers/shapes.js';
 import { tempConfigDir } from '../../helpers/run.js';
-import { ScriptedPrompter as StepPrompter } from '../../helpers/scripted-prompter.js';
 import { InterruptingClock, jobEvents, knowLatestRun, ndjson, runCli, ScriptedPrompter } from './helpers.js';
 
 const SITE = 'site_bakery';
@@ -470,64 +469,6 @@ describe('Ctrl-C, queueing and the other commands', () => {
     const broke = await runCli(['chat', 'site_shop', 'Add an about page and a contact page'], { env, clock });
     expect(broke.code).toBe(1);
     expect(broke.stderr.match(/nothing ran/gi)).toHaveLength(1);
-  });
-
-  it('queue edit checks the version, move reorders, remove takes a message out', async () => {
-    await chat(['Add every page you can think of #long', '--no-follow']);
-    const ids = [];
-    for (const m of ['First waiting message here', 'Second waiting message here']) {
-      ids.push(JSON.parse((await chat([m, '--no-follow', '--json'])).stdout).queueItemId);
-    }
-    const edit = await runCli(['queue', 'edit', SITE, ids[0], 'Rewritten first message'], { env, clock });
-    expect(edit.code).toBe(0);
-    expect(edit.stdout).toBe(`${ids[0]}\t2\n`);
-    // On a terminal without a text: asked, starting from the current one; its version is the one sent.
-    const asker = new StepPrompter([{ input: 'Rewritten on a terminal' }]);
-    const asked = await runCli(['queue', 'edit', SITE, ids[0]], { env, clock, tty: true, prompter: asker });
-    expect(asked.code).toBe(0);
-    expect(asker.initials).toEqual(['Rewritten first message']);
-    expect(asked.stdout).toBe(`${ids[0]}\t3\n`);
-    const stale = await runCli(['queue', 'edit', SITE, ids[0], 'Again', '--expected-version', '1'], { env, clock });
-    expect(stale.code).toBe(1);
-    expect(stale.stderr).toMatch(/changed since you read it.*Nothing was overwritten/);
-    const move = await runCli(['queue', 'move', SITE, ids[1], '--first'], { env, clock });
-    expect(move.stdout).toBe(`1\t${ids[1]}\n2\t${ids[0]}\n`);
-    const unconfirmed = await runCli(['queue', 'remove', SITE, ids[0]], { env, clock });
-    expect(unconfirmed.code).toBe(5);
-    expect(unconfirmed.stderr).toContain('pass --yes to confirm. Nothing was changed.');
-    expect(calls('remove_queued_message')).toHaveLength(0);
-    const rm = await runCli(['queue', 'remove', SITE, ids[0], '--json', '--yes'], { env, clock });
-    // --json is the service's data, in its shape.
-    expect(JSON.parse(rm.stdout)).toMatchObject({ [fieldName('remove_queued_message', 'waiting')]: 1 });
-    const json = JSON.parse((await runCli(['queue', 'list', SITE, '--json'], { env, clock })).stdout);
-    expect(json[fieldName('list_queued_messages', 'items')].map((i: any) => i.queueItemId)).toEqual([ids[1]]);
-    const noScope = await runCli(['queue', 'remove', SITE, ids[1], '--yes'], {
-      env: { ...env, SITEBUILDER_TOKEN: DEMO_TOKENS.readonly },
-      clock,
-    });
-    expect(noScope.code).toBe(4);
-  });
-
-  it('message list pages backwards; --all --json is one array', async () => {
-    for (let i = 0; i < 3; i++) await chat([`Change number ${i} to the home page`]);
-    const all = JSON.parse((await runCli(['message', 'list', SITE, '--all', '--json'], { env, clock })).stdout);
-    expect(all.length).toBe(8);
-    // Newest first: the agent's answer to the last message.
-    const agent = spelled('list_messages', 'items.role', 'agent');
-    expect(all[0].role).toBe(agent);
-    expect(all[0].createdAt >= all[1].createdAt).toBe(true);
-    const two = await runCli(['message', 'list', SITE, '--limit', '2'], { env, clock });
-    expect(two.stdout.trim().split('\n')).toHaveLength(2);
-    expect(two.stdout.split('\n')[0].split('\t')[1]).toBe(agent);
-  });
-
-  it('job watch of a run that does not exist leaves stdout empty (plain and --json)', async () => {
-    for (const extra of [[], ['--json']]) {
-      const r = await runCli(['job', 'watch', 'site_docs', 'job_999', ...extra], { env, clock });
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain('job_999');
-    }
   });
 
   it('a failed run says its message once on a terminal', async () => {
