@@ -14,10 +14,10 @@ const cacheHome = join(
 
 // The emulator answers in one of two shapes where the service's reference says "not shown"
 // (docs/emulator.md "Shapes"). SITEBUILDER_TEST_SHAPES picks the projects:
-//   both (or unset)     every suite against the default shapes, and the command, chat and
+//   both (or unset)     every suite against the default shapes, and the command and
 //                       end-to-end suites again against the alternate shapes (what `npm test` runs);
 //   default             every suite against the default shapes only;
-//   alternate           only the command, chat and end-to-end suites, against the alternate shapes.
+//   alternate           only the command and end-to-end suites, against the alternate shapes.
 const which = process.env.SITEBUILDER_TEST_SHAPES || 'both';
 if (!['default', 'both', 'alternate'].includes(which))
   throw new Error(`SITEBUILDER_TEST_SHAPES takes default, both or alternate, not ${JSON.stringify(which)}.`);
