@@ -52,6 +52,7 @@ const DEFAULT_ONLY = [
   // Units of a command's own modules, which start no emulator either.
   'test/commands/api/passthrough.test.ts',
   'test/commands/chat/shell-like.test.ts',
+  'test/commands/doctor/readers.test.ts',
   'test/commands/fleet/report.test.ts',
   // Every emulator names its shapes (random:SEED), whatever the variable says.
   'test/commands/chat/random-seeds.test.ts',
