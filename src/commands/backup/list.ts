@@ -5,7 +5,7 @@ import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readSiteBackup } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
-import { columnWatch } from '../listing.js';
+import { columnWatch } from '../shared/listing.js';
 import { formatWhen } from '../storage-backup/format.js';
 
 export interface BackupListOptions {

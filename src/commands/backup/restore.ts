@@ -4,7 +4,7 @@ import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { preRestoreBackupId, readSiteBackup, type SiteBackup, siteBackupIds } from '../../service/backups.js';

@@ -6,7 +6,7 @@ import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/defin
 import { readCodeBackup } from '../../service/backups.js';
 import { isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
-import { columnWatch, morePagesHint } from '../listing.js';
+import { columnWatch, morePagesHint } from '../shared/listing.js';
 import { formatWhen } from '../storage-backup/format.js';
 
 export interface CodeBackupListOptions {

@@ -6,7 +6,7 @@ import { layoutChoices } from '../../io/choice-layout.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { readCodeBackup, readStoppedRun } from '../../service/backups.js';

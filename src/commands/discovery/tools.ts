@@ -3,7 +3,7 @@ import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { readTool, type Tool, toolKind } from '../../service/discovery.js';
 import { isUnread, known } from '../../service/read.js';
-import { columnWatch } from '../listing.js';
+import { columnWatch } from '../shared/listing.js';
 
 export { toolKind };
 

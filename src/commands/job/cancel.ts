@@ -11,7 +11,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { readCancelAnswer } from '../../service/chat.js';
 import { known } from '../../service/read.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 
 interface CancelOptions {
   site?: string;

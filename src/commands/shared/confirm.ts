@@ -1,9 +1,9 @@
 // Every destructive step confirms first, saying in words what is lost. --yes answers for
 // scripts; without a prompt and without --yes it stops with exit 5 and changes nothing.
-import type { Context } from '../context.js';
-import { ConfirmationNeededError, InterruptedError } from '../errors.js';
-import type { IO } from '../io/io.js';
-import { noPromptReason } from '../io/prompter.js';
+import type { Context } from '../../context.js';
+import { ConfirmationNeededError, InterruptedError } from '../../errors.js';
+import type { IO } from '../../io/io.js';
+import { noPromptReason } from '../../io/prompter.js';
 
 export interface ConfirmOptions {
   /** What is about to happen, e.g. "Restore code backup cb_12 on site s_1". */

@@ -1,13 +1,13 @@
 // What every listing command shares (docs/scripting.md "Listings"): a JSON array streamed one
 // record at a time and always closed, columns that say when the service sent none of their
 // fields, and "newest first" kept by sorting on a time the records show.
-import { formatCount } from '../api/limits.js';
-import type { Context } from '../context.js';
-import { CliError } from '../errors.js';
-import type { IO } from '../io/io.js';
-import { cellText, type Column } from '../io/print.js';
-import { isUnread, type Read } from '../service/read.js';
-import { jsonText } from '../io/sanitize.js';
+import { formatCount } from '../../api/limits.js';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import type { IO } from '../../io/io.js';
+import { cellText, type Column } from '../../io/print.js';
+import { isUnread, type Read } from '../../service/read.js';
+import { jsonText } from '../../io/sanitize.js';
 
 /** Marks an error raised after part of a listing was printed: how much, for stderr and the JSON error. */
 function markIncomplete(io: IO, err: unknown, printed: number, noun: string): void {

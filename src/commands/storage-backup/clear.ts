@@ -3,7 +3,7 @@
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 import { readCleared, storageBackupId } from '../../service/backups.js';
 import { recordOf } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';

@@ -6,7 +6,7 @@ import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/defin
 import { readStorageBackup, type StorageBackup } from '../../service/backups.js';
 import { isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
-import { columnWatch, morePagesHint } from '../listing.js';
+import { columnWatch, morePagesHint } from '../shared/listing.js';
 import { formatBytes, formatWhen, statusText } from './format.js';
 
 export interface StorageBackupListOptions {

@@ -3,7 +3,7 @@ import { recordsOf } from '../../api/paginate.js';
 import { printTable } from '../../io/print.js';
 import { known } from '../../service/read.js';
 import { readWorkspace, type WorkspaceRecord } from '../../service/sites.js';
-import { columnWatch } from '../listing.js';
+import { columnWatch } from '../shared/listing.js';
 
 export const list = defineCommand({
   name: 'list',
