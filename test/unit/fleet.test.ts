@@ -4,9 +4,16 @@
 // row on a terminal of any width.
 import { describe, expect, it } from 'vitest';
 import { unknownSitesError } from '../../src/commands/chat/batch.js';
-import { isBatch } from '../../src/commands/fleet/options.js';
-import { FleetReport, isFailure, liveRow, SEVERITY, summaryRows, worstExit } from '../../src/commands/fleet/report.js';
-import type { SiteOutcome } from '../../src/commands/fleet/report.js';
+import { isBatch } from '../../src/commands/shared/fleet/options.js';
+import {
+  FleetReport,
+  isFailure,
+  liveRow,
+  SEVERITY,
+  summaryRows,
+  worstExit,
+} from '../../src/commands/shared/fleet/report.js';
+import type { SiteOutcome } from '../../src/commands/shared/fleet/report.js';
 import { FakeClock } from '../../src/clock.js';
 import type { Context } from '../../src/context.js';
 import { createTestIO } from '../../src/io/io.js';

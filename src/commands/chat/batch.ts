@@ -36,10 +36,10 @@ import {
   type RunState,
 } from '../../render/reducer.js';
 import type { Pending } from '../../render/run-view.js';
-import { DEFAULT_CONCURRENCY, type FleetFlags } from '../fleet/options.js';
-import type { SiteOutcome } from '../fleet/report.js';
-import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
-import { gatherSites } from '../fleet/sites.js';
+import { DEFAULT_CONCURRENCY, type FleetFlags } from '../shared/fleet/options.js';
+import type { SiteOutcome } from '../shared/fleet/report.js';
+import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../shared/fleet/run.js';
+import { gatherSites } from '../shared/fleet/sites.js';
 import { flag, sb, shellQuote } from '../../io/shell.js';
 import { agentAsks, pendingOf, waitingOn } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';

@@ -4,7 +4,7 @@
 // The definition only: the implementation (./run.ts) loads when the command runs.
 import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
-import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
+import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import type { ChatBatchOptions } from './batch.js';
 

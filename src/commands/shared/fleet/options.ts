@@ -1,7 +1,7 @@
 // The flags of the batch forms of publish and chat (docs/scripting.md "Many sites at once"), and
 // when a command line asks for one. Light: loaded with the definitions.
-import { type OptionDefinition, parsePositiveInt } from '../../core/define.js';
-import { UsageError } from '../../errors.js';
+import { type OptionDefinition, parsePositiveInt } from '../../../core/define.js';
+import { UsageError } from '../../../errors.js';
 
 /** Flags of the batch forms, shared by publish and chat. */
 export interface FleetFlags {

@@ -3,11 +3,11 @@
 // standard input (`-`). Every id is checked before anything is sent; a site named twice is
 // worked on once.
 import { text as readStream } from 'node:stream/consumers';
-import { siteId } from '../../service/sites.js';
-import { paginate } from '../../api/paginate.js';
-import { tokenInForce, type Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { checkId } from '../../input.js';
+import { siteId } from '../../../service/sites.js';
+import { paginate } from '../../../api/paginate.js';
+import { tokenInForce, type Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { checkId } from '../../../input.js';
 import type { FleetFlags } from './options.js';
 
 async function fromStdin(ctx: Context, form: SitesForm): Promise<Array<{ id: string; line: number }>> {

@@ -6,10 +6,10 @@
 // fairly and kept, and the summary counts every call. Ctrl-C (the context's signal) stops starting
 // sites; each site under way reports how it stands and the command that follows it again.
 import { setMaxListeners } from 'node:events';
-import { CallScheduler } from '../../api/scheduler.js';
-import type { Context } from '../../context.js';
-import { CliError, ExitCode } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
+import { CallScheduler } from '../../../api/scheduler.js';
+import type { Context } from '../../../context.js';
+import { CliError, ExitCode } from '../../../errors.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
 import { FleetReport, isFailure, type SiteOutcome } from './report.js';
 
 export type NotStartedWhy = 'interrupted' | 'fail-fast';

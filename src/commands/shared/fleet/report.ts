@@ -6,12 +6,12 @@
 // stderr is a terminal that cannot hold the live block (stdout is a pipe whose reader prints to
 // it, IO.canRedraw), the progress there is appended instead: a line per site as it ends.
 // With --json: one NDJSON record per site as it ends, then one summary record.
-import type { Context } from '../../context.js';
-import { ExitCode } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
-import { formatElapsed } from '../../io/spinner.js';
-import { style } from '../../io/style.js';
-import { displayWidth, padWidth, wrapLine } from '../../io/width.js';
+import type { Context } from '../../../context.js';
+import { ExitCode } from '../../../errors.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
+import { formatElapsed } from '../../../io/spinner.js';
+import { style } from '../../../io/style.js';
+import { displayWidth, padWidth, wrapLine } from '../../../io/width.js';
 
 /** How one site ended. */
 export interface SiteOutcome {
