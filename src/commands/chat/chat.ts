@@ -5,7 +5,7 @@
 import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
 import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import type { ChatBatchOptions } from './batch.js';
 
 /** --choose N: a number; the printed `N` is a placeholder, refused with what to put in its place. */

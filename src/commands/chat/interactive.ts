@@ -3,7 +3,7 @@
 // (an empty line sends nothing and leaves nothing: what was kept stays kept); /plan toggles plan
 // mode; /cancel stops the site's run; /queue shows the queue; /resume runs a stopped queue.
 // During a run, Esc cancels it (asked first) and the conversation goes on; Ctrl-C stops following
-// and leaves with 130, the run going on (job/run-keys.ts). A line that looks meant for the shell
+// and leaves with 130, the run going on (commands/shared/run/run-keys.ts). A line that looks meant for the shell
 // (`clear`, `cd ..`) or a slash command mistyped is asked about before it is sent (shell-like.ts).
 // A question or plan left waiting (by an earlier run, or put off with Esc or
 // Decide later) is said once with what the next message does to it and the ways out, and the
@@ -19,8 +19,8 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { agentText } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
-import { answerLines, waitingOn } from '../job/commands.js';
-import { rememberSiteRun } from '../job/known-runs.js';
+import { answerLines, waitingOn } from '../shared/run/next-steps.js';
+import { rememberSiteRun } from '../shared/run/known-runs.js';
 import { printQueue } from '../queue/list.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import type { ReplyTo } from './reply-key.js';

@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import type { ApiError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
-import { runsOfSite } from '../job/known-runs.js';
+import { runsOfSite } from '../shared/run/known-runs.js';
 
 export interface ReplyTo {
   jobId: string;

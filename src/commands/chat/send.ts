@@ -9,7 +9,7 @@ import { isRecord, known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { sb } from '../../io/shell.js';
-import { rememberSiteRun } from '../job/known-runs.js';
+import { rememberSiteRun } from '../shared/run/known-runs.js';
 
 export type Mode = 'build' | 'plan';
 

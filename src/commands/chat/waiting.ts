@@ -1,7 +1,7 @@
 // The guards of a reply and of a new message. The service takes the next message as the reply to
 // a waiting question or plan (a build message approves a plan, a plan message revises it), so a
 // reply flag checks that what it answers waits on the latest run, and a new message while
-// something waits is confirmed first. What waits comes from latest-run.ts; where it cannot be
+// something waits is confirmed first. What waits comes from shared/run/latest-run.ts; where it cannot be
 // told, a terminal asks; without one a reply exits 2 and a new message exits 5, nothing sent,
 // and --yes (the user's word) sends. A decision never rests on a guessed shape (docs/real-service.md).
 import type { Context } from '../../context.js';
@@ -15,12 +15,12 @@ import {
 import { sanitizeInline } from '../../io/sanitize.js';
 import { flag as opt, sb } from '../../io/shell.js';
 import { isUnread } from '../../service/read.js';
-import { agentAsks, chatCommand } from '../job/commands.js';
-import { type Decision, decide, type LatestRun } from './latest-run.js';
+import { agentAsks, chatCommand } from '../shared/run/next-steps.js';
+import { type Decision, decide, type LatestRun } from '../shared/run/latest-run.js';
 import type { ReplyTo } from './reply-key.js';
 import type { Mode } from './send.js';
 
-export type { LatestRun } from './latest-run.js';
+export type { LatestRun } from '../shared/run/latest-run.js';
 
 const q = sanitizeInline;
 

@@ -32,7 +32,7 @@ const ENDED: Record<string, string> = {
  * since the cancel would stop another run. Otherwise its state, for the line printed after.
  */
 async function checkNotEnded(ctx: Context, projectId: string, jobId: string): Promise<string> {
-  const { readRun } = await import('../chat/latest-run.js');
+  const { readRun } = await import('../shared/run/latest-run.js');
   const run = await readRun(ctx, projectId, jobId);
   const ended = ENDED[run.outcome];
   if (ended)

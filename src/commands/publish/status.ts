@@ -6,7 +6,7 @@ import { printFields } from '../../io/print.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import { DEFAULT_TIMEOUT_MS } from './sentences.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { waitForPublish } from './wait.js';

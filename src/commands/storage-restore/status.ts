@@ -6,7 +6,7 @@ import { known, recordOf } from '../../service/read.js';
 import { readRestoreRow } from '../../service/storage-restore.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import { formatWhen } from '../storage-backup/format.js';
 import { followRestore, readRestore } from './follow.js';
 import { readPlan } from './plan-view.js';

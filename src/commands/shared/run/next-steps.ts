@@ -2,12 +2,12 @@
 // re-attach), and the `pending` part of the end of a run. Each is whole: pasted, it does what it
 // says (`--choose 2` picks the second suggested answer), or it holds a placeholder (`--answer
 // '…'`) that the CLI refuses with exit 2 before anything is sent (core/placeholders.ts).
-import { type Flag, flag, sb, shellQuote } from '../../io/shell.js';
-import { sanitizeInline } from '../../io/sanitize.js';
-import type { Question } from '../../service/events.js';
-import { isUnread, type Read } from '../../service/read.js';
-import { planOf, type RunState } from '../../render/reducer.js';
-import type { Pending } from '../../render/run-view.js';
+import { type Flag, flag, sb, shellQuote } from '../../../io/shell.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
+import type { Question } from '../../../service/events.js';
+import { isUnread, type Read } from '../../../service/read.js';
+import { planOf, type RunState } from '../../../render/reducer.js';
+import type { Pending } from '../../../render/run-view.js';
 
 export { shellQuote };
 

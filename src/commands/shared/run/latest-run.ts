@@ -5,17 +5,17 @@
 // without reading any field of them. No record is placed in time and no job id is read from the
 // history: where this is not enough, the latest run is *unknown*, never "nothing newer".
 // Cost before a message is sent: one list_messages and at most one get_job.
-import { POLL_TIMING } from '../../api/poll.js';
-import type { KnownRun } from '../../config/runs.js';
-import type { Context } from '../../context.js';
-import { ApiError } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
-import { applyAnswer, initialRunState, outcomeOf, planOf } from '../../render/reducer.js';
-import type { Question } from '../../service/events.js';
-import { readJobAnswer } from '../../service/job.js';
-import { compareHistory, type HistoryPage, readHistoryPage } from '../../service/messages.js';
-import type { Read } from '../../service/read.js';
-import { runsOfSite } from '../job/known-runs.js';
+import { POLL_TIMING } from '../../../api/poll.js';
+import type { KnownRun } from '../../../config/runs.js';
+import type { Context } from '../../../context.js';
+import { ApiError } from '../../../errors.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
+import { applyAnswer, initialRunState, outcomeOf, planOf } from '../../../render/reducer.js';
+import type { Question } from '../../../service/events.js';
+import { readJobAnswer } from '../../../service/job.js';
+import { compareHistory, type HistoryPage, readHistoryPage } from '../../../service/messages.js';
+import type { Read } from '../../../service/read.js';
+import { runsOfSite } from './known-runs.js';
 
 /** A run of the site, and what it left waiting for a reply, if anything. */
 export interface LatestRun {

@@ -5,10 +5,10 @@
 // sends cancel_job, after which the run is followed to its end (run-keys.ts). A lost service is tried again for a while (Reconnect in
 // src/api/poll.ts), then the run is detached from (exit 8); a refusal of a read ends the follow
 // with the refusal's exit code, the view's end line first. Used by chat, job watch and site create.
-import { AdaptivePoller, Reconnect } from '../../api/poll.js';
-import type { Context } from '../../context.js';
-import { ApiError, CliError, ExitCode } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
+import { AdaptivePoller, Reconnect } from '../../../api/poll.js';
+import type { Context } from '../../../context.js';
+import { ApiError, CliError, ExitCode } from '../../../errors.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
 import {
   applyAnswer,
   initialRunState,
@@ -17,12 +17,12 @@ import {
   type JobAnswer,
   type Outcome,
   type RunState,
-} from '../../render/reducer.js';
-import type { DetachReason, RunView } from '../../render/run-view.js';
-import { sb } from '../../io/shell.js';
-import { readCancelAnswer } from '../../service/chat.js';
-import { readJobAnswer } from '../../service/job.js';
-import { known } from '../../service/read.js';
+} from '../../../render/reducer.js';
+import type { DetachReason, RunView } from '../../../render/run-view.js';
+import { sb } from '../../../io/shell.js';
+import { readCancelAnswer } from '../../../service/chat.js';
+import { readJobAnswer } from '../../../service/job.js';
+import { known } from '../../../service/read.js';
 import { noteRunEnd, rememberSiteRun } from './known-runs.js';
 import { takeRunKeys } from './run-keys.js';
 

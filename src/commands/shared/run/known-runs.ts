@@ -2,10 +2,10 @@
 // a site's latest run that no reshaped history can mislead (docs/real-service.md "Chat, replies
 // and runs"). The file is a memory, not the command's work: when it cannot be read or written (a
 // shared configuration directory, a lock held too long), a warning says so and the command goes on.
-import { type KnownRun, knownRuns, rememberRun } from '../../config/runs.js';
-import type { Context } from '../../context.js';
-import { sanitizeInline } from '../../io/sanitize.js';
-import { type HistoryPage, readHistoryPage } from '../../service/messages.js';
+import { type KnownRun, knownRuns, rememberRun } from '../../../config/runs.js';
+import type { Context } from '../../../context.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
+import { type HistoryPage, readHistoryPage } from '../../../service/messages.js';
 
 const why = (err: unknown) => sanitizeInline(err instanceof Error ? err.message : String(err));
 

@@ -6,13 +6,13 @@
 //   keeps it going. The run is then followed to its end, so what is said is what `job watch`
 //   shows after: cancelled, or ended before the cancel arrived.
 // Text typed meanwhile is kept for the conversation's next message, said once when it starts.
-import type { Context } from '../../context.js';
-import type { IO } from '../../io/io.js';
-import { guardKeys } from '../../io/keyguard.js';
-import { flag, sb } from '../../io/shell.js';
-import { style } from '../../io/style.js';
-import { ESC } from '../../interrupts.js';
-import type { DetachReason, RunView } from '../../render/run-view.js';
+import type { Context } from '../../../context.js';
+import type { IO } from '../../../io/io.js';
+import { guardKeys } from '../../../io/keyguard.js';
+import { flag, sb } from '../../../io/shell.js';
+import { style } from '../../../io/style.js';
+import { ESC } from '../../../interrupts.js';
+import type { DetachReason, RunView } from '../../../render/run-view.js';
 
 /** The scheme in words, as the help and the docs say it. */
 export const RUN_KEYS = 'Esc cancels the run (asks first) · Ctrl-C stops following (the run goes on)';
