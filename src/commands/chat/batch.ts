@@ -3,10 +3,10 @@
 // words would be taken for sites): an unknown one exits 2, nothing sent. More than a handful of
 // sites is confirmed first (each run costs credits): on a terminal, or --yes; otherwise exit 5
 // and nothing is sent. Then each site on its
-// own, exactly as for one site: what waits on its latest run is checked (waiting.ts: a site where
+// own, exactly as for one site: what waits on its latest run is checked (shared/conversation/waiting.ts: a site where
 // a question or plan waits, or where that cannot be told, gets nothing without --yes, and is
 // reported with the commands that answer, naming the run with --job); the message is sent
-// (send.ts) and its run followed in its own lane of the scheduler (api/scheduler.ts) until it
+// (shared/conversation/send.ts) and its run followed in its own lane of the scheduler (api/scheduler.ts) until it
 // ends. A question or plan at the end is reported with its reply commands and blocks no other
 // site. Nothing here asks per site: prompts would interleave.
 import { BATCH_KEY_MAX, formatCount, isIdempotencyKey, LIMITS } from '../../api/limits.js';
@@ -45,11 +45,11 @@ import { agentAsks, pendingOf, waitingOn } from '../shared/run/next-steps.js';
 import { watchCommand } from '../shared/run/follow.js';
 import { type ChatOptions, readMessageFile } from './run.js';
 import { noteRunEnd } from '../shared/run/known-runs.js';
-import { type ReplyTo, replyKey, replyRefused } from './reply-key.js';
-import { sendMessage, type Mode } from './send.js';
+import { type ReplyTo, replyKey, replyRefused } from '../shared/conversation/reply-key.js';
+import { sendMessage, type Mode } from '../shared/conversation/send.js';
 import { readJobAnswer } from '../../service/job.js';
 import { siteExists } from './site-exists.js';
-import { confirmNewMessage } from './waiting.js';
+import { confirmNewMessage } from '../shared/conversation/waiting.js';
 
 /** More sites than this need a confirmation (each run costs credits). */
 export const HANDFUL = 5;

@@ -2,14 +2,14 @@
 // question or a plan, ask (when a prompt is possible) and go on with the answer. Without a
 // prompt, the question or plan is printed with the exact commands that answer it, and the exit
 // code says what waits (10 question, 11 plan).
-import type { Context } from '../../context.js';
-import { ApiError, ExitCode } from '../../errors.js';
-import { agentLine } from '../../render/agent-text.js';
-import type { Pending } from '../../render/run-view.js';
-import { createRunView } from '../../render/views.js';
-import { agentAsks, answerLines, PLAN_NOT_SHOWN, pendingOf } from '../shared/run/next-steps.js';
-import { exitCodeOf, followJob, watchCommand } from '../shared/run/follow.js';
-import { sayStopped } from '../shared/run/run-keys.js';
+import type { Context } from '../../../context.js';
+import { ApiError, ExitCode } from '../../../errors.js';
+import { agentLine } from '../../../render/agent-text.js';
+import type { Pending } from '../../../render/run-view.js';
+import { createRunView } from '../../../render/views.js';
+import { agentAsks, answerLines, PLAN_NOT_SHOWN, pendingOf } from '../run/next-steps.js';
+import { exitCodeOf, followJob, watchCommand } from '../run/follow.js';
+import { sayStopped } from '../run/run-keys.js';
 import { askPlan, askQuestion, type NextMessage } from './answers.js';
 import { type ReplyTo, replyKey, replyRefused } from './reply-key.js';
 import { reportQueued, reportStarted, sendMessage, type Mode } from './send.js';

@@ -4,23 +4,23 @@
 // something waits is confirmed first. What waits comes from shared/run/latest-run.ts; where it cannot be
 // told, a terminal asks; without one a reply exits 2 and a new message exits 5, nothing sent,
 // and --yes (the user's word) sends. A decision never rests on a guessed shape (docs/real-service.md).
-import type { Context } from '../../context.js';
+import type { Context } from '../../../context.js';
 import {
   ConfirmationNeededError,
   InterruptedError,
   PlanPendingError,
   QuestionPendingError,
   UsageError,
-} from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
-import { flag as opt, sb } from '../../io/shell.js';
-import { isUnread } from '../../service/read.js';
-import { agentAsks, chatCommand } from '../shared/run/next-steps.js';
-import { type Decision, decide, type LatestRun } from '../shared/run/latest-run.js';
+} from '../../../errors.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
+import { flag as opt, sb } from '../../../io/shell.js';
+import { isUnread } from '../../../service/read.js';
+import { agentAsks, chatCommand } from '../run/next-steps.js';
+import { type Decision, decide, type LatestRun } from '../run/latest-run.js';
 import type { ReplyTo } from './reply-key.js';
 import type { Mode } from './send.js';
 
-export type { LatestRun } from '../shared/run/latest-run.js';
+export type { LatestRun } from '../run/latest-run.js';
 
 const q = sanitizeInline;
 

@@ -5,12 +5,12 @@
 // 422. A reply the service refused (nothing ran) is counted in runs.json, and the next one from
 // here takes the next key: a refusal is never answered again from the first result.
 import { createHash } from 'node:crypto';
-import { rememberRun } from '../../config/runs.js';
-import type { Context } from '../../context.js';
-import type { ApiError } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
-import { sb } from '../../io/shell.js';
-import { runsOfSite } from '../shared/run/known-runs.js';
+import { rememberRun } from '../../../config/runs.js';
+import type { Context } from '../../../context.js';
+import type { ApiError } from '../../../errors.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
+import { sb } from '../../../io/shell.js';
+import { runsOfSite } from '../run/known-runs.js';
 
 export interface ReplyTo {
   jobId: string;

@@ -1,15 +1,15 @@
 // send_message, and what is printed when the answer is "queued" or when the run is not followed.
 // A queued message runs on its own: it is never sent again (the retry of a failed call reuses
 // its Idempotency-Key, so even a retry cannot queue it twice).
-import type { Envelope } from '../../api/client.js';
-import type { Context } from '../../context.js';
-import { ApiError, CliError } from '../../errors.js';
-import { hasRefusalCode, readSendAnswer } from '../../service/chat.js';
-import { isRecord, known } from '../../service/read.js';
-import { sanitizeInline } from '../../io/sanitize.js';
-import { style } from '../../io/style.js';
-import { sb } from '../../io/shell.js';
-import { rememberSiteRun } from '../shared/run/known-runs.js';
+import type { Envelope } from '../../../api/client.js';
+import type { Context } from '../../../context.js';
+import { ApiError, CliError } from '../../../errors.js';
+import { hasRefusalCode, readSendAnswer } from '../../../service/chat.js';
+import { isRecord, known } from '../../../service/read.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
+import { style } from '../../../io/style.js';
+import { sb } from '../../../io/shell.js';
+import { rememberSiteRun } from '../run/known-runs.js';
 
 export type Mode = 'build' | 'plan';
 

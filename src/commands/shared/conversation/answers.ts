@@ -1,11 +1,11 @@
 // Answering what a run ended with: the ask_user question (a select of its suggested answers
 // plus "Other"), the plan (Approve and build / Revise / Decide later), and --choose N, which
 // reads the question back from the latest run (waiting.ts).
-import type { Context } from '../../context.js';
-import { InterruptedError, UsageError } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
-import { cutWidth, displayWidth } from '../../io/width.js';
-import { agentLine } from '../../render/agent-text.js';
+import type { Context } from '../../../context.js';
+import { InterruptedError, UsageError } from '../../../errors.js';
+import { sanitizeInline } from '../../../io/sanitize.js';
+import { cutWidth, displayWidth } from '../../../io/width.js';
+import { agentLine } from '../../../render/agent-text.js';
 import type { Mode } from './send.js';
 import { requireQuestion } from './waiting.js';
 
