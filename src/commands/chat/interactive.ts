@@ -21,7 +21,7 @@ import { agentText } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
 import { answerLines, waitingOn } from '../shared/run/next-steps.js';
 import { rememberSiteRun } from '../shared/run/known-runs.js';
-import { printQueue } from '../queue/list.js';
+import { printQueue } from '../shared/queue.js';
 import { askPlan, askQuestion, type NextMessage } from '../shared/conversation/answers.js';
 import type { ReplyTo } from '../shared/conversation/reply-key.js';
 import { oddLine, slashTypo } from './shell-like.js';

@@ -8,7 +8,7 @@ import { printFields } from '../../io/print.js';
 import { isArchiving, readCreatedStorageBackup, readStorageBackup, storageBackupId } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
 import { startSpinner } from '../../io/spinner.js';
-import { storageProgress } from './progress.js';
+import { storageProgress } from '../shared/storage-progress.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { formatBytes, formatWhen, statusText } from './format.js';
 

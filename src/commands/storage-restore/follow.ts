@@ -11,7 +11,7 @@ import { CliError, InterruptedError, PendingError } from '../../errors.js';
 import { readRestoreRow, restoreRowOf } from '../../service/storage-restore.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
-import { storageProgress } from '../storage-backup/progress.js';
+import { storageProgress } from '../shared/storage-progress.js';
 
 export const restoreStatus = (row: unknown): string => {
   const s = readRestoreRow(row).status;
