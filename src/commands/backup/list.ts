@@ -6,7 +6,7 @@ import { readSiteBackup } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { columnWatch } from '../shared/listing.js';
-import { formatWhen } from '../storage-backup/format.js';
+import { formatWhen } from '../shared/format.js';
 
 export interface BackupListOptions {
   site?: string;

@@ -9,7 +9,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { preRestoreBackupId, readSiteBackup, type SiteBackup, siteBackupIds } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
-import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
+import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
 
 export interface BackupRestoreOptions {

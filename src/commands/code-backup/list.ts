@@ -7,7 +7,7 @@ import { readCodeBackup } from '../../service/backups.js';
 import { isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { columnWatch, morePagesHint } from '../shared/listing.js';
-import { formatWhen } from '../storage-backup/format.js';
+import { formatWhen } from '../shared/format.js';
 
 export interface CodeBackupListOptions {
   site?: string;

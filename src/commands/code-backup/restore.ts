@@ -12,7 +12,7 @@ import { defineCommand } from '../../core/define.js';
 import { readCodeBackup, readStoppedRun } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
-import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
+import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
 
 export interface CodeBackupRestoreOptions {

@@ -8,7 +8,7 @@ import { readCleared, storageBackupId } from '../../service/backups.js';
 import { recordOf } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { ownKeysThenData } from './format.js';
+import { ownKeysThenData } from '../shared/format.js';
 
 export interface StorageBackupClearOptions {
   site?: string;

@@ -10,7 +10,8 @@ import { known, recordOf } from '../../service/read.js';
 import { startSpinner } from '../../io/spinner.js';
 import { storageProgress } from '../shared/storage-progress.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { formatBytes, formatWhen, statusText } from './format.js';
+import { formatBytes, formatWhen } from '../shared/format.js';
+import { statusText } from './status-text.js';
 
 export interface StorageBackupCreateOptions {
   site?: string;

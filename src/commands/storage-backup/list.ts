@@ -7,7 +7,8 @@ import { readStorageBackup, type StorageBackup } from '../../service/backups.js'
 import { isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { columnWatch, morePagesHint } from '../shared/listing.js';
-import { formatBytes, formatWhen, statusText } from './format.js';
+import { formatBytes, formatWhen } from '../shared/format.js';
+import { statusText } from './status-text.js';
 
 export interface StorageBackupListOptions {
   site?: string;

@@ -7,7 +7,7 @@ import { readRestoreRow } from '../../service/storage-restore.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
-import { formatWhen } from '../storage-backup/format.js';
+import { formatWhen } from '../shared/format.js';
 import { followRestore, readRestore } from './follow.js';
 import { readPlan } from './plan-view.js';
 

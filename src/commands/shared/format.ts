@@ -1,7 +1,7 @@
-// Shared wording for the backup nouns: sizes, dates and whether a storage backup can be
-// restored. The records are read by the model (src/service/backups.ts).
+// The values the backup nouns print alike (backup, code-backup, storage-backup, storage-restore):
+// sizes, dates, and a --json document of the command's own keys then the service's data. The
+// records are read by the model (src/service/backups.ts).
 import { isoTime } from '../../io/records.js';
-import { restorability, type StorageBackup } from '../../service/backups.js';
 
 export function formatBytes(value: unknown): string {
   const n = typeof value === 'number' ? value : Number(value);
@@ -26,13 +26,6 @@ export function formatWhen(value: unknown, tty: boolean): string {
 
 /** formatWhen's day alone ("2026-11-20"), for a line too narrow for the time. */
 export const dayOf = (when: string): string => /^\d{4}-\d\d-\d\d/.exec(when)?.[0] ?? when;
-
-/** A storage backup's STATUS: its status word, or why it cannot be restored; never a word it did not send. */
-export function statusText(b: StorageBackup): string {
-  const r = restorability(b.raw);
-  if (!r.restorable) return `${r.reason} (cannot be restored)`;
-  return typeof b.status === 'string' ? b.status : 'not given';
-}
 
 /**
  * A --json document: the command's own keys (always there, typed as documented), then the
