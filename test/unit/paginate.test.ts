@@ -7,7 +7,7 @@ import { decideNext, type Verdict } from '../../src/api/page-fields.js';
 import { itemsOf, PAGE_BOUND, paginate, largestPage } from '../../src/api/paginate.js';
 import type { ListingPattern } from '../../src/api/registry-terms.js';
 import { FakeClock } from '../../src/clock.js';
-import { toolKind } from '../../src/commands/discovery/tools.js';
+import { toolKind } from '../../src/commands/tools/tools.js';
 import { newestFirst, parseTime } from '../../src/service/time.js';
 import { envelope, type ScriptServer, startScriptServer } from '../helpers/script-server.js';
 

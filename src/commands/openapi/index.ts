@@ -1,2 +1,1 @@
 export { openapi } from './openapi.js';
-export { tools } from './tools.js';
