@@ -6,8 +6,8 @@
 // the numbers are made up but stable for a site and a day.
 import { LIMITS } from '../../api/limits.js';
 import { defineDomain } from '../types.js';
-import { quotaWait, waitWords } from './listing.js';
-import { DAY, HOUR, seededRandom } from './sample-data.js';
+import { quotaWait, waitWords } from './shared/listing.js';
+import { DAY, HOUR, seededRandom } from './shared/sample-data.js';
 import type { CallContext, HandlerResult } from '../host.js';
 
 export interface AnalyticsSlice {

@@ -5,8 +5,8 @@
 import type { SiteRecord } from '../state.js';
 import { defineDomain } from '../types.js';
 import { deployHookHandlers, deployHookHttp, seedDeployHooks, type DeployHookSlice } from './deploy-hooks.js';
-import { cursorPage } from './listing.js';
-import { between, DAY, HOUR, MINUTE, newestFirst, pickOne, seededRandom } from './sample-data.js';
+import { cursorPage } from './shared/listing.js';
+import { between, DAY, HOUR, MINUTE, newestFirst, pickOne, seededRandom } from './shared/sample-data.js';
 import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 export interface CronRecord {

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { SiteRecord } from '../state.js';
 import { defineDomain } from '../types.js';
-import { offsetPage } from './listing.js';
-import { between, DAY, pickOne, seededRandom } from './sample-data.js';
+import { offsetPage } from './shared/listing.js';
+import { between, DAY, pickOne, seededRandom } from './shared/sample-data.js';
 import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 type Row = Record<string, string | number | boolean | null> & { _id: string };

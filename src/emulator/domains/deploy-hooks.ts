@@ -11,8 +11,8 @@ import { ALL_SCOPES } from '../../api/registry-terms.js';
 import { createCallContext } from '../call-context.js';
 import { EmulatorRefusal, refuse } from '../refusal.js';
 import type { SiteRecord, TokenRecord } from '../state.js';
-import { cursorPage, quotaWait, waitWords } from './listing.js';
-import { HOUR, MINUTE, newestFirst, seededRandom } from './sample-data.js';
+import { cursorPage, quotaWait, waitWords } from './shared/listing.js';
+import { HOUR, MINUTE, newestFirst, seededRandom } from './shared/sample-data.js';
 import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../host.js';
 
 export interface DeployHookRecord {

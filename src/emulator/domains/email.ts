@@ -21,7 +21,7 @@ import {
   paused,
   verifiedAnywhere,
 } from './email-state.js';
-import { quotaWait, waitWords } from './listing.js';
+import { quotaWait, waitWords } from './shared/listing.js';
 import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 const domainsOf = (emu: EmulatorHost, site: SiteRecord) => emailSlice(emu).domains.filter((d) => d.siteId === site._id);

@@ -6,8 +6,8 @@
 import { originOf } from '../origin.js';
 import { listStorageFiles, storageAddress } from '../storage.js';
 import { defineDomain } from '../types.js';
-import { numberedPage, offsetHasMorePage, offsetPage, tokenPage } from './listing.js';
-import { between, DAY, HOUR, pickOne, seededRandom } from './sample-data.js';
+import { numberedPage, offsetHasMorePage, offsetPage, tokenPage } from './shared/listing.js';
+import { between, DAY, HOUR, pickOne, seededRandom } from './shared/sample-data.js';
 import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
 
 const TEMPLATES: Array<[string, string, string]> = [

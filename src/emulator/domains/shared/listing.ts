@@ -4,8 +4,8 @@
 // beside them in data; cursors and tokens are opaque and bound to the other arguments ("keep
 // other arguments the same"), so a cursor sent with different filters is refused with 400.
 import { createHash } from 'node:crypto';
-import { refuse } from '../refusal.js';
-import type { Args, HandlerResult } from '../host.js';
+import { refuse } from '../../refusal.js';
+import type { Args, HandlerResult } from '../../host.js';
 
 export const PAGE_MAX = 100;
 
