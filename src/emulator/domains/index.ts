@@ -3,17 +3,17 @@
 import { codeHostingDomain } from '../code-hosting.js';
 import { storageFilesDomain } from '../storage.js';
 import type { Domain } from '../types.js';
-import { analyticsDomain } from './analytics.js';
-import { automationDomain } from './automation.js';
+import { analyticsDomain } from './analytics/domain.js';
+import { automationDomain } from './automation/domain.js';
 import { chatDomain } from './chat.js';
-import { collectionsDomain } from './collections.js';
+import { collectionsDomain } from './collections/domain.js';
 import { emailDomain } from './email.js';
-import { emailListsDomain } from './email-lists.js';
-import { listsDomain } from './lists.js';
+import { emailListsDomain } from './email-lists/domain.js';
+import { listsDomain } from './lists/domain.js';
 import { publishDomain } from './publish.js';
-import { sitesDomain } from './sites.js';
-import { siteBackupsDomain } from './site-backups.js';
-import { codeBackupsDomain } from './code-backups.js';
+import { sitesDomain } from './sites/domain.js';
+import { siteBackupsDomain } from './site-backups/domain.js';
+import { codeBackupsDomain } from './code-backups/domain.js';
 import { storageBackupsDomain } from './storage-backups.js';
 
 export const DOMAINS: Domain[] = [

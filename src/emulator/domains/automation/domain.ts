@@ -2,12 +2,12 @@
 // list_webhook_deliveries (next-cursor pages, newest first, 20 a page). Our choices where the
 // service leaves it open (docs/emulator.md): a run takes 5 emulated seconds and a second run of
 // a job still running is refused with 409 (the service's "a scheduled job already running").
-import type { SiteRecord } from '../state.js';
-import { defineDomain } from '../types.js';
+import type { SiteRecord } from '../../state.js';
+import { defineDomain } from '../../types.js';
 import { deployHookHandlers, deployHookHttp, seedDeployHooks, type DeployHookSlice } from './deploy-hooks.js';
-import { cursorPage } from './shared/listing.js';
-import { between, DAY, HOUR, MINUTE, newestFirst, pickOne, seededRandom } from './shared/sample-data.js';
-import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
+import { cursorPage } from '../shared/listing.js';
+import { between, DAY, HOUR, MINUTE, newestFirst, pickOne, seededRandom } from '../shared/sample-data.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
 export interface CronRecord {
   cronId: string;

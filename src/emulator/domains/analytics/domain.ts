@@ -4,11 +4,11 @@
 // hour leaves the window. Our choices where the service leaves it open (docs/emulator.md):
 // `from`/`to` are days (YYYY-MM-DD, default the last 7 days up to today), at most 366 days;
 // the numbers are made up but stable for a site and a day.
-import { LIMITS } from '../../api/limits.js';
-import { defineDomain } from '../types.js';
-import { quotaWait, waitWords } from './shared/listing.js';
-import { DAY, HOUR, seededRandom } from './shared/sample-data.js';
-import type { CallContext, HandlerResult } from '../host.js';
+import { LIMITS } from '../../../api/limits.js';
+import { defineDomain } from '../../types.js';
+import { quotaWait, waitWords } from '../shared/listing.js';
+import { DAY, HOUR, seededRandom } from '../shared/sample-data.js';
+import type { CallContext, HandlerResult } from '../../host.js';
 
 export interface AnalyticsSlice {
   /** siteId → times of the lookups of the last hour. */

@@ -5,15 +5,15 @@
 // publish domain; when that publish is refused, the call is refused with 422 (the service's
 // example) and carries the publish's refusal.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LIMITS } from '../../api/limits.js';
-import { methodInfo } from '../../api/method-index.js';
-import { ALL_SCOPES } from '../../api/registry-terms.js';
-import { createCallContext } from '../call-context.js';
-import { EmulatorRefusal, refuse } from '../refusal.js';
-import type { SiteRecord, TokenRecord } from '../state.js';
-import { cursorPage, quotaWait, waitWords } from './shared/listing.js';
-import { HOUR, MINUTE, newestFirst, seededRandom } from './shared/sample-data.js';
-import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../host.js';
+import { LIMITS } from '../../../api/limits.js';
+import { methodInfo } from '../../../api/method-index.js';
+import { ALL_SCOPES } from '../../../api/registry-terms.js';
+import { createCallContext } from '../../call-context.js';
+import { EmulatorRefusal, refuse } from '../../refusal.js';
+import type { SiteRecord, TokenRecord } from '../../state.js';
+import { cursorPage, quotaWait, waitWords } from '../shared/listing.js';
+import { HOUR, MINUTE, newestFirst, seededRandom } from '../shared/sample-data.js';
+import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../../host.js';
 
 export interface DeployHookRecord {
   hookId: string;

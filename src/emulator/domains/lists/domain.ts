@@ -3,12 +3,12 @@
 // list_workspace_credit_activity (offset with hasMore, 20 a page, newest first),
 // list_database_backups (page numbers, 10 a page, newest first: a daily backup at 03:00 UTC
 // kept 30 days) and list_storage_files (token, 50 a page, the site's storage by path).
-import { originOf } from '../origin.js';
-import { listStorageFiles, storageAddress } from '../storage.js';
-import { defineDomain } from '../types.js';
-import { numberedPage, offsetHasMorePage, offsetPage, tokenPage } from './shared/listing.js';
-import { between, DAY, HOUR, pickOne, seededRandom } from './shared/sample-data.js';
-import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
+import { originOf } from '../../origin.js';
+import { listStorageFiles, storageAddress } from '../../storage.js';
+import { defineDomain } from '../../types.js';
+import { numberedPage, offsetHasMorePage, offsetPage, tokenPage } from '../shared/listing.js';
+import { between, DAY, HOUR, pickOne, seededRandom } from '../shared/sample-data.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
 const TEMPLATES: Array<[string, string, string]> = [
   ['tpl_bakery', 'Neighbourhood bakery', 'food'],

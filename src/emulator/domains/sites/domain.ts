@@ -1,7 +1,7 @@
 // Workspaces and sites: list_workspaces, list_sites (offset and count), create_site.
-import type { WorkspaceRecord } from '../state.js';
-import { defineDomain } from '../types.js';
-import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
+import type { WorkspaceRecord } from '../../state.js';
+import { defineDomain } from '../../types.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
 /** list_sites answers this many sites when no limit is sent (the service documents no page size). */
 export const DEFAULT_PAGE_SIZE = 50;

@@ -3,11 +3,11 @@
 // leaves it open (docs/emulator.md): a secret's name is upper case (STRIPE_KEY), its value is
 // stored as a hash and never sent back.
 import { createHash } from 'node:crypto';
-import type { SiteRecord } from '../state.js';
-import { defineDomain } from '../types.js';
-import { offsetPage } from './shared/listing.js';
-import { between, DAY, pickOne, seededRandom } from './shared/sample-data.js';
-import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
+import type { SiteRecord } from '../../state.js';
+import { defineDomain } from '../../types.js';
+import { offsetPage } from '../shared/listing.js';
+import { between, DAY, pickOne, seededRandom } from '../shared/sample-data.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
 type Row = Record<string, string | number | boolean | null> & { _id: string };
 

@@ -4,11 +4,11 @@
 // taking an automatic "Pre-restore Backup"; stored files, source files, the repository,
 // custom domains and the published version stay as they are.
 // Control (under /_emulator/): GET/POST sites/:siteId/content, POST sites/:siteId/backups.
-import { assertCodeHostingAllows } from '../code-hosting.js';
-import { EmulatorRefusal } from '../refusal.js';
-import type { SiteRecord } from '../state.js';
-import { defineDomain, type ControlRoute } from '../types.js';
-import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
+import { assertCodeHostingAllows } from '../../code-hosting.js';
+import { EmulatorRefusal } from '../../refusal.js';
+import type { SiteRecord } from '../../state.js';
+import { defineDomain, type ControlRoute } from '../../types.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
 export interface SiteContent {
   pages: Array<{ path: string; title: string }>;

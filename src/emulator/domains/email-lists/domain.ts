@@ -1,10 +1,10 @@
 // The site's email history: list_site_email_sends, list_site_email_engagement (opens and
 // clicks, optionally of one send) and list_site_email_suppressions — next-cursor pages of 20,
 // newest first. Seeded for the demo sites; the shapes are our choice (docs/emulator.md).
-import { defineDomain } from '../types.js';
-import { cursorPage } from './shared/listing.js';
-import { between, HOUR, MINUTE, newestFirst, pickOne, seededRandom } from './shared/sample-data.js';
-import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
+import { defineDomain } from '../../types.js';
+import { cursorPage } from '../shared/listing.js';
+import { between, HOUR, MINUTE, newestFirst, pickOne, seededRandom } from '../shared/sample-data.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
 export interface EmailSendRecord {
   sendId: string;
