@@ -7,7 +7,7 @@ import { analyticsDomain } from './analytics/domain.js';
 import { automationDomain } from './automation/domain.js';
 import { chatDomain } from './chat.js';
 import { collectionsDomain } from './collections/domain.js';
-import { emailDomain } from './email.js';
+import { emailDomain } from './email/domain.js';
 import { emailListsDomain } from './email-lists/domain.js';
 import { listsDomain } from './lists/domain.js';
 import { publishDomain } from './publish.js';

@@ -3,11 +3,11 @@
 // open (docs/emulator.md): the record fields (domain, verified, paused, dkimRecords,
 // ownershipRecord), the statuses of the refusals, and that a restart leaves the domain
 // `pending` until the mail provider gives up after 72 emulated hours (then `failed`).
-import { LIMITS } from '../../api/limits.js';
-import { refuse } from '../refusal.js';
-import type { SiteRecord } from '../state.js';
-import { defineDomain } from '../types.js';
-import { emailControl } from './email-control.js';
+import { LIMITS } from '../../../api/limits.js';
+import { refuse } from '../../refusal.js';
+import type { SiteRecord } from '../../state.js';
+import { defineDomain } from '../../types.js';
+import { emailControl } from './control.js';
 import {
   addEmailDomain,
   advance,
@@ -20,9 +20,9 @@ import {
   HOUR,
   paused,
   verifiedAnywhere,
-} from './email-state.js';
-import { quotaWait, waitWords } from './shared/listing.js';
-import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
+} from './state.js';
+import { quotaWait, waitWords } from '../shared/listing.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
 const domainsOf = (emu: EmulatorHost, site: SiteRecord) => emailSlice(emu).domains.filter((d) => d.siteId === site._id);
 

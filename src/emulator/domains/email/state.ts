@@ -1,8 +1,8 @@
 // The email domains' records and how they read: the slice, the DNS records a domain asks
 // for, whether it can be restarted, and its view as get_site_email_settings answers it. Shared
-// by the methods (email.ts) and the control routes (email-control.ts).
+// by the methods (domain.ts) and the control routes (control.ts).
 import { createHash } from 'node:crypto';
-import type { EmulatorHost } from '../host.js';
+import type { EmulatorHost } from '../../host.js';
 
 export const DKIM_STATUSES = ['failed', 'not_started', 'pending', 'temporary_failure', 'success'] as const;
 export type DkimStatus = (typeof DKIM_STATUSES)[number];

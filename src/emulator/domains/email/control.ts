@@ -3,8 +3,8 @@
 //   POST   sites/:siteId/email-domains {"domain", "dkimStatus"?, "verified"?, "setupMissing"?}
 //   POST   email-domains/:domainId {"dkimStatus"?, "verified"?, "setupMissing"?}
 //   DELETE workspaces/:workspaceId/email-restarts  forgets the workspace's restarts of the hour
-import { EmulatorRefusal } from '../refusal.js';
-import type { ControlRoute } from '../types.js';
+import { EmulatorRefusal } from '../../refusal.js';
+import type { ControlRoute } from '../../types.js';
 import {
   addEmailDomain,
   DKIM_STATUSES,
@@ -12,8 +12,8 @@ import {
   emailSlice,
   type DkimStatus,
   type EmailDomainRecord,
-} from './email-state.js';
-import type { EmulatorHost } from '../host.js';
+} from './state.js';
+import type { EmulatorHost } from '../../host.js';
 
 function bad(message: string): never {
   throw new EmulatorRefusal(400, message);
