@@ -8,7 +8,7 @@ import { enqueue, queueHandlers } from '../chat/queue.js';
 import { listMessages } from '../chat/messages.js';
 import { CHAT_DOMAIN, chatSlice, siteChat, type ChatSlice, type JobRecord } from '../chat/slice.js';
 import { EmulatorRefusal, isRefusal } from '../refusal.js';
-import { provideSiteFiles } from '../site-files.js';
+import { provideSiteFiles } from './publish/site-files.js';
 import { defineDomain } from '../types.js';
 import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../host.js';
 

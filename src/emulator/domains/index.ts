@@ -10,7 +10,7 @@ import { collectionsDomain } from './collections/domain.js';
 import { emailDomain } from './email/domain.js';
 import { emailListsDomain } from './email-lists/domain.js';
 import { listsDomain } from './lists/domain.js';
-import { publishDomain } from './publish.js';
+import { publishDomain } from './publish/domain.js';
 import { sitesDomain } from './sites/domain.js';
 import { siteBackupsDomain } from './site-backups/domain.js';
 import { codeBackupsDomain } from './code-backups/domain.js';

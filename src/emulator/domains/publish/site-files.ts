@@ -1,9 +1,9 @@
 // The files of a site as a publish snapshots them. The agent (chat domain) owns what a site
 // holds; it registers a provider in its attach(), and until then (or for a site the agent
 // never wrote) a plain page made from the site's name and brief is published.
-import type { SiteFile } from './publish-model.js';
-import type { SiteRecord } from './state.js';
-import type { EmulatorHost } from './host.js';
+import type { SiteFile } from './model.js';
+import type { SiteRecord } from '../../state.js';
+import type { EmulatorHost } from '../../host.js';
 
 export type SiteFilesProvider = (emu: EmulatorHost, site: SiteRecord) => SiteFile[] | undefined;
 

@@ -1,8 +1,8 @@
 // The publish domain's slice and the lookups its handlers, its HTTP route and other domains
 // share: the deployments of a site, the one being served, and the site's address.
-import { originOf } from '../origin.js';
-import { statusAt, type Deployment } from '../publish-model.js';
-import type { EmulatorHost } from '../host.js';
+import { originOf } from '../../origin.js';
+import { statusAt, type Deployment } from './model.js';
+import type { EmulatorHost } from '../../host.js';
 
 export interface PublishSlice {
   /** siteId → deployments, oldest first. */

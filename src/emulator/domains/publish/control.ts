@@ -3,9 +3,9 @@
 //   DELETE sites/:siteId/publish-failure               cancels that
 //   GET    publish                                     the settings
 //   POST   publish {"durationMs"}                      how long a publish takes (emulated ms)
-import { EmulatorRefusal } from '../refusal.js';
-import type { ControlRoute } from '../types.js';
-import { publishSlice as slice } from './publish-state.js';
+import { EmulatorRefusal } from '../../refusal.js';
+import type { ControlRoute } from '../../types.js';
+import { publishSlice as slice } from './state.js';
 
 export const publishControl: ControlRoute[] = [
   {

@@ -1,14 +1,14 @@
 // Publishing and uploads: publish_site, get_publish_status, get_publish_logs, list_deployments
 // and upload_storage_file, plus the published sites served at {origin}/sites/<siteId>/.
 // A publish snapshots the site's files when it starts; the live site keeps its last ready
-// version while a new one builds or when it fails (publish-model.ts has the statuses).
-import { assertCodeHostingAllows } from '../code-hosting.js';
-import { DEFAULT_PUBLISH_MS, logAt, statusAt, type Deployment } from '../publish-model.js';
-import { placeholderFiles, siteFilesForPublish } from '../site-files.js';
-import { DEFAULT_SLOW_SECONDS } from '../state.js';
-import { defineDomain } from '../types.js';
-import { publishControl } from './publish-control.js';
-import { servePublishedSite } from './publish-http.js';
+// version while a new one builds or when it fails (model.ts has the statuses).
+import { assertCodeHostingAllows } from '../../code-hosting.js';
+import { DEFAULT_PUBLISH_MS, logAt, statusAt, type Deployment } from './model.js';
+import { placeholderFiles, siteFilesForPublish } from './site-files.js';
+import { DEFAULT_SLOW_SECONDS } from '../../state.js';
+import { defineDomain } from '../../types.js';
+import { publishControl } from './control.js';
+import { servePublishedSite } from './http.js';
 import {
   deploymentsOf,
   liveDeployment,
@@ -16,12 +16,12 @@ import {
   siteAddress,
   PUBLISH_DOMAIN,
   type PublishSlice,
-} from './publish-state.js';
-import { uploadStorageFile } from './upload.js';
-import type { CallContext, EmulatorHost, HandlerResult } from '../host.js';
+} from './state.js';
+import { uploadStorageFile } from '../upload.js';
+import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
-export type { PublishSlice } from './publish-state.js';
-export { liveDeployment, siteAddress } from './publish-state.js';
+export type { PublishSlice } from './state.js';
+export { liveDeployment, siteAddress } from './state.js';
 
 const PAGE_MAX = 1000;
 const SEEDED_LIVE = ['site_bakery', 'site_docs'];

@@ -1,10 +1,10 @@
 // The published sites, served at {origin}/sites/<siteId>/: the files of the live deployment
 // (the newest ready one), so the address `publish` prints opens in a browser.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { publishedPageHeaders } from '../file-headers.js';
-import { resolvePage } from '../publish-model.js';
-import { liveDeployment, SITES_ROUTE } from './publish-state.js';
-import type { EmulatorHost } from '../host.js';
+import { publishedPageHeaders } from '../../file-headers.js';
+import { resolvePage } from './model.js';
+import { liveDeployment, SITES_ROUTE } from './state.js';
+import type { EmulatorHost } from '../../host.js';
 
 export function servePublishedSite(req: IncomingMessage, res: ServerResponse, url: URL, emu: EmulatorHost): boolean {
   if (!url.pathname.startsWith(SITES_ROUTE)) return false;
