@@ -1,7 +1,7 @@
 // The domains of the emulator, one line each. A method of the registry that no domain handles
 // answers 501 "not emulated yet".
 import { codeHostingDomain } from '../code-hosting.js';
-import { storageFilesDomain } from '../storage.js';
+import { storageFilesDomain } from './storage-files/domain.js';
 import type { Domain } from '../types.js';
 import { analyticsDomain } from './analytics/domain.js';
 import { automationDomain } from './automation/domain.js';

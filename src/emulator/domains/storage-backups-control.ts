@@ -10,7 +10,7 @@
 import { contentTypeOf, fakeContent } from '../backups/storage-seed.js';
 import { addBackup, backupsOf, CURRENT_FORMAT, storageBackupsSlice } from '../backups/storage-state.js';
 import { EmulatorRefusal } from '../refusal.js';
-import { deleteStorageFile, listStorageFiles, putStorageFile, type Visibility } from '../storage.js';
+import { deleteStorageFile, listStorageFiles, putStorageFile, type Visibility } from './storage-files/files.js';
 import type { ControlRoute } from '../types.js';
 import { backupView } from '../backups/storage-views.js';
 import type { EmulatorHost } from '../host.js';

@@ -30,7 +30,7 @@ import {
   type StorageBackupRecord,
   type StorageRestoreRecord,
 } from '../backups/storage-state.js';
-import { listStorageFiles, type Visibility } from '../storage.js';
+import { listStorageFiles, type Visibility } from './storage-files/files.js';
 import { defineDomain } from '../types.js';
 import { backupView, restoreView } from '../backups/storage-views.js';
 import { storageBackupsControl } from './storage-backups-control.js';

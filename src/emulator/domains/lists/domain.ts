@@ -4,7 +4,7 @@
 // list_database_backups (page numbers, 10 a page, newest first: a daily backup at 03:00 UTC
 // kept 30 days) and list_storage_files (token, 50 a page, the site's storage by path).
 import { originOf } from '../../origin.js';
-import { listStorageFiles, storageAddress } from '../../storage.js';
+import { listStorageFiles, storageAddress } from '../storage-files/files.js';
 import { defineDomain } from '../../types.js';
 import { numberedPage, offsetHasMorePage, offsetPage, tokenPage } from '../shared/listing.js';
 import { between, DAY, HOUR, pickOne, seededRandom } from '../shared/sample-data.js';

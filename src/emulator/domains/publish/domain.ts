@@ -1,5 +1,5 @@
-// Publishing and uploads: publish_site, get_publish_status, get_publish_logs, list_deployments
-// and upload_storage_file, plus the published sites served at {origin}/sites/<siteId>/.
+// Publishing: publish_site, get_publish_status, get_publish_logs and list_deployments, plus the
+// published sites served at {origin}/sites/<siteId>/ (http.ts).
 // A publish snapshots the site's files when it starts; the live site keeps its last ready
 // version while a new one builds or when it fails (model.ts has the statuses).
 import { assertCodeHostingAllows } from '../../code-hosting.js';
@@ -17,7 +17,6 @@ import {
   PUBLISH_DOMAIN,
   type PublishSlice,
 } from './state.js';
-import { uploadStorageFile } from '../upload.js';
 import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';
 
 export type { PublishSlice } from './state.js';
@@ -142,7 +141,6 @@ export const publishDomain = defineDomain<PublishSlice>({
     get_publish_status: getPublishStatus,
     get_publish_logs: getPublishLogs,
     list_deployments: listDeployments,
-    upload_storage_file: uploadStorageFile,
   },
   control: publishControl,
   http: servePublishedSite,

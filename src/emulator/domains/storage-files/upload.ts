@@ -1,10 +1,10 @@
 // upload_storage_file: stores a public file in the site's storage and answers its permanent
 // address. The size limit (100 MB) is shared with the CLI (src/api/upload-limits.ts).
-import { UPLOAD_MAX_BYTES, contentTypeFor } from '../../api/upload-limits.js';
-import { originOf } from '../origin.js';
-import type { SiteRecord } from '../state.js';
-import { putStorageFile, storageAddress } from '../storage.js';
-import type { CallContext, HandlerResult } from '../host.js';
+import { UPLOAD_MAX_BYTES, contentTypeFor } from '../../../api/upload-limits.js';
+import { originOf } from '../../origin.js';
+import type { SiteRecord } from '../../state.js';
+import { putStorageFile, storageAddress } from './files.js';
+import type { CallContext, HandlerResult } from '../../host.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

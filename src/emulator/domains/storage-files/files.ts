@@ -1,11 +1,8 @@
-// The sites' file storage, shared by upload_storage_file (publish domain), list_storage_files
-// and the storage backups and restores. A path may exist twice, once public and once private
-// (the service's "other public or private copy of a restored file"). Public files are served
-// at their permanent address, GET {origin}/storage/<siteId>/<path>, for as long as they exist.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { uploadedFileHeaders } from './file-headers.js';
-import { defineDomain } from './types.js';
-import type { EmulatorHost } from './host.js';
+// The sites' file storage, shared by upload_storage_file (upload.ts), list_storage_files
+// (domains/lists/) and the storage backups and restores (domains/storage-backups/). A path may
+// exist twice, once public and once private (the service's "other public or private copy of a
+// restored file"); domain.ts serves the public ones at their permanent address.
+import type { EmulatorHost } from '../../host.js';
 
 export type Visibility = 'public' | 'private';
 
@@ -88,50 +85,3 @@ export function deleteStorageFile(emu: EmulatorHost, siteId: string, path: strin
 export function storageAddress(origin: string, siteId: string, path: string): string {
   return `${origin}${STORAGE_ROUTE}${encodeURIComponent(siteId)}/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
-
-function serveStorage(req: IncomingMessage, res: ServerResponse, url: URL, emu: EmulatorHost): boolean {
-  if (!url.pathname.startsWith(STORAGE_ROUTE)) return false;
-  const rest = url.pathname.slice(STORAGE_ROUTE.length);
-  const slash = rest.indexOf('/');
-  let siteId: string;
-  let path: string;
-  try {
-    siteId = decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash));
-    path =
-      slash < 0
-        ? ''
-        : rest
-            .slice(slash + 1)
-            .split('/')
-            .map(decodeURIComponent)
-            .join('/');
-  } catch {
-    siteId = '';
-    path = '';
-  }
-  const file = path ? getStorageFile(emu, siteId, path, 'public') : undefined;
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Use GET.\n');
-    return true;
-  }
-  if (!file) {
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('No public file at this address.\n');
-    return true;
-  }
-  const body = Buffer.from(file.contentBase64, 'base64');
-  res.writeHead(200, {
-    'content-type': file.contentType,
-    'content-length': String(body.length),
-    'last-modified': new Date(file.updatedAt).toUTCString(),
-    'cache-control': 'public, max-age=60',
-    ...uploadedFileHeaders(file.contentType, file.path),
-  });
-  res.end(req.method === 'HEAD' ? undefined : body);
-  return true;
-}
-
-export const storageFilesDomain = defineDomain<StorageSlice>({
-  name: STORAGE_DOMAIN,
-  init: () => ({ sites: {} }),
-  http: serveStorage,
-});
