@@ -2,7 +2,7 @@
 // get_job (cursor-paged events, reset), cancel_job (clearSession), list_messages and the queue
 // methods, with the scripted agent behind them (src/emulator/agent). It also starts
 // create_site's first build (emu.jobs) and tells publishing which files a site holds.
-import { assertCodeHostingAllows } from '../code-hosting.js';
+import { assertCodeHostingAllows } from './code-hosting/domain.js';
 import { advanceSite, cancelRun, readJob, startRun } from '../chat/runs.js';
 import { enqueue, queueHandlers } from '../chat/queue.js';
 import { listMessages } from '../chat/messages.js';

@@ -1,6 +1,6 @@
 // The domains of the emulator, one line each. A method of the registry that no domain handles
 // answers 501 "not emulated yet".
-import { codeHostingDomain } from '../code-hosting.js';
+import { codeHostingDomain } from './code-hosting/domain.js';
 import { storageFilesDomain } from './storage-files/domain.js';
 import type { Domain } from '../types.js';
 import { analyticsDomain } from './analytics/domain.js';

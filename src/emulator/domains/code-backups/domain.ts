@@ -17,7 +17,7 @@ import {
   type CodeSnapshot,
 } from '../../chat/site-code.js';
 import type { JobRecord, SiteChat } from '../../chat/slice.js';
-import { assertCodeHostingAllows } from '../../code-hosting.js';
+import { assertCodeHostingAllows } from '../code-hosting/domain.js';
 import { EmulatorRefusal } from '../../refusal.js';
 import { defineDomain, type ControlRoute } from '../../types.js';
 import type { CallContext, EmulatorHost, HandlerResult } from '../../host.js';

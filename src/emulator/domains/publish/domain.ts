@@ -2,7 +2,7 @@
 // published sites served at {origin}/sites/<siteId>/ (http.ts).
 // A publish snapshots the site's files when it starts; the live site keeps its last ready
 // version while a new one builds or when it fails (model.ts has the statuses).
-import { assertCodeHostingAllows } from '../../code-hosting.js';
+import { assertCodeHostingAllows } from '../code-hosting/domain.js';
 import { DEFAULT_PUBLISH_MS, logAt, statusAt, type Deployment } from './model.js';
 import { placeholderFiles, siteFilesForPublish } from './site-files.js';
 import { DEFAULT_SLOW_SECONDS } from '../../state.js';

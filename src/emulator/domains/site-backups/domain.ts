@@ -4,7 +4,7 @@
 // taking an automatic "Pre-restore Backup"; stored files, source files, the repository,
 // custom domains and the published version stay as they are.
 // Control (under /_emulator/): GET/POST sites/:siteId/content, POST sites/:siteId/backups.
-import { assertCodeHostingAllows } from '../../code-hosting.js';
+import { assertCodeHostingAllows } from '../code-hosting/domain.js';
 import { EmulatorRefusal } from '../../refusal.js';
 import type { SiteRecord } from '../../state.js';
 import { defineDomain, type ControlRoute } from '../../types.js';

@@ -10,10 +10,10 @@
 // `own-account` refuses only while the workspace is on the Free plan (as the service does),
 // so setting the workspace's plan to paid through the control API lifts it.
 // Handlers call assertCodeHostingAllows(emu, site) before they change anything.
-import { EmulatorRefusal } from './refusal.js';
-import type { SiteRecord } from './state.js';
-import { defineDomain } from './types.js';
-import type { EmulatorHost } from './host.js';
+import { EmulatorRefusal } from '../../refusal.js';
+import type { SiteRecord } from '../../state.js';
+import { defineDomain } from '../../types.js';
+import type { EmulatorHost } from '../../host.js';
 
 export const CODE_HOSTING_STATES = ['connected', 'moving', 'access-lost', 'own-account'] as const;
 export type CodeHostingState = (typeof CODE_HOSTING_STATES)[number];
