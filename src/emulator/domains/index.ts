@@ -14,7 +14,7 @@ import { publishDomain } from './publish/domain.js';
 import { sitesDomain } from './sites/domain.js';
 import { siteBackupsDomain } from './site-backups/domain.js';
 import { codeBackupsDomain } from './code-backups/domain.js';
-import { storageBackupsDomain } from './storage-backups.js';
+import { storageBackupsDomain } from './storage-backups/domain.js';
 
 export const DOMAINS: Domain[] = [
   sitesDomain,

@@ -7,13 +7,13 @@
 //   POST   sites/:siteId/storage-backups {label?, status?: ready|archiving|failed, format?, daysAgo?}
 //   GET    storage-backups                                   timings
 //   POST   storage-backups {archiveBaseMs?, restoreBaseMs?}
-import { contentTypeOf, fakeContent } from '../backups/storage-seed.js';
-import { addBackup, backupsOf, CURRENT_FORMAT, storageBackupsSlice } from '../backups/storage-state.js';
-import { EmulatorRefusal } from '../refusal.js';
-import { deleteStorageFile, listStorageFiles, putStorageFile, type Visibility } from './storage-files/files.js';
-import type { ControlRoute } from '../types.js';
-import { backupView } from '../backups/storage-views.js';
-import type { EmulatorHost } from '../host.js';
+import { contentTypeOf, fakeContent } from './seed.js';
+import { addBackup, backupsOf, CURRENT_FORMAT, storageBackupsSlice } from './state.js';
+import { EmulatorRefusal } from '../../refusal.js';
+import { deleteStorageFile, listStorageFiles, putStorageFile, type Visibility } from '../storage-files/files.js';
+import type { ControlRoute } from '../../types.js';
+import { backupView } from './views.js';
+import type { EmulatorHost } from '../../host.js';
 
 function bad(message: string): never {
   throw new EmulatorRefusal(400, message);

@@ -5,8 +5,8 @@ import {
   notRestorableReason,
   type StorageBackupRecord,
   type StorageRestoreRecord,
-} from './storage-state.js';
-import type { EmulatorHost } from '../host.js';
+} from './state.js';
+import type { EmulatorHost } from '../../host.js';
 
 /**
  * How far a piece of work that runs from `from` to `to` (emulated ms) has got, as counts: the

@@ -3,7 +3,7 @@
 // value derived from it. Files are compared by path, visibility and size only, so a file
 // rewritten to the same size and visibility goes unnoticed (as the service says of itself).
 import { createHash } from 'node:crypto';
-import type { StorageFile, Visibility } from '../domains/storage-files/files.js';
+import type { StorageFile, Visibility } from '../storage-files/files.js';
 
 export type RestoreMode = 'full' | 'selected';
 

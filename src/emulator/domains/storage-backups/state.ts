@@ -2,9 +2,9 @@
 // of archiving and restoring. Statuses are derived from emulated time (a backup is archiving
 // until readyAt; a restore runs until completesAt), so they survive --state save and load;
 // a restore's file changes are applied when it completes (settleRestores).
-import { deleteStorageFile, putStorageFile, type StorageFile } from '../domains/storage-files/files.js';
-import type { PlanOp, RestoreMode, StoragePlan } from './storage-plan.js';
-import type { EmulatorHost } from '../host.js';
+import { deleteStorageFile, putStorageFile, type StorageFile } from '../storage-files/files.js';
+import type { PlanOp, RestoreMode, StoragePlan } from './plan.js';
+import type { EmulatorHost } from '../../host.js';
 
 export const STORAGE_BACKUPS_DOMAIN = 'storageBackups';
 

@@ -3,9 +3,9 @@
 // site_bakery has a backup whose restore adds, replaces, leaves, removes and skips files, a
 // failed backup and one in an older format; site_portfolio has a backup still being archived;
 // site_blog sits on the Free plan.
-import { listStorageFiles, putStorageFile, type StorageFile, type Visibility } from '../domains/storage-files/files.js';
-import { addBackup, CURRENT_FORMAT } from './storage-state.js';
-import type { EmulatorHost } from '../host.js';
+import { listStorageFiles, putStorageFile, type StorageFile, type Visibility } from '../storage-files/files.js';
+import { addBackup, CURRENT_FORMAT } from './state.js';
+import type { EmulatorHost } from '../../host.js';
 
 const DAY = 86_400_000;
 

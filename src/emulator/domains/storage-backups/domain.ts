@@ -1,8 +1,8 @@
 // Storage backups and the two-call storage restore (docs/emulator.md "Backups in the emulator"):
 // list_storage_backups (page numbers), browse_storage_backup, read_storage_backup_file,
 // create_storage_backup, clear_storage_backups, restore_storage_backup and
-// get_storage_restore_status. The plan is computed in backups/storage-plan.ts; the state,
-// timings and the applying of a completed restore live in backups/storage-state.ts.
+// get_storage_restore_status. The plan is computed in plan.ts; the state,
+// timings and the applying of a completed restore live in state.ts.
 import {
   normalizeSelectedPath,
   browseFolder,
@@ -10,8 +10,8 @@ import {
   confirmFor,
   unmatchedPath,
   type RestoreMode,
-} from '../backups/storage-plan.js';
-import { seedStorageBackups } from '../backups/storage-seed.js';
+} from './plan.js';
+import { seedStorageBackups } from './seed.js';
 import {
   activeRestore,
   addBackup,
@@ -29,12 +29,12 @@ import {
   storageBackupsSlice,
   type StorageBackupRecord,
   type StorageRestoreRecord,
-} from '../backups/storage-state.js';
-import { listStorageFiles, type Visibility } from './storage-files/files.js';
-import { defineDomain } from '../types.js';
-import { backupView, restoreView } from '../backups/storage-views.js';
-import { storageBackupsControl } from './storage-backups-control.js';
-import type { CallContext, HandlerResult } from '../host.js';
+} from './state.js';
+import { listStorageFiles, type Visibility } from '../storage-files/files.js';
+import { defineDomain } from '../../types.js';
+import { backupView, restoreView } from './views.js';
+import { storageBackupsControl } from './control.js';
+import type { CallContext, HandlerResult } from '../../host.js';
 
 export const PAGE_SIZE = 20;
 export const PLAN_MESSAGE = 'Nothing was restored, this is the plan.';
