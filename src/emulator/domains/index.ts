@@ -5,7 +5,7 @@ import { storageFilesDomain } from './storage-files/domain.js';
 import type { Domain } from '../types.js';
 import { analyticsDomain } from './analytics/domain.js';
 import { automationDomain } from './automation/domain.js';
-import { chatDomain } from './chat.js';
+import { chatDomain } from './chat/domain.js';
 import { collectionsDomain } from './collections/domain.js';
 import { emailDomain } from './email/domain.js';
 import { emailListsDomain } from './email-lists/domain.js';

@@ -7,16 +7,9 @@
 //   POST sites/:siteId/code-saving {"seconds"}   the site's latest changes are "being saved" that long
 //   GET  sites/:siteId/code-backups              the backups with their file lists
 //   POST code-backups {"restoreMs"}              how long a code restore keeps the site busy
-import { onRunEnd } from '../../chat/hooks.js';
-import {
-  activeRun,
-  codeSnapshot,
-  restoreSiteCode,
-  snapshotOf,
-  stopRun,
-  type CodeSnapshot,
-} from '../../chat/site-code.js';
-import type { JobRecord, SiteChat } from '../../chat/slice.js';
+import { onRunEnd } from '../chat/hooks.js';
+import { activeRun, codeSnapshot, restoreSiteCode, snapshotOf, stopRun, type CodeSnapshot } from '../chat/site-code.js';
+import type { JobRecord, SiteChat } from '../chat/slice.js';
 import { assertCodeHostingAllows } from '../code-hosting/domain.js';
 import { EmulatorRefusal } from '../../refusal.js';
 import { defineDomain, type ControlRoute } from '../../types.js';

@@ -2,10 +2,10 @@
 // order, after the current run. Caps: 20 waiting per site, 8 per person (429 naming the cap).
 // A failed or cancelled run stops the queue until resume_queue. Each item carries a
 // QueueVersion that edit_queued_message checks against expectedVersion.
-import { LIMITS } from '../../api/limits.js';
+import { LIMITS } from '../../../api/limits.js';
 import { advanceSite, startRun } from './runs.js';
 import type { QueueItem, SiteChat } from './slice.js';
-import type { CallContext, HandlerResult } from '../host.js';
+import type { CallContext, HandlerResult } from '../../host.js';
 
 export function queueView(chat: SiteChat, item: QueueItem) {
   return {

@@ -4,7 +4,7 @@
 // message; sent back as `cursor`, it asks for the messages before it.
 import { advanceSite } from './runs.js';
 import type { MessageRecord } from './slice.js';
-import type { CallContext, HandlerResult } from '../host.js';
+import type { CallContext, HandlerResult } from '../../host.js';
 
 export const MESSAGES_PAGE = 20;
 const MESSAGES_PAGE_MAX = 100;

@@ -1,16 +1,16 @@
 // The chat domain: send_message (build and plan mode, queued when the agent is busy),
 // get_job (cursor-paged events, reset), cancel_job (clearSession), list_messages and the queue
-// methods, with the scripted agent behind them (src/emulator/agent). It also starts
+// methods, with the scripted agent behind them (agent/). It also starts
 // create_site's first build (emu.jobs) and tells publishing which files a site holds.
-import { assertCodeHostingAllows } from './code-hosting/domain.js';
-import { advanceSite, cancelRun, readJob, startRun } from '../chat/runs.js';
-import { enqueue, queueHandlers } from '../chat/queue.js';
-import { listMessages } from '../chat/messages.js';
-import { CHAT_DOMAIN, chatSlice, siteChat, type ChatSlice, type JobRecord } from '../chat/slice.js';
-import { EmulatorRefusal, isRefusal } from '../refusal.js';
-import { provideSiteFiles } from './publish/site-files.js';
-import { defineDomain } from '../types.js';
-import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../host.js';
+import { assertCodeHostingAllows } from '../code-hosting/domain.js';
+import { advanceSite, cancelRun, readJob, startRun } from './runs.js';
+import { enqueue, queueHandlers } from './queue.js';
+import { listMessages } from './messages.js';
+import { CHAT_DOMAIN, chatSlice, siteChat, type ChatSlice, type JobRecord } from './slice.js';
+import { EmulatorRefusal, isRefusal } from '../../refusal.js';
+import { provideSiteFiles } from '../publish/site-files.js';
+import { defineDomain } from '../../types.js';
+import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../../host.js';
 
 /** Every send_message refusal carries data.code, a site chat error code (our names: docs/emulator.md). */
 function withChatCode(handler: Handler): Handler {

@@ -2,11 +2,11 @@
 // the files it wrote so far are derived from the emulated clock on each access (advanceSite),
 // so runs follow the clock speed, need no timer to progress and resume after a load. A timer
 // at each run's end only keeps queued runs and file writes moving while nobody asks.
-import { scriptRun } from '../agent/script.js';
+import { scriptRun } from './agent/script.js';
 import { runEnded } from './hooks.js';
 import { chatSlice, siteChat, type JobRecord, type JobState, type SiteChat } from './slice.js';
-import type { EmulatorHost } from '../host.js';
-import { DEFAULT_SLOW_SECONDS, type SiteRecord } from '../state.js';
+import type { EmulatorHost } from '../../host.js';
+import { DEFAULT_SLOW_SECONDS, type SiteRecord } from '../../state.js';
 
 export interface RunInput {
   prompt: string;

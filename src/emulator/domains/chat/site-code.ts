@@ -4,7 +4,7 @@
 // discards its queue (what restore_code_backup does in the service).
 import { advanceSite, cancelRun } from './runs.js';
 import { chatSlice, type JobRecord, type SiteChat } from './slice.js';
-import type { EmulatorHost } from '../host.js';
+import type { EmulatorHost } from '../../host.js';
 
 export interface CodeSnapshot {
   files: Record<string, string>;

@@ -1,10 +1,10 @@
 // The chat domain's slice of the emulator state: jobs, and per site its conversation, queue,
 // history and files. Plain JSON, so --state saves and loads it; runs are derived from their
 // start time and script, so a loaded run goes on where it was.
-import type { Brief } from '../agent/brief.js';
-import type { Awaiting } from '../agent/script.js';
-import type { RunScript } from '../agent/timeline.js';
-import type { EmulatorHost } from '../host.js';
+import type { Brief } from './agent/brief.js';
+import type { Awaiting } from './agent/script.js';
+import type { RunScript } from './agent/timeline.js';
+import type { EmulatorHost } from '../../host.js';
 
 export type JobState = 'running' | 'stalled' | 'succeeded' | 'failed' | 'cancelled';
 

@@ -2,7 +2,7 @@
 // listener registered here is told when a run has ended (succeeded, failed or cancelled) and
 // its file writes were applied. The code backups take one after each run that changed files.
 import type { JobRecord, SiteChat } from './slice.js';
-import type { EmulatorHost } from '../host.js';
+import type { EmulatorHost } from '../../host.js';
 
 export type RunEndListener = (emu: EmulatorHost, job: JobRecord, chat: SiteChat) => void;
 
