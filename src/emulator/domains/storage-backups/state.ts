@@ -4,7 +4,7 @@
 // a restore's file changes are applied when it completes (settleRestores).
 import { deleteStorageFile, putStorageFile, type StorageFile } from '../storage-files/files.js';
 import type { PlanOp, RestoreMode, StoragePlan } from './plan.js';
-import type { EmulatorHost } from '../../host.js';
+import type { CallContext, EmulatorHost } from '../../host.js';
 
 export const STORAGE_BACKUPS_DOMAIN = 'storageBackups';
 
@@ -79,6 +79,16 @@ export const backupsOf = (emu: EmulatorHost, siteId: string): StorageBackupRecor
   storageBackupsSlice(emu).backups[siteId] ?? [];
 export const findBackup = (emu: EmulatorHost, siteId: string, backupId: string) =>
   backupsOf(emu, siteId).find((b) => b.backupId === backupId);
+/** The backup the call names, or its 404. */
+export function requireBackup(call: CallContext, siteId: string, backupId: string): StorageBackupRecord {
+  const b = findBackup(call.emu, siteId, backupId);
+  if (!b)
+    call.refuse(404, `No storage backup has the id "${backupId}" on this site; list_storage_backups lists them.`, {
+      reason: 'not-found',
+      backupId,
+    });
+  return b!;
+}
 export const backupBytes = (b: StorageBackupRecord) => b.files.reduce((n, f) => n + f.size, 0);
 
 export type BackupStatus = 'archiving' | 'ready' | 'failed';
