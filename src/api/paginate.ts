@@ -6,7 +6,8 @@
 // follow, or PAGE_BOUND pages). Paging tokens are sent back exactly as they came.
 import { ApiError, requestNote } from '../errors.js';
 import { ANSWER_NESTING_MAX, answerError, findList, nestedDeeperThan } from './answer.js';
-import type { ApiClient, CallResult, Envelope } from './client.js';
+import type { CallResult, Envelope } from './call.js';
+import type { ApiClient } from './client.js';
 import { stringifyJson } from '../io/json-deep.js';
 import { formatCount } from './limits.js';
 import { methodInfo } from './method-index.js';

@@ -12,7 +12,7 @@
 // change (400, 401, 403, 404…) is thrown back at once.
 import type { Clock } from '../clock.js';
 import { ApiError, type CliError, NetworkError, PendingError } from '../errors.js';
-import type { CallOptions, RateBudget } from './client.js';
+import type { CallOptions, RateBudget } from './call.js';
 import { duration } from './errors.js';
 
 export const POLL_TIMING = {

@@ -16,7 +16,7 @@
 // Without X-RateLimit-* headers it keeps its own calls within the limit in any minute of its
 // own (docs/real-service.md "Many sites at once"). Time comes from the injected clock.
 import type { Clock } from '../clock.js';
-import type { CallGate, CallOver, CallTicket, RateBudget } from './client.js';
+import type { CallGate, CallOver, CallTicket, RateBudget } from './call.js';
 import { LIMITS } from './limits.js';
 import { POLL_TIMING } from './poll.js';
 

@@ -1,7 +1,7 @@
 // send_message, and what is printed when the answer is "queued" or when the run is not followed.
 // A queued message runs on its own: it is never sent again (the retry of a failed call reuses
 // its Idempotency-Key, so even a retry cannot queue it twice).
-import type { Envelope } from '../../../api/client.js';
+import type { Envelope } from '../../../api/call.js';
 import type { Context } from '../../../context.js';
 import { ApiError, CliError } from '../../../errors.js';
 import { hasRefusalCode, readSendAnswer } from '../../../service/chat.js';
