@@ -81,15 +81,9 @@ export interface ContextOverrides {
   interrupts?: Interrupts;
 }
 
-export interface ContextInit {
-  io: IO;
-  env: Record<string, string | undefined>;
-  globals: GlobalOptions;
-  config: ConfigStore;
-  clock: Clock;
-  prompter: Prompter;
-  signal: AbortSignal;
-  interrupts: Interrupts;
+/** What a context is built from: its values, and the CLI's version for the client's User-Agent. */
+export interface ContextInit
+  extends Pick<Context, 'io' | 'env' | 'globals' | 'config' | 'clock' | 'prompter' | 'signal' | 'interrupts'> {
   version: string;
 }
 
