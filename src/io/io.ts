@@ -1,15 +1,12 @@
-// The IO object owns the streams, their TTY-ness and the colour policy (docs/scripting.md "Output
-// contract"). Commands never touch process.stdout: tests build an IO over buffers. It is also the
+// The IO object owns the streams, their TTY-ness and the colour level (color-level.ts decides
+// it; docs/scripting.md "Output contract"). Commands never touch process.stdout: tests build an IO over buffers. It is also the
 // output boundary: every writer cleans what it is given (sanitize.ts), so a string from the
 // service that reached a sentence unsanitized still cannot drive the terminal.
-import { fstatSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { ColorLevel } from './color-level.js';
 import { SecretMask } from './mask.js';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
 import { displayWidth, fitWidth, wrapText } from './width.js';
-
-export type ColorLevel = 0 | 1 | 2 | 3;
 
 export interface IOStreams {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -29,50 +26,6 @@ export const saneSize = (n: number | undefined, min: number): n is number =>
 const CLEAR_LINE = '\r\u001b[2K';
 /** Cursor up one row, to its first column, and clear it: the one cursor move of the run view's playback. */
 export const REWRITE_ROW = '\u001b[1A\r\u001b[2K';
-
-/**
- * Whether a file descriptor is a pipe (or a socket, as some shells and process spawners make
- * for `|`): a program reads it, and may print what it reads to the terminal stderr is on.
- */
-export function isPipe(fd: number): boolean {
-  try {
-    const s = fstatSync(fd);
-    return s.isFIFO() || s.isSocket();
-  } catch {
-    return false;
-  }
-}
-
-export interface ColorInputs {
-  env: Record<string, string | undefined>;
-  stdoutIsTTY: boolean;
-  noColorFlag: boolean;
-}
-
-/**
- * chalk does not honour every convention by itself, so the level is decided here once: NO_COLOR
- * (any value), --no-color, CLICOLOR=0, TERM=dumb and a non-TTY turn it off; on a terminal,
- * FORCE_COLOR / CLICOLOR_FORCE force it on over CLICOLOR=0 and TERM=dumb (FORCE_COLOR=0 forces
- * it off). Piped output is data and never carries an ANSI byte, whatever they say
- * (docs/scripting.md "Output contract"): CI runners set FORCE_COLOR for their logs, and the
- * scripts there read our rows.
- */
-export function decideColorLevel({ env, stdoutIsTTY, noColorFlag }: ColorInputs): ColorLevel {
-  if (noColorFlag || !stdoutIsTTY) return 0;
-  if (env.NO_COLOR !== undefined) return 0;
-  const force = env.FORCE_COLOR;
-  if (force !== undefined) {
-    if (force === '0' || force === 'false') return 0;
-    const n = Number(force);
-    return (n >= 1 && n <= 3 ? n : 1) as ColorLevel;
-  }
-  if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '0') return 1;
-  if (env.CLICOLOR === '0') return 0;
-  if (env.TERM === 'dumb') return 0;
-  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
-  if (env.TERM && /256/.test(env.TERM)) return 2;
-  return 1;
-}
 
 /** Columns a terminal takes to echo Ctrl-C (`^C`) at the cursor. */
 const CTRL_C_ECHO = 2;
@@ -381,25 +334,6 @@ export class IO {
   printJsonLine(value: unknown): void {
     this.outLine(jsonText(value));
   }
-}
-
-export function systemIO(env: Record<string, string | undefined>, noColorFlag: boolean): IO {
-  const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  const streams = {
-    get stdin() {
-      return process.stdin;
-    },
-    stdout: process.stdout,
-    stderr: process.stderr,
-  };
-  const io = new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), {
-    stdin: () => (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(0),
-    stdout: stdoutIsTTY,
-    stderr: Boolean(process.stderr.isTTY),
-    stdoutPipe: () => isPipe(1),
-  });
-  io.cursorMoves = env.TERM !== 'dumb';
-  return io;
 }
 
 /** A buffered IO for tests: what was written is read back with stdoutText() / stderrText(). */
