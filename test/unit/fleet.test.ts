@@ -3,7 +3,7 @@
 // the sentence for sites named on the command line that the service does not know, and a site's
 // row on a terminal of any width.
 import { describe, expect, it } from 'vitest';
-import { unknownSitesError } from '../../src/commands/chat/batch.js';
+import { unknownSitesError } from '../../src/commands/chat/known-sites.js';
 import { isBatch } from '../../src/commands/shared/fleet/options.js';
 import {
   FleetReport,
