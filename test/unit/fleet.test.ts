@@ -5,15 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { unknownSitesError } from '../../src/commands/chat/known-sites.js';
 import { isBatch } from '../../src/commands/shared/fleet/options.js';
-import {
-  FleetReport,
-  isFailure,
-  liveRow,
-  SEVERITY,
-  summaryRows,
-  worstExit,
-} from '../../src/commands/shared/fleet/report.js';
-import type { SiteOutcome } from '../../src/commands/shared/fleet/report.js';
+import { isFailure, SEVERITY, type SiteOutcome, worstExit } from '../../src/commands/shared/fleet/outcome.js';
+import { FleetReport } from '../../src/commands/shared/fleet/report.js';
+import { liveRow, summaryRows } from '../../src/commands/shared/fleet/rows.js';
 import { FakeClock } from '../../src/clock.js';
 import type { Context } from '../../src/context.js';
 import { createTestIO } from '../../src/io/io.js';

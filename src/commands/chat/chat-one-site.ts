@@ -32,7 +32,7 @@ import { readJobAnswer } from '../../service/job.js';
 import { type ReplyTo, replyKey, replyRefused } from '../shared/conversation/reply-key.js';
 import { type Mode, sendMessage } from '../shared/conversation/send.js';
 import { confirmNewMessage } from '../shared/conversation/waiting.js';
-import type { SiteOutcome } from '../shared/fleet/report.js';
+import type { SiteOutcome } from '../shared/fleet/outcome.js';
 import type { SiteRow } from '../shared/fleet/run.js';
 import { watchCommand } from '../shared/run/follow.js';
 import { noteRunEnd } from '../shared/run/known-runs.js';

@@ -9,7 +9,7 @@ import { BATCH_KEY_MAX, isIdempotencyKey } from '../../api/limits.js';
 import { ApiError, CliError, ExitCode, InterruptedError, PendingError, UsageError } from '../../errors.js';
 import { formatElapsed } from '../../io/spinner.js';
 import { DEFAULT_CONCURRENCY } from '../shared/fleet/options.js';
-import type { SiteOutcome } from '../shared/fleet/report.js';
+import type { SiteOutcome } from '../shared/fleet/outcome.js';
 import { notStartedOutcome, runFleet, withBatchGate, type SiteRow } from '../shared/fleet/run.js';
 import { sb } from '../../io/shell.js';
 import { gatherSites } from '../shared/fleet/sites.js';

@@ -12,57 +12,8 @@ import { sanitizeInline } from '../../../io/sanitize.js';
 import { formatElapsed } from '../../../io/spinner.js';
 import { style } from '../../../io/style.js';
 import { displayWidth, padWidth, wrapLine } from '../../../io/width.js';
-
-/** How one site ended. */
-export interface SiteOutcome {
-  site: string;
-  /** One word a script can match: live, failed, succeeded, question, plan, pending, skipped, … */
-  outcome: string;
-  exitCode: number;
-  /** The third column: the live address (publish) or the run (chat); '' when there is none. */
-  ref: string;
-  /** A sentence for a person: the failure, what waits, why it was skipped. */
-  note?: string;
-  /** The commands that come next: the reply (naming the run with --job), the re-attach. */
-  next?: string[];
-  /** The NDJSON record's own fields. */
-  record: Record<string, unknown>;
-  elapsedMs: number;
-}
-
-/**
- * The process's exit code is the most severe of the sites' (docs/scripting.md "Many sites at
- * once"): authentication, usage, a refusal or failure, a failed run, the rate limit, a
- * confirmation needed, a question, a plan, still pending. 0 only when every site ended well.
- */
-export const SEVERITY: readonly number[] = [
-  ExitCode.auth,
-  ExitCode.usage,
-  ExitCode.failure,
-  ExitCode.jobFailed,
-  ExitCode.rateLimited,
-  ExitCode.confirmationNeeded,
-  ExitCode.questionPending,
-  ExitCode.planPending,
-  ExitCode.pending,
-  ExitCode.interrupted,
-];
-
-export function worstExit(codes: Iterable<number>): number {
-  let worst: number = ExitCode.ok;
-  const rank = (c: number) => {
-    const i = SEVERITY.indexOf(c);
-    return i < 0 ? (c === 0 ? SEVERITY.length + 1 : SEVERITY.length) : i;
-  };
-  for (const c of codes) if (rank(c) < rank(worst)) worst = c;
-  return worst;
-}
-
-/** Failures that --fail-fast stops on (not what waits for a reply, nor what is still pending). */
-export const isFailure = (code: number): boolean =>
-  ([ExitCode.auth, ExitCode.usage, ExitCode.failure, ExitCode.jobFailed, ExitCode.rateLimited] as number[]).includes(
-    code,
-  );
+import { isFailure, type SiteOutcome, worstExit } from './outcome.js';
+import { liveRow, ROW_INDENT, summaryRows, timed } from './rows.js';
 
 export interface ReportOptions {
   /** Of the summary row: "Publishing", "Chat with". */
@@ -88,49 +39,6 @@ interface Running {
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const TICK_MS = 250;
-
-/** Where a site's row goes on: its address or run, and words that did not fit the line. */
-const ROW_INDENT = '    ';
-
-/**
- * A state or an outcome and the elapsed time, in the columns every row shares (the word in 11,
- * the time in 6), unless the word is longer.
- */
-const timed = (word: string, elapsed: string): string =>
-  displayWidth(word) <= 11 ? `${padWidth(word, 11)}${elapsed.padStart(6)}` : `${word} ${elapsed}`;
-
-/**
- * A site under way in the live block: site, state and elapsed time in columns; where that is
- * wider than the terminal (a long id at 40 columns), site, elapsed time, then the state, which
- * the block cuts first: the id and the time stay whole.
- */
-export function liveRow(site: string, state: string, elapsed: string, siteWidth: number, cols: number): string {
-  const row = `  ${padWidth(site, siteWidth)}  ${timed(state, elapsed)}`;
-  // The block keeps the terminal's last column free (io.ts liveBlock).
-  return displayWidth(row) < cols ? row : `  ${site} ${elapsed} ${state}`;
-}
-
-/**
- * The live summary, on as many rows as the terminal needs: each count ("4 under way") and the
- * elapsed time stay whole, never cut mid-word. The block keeps its last row two columns short
- * (io.ts), and every row one.
- */
-export function summaryRows(head: string, parts: string[], elapsed: string, cols: number): string[] {
-  const room = cols - 3;
-  const rows: string[] = [];
-  let row = head;
-  const add = (sep: string, piece: string) => {
-    if (displayWidth(row + sep + piece) <= room) row += sep + piece;
-    else {
-      rows.push(row);
-      row = `  ${piece}`;
-    }
-  };
-  for (const [i, p] of parts.entries()) add(i === 0 ? ' ' : ' · ', p);
-  add('  ', elapsed);
-  rows.push(row);
-  return rows;
-}
 
 export class FleetReport {
   private readonly running = new Map<string, Running>();

@@ -10,7 +10,8 @@ import { CallScheduler } from '../../../api/scheduler.js';
 import type { Context } from '../../../context.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { sanitizeInline } from '../../../io/sanitize.js';
-import { FleetReport, isFailure, type SiteOutcome } from './report.js';
+import { isFailure, type SiteOutcome } from './outcome.js';
+import { FleetReport } from './report.js';
 
 export type NotStartedWhy = 'interrupted' | 'fail-fast';
 
