@@ -6,20 +6,13 @@
 // refusal into a sentence.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
-import { type ApiError, CliError, requestNote, UsageError } from '../errors.js';
+import { type ApiError, CliError, UsageError } from '../errors.js';
 import { SecretMask, maskHeaders } from '../io/mask.js';
 import { checkBaseUrl, isLoopbackHost } from './base-url.js';
 import { bodyBytes, checkedArgs, encodeBody } from './body-stream.js';
-import type { CallGate, CallOptions, CallResult, CallTicket, Envelope, RateBudget } from './call.js';
-import { envelopeProblem, parseEnvelope, redirectError } from './envelope.js';
-import {
-  duration,
-  networkFailure,
-  refusalSentence,
-  toApiError,
-  type TokenOrigin,
-  withUnknownOutcome,
-} from './errors.js';
+import type { CallGate, CallOptions, CallResult, CallTicket, RateBudget } from './call.js';
+import { answerEnvelope, refusalError } from './envelope.js';
+import { duration, networkFailure, type TokenOrigin, withUnknownOutcome } from './errors.js';
 import { header, parseRetryAfter, readBudget } from './headers.js';
 import { formatCount, isIdempotencyKey, LIMITS } from './limits.js';
 import { methodInfo } from './method-index.js';
@@ -239,7 +232,7 @@ export class ApiClient {
       this.debug(
         `${r.verb} ${label} → ${res.status} in ${clock.now() - t0}ms request=${requestId ?? '-'} remaining=${this.budget.remaining ?? '-'}${key ? ` key=${key}` : ''}`,
       );
-      const envelope = this.answerOf<T>(res, r, requestId, unknownOutcome);
+      const envelope = answerEnvelope<T>(res, r.label, requestId, r.envelopeRequired, this.secrets, unknownOutcome);
       if (res.status < 300 && envelope.success !== false)
         return {
           envelope,
@@ -252,7 +245,7 @@ export class ApiClient {
 
       const rawRetryAfter = header(res.headers, 'retry-after');
       const retryAfter = parseRetryAfter(rawRetryAfter, clock.now());
-      const error = this.refusal(res, r, envelope, requestId, retryAfter);
+      const error = refusalError(res, envelope, { label, requestId, retryAfter, site: r.site }, this.opts.tokenOrigin);
       if (res.status === 429) {
         // A quota (queue caps) carries no Retry-After: waiting a few seconds would not help.
         if (rawRetryAfter === undefined) throw error;
@@ -289,62 +282,6 @@ export class ApiClient {
       }
       throw res.status >= 500 ? unknownOutcome(error) : error;
     }
-  }
-
-  /**
-   * The envelope of an answer that came whole: a redirect, an answer past the size cap, text
-   * that is not JSON or a success that is not the service's are errors.
-   */
-  private answerOf<T>(
-    res: RawResponse,
-    r: Request,
-    requestId: string | undefined,
-    unknownOutcome: <E extends CliError>(err: E) => E,
-  ): Envelope<T> {
-    const { label } = r;
-    if (res.status >= 300 && res.status < 400) throw redirectError(res, label, requestId);
-    if (res.overCap !== undefined) {
-      const err = toApiError(
-        { status: res.status, method: label, message: '', requestId },
-        `The answer to ${label} is larger than ${formatCount(res.overCap)} bytes (HTTP ${res.status}); it was cut off and not read. Check that the base URL points at the service.${requestNote(requestId)}`,
-      );
-      throw res.status < 300 ? unknownOutcome(err) : err;
-    }
-    const envelope = parseEnvelope<T>(res, label, requestId, r.envelopeRequired, this.secrets);
-    const missing =
-      res.status < 300 && envelope.success !== false && r.envelopeRequired ? envelopeProblem(envelope) : undefined;
-    if (missing)
-      throw unknownOutcome(
-        toApiError(
-          { status: res.status, method: label, message: '', requestId, envelope },
-          `The answer to ${label} is not a valid answer of the service: ${missing}; nothing was taken from it.${requestNote(requestId)}`,
-        ),
-      );
-    return envelope;
-  }
-
-  /** A refusal as an ApiError whose sentence says what to do next (api/errors.ts). */
-  private refusal(
-    res: RawResponse,
-    r: Request,
-    envelope: Envelope,
-    requestId: string | undefined,
-    retryAfter: number | undefined,
-  ): ApiError {
-    const info = {
-      status: res.status,
-      method: r.label,
-      message: typeof envelope.message === 'string' ? envelope.message : '',
-      requestId,
-      data: envelope.data,
-      // Only a sane value is repeated to a person: never "wait -1 seconds".
-      retryAfterSeconds:
-        retryAfter !== undefined && retryAfter >= 0 && retryAfter <= 86_400 ? Math.ceil(retryAfter) : undefined,
-      envelope,
-      headers: res.headers,
-      site: r.site,
-    };
-    return toApiError(info, refusalSentence(info, this.opts.tokenOrigin));
   }
 
   /** A 429 from the minute's budget (it carries Retry-After): the wait it asks for. */
