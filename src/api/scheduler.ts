@@ -1,5 +1,5 @@
 // One scheduler for every call of a process that works on many sites (docs/scripting.md "Many
-// sites at once"). It is the client's gate (client.ts CallGate): each attempt of each call waits
+// sites at once"). It is the client's gate (call.ts CallGate): each attempt of each call waits
 // here for its turn, so that
 //   - no run is read twice within the poll floor (POLL_TIMING.floorMs), counted from when the
 //     read actually went out, retries included;
