@@ -5,6 +5,7 @@
 import { scriptRun } from './agent/script.js';
 import { runEnded } from './hooks.js';
 import { chatSlice, siteChat, type JobRecord, type JobState, type SiteChat } from './slice.js';
+import { chargeCredits } from '../../credits.js';
 import type { EmulatorHost } from '../../host.js';
 import { DEFAULT_SLOW_SECONDS, type SiteRecord } from '../../state.js';
 
@@ -17,23 +18,11 @@ export interface RunInput {
   free?: boolean;
 }
 
-/** Spends credits down to 0 at most and records the activity, as the core's chargeCredits does. */
+/** Charges the run's workspace for it (credits.ts), when it has something to charge. */
 function charge(emu: EmulatorHost, job: JobRecord, amount: number, note: string): number {
   const ws = emu.workspace(job.workspaceId);
   if (!ws || amount <= 0) return 0;
-  const charged = Math.max(0, Math.min(amount, ws.credits));
-  ws.credits -= charged;
-  ws.creditsSpent += charged;
-  emu.state.core.creditActivity.push({
-    _id: emu.newId('cred'),
-    workspaceId: ws._id,
-    at: emu.clock.now(),
-    amount: -charged,
-    balance: ws.credits,
-    note,
-    siteId: job.siteId,
-  });
-  return charged;
+  return chargeCredits(emu, ws, amount, note, job.siteId);
 }
 
 /**
