@@ -10,6 +10,7 @@ import {
   type CompletionNode,
   type CompletionTree,
 } from './tree.js';
+import { wordWalk } from './word-walk.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const words = (list: string[]) => q(list.join(' '));
@@ -134,30 +135,7 @@ ${fn}() {
     elif [[ $prev == = ]]; then prev=\${COMP_WORDS[COMP_CWORD-2]}; split=true; fi
   fi
   local path='' positionals=0 i w skip=0
-  for ((i = 1; i < cword; i++)); do
-    w=\${words[i]}
-    if ((skip)); then
-      # Without bash-completion, --profile = NAME: the value is the word after '='.
-      [[ $w == = ]] && continue
-      skip=0
-      [[ $vflag == -p || $vflag == --profile ]] && __sb_profile=$w
-      continue
-    fi
-    [[ $w == = ]] && { skip=1; continue; }
-    [[ $w == -- ]] && return
-    if [[ $w == -* ]]; then
-      ${fn}_spec "$path"
-      vflag=$w
-      [[ $w == --profile=* ]] && __sb_profile=\${w#--profile=}
-      [[ $w != *=* && ( $__sb_vflags == *" $w "* || $__sb_global_vflags == *" $w "* ) ]] && skip=1
-      continue
-    fi
-    if ((positionals == 0)); then
-      ${fn}_child "$path" "$w"
-      if [[ -n $__sb_next ]]; then path=$__sb_next; continue; fi
-    fi
-    ((++positionals))
-  done
+${wordWalk(fn, { loop: 'for ((i = 1; i < cword; i++)); do', vars: '__sb_', path: 'path', stop: 'return', equalsWords: true, spaced: false })}
   ${fn}_spec "$path"
   # The word under the cursor is the value of the flag before it.
   if [[ $split == true ]] || ((skip)); then

@@ -10,6 +10,7 @@ import {
   type CompletionTree,
   type CompletionWord,
 } from './tree.js';
+import { wordWalk } from './word-walk.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** One `name:description` entry of a _describe array; a colon in the name is escaped. */
@@ -117,27 +118,7 @@ ${fn}() {
   local sb_global_vflags=${valueFlags(tree.globalFlags)}
   local sb_vflags sb_next sb_path='' w sb_profile='' vflag=''
   local -i i sb_argfiles sb_argsites sb_valfiles sb_npos sb_variadic positionals=0 skip=0
-  for (( i = 2; i < CURRENT; i++ )); do
-    w=\${words[i]}
-    if (( skip )); then
-      skip=0
-      [[ $vflag == -p || $vflag == --profile ]] && sb_profile=$w
-      continue
-    fi
-    [[ $w == -- ]] && return 1
-    if [[ $w == -* ]]; then
-      ${fn}_spec "$sb_path"
-      vflag=$w
-      [[ $w == --profile=* ]] && sb_profile=\${w#--profile=}
-      [[ $w != *=* && ( $sb_vflags == *" $w "* || $sb_global_vflags == *" $w "* ) ]] && skip=1
-      continue
-    fi
-    if (( positionals == 0 )); then
-      ${fn}_child "$sb_path" "$w"
-      if [[ -n $sb_next ]]; then sb_path=$sb_next; continue; fi
-    fi
-    (( ++positionals ))
-  done
+${wordWalk(fn, { loop: 'for (( i = 2; i < CURRENT; i++ )); do', vars: 'sb_', path: 'sb_path', stop: 'return 1', equalsWords: false, spaced: true })}
   ${fn}_spec "$sb_path"
   if [[ $PREFIX == -*=* ]]; then
     ${fn}_values "$sb_path" "\${PREFIX%%=*}" || return 1
