@@ -10,6 +10,7 @@ import {
   type CompletionNode,
   type CompletionTree,
 } from './tree.js';
+import { sitesFunctionHead } from './site-ids.js';
 import { wordWalk } from './word-walk.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -93,14 +94,7 @@ ${[...values, ...valueBranches(undefined, tree.globalFlags, '    ')].join('\n')}
   esac
 }
 
-# The site ids the CLI saw lately for the profile in force (--profile, SITEBUILDER_PROFILE, the
-# current profile of config.json, else default), from <config dir>/site-ids: profile<TAB>id<TAB>name.
-${fn}_sites() {
-  # Only an absolute XDG_CONFIG_HOME counts (the XDG spec), as for the CLI.
-  local base=$XDG_CONFIG_HOME
-  [[ $base == /* ]] || base=$HOME/.config
-  local dir=\${SITEBUILDER_CONFIG_DIR:-$base/sitebuilder}
-  local profile=\${__sb_profile:-$SITEBUILDER_PROFILE} line p id rest
+${sitesFunctionHead(fn, '__sb_profile', 'line p id rest')}
   local current='^[[:space:]]*"currentProfile":[[:space:]]*"([^"]*)"'
   if [[ -z $profile && -r $dir/config.json ]]; then
     while IFS= read -r line; do

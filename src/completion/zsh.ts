@@ -10,6 +10,7 @@ import {
   type CompletionTree,
   type CompletionWord,
 } from './tree.js';
+import { sitesFunctionHead } from './site-ids.js';
 import { wordWalk } from './word-walk.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -77,14 +78,7 @@ ${positionals.join('\n')}
   esac
 }
 
-# The site ids the CLI saw lately for the profile in force (--profile, SITEBUILDER_PROFILE, the
-# current profile of config.json, else default), from <config dir>/site-ids: profile<TAB>id<TAB>name.
-${fn}_sites() {
-  # Only an absolute XDG_CONFIG_HOME counts (the XDG spec), as for the CLI.
-  local base=$XDG_CONFIG_HOME
-  [[ $base == /* ]] || base=$HOME/.config
-  local dir=\${SITEBUILDER_CONFIG_DIR:-$base/sitebuilder}
-  local profile=\${sb_profile:-$SITEBUILDER_PROFILE} line p id name
+${sitesFunctionHead(fn, 'sb_profile', 'line p id name')}
   if [[ -z $profile && -r $dir/config.json ]]; then
     while IFS= read -r line; do
       [[ $line =~ '^[[:space:]]*"currentProfile":[[:space:]]*"([^"]*)"' ]] && profile=$match[1]
