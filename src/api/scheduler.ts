@@ -18,7 +18,7 @@
 import type { Clock } from '../clock.js';
 import type { CallGate, CallOver, CallTicket, RateBudget } from './call.js';
 import { LIMITS } from './limits.js';
-import { POLL_TIMING } from './poll.js';
+import { POLL_TIMING } from './poller.js';
 
 export const SCHEDULE = {
   /** The minute's calls polls leave to starts. */

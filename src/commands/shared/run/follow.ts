@@ -5,7 +5,8 @@
 // sends cancel_job, after which the run is followed to its end (run-keys.ts). A lost service is tried again for a while (Reconnect in
 // src/api/poll.ts), then the run is detached from (exit 8); a refusal of a read ends the follow
 // with the refusal's exit code, the view's end line first. Used by chat, job watch and site create.
-import { AdaptivePoller, Reconnect } from '../../../api/poll.js';
+import { Reconnect } from '../../../api/poll.js';
+import { AdaptivePoller } from '../../../api/poller.js';
 import type { Context } from '../../../context.js';
 import { ApiError, CliError, ExitCode } from '../../../errors.js';
 import { sanitizeInline } from '../../../io/sanitize.js';

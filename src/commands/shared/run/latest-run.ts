@@ -5,7 +5,7 @@
 // without reading any field of them. No record is placed in time and no job id is read from the
 // history: where this is not enough, the latest run is *unknown*, never "nothing newer".
 // Cost before a message is sent: one list_messages and at most one get_job.
-import { POLL_TIMING } from '../../../api/poll.js';
+import { POLL_TIMING } from '../../../api/poller.js';
 import type { KnownRun } from '../../../config/runs.js';
 import type { Context } from '../../../context.js';
 import { ApiError } from '../../../errors.js';
