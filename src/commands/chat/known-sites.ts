@@ -14,12 +14,17 @@ const LOOKUPS_AT_ONCE = 8;
 const either = (ids: string[]): string =>
   ids.length < 2 ? (ids[0] ?? '') : `${ids.slice(0, -1).join(', ')} or ${ids[ids.length - 1]}`;
 
-/** Whether the unknown ids are the last arguments before the message: the words of an unquoted message. */
-function areMessageWords(siteArgs: string[], unknown: ReadonlySet<string>, message?: string): boolean {
+/** The site arguments before the unknown ids that end them. */
+function beforeTrailingUnknown(siteArgs: string[], unknown: ReadonlySet<string>): string[] {
   let trailing = 0;
   while (trailing < siteArgs.length && unknown.has(siteArgs[siteArgs.length - 1 - trailing])) trailing++;
-  const before = siteArgs.slice(0, siteArgs.length - trailing);
-  return message !== undefined && trailing > 0 && !before.some((a) => unknown.has(a));
+  return siteArgs.slice(0, siteArgs.length - trailing);
+}
+
+/** Whether the unknown ids are the last arguments before the message: the words of an unquoted message. */
+function areMessageWords(siteArgs: string[], unknown: ReadonlySet<string>, message?: string): boolean {
+  const before = beforeTrailingUnknown(siteArgs, unknown);
+  return message !== undefined && before.length < siteArgs.length && !before.some((a) => unknown.has(a));
 }
 
 /**
@@ -35,10 +40,8 @@ export function unknownSitesError(
   near: ReadonlyMap<string, string[]> = new Map(),
 ): UsageError {
   const named = [...new Set(siteArgs.filter((a) => unknown.has(a)))];
-  let trailing = 0;
-  while (trailing < siteArgs.length && unknown.has(siteArgs[siteArgs.length - 1 - trailing])) trailing++;
   const head = `No site has the id ${either(named.map(sanitizeInline))}, so nothing was sent`;
-  const before = siteArgs.slice(0, siteArgs.length - trailing);
+  const before = beforeTrailingUnknown(siteArgs, unknown);
   if (!areMessageWords(siteArgs, unknown, message)) {
     const meant = named
       .filter((id) => near.get(id)?.length)
