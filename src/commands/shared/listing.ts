@@ -119,3 +119,16 @@ export function morePagesHint(ctx: Context, more: boolean | 'maybe', page = 1): 
     `${more === 'maybe' ? 'There may be more (the service did not say)' : 'More'} on the next page: --page ${page + 1}, or --all.`,
   );
 }
+
+/** After a record's fields were printed: those its answer did not give (left empty), named on stderr. */
+export function sayLeftEmpty(ctx: Context, missing: string[], from = 'the service’s answer'): void {
+  if (missing.length) ctx.io.info(`Not in ${from}, so left empty: ${missing.join(', ')}.`);
+}
+
+/** After messages were printed: how many had a text in a form that cannot be read (`noun`: "queued message"). */
+export function sayUnreadTexts(ctx: Context, untold: number, noun: string): void {
+  if (untold)
+    ctx.io.info(
+      `The service sent the text of ${untold} ${noun}${untold === 1 ? '' : 's'} in a form sitebuilder cannot read, left empty; --json shows ${untold === 1 ? 'it' : 'them'}.`,
+    );
+}

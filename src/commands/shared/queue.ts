@@ -7,6 +7,7 @@ import { humanTime } from '../../io/records.js';
 import { sb } from '../../io/shell.js';
 import { readQueueItem, readQueueStopped } from '../../service/chat.js';
 import { known } from '../../service/read.js';
+import { sayUnreadTexts } from './listing.js';
 
 /** `conversation`: the way to resume the queue said as the conversation says it (/resume). */
 export async function printQueue(
@@ -44,10 +45,7 @@ export async function printQueue(
     );
   }
   const untold = items.filter((r) => known(r.text) === undefined).length;
-  if (untold)
-    ctx.io.info(
-      `The service sent the text of ${untold} queued message${untold === 1 ? '' : 's'} in a form sitebuilder cannot read, left empty; --json shows ${untold === 1 ? 'it' : 'them'}.`,
-    );
+  sayUnreadTexts(ctx, untold, 'queued message');
   if (stopped && items.length > 0)
     ctx.io.info(
       `The queue is stopped after a failed or cancelled run; let it run with: ${opts.conversation ? '/resume' : sb('queue resume', projectId)}`,
