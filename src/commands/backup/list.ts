@@ -1,5 +1,5 @@
 // `sitebuilder backup list <site>`: the site backups (pages, components and settings).
-import { recordsOf } from '../../api/paginate.js';
+import { answerList } from '../../api/answer.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readSiteBackup } from '../../service/backups.js';
 import { known } from '../../service/read.js';
@@ -25,7 +25,7 @@ export const list = defineCommand<BackupListOptions>({
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
     const result = await ctx.api().call('list_backups', { projectId: siteId }, { signal: ctx.signal });
-    printBackups(ctx, recordsOf('list_backups', result).map(readSiteBackup), 'backups', (tty) => [
+    printBackups(ctx, answerList('list_backups', result).map(readSiteBackup), 'backups', (tty) => [
       { header: 'ID', read: (b) => b.id, value: (b) => known(b.id) },
       { header: 'BACKUP ID', read: (b) => b.backupId, value: (b) => known(b.backupId) },
       { header: 'TYPE', read: (b) => b.type, value: (b) => known(b.type) },

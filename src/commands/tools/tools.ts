@@ -1,5 +1,5 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { recordsOf } from '../../api/paginate.js';
+import { answerList } from '../../api/answer.js';
 import { printTable } from '../../io/print.js';
 import { readTool, type Tool, toolKind } from '../../service/discovery.js';
 import { isUnread, known } from '../../service/read.js';
@@ -19,7 +19,7 @@ export const tools = defineCommand({
     'the list of tools as the service sends it (each with name, description, scope, write, destructive, listing, inputSchema…, or MCP-like annotations)',
   async run(_opts, ctx) {
     const result = await ctx.api().get('/v1/tools', ctx.signal);
-    const list = recordsOf('GET /v1/tools', result);
+    const list = answerList('GET /v1/tools', result);
     if (ctx.globals.json) {
       ctx.io.printJson(list);
       return;
