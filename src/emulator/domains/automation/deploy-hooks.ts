@@ -11,6 +11,7 @@ import { ALL_SCOPES } from '../../../api/registry-terms.js';
 import { createCallContext } from '../../call-context.js';
 import { EmulatorRefusal, refuse } from '../../refusal.js';
 import type { SiteRecord, TokenRecord } from '../../state.js';
+import { ALREADY_PUBLISHING } from '../publish/model.js';
 import { cursorPage, quotaWait, waitWords } from '../shared/listing.js';
 import { HOUR, MINUTE, newestFirst, seededRandom } from '../shared/sample-data.js';
 import type { CallContext, EmulatorHost, Handler, HandlerResult } from '../../host.js';
@@ -217,9 +218,7 @@ export function seedDeployHooks(emu: EmulatorHost, s: DeployHookSlice): void {
         via: random() < 0.7 ? 'address' : 'api',
         outcome: refused ? 'refused' : 'publishing',
         deploymentId: null,
-        message: refused
-          ? 'This site is already being published. Wait for that publish to finish, then try again!'
-          : 'The publish has started.',
+        message: refused ? ALREADY_PUBLISHING : 'The publish has started.',
       });
     }
   }

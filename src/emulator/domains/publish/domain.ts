@@ -3,7 +3,7 @@
 // A publish snapshots the site's files when it starts; the live site keeps its last ready
 // version while a new one builds or when it fails (model.ts has the statuses).
 import { assertCodeHostingAllows } from '../code-hosting/domain.js';
-import { DEFAULT_PUBLISH_MS, logAt, statusAt, type Deployment } from './model.js';
+import { ALREADY_PUBLISHING, DEFAULT_PUBLISH_MS, logAt, statusAt, type Deployment } from './model.js';
 import { placeholderFiles, siteFilesForPublish } from './site-files.js';
 import { DEFAULT_SLOW_SECONDS } from '../../state.js';
 import { defineDomain } from '../../types.js';
@@ -57,7 +57,7 @@ function publishSite(call: CallContext): HandlerResult {
   const list = (slice.deployments[site._id] ??= []);
   const latest = list[list.length - 1];
   if (latest && statusAt(latest, call.now()).running) {
-    call.refuse(409, 'This site is already being published. Wait for that publish to finish, then try again!', {
+    call.refuse(409, ALREADY_PUBLISHING, {
       activePublish: latest.deploymentId,
     });
   }

@@ -33,6 +33,10 @@ const FAIL_AT = 0.6;
 
 export const DEFAULT_PUBLISH_MS = 5_000;
 
+/** The service's refusal of a publish while another one runs (a call, or a deploy hook's). */
+export const ALREADY_PUBLISHING =
+  'This site is already being published. Wait for that publish to finish, then try again!';
+
 export function statusAt(
   d: Deployment,
   now: number,
