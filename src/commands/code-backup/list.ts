@@ -1,9 +1,9 @@
 // `sitebuilder code-backup list <site>`: code backups, one page at a time (page numbers) or all.
-import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readCodeBackup } from '../../service/backups.js';
 import { isUnread, known } from '../../service/read.js';
 import { formatWhen } from '../shared/format.js';
-import { listBackupPages } from '../shared/backup-list.js';
+import { listBackupPages, PAGE_OPTIONS, PAGED_BACKUPS_HELP } from '../shared/backup-list.js';
 
 export interface CodeBackupListOptions {
   site?: string;
@@ -17,14 +17,10 @@ export const list = defineCommand<CodeBackupListOptions>({
   summary: 'List the code backups of a site',
   description:
     'Lists the code backups of the site, newest first by their creation time: the files the agent had written at that point. ' +
-    'Shows one page (the first by default; the service decides which backups a page holds, and the page is sorted); --all reads every page and sorts them all. ' +
-    'If a backup shows no creation time, they stay in the service’s order, and stderr says so.',
+    PAGED_BACKUPS_HELP,
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
-  options: [
-    { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },
-    { flags: '--all', description: 'every page' },
-  ],
+  options: PAGE_OPTIONS,
   examples: [
     'sitebuilder code-backup list s_123',
     'sitebuilder code-backup list s_123 --all --json | jq -r ".[].codeBackupId"',

@@ -3,11 +3,23 @@
 // records as the service sent them under --json, else a table whose empty columns are said.
 import { listByPage } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
+import { type OptionDefinition, parsePositiveInt } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
 import { printTable } from '../../io/print.js';
 import { known, type Read } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { columnWatch, type FieldColumn, morePagesHint } from './listing.js';
+
+/** The flags of a listing by page numbers: one page, or every page. */
+export const PAGE_OPTIONS: OptionDefinition[] = [
+  { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },
+  { flags: '--all', description: 'every page' },
+];
+
+/** What a listing by page numbers shows, and in which order, as its help says it. */
+export const PAGED_BACKUPS_HELP =
+  'Shows one page (the first by default; the service decides which backups a page holds, and the page is sorted); --all reads every page and sorts them all. ' +
+  'If a backup shows no creation time, they stay in the service’s order, and stderr says so.';
 
 /** A backup as the service model reads it: its raw record and when it was taken. */
 interface Backup {

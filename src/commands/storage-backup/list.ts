@@ -1,8 +1,8 @@
 // `sitebuilder storage-backup list <site>`: storage backups, one page (page numbers) or all.
-import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
+import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readStorageBackup, type StorageBackup } from '../../service/backups.js';
 import { isUnread, known } from '../../service/read.js';
-import { listBackupPages } from '../shared/backup-list.js';
+import { listBackupPages, PAGE_OPTIONS, PAGED_BACKUPS_HELP } from '../shared/backup-list.js';
 import { formatBytes, formatWhen } from '../shared/format.js';
 import { statusText } from './status-text.js';
 
@@ -19,14 +19,10 @@ export const list = defineCommand<StorageBackupListOptions>({
   description:
     'Lists the backups of the site’s stored files, newest first by their creation time, with their size, number of files and status. ' +
     'Backups still being archived, failed, or in an older format cannot be restored; the STATUS column says so. ' +
-    'Shows one page (the first by default; the service decides which backups a page holds, and the page is sorted); --all reads every page and sorts them all. ' +
-    'If a backup shows no creation time, they stay in the service’s order, and stderr says so.',
+    PAGED_BACKUPS_HELP,
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
-  options: [
-    { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },
-    { flags: '--all', description: 'every page' },
-  ],
+  options: PAGE_OPTIONS,
   examples: [
     'sitebuilder storage-backup list s_123',
     'sitebuilder storage-backup list s_123 --all --json | jq -r ".[].backupId"',
