@@ -8,7 +8,7 @@ import { RateMeter } from '../../src/io/rate.js';
 import { displayWidth } from '../../src/io/width.js';
 import { ofFiles } from '../../src/commands/upload/interrupted.js';
 import { formatSize } from '../../src/io/bytes.js';
-import { formatBytes } from '../../src/commands/storage-backup/format.js';
+import { formatBytes } from '../../src/commands/shared/format.js';
 import { TakenEstimate } from '../../src/commands/upload/progress.js';
 
 const MiB = 1024 * 1024;
