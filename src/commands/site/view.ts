@@ -9,7 +9,7 @@ import { isLive, liveAddress, statusRecord, type PublishRecord } from '../../ser
 import { requireSite } from './workspaces.js';
 import { sb } from '../../io/shell.js';
 
-export const view = defineCommand<{ site?: string }>({
+export const view = defineCommand({
   name: 'view',
   summary: 'Show a site and its publish state',
   exitCodes: `0 shown; ${SERVICE_EXITS}`,
