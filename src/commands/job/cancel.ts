@@ -13,12 +13,6 @@ import { readCancelAnswer } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { confirmDestructive } from '../confirm.js';
 
-interface CancelOptions {
-  site?: string;
-  job?: string;
-  clearSession?: boolean;
-}
-
 const ENDED: Record<string, string> = {
   succeeded: 'it succeeded',
   failed: 'it failed',
@@ -43,7 +37,7 @@ async function checkNotEnded(ctx: Context, projectId: string, jobId: string): Pr
   return run.outcome;
 }
 
-export const cancel = defineCommand<CancelOptions>({
+export const cancel = defineCommand({
   name: 'cancel',
   summary: 'Stop the site’s running generation',
   description:
