@@ -7,10 +7,6 @@ import { known } from '../../service/read.js';
 import { itemsOf } from '../../api/paginate.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 
-interface ListOptions {
-  site?: string;
-}
-
 /** The queue of a site as a table (TTY) or tab-separated rows (piped); used by /queue in chat too. */
 export async function printQueue(
   ctx: Context,
@@ -59,7 +55,7 @@ export async function printQueue(
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-export const list = defineCommand<ListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the messages waiting in a site’s queue, oldest first',

@@ -4,15 +4,7 @@ import { readQueueItem } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 
-interface MoveOptions {
-  site?: string;
-  queueItemId: string;
-  to?: number;
-  first?: boolean;
-  last?: boolean;
-}
-
-export const move = defineCommand<MoveOptions>({
+export const move = defineCommand({
   name: 'move',
   summary: 'Move a queued message earlier or later',
   exitCodes: `0 moved; ${SERVICE_EXITS}`,
