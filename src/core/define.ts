@@ -99,7 +99,12 @@ export interface Cli {
 /** The exit codes every command that calls the service may end with, beside its own (`exitCodes`). */
 export const SERVICE_EXITS = '1 refused or failed, 2 usage, 4 auth';
 
-/** What run() of a command receives: `OptionsOf<typeof list>`, for helpers that take them. */
+/**
+ * What run() of a command receives: `OptionsOf<typeof list>`, for helpers that take them. A
+ * function declared apart that takes all of them is called with a return type,
+ * `run: (o, ctx): Promise<number> => runRestore(o, ctx)`: `run: runRestore` would make the
+ * definition's type depend on itself.
+ */
 export type OptionsOf<D> = D extends CommandDefinition<infer O, infer _A, infer _P> ? O : never;
 
 /**

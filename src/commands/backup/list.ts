@@ -8,11 +8,7 @@ import { newestFirst } from '../../service/time.js';
 import { columnWatch } from '../listing.js';
 import { formatWhen } from '../storage-backup/format.js';
 
-export interface BackupListOptions {
-  site?: string;
-}
-
-export const list = defineCommand<BackupListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the site backups (pages, components, settings)',
