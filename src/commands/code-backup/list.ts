@@ -9,13 +9,7 @@ import { newestFirst } from '../../service/time.js';
 import { columnWatch, morePagesHint } from '../listing.js';
 import { formatWhen } from '../storage-backup/format.js';
 
-export interface CodeBackupListOptions {
-  site?: string;
-  page?: number;
-  all?: boolean;
-}
-
-export const list = defineCommand<CodeBackupListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the code backups of a site',

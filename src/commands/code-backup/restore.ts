@@ -8,18 +8,12 @@ import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../confirm.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, type OptionsOf } from '../../core/define.js';
 import { readCodeBackup, readStoppedRun } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
 import { sb } from '../../io/shell.js';
-
-export interface CodeBackupRestoreOptions {
-  site?: string;
-  codeBackupId?: string;
-  cancelActiveJob?: boolean;
-}
 
 export const CODE_RESTORE_CONSEQUENCES = [
   'the whole chat history of this site is deleted, for everyone in the project; this cannot be undone',
@@ -58,7 +52,7 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   );
 }
 
-export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: Context): Promise<number> {
+export async function runCodeBackupRestore(opts: OptionsOf<typeof restore>, ctx: Context): Promise<number> {
   const siteId = ctx.site(opts.site);
   if (opts.codeBackupId !== undefined && opts.codeBackupId.trim() === '') {
     throw new UsageError('The code backup id is empty; `sitebuilder code-backup list` shows the ids.');
@@ -96,7 +90,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   return 0;
 }
 
-export const restore = defineCommand<CodeBackupRestoreOptions>({
+export const restore = defineCommand({
   name: 'restore',
   summary: 'Revert the agent’s files to a code backup (deletes the chat history)',
   description:
@@ -119,5 +113,5 @@ export const restore = defineCommand<CodeBackupRestoreOptions>({
   ],
   jsonFields:
     '{ siteId, codeBackupId } always; then the service’s data as it sends it (our emulator’s fields, for example: restored, cancelledJobId, filesReverted, filesDeleted, messagesDeleted)',
-  run: runCodeBackupRestore,
+  run: (opts, ctx): Promise<number> => runCodeBackupRestore(opts, ctx),
 });
