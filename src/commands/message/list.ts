@@ -14,12 +14,6 @@ import { type MessageRecord, readMessage } from '../../service/messages.js';
 import { describeUnread, isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 
-interface ListOptions {
-  site?: string;
-  limit?: number;
-  all?: boolean;
-}
-
 const DEFAULT_LIMIT = 20;
 
 /** The history page by page, each page newest first when its records show times; at most `max` records. */
@@ -50,7 +44,7 @@ async function* historyPages(
   if (page.length) yield flush();
 }
 
-export const list = defineCommand<ListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'Show a site’s chat history, newest first',
