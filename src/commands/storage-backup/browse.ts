@@ -8,18 +8,11 @@ import { readBrowseEntry } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { formatBytes } from './format.js';
 
-export interface StorageBackupBrowseOptions {
-  site?: string;
-  backupId: string;
-  path?: string;
-  recursive?: boolean;
-}
-
 const filesText = (n: number | undefined) => (n === undefined ? '' : `${n} file${n === 1 ? '' : 's'}`);
 
 export const isFolder = (e: unknown): boolean => readBrowseEntry(e).folder;
 
-export const browse = defineCommand<StorageBackupBrowseOptions>({
+export const browse = defineCommand({
   name: 'browse',
   aliases: ['ls-files'],
   summary: 'List the files and folders in a storage backup',

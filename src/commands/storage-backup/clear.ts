@@ -10,11 +10,6 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ownKeysThenData } from './format.js';
 
-export interface StorageBackupClearOptions {
-  site?: string;
-  backup?: string[];
-}
-
 const collect = (value: string, previous: unknown): string[] => {
   if (value.trim() === '') throw new UsageError('--backup takes a backup id; `storage-backup list` shows them.');
   return [...((previous as string[] | undefined) ?? []), value];
@@ -45,7 +40,7 @@ export function clearedOf(
   return { deleted, backupIds: ids };
 }
 
-export const clear = defineCommand<StorageBackupClearOptions>({
+export const clear = defineCommand({
   name: 'clear',
   summary: 'Delete storage backups of a site (all, or the ones named)',
   description:

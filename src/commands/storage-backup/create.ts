@@ -12,12 +12,6 @@ import { storageProgress } from './progress.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { formatBytes, formatWhen, statusText } from './format.js';
 
-export interface StorageBackupCreateOptions {
-  site?: string;
-  wait?: boolean;
-  timeout?: number;
-}
-
 async function waitUntilArchived(
   ctx: Context,
   siteId: string,
@@ -58,7 +52,7 @@ async function waitUntilArchived(
   }
 }
 
-export const create = defineCommand<StorageBackupCreateOptions>({
+export const create = defineCommand({
   name: 'create',
   summary: 'Take a backup of the site’s storage',
   description:

@@ -9,13 +9,7 @@ import { newestFirst } from '../../service/time.js';
 import { columnWatch, morePagesHint } from '../listing.js';
 import { formatBytes, formatWhen, statusText } from './format.js';
 
-export interface StorageBackupListOptions {
-  site?: string;
-  page?: number;
-  all?: boolean;
-}
-
-export const list = defineCommand<StorageBackupListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the storage backups of a site',

@@ -9,17 +9,9 @@ import { sanitize } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { formatBytes } from './format.js';
 
-export interface StorageBackupReadOptions {
-  site?: string;
-  backupId: string;
-  path: string;
-  visibility?: 'public' | 'private';
-  output?: string;
-}
-
 const looksBinary = (buf: Buffer): boolean => buf.includes(0) || !buf.equals(Buffer.from(buf.toString('utf8'), 'utf8'));
 
-export const read = defineCommand<StorageBackupReadOptions>({
+export const read = defineCommand({
   name: 'read',
   aliases: ['cat'],
   summary: 'Print or save one file of a storage backup',
