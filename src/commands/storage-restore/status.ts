@@ -11,14 +11,6 @@ import { formatWhen } from '../storage-backup/format.js';
 import { followRestore, readRestore } from './follow.js';
 import { readPlan } from './plan-view.js';
 
-export interface StorageRestoreStatusOptions {
-  site?: string;
-  restoreId: string;
-  wait?: boolean;
-  timeout?: number;
-  reconnectFor?: number;
-}
-
 export const DEFAULT_RESTORE_TIMEOUT_MS = 30 * 60_000;
 
 /**
@@ -61,7 +53,7 @@ export function printRestore(ctx: Context, row: Record<string, unknown>): void {
   if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
 }
 
-export const status = defineCommand<StorageRestoreStatusOptions>({
+export const status = defineCommand({
   name: 'status',
   summary: 'Show a storage restore (or follow it with --wait)',
   description:
