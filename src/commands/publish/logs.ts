@@ -6,22 +6,15 @@ import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
 import { displayWidth } from '../../io/width.js';
 import { wrapLine } from '../../io/width.js';
-import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
+import { defineCommand, type OptionsOf, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { type LogLine, logLine } from '../../service/publish.js';
 import { parseTime } from '../../service/time.js';
-
-export interface PublishLogsOptions {
-  site?: string;
-  all?: boolean;
-  limit?: number;
-  deployment?: string;
-}
 
 export { type LogLine, logLine };
 
 const DEFAULT_LIMIT = 100;
 
-export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promise<number> {
+export async function runPublishLogs(o: OptionsOf<typeof publishLogsCommand>, ctx: Context): Promise<number> {
   const siteId = ctx.site(o.site);
   if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
   const max = o.all ? undefined : (o.limit ?? DEFAULT_LIMIT);
@@ -79,7 +72,7 @@ function hanging(painted: string, plain: string, message: string, width: number)
   return [plain ? `${painted}  ${lines[0]}` : lines[0], ...lines.slice(1).map((l) => ' '.repeat(at) + l)].join('\n');
 }
 
-export const publishLogsCommand = defineCommand<PublishLogsOptions>({
+export const publishLogsCommand = defineCommand({
   name: 'logs',
   summary: 'Show the log of the latest publish',
   description: `Prints the log lines of the latest publish (or of --deployment), oldest first: the first ${DEFAULT_LIMIT} lines, or every line with --all.`,
@@ -100,5 +93,5 @@ export const publishLogsCommand = defineCommand<PublishLogsOptions>({
     'sitebuilder publish logs s_123 --all --json | jq -r ".lines[].message"',
   ],
   jsonFields: '{ siteId, total, lines: [{ at, level, message }] }',
-  run: runPublishLogs,
+  run: (o, ctx): Promise<number> => runPublishLogs(o, ctx),
 });
