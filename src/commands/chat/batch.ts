@@ -36,14 +36,15 @@ import {
   type RunState,
 } from '../../render/reducer.js';
 import type { Pending } from '../../render/run-view.js';
-import { DEFAULT_CONCURRENCY, type FleetFlags } from '../fleet/options.js';
+import { DEFAULT_CONCURRENCY } from '../fleet/options.js';
 import type { SiteOutcome } from '../fleet/report.js';
 import { notStartedOutcome, runFleet, type SiteRow, withBatchGate } from '../fleet/run.js';
 import { gatherSites } from '../fleet/sites.js';
 import { flag, sb, shellQuote } from '../../io/shell.js';
 import { agentAsks, pendingOf, waitingOn } from '../job/commands.js';
 import { watchCommand } from '../job/follow.js';
-import { type ChatOptions, readMessageFile } from './run.js';
+import type { ChatOptions } from './options.js';
+import { readMessageFile } from './run.js';
 import { noteRunEnd } from '../job/known-runs.js';
 import { type ReplyTo, replyKey, replyRefused } from './reply-key.js';
 import { sendMessage, type Mode } from './send.js';
@@ -53,11 +54,6 @@ import { confirmNewMessage } from './waiting.js';
 
 /** More sites than this need a confirmation (each run costs credits). */
 export const HANDFUL = 5;
-
-export interface ChatBatchOptions extends ChatOptions, FleetFlags {
-  /** Positional arguments past the site and the message. */
-  more?: string[];
-}
 
 /** Per site, nothing is asked: a site that would need a prompt is reported and skipped. */
 const NO_PROMPTS: Prompter = {
@@ -73,13 +69,13 @@ const NO_PROMPTS: Prompter = {
 };
 
 /** The sites and the message of the command line: the last argument is the message, unless --message-file gives it. */
-function sitesAndMessage(opts: ChatBatchOptions, positionals: string[]): { sites: string[]; message?: string } {
+function sitesAndMessage(opts: ChatOptions, positionals: string[]): { sites: string[]; message?: string } {
   if (opts.messageFile !== undefined) return { sites: positionals };
   if (positionals.length === 0) return { sites: [] };
   return { sites: positionals.slice(0, -1), message: positionals[positionals.length - 1] };
 }
 
-async function readMessage(opts: ChatBatchOptions, given: string | undefined, ctx: Context): Promise<string> {
+async function readMessage(opts: ChatOptions, given: string | undefined, ctx: Context): Promise<string> {
   if (opts.messageFile === undefined) {
     if (given === undefined)
       throw new UsageError('With several sites, give the message as the last argument (or with --message-file).');
@@ -88,7 +84,7 @@ async function readMessage(opts: ChatBatchOptions, given: string | undefined, ct
   return readMessageFile(opts.messageFile, ctx);
 }
 
-function checkLocally(opts: ChatBatchOptions, message: string, siteArgs: string[]): void {
+function checkLocally(opts: ChatOptions, message: string, siteArgs: string[]): void {
   if (
     opts.answer !== undefined ||
     opts.choose !== undefined ||
@@ -225,13 +221,7 @@ interface Followed {
 }
 
 /** Follows the run quietly (the batch shows rows, not transcripts), in its own lane. */
-async function followRun(
-  ctx: Context,
-  site: string,
-  jobId: string,
-  o: ChatBatchOptions,
-  row: SiteRow,
-): Promise<Followed> {
+async function followRun(ctx: Context, site: string, jobId: string, o: ChatOptions, row: SiteRow): Promise<Followed> {
   let state = { ...initialRunState(jobId), state: 'running' };
   // A run just started is busy: its first read comes after the busy wait, not the idle one.
   let changed = true;
@@ -259,7 +249,7 @@ async function followRun(
   return { state: r.value, timedOut: r.timedOut };
 }
 
-async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: Mode, site: string, row: SiteRow) {
+async function chatOne(ctx: Context, o: ChatOptions, prompt: string, mode: Mode, site: string, row: SiteRow) {
   const startedAt = ctx.clock.now();
   let jobId: string | null = null;
   let state: RunState | undefined;
@@ -390,7 +380,7 @@ async function chatOne(ctx: Context, o: ChatBatchOptions, prompt: string, mode: 
 }
 
 /** `chat` with several sites; `positionals` are the site and message arguments in the order typed. */
-export async function runChatBatch(opts: ChatBatchOptions, positionals: string[], ctx: Context): Promise<number> {
+export async function runChatBatch(opts: ChatOptions, positionals: string[], ctx: Context): Promise<number> {
   const { sites: siteArgs, message: given } = sitesAndMessage(opts, positionals);
   const message = await readMessage(opts, given, ctx);
   checkLocally(opts, message, siteArgs);
