@@ -115,10 +115,6 @@ export function defineCommand<
   const A extends readonly ArgumentDefinition[] = readonly [],
   const P extends readonly OptionDefinition[] = readonly [],
 >(def: CommandDefinition<InferredOptions<A, P>, A, P>): CommandDefinition<InferredOptions<A, P>, A, P>;
-/** A command whose options type is written by hand, as a type argument (the commands not yet inferred). */
-export function defineCommand<O = { readonly 'an options type argument': never }>(
-  def: CommandDefinition<NoInfer<O>>,
-): CommandDefinition<O>;
 export function defineCommand(def: AnyCommandDefinition): AnyCommandDefinition {
   return def;
 }
