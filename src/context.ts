@@ -1,6 +1,7 @@
 // Context = everything a command needs, built once, lazily (docs/architecture.md). Commands
 // never import singletons: tests build a Context over buffers, a fake clock and a fake prompter.
 import { ApiClient, type CallOptions, type CallResult } from './api/client.js';
+import type { CallArgs } from './api/method-args.js';
 import { findList } from './api/answer.js';
 import type { Clock } from './clock.js';
 import { rememberSiteIds, type SeenSite } from './config/site-ids.js';
@@ -118,12 +119,12 @@ class SiteNotingClient extends ApiClient {
     super(options);
   }
 
-  override async call<T = unknown>(
-    method: string,
-    args: Record<string, unknown> = {},
+  override async call<const M extends string, T = unknown>(
+    method: M,
+    args: CallArgs<M>,
     options: CallOptions = {},
   ): Promise<CallResult<T>> {
-    const result = await super.call<T>(method, args, options);
+    const result = await super.call<M, T>(method, args, options);
     if (this.seen.length < SEEN_MAX) {
       const data = result.envelope.data;
       // Only noted, never checked here: an answer that holds no list is the command's to refuse.

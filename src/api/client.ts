@@ -20,6 +20,7 @@ import {
 } from './errors.js';
 import { maskHeaders, maskParsed, SecretMask } from '../io/mask.js';
 import { formatCount, isIdempotencyKey, LIMITS } from './limits.js';
+import type { CallArgs } from './method-args.js';
 import { methodInfo } from './method-index.js';
 import { checkArgsForSending } from './validate.js';
 
@@ -231,12 +232,16 @@ export class ApiClient {
     return Boolean(this.opts.token);
   }
 
-  /** Calls a method of the service. Throws UsageError (nothing sent), ApiError or NetworkError. */
-  async call<T = unknown>(
-    method: string,
-    args: Record<string, unknown> = {},
+  /**
+   * Calls a method of the service. Throws UsageError (nothing sent), ApiError or NetworkError.
+   * `args` is typed from the registry for a method it names (method-args.ts).
+   */
+  async call<const M extends string, T = unknown>(
+    method: M,
+    typedArgs: CallArgs<M>,
     options: CallOptions = {},
   ): Promise<CallResult<T>> {
+    const args: Record<string, unknown> = typedArgs;
     const spec = methodInfo(method);
     // What the spec states is checked here (docs/scripting.md "How calls are made"); what the
     // registry only guesses is left to the service, which refuses a bad argument with 400.

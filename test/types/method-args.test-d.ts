@@ -1,7 +1,10 @@
 // Type tests of the methods' arguments (src/api/method-args.ts), read from the registry's zod
 // schemas (src/api/methods.ts). Checked by `tsc --noEmit` (part of `npm test`): an assertion that
 // no longer holds, or a `@ts-expect-error` that no longer finds its error, fails the type check.
+// The functions below are never called: only their types are checked.
 import { expectTypeOf } from 'vitest';
+import type { StreamedString } from '../../src/api/body-stream.js';
+import type { ApiClient } from '../../src/api/client.js';
 import type { CallArgs, MethodArgs } from '../../src/api/method-args.js';
 import type { MethodName as IndexedName } from '../../src/api/method-index.js';
 import type { MethodName } from '../../src/api/methods.js';
@@ -31,3 +34,30 @@ expectTypeOf<MethodArgs<'edit_queued_message'>['expectedVersion']>().toEqualType
 // A name known only at run time (the api passthrough) takes any object; a misspelt literal, nothing.
 expectTypeOf<CallArgs<string>>().toEqualTypeOf<Record<string, unknown>>();
 expectTypeOf<CallArgs<'publsh_site'>>().toEqualTypeOf<never>();
+
+export async function calls(client: ApiClient, file: StreamedString, name: string) {
+  await client.call('publish_site', { projectId: 's_1' });
+  await client.call('send_message', { projectId: 's_1', prompt: 'hi', mode: 'plan' });
+  await client.call('list_workspaces', {});
+  // A file's content streams as it is sent (body-stream.ts).
+  await client.call('upload_storage_file', { projectId: 's_1', fileName: 'a.txt', contentBase64: file });
+  // A name known only at run time: what the registry says is checked when it is called (validate.ts).
+  await client.call(name, { anything: 1 });
+
+  // @ts-expect-error: projectId, the one argument publish_site requires, is missing
+  await client.call('publish_site', {});
+  // @ts-expect-error: a misspelt argument (projectID)
+  await client.call('publish_site', { projectID: 's_1' });
+  // @ts-expect-error: an argument the method does not take
+  await client.call('publish_site', { projectId: 's_1', wait: true });
+  // @ts-expect-error: a mode the registry does not list
+  await client.call('send_message', { projectId: 's_1', prompt: 'hi', mode: 'fast' });
+  // @ts-expect-error: a number where the registry has text
+  await client.call('get_publish_status', { projectId: 42 });
+  // @ts-expect-error: paths is a list of paths, not one
+  await client.call('restore_storage_backup', { projectId: 's', backupId: 'b', mode: 'selected', paths: 'a' });
+  // @ts-expect-error: a method the registry does not have
+  await client.call('publsh_site', { projectId: 's_1' });
+  // @ts-expect-error: only text arguments may stream
+  await client.call('get_job', { projectId: 's_1', jobId: 'j', cursor: file });
+}

@@ -14,6 +14,7 @@ import { known, recordOf } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
 import { sb } from '../../io/shell.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
 export const CODE_RESTORE_CONSEQUENCES = [
   'the whole chat history of this site is deleted, for everyone in the project; this cannot be undone',
@@ -64,7 +65,7 @@ export async function runCodeBackupRestore(opts: OptionsOf<typeof restore>, ctx:
       ? ['a running generation is stopped', ...CODE_RESTORE_CONSEQUENCES]
       : CODE_RESTORE_CONSEQUENCES,
   });
-  const args: Record<string, unknown> = { projectId: siteId, codeBackupId: id };
+  const args: MethodArgs<'restore_code_backup'> = { projectId: siteId, codeBackupId: id };
   if (opts.cancelActiveJob) args.cancelActiveJob = true;
   let data: Record<string, unknown>;
   try {

@@ -12,6 +12,7 @@ import { sb } from '../../io/shell.js';
 import { readCancelAnswer } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { confirmDestructive } from '../confirm.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
 const ENDED: Record<string, string> = {
   succeeded: 'it succeeded',
@@ -67,7 +68,7 @@ export const cancel = defineCommand({
         ],
       });
     const before = opts.job ? await checkNotEnded(ctx, projectId, opts.job) : undefined;
-    const args: Record<string, unknown> = { projectId };
+    const args: MethodArgs<'cancel_job'> = { projectId };
     if (opts.clearSession) args.clearSession = true;
     const { envelope } = await ctx.api().call('cancel_job', args, { signal: ctx.signal });
     if (ctx.io.json) return ctx.io.printJson(envelope.data);

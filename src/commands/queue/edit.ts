@@ -108,13 +108,13 @@ export const edit = defineCommand({
     let data: unknown;
     try {
       data = (
-        await ctx
-          .api()
-          .call(
-            'edit_queued_message',
-            { projectId, queueItemId: opts.queueItemId, prompt, expectedVersion },
-            { signal: ctx.signal },
-          )
+        await ctx.api().call(
+          'edit_queued_message',
+          // The QueueVersion goes back as the service gave it: the registry's whole number is
+          // the emulator's choice (methods.ts: its arguments are not shown), not a check.
+          { projectId, queueItemId: opts.queueItemId, prompt, expectedVersion: expectedVersion as number },
+          { signal: ctx.signal },
+        )
       ).envelope.data;
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {

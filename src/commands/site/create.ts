@@ -5,6 +5,7 @@ import { ApiError, CliError, UsageError } from '../../errors.js';
 import { readCreateAnswer, readCreateRefusal } from '../../service/sites.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
 async function readPrompt(
   opts: Pick<OptionsOf<typeof create>, 'prompt' | 'promptFile'>,
@@ -86,7 +87,7 @@ export const create = defineCommand({
     }
     const client = ctx.api();
     const workspaceId = opts.workspace ?? (await (await import('../../pickers.js')).pickWorkspace(ctx));
-    const args: Record<string, unknown> = { workspaceId, prompt };
+    const args: MethodArgs<'create_site'> = { workspaceId, prompt };
     if (opts.importUrl) args.importSource = { SourceUrl: opts.importUrl };
     let data: unknown;
     try {

@@ -7,6 +7,7 @@ import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readBrowseEntry } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { formatBytes } from './format.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
 const filesText = (n: number | undefined) => (n === undefined ? '' : `${n} file${n === 1 ? '' : 's'}`);
 
@@ -35,7 +36,7 @@ export const browse = defineCommand({
     'the service’s data as it sends it (our emulator’s fields, for example: { path, items: [{ type: file|folder, name, path, size, visibility, files }] })',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
-    const args: Record<string, unknown> = { projectId: siteId, backupId: opts.backupId };
+    const args: MethodArgs<'browse_storage_backup'> = { projectId: siteId, backupId: opts.backupId };
     const folder = (opts.path ?? '').replace(/^\/+/, '');
     if (folder) args.path = folder.endsWith('/') ? folder : `${folder}/`;
     if (opts.recursive) args.recursive = true;

@@ -9,6 +9,7 @@ import { recordOf } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ownKeysThenData } from './format.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
 const collect = (value: string, previous: unknown): string[] => {
   if (value.trim() === '') throw new UsageError('--backup takes a backup id; `storage-backup list` shows them.');
@@ -80,7 +81,7 @@ export const clear = defineCommand({
         'the files in the site’s storage are not changed',
       ],
     });
-    const args: Record<string, unknown> = { projectId: siteId };
+    const args: MethodArgs<'clear_storage_backups'> = { projectId: siteId };
     if (named.length) args.backupIds = named;
     const { envelope } = await ctx.api().call('clear_storage_backups', args, { signal: ctx.signal });
     const data = recordOf(envelope.data);

@@ -8,6 +8,7 @@ import { recordOf } from '../../service/read.js';
 import { sanitize } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { formatBytes } from './format.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
 const looksBinary = (buf: Buffer): boolean => buf.includes(0) || !buf.equals(Buffer.from(buf.toString('utf8'), 'utf8'));
 
@@ -47,7 +48,7 @@ export const read = defineCommand({
       throw new UsageError(
         `${JSON.stringify(opts.path)} is a folder; name one file (\`storage-backup browse\` lists them).`,
       );
-    const args: Record<string, unknown> = { projectId: siteId, backupId: opts.backupId, path };
+    const args: MethodArgs<'read_storage_backup_file'> = { projectId: siteId, backupId: opts.backupId, path };
     if (opts.visibility) args.visibility = opts.visibility;
     const { envelope } = await ctx.api().call('read_storage_backup_file', args, { signal: ctx.signal });
     const data = recordOf(envelope.data);
