@@ -9,6 +9,7 @@ import { ANSWER_NESTING_MAX, answerError, findList, nestedDeeperThan } from './a
 import type { ApiClient, CallResult, Envelope } from './client.js';
 import { stringifyJson } from '../io/json-deep.js';
 import { formatCount } from './limits.js';
+import type { CallArgs } from './method-args.js';
 import { methodInfo } from './method-index.js';
 import { decideNext, detectPattern, type Verdict } from './page-fields.js';
 import type { ListingPattern } from './registry-terms.js';
@@ -110,12 +111,13 @@ const movedBy = (pattern: ListingPattern | undefined) =>
         : 'cursor';
 
 /** Every page of a listing, in order, until it ends (see the head of this file). */
-export async function* pages(
+export async function* pages<const M extends string>(
   client: ApiClient,
-  method: string,
-  firstArgs: Args = {},
+  method: M,
+  typedArgs: CallArgs<M>,
   options: PaginateOptions = {},
 ): AsyncGenerator<Page> {
+  const firstArgs: Args = typedArgs;
   let pattern = options.pattern ?? methodInfo(method)?.listing ?? undefined;
   if (!pattern && !options.detect) throw new Error(`${method} is not a listing method`);
   const bound = options.maxPages ?? PAGE_BOUND;
@@ -128,9 +130,10 @@ export async function* pages(
   let read = 0;
   let longest = 0;
   // From the second page on, what the service handed back goes back as it came, even where the
-  // reference types the argument (an offset or page as text): the rest was checked on page 1.
+  // reference types the argument (an offset or page as text): the rest was checked on page 1
+  // (by tsc too: CallArgs<M>), so the calls go as to a name known only at run time (`<string>`).
   const call = (a: Args, index: number) =>
-    client.call(method, a, { signal: options.signal, headers: options.headers, skipValidation: index > 0 });
+    client.call<string>(method, a, { signal: options.signal, headers: options.headers, skipValidation: index > 0 });
   for (let index = 0; ; index++) {
     seen.add(stringifyJson(args) ?? '');
     let result: CallResult;
@@ -185,10 +188,10 @@ export async function* pages(
 }
 
 /** The records of a listing, one at a time, across pages. */
-export async function* paginate<T = unknown>(
+export async function* paginate<const M extends string, T = unknown>(
   client: ApiClient,
-  method: string,
-  args: Args = {},
+  method: M,
+  args: CallArgs<M>,
   options: PaginateOptions = {},
 ): AsyncGenerator<T> {
   if (options.max !== undefined && options.max <= 0) return;
@@ -206,10 +209,10 @@ export async function* paginate<T = unknown>(
  * every page with `all`. `more`: a page follows the one shown (true), none does (false), or
  * the page does not say (`maybe`: it has no total, and was not short).
  */
-export async function listByPage(
+export async function listByPage<const M extends string>(
   client: ApiClient,
-  method: string,
-  args: Args,
+  method: M,
+  args: CallArgs<M>,
   opts: { page?: number; all?: boolean; signal?: AbortSignal },
 ): Promise<{ items: unknown[]; more: boolean | 'maybe' }> {
   if (opts.all) {
@@ -218,8 +221,9 @@ export async function listByPage(
     return { items, more: false };
   }
   const page = opts.page ?? 1;
-  const pageArgs = { ...args, page };
-  const result = await client.call(method, pageArgs, { signal: opts.signal });
+  const given: Args = args;
+  const pageArgs = { ...given, page };
+  const result = await client.call<string>(method, pageArgs, { signal: opts.signal });
   const items = recordsOf(method, result);
   const before = page === 1 ? 0 : undefined;
   const verdict = decideNext('page', pageArgs, result.envelope, { received: items.length, before, longest: 0 });

@@ -8,6 +8,7 @@ import type { ApiClient } from '../../src/api/client.js';
 import type { CallArgs, MethodArgs } from '../../src/api/method-args.js';
 import type { MethodName as IndexedName } from '../../src/api/method-index.js';
 import type { MethodName } from '../../src/api/methods.js';
+import { listByPage, pages, paginate } from '../../src/api/paginate.js';
 
 // The registry and the index compiled from it (method-index.json) name the same methods.
 expectTypeOf<MethodName>().toEqualTypeOf<IndexedName>();
@@ -60,4 +61,18 @@ export async function calls(client: ApiClient, file: StreamedString, name: strin
   await client.call('publsh_site', { projectId: 's_1' });
   // @ts-expect-error: only text arguments may stream
   await client.call('get_job', { projectId: 's_1', jobId: 'j', cursor: file });
+}
+
+// The listing helpers call through the same types.
+export async function listings(client: ApiClient) {
+  for await (const _ of paginate(client, 'list_sites', { workspaceId: 'ws_1' })) break;
+  for await (const _ of pages(client, 'get_publish_logs', { projectId: 's', deploymentId: 'd' })) break;
+  await listByPage(client, 'list_code_backups', { projectId: 's' }, {});
+
+  // @ts-expect-error: list_sites needs the workspace
+  for await (const _ of paginate(client, 'list_sites', {})) break;
+  // @ts-expect-error: a misspelt argument (deploymentID)
+  for await (const _ of pages(client, 'get_publish_logs', { projectId: 's', deploymentID: 'd' })) break;
+  // @ts-expect-error: the page is the helper's to set, as a number: not text
+  await listByPage(client, 'list_code_backups', { projectId: 's', page: '2' }, {});
 }

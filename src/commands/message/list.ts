@@ -71,7 +71,7 @@ export const list = defineCommand({
     const projectId = ctx.site(opts.site);
     const max = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
     const sizes: number[] = [];
-    const items = paginate<unknown>(
+    const items = paginate(
       ctx.api(),
       'list_messages',
       { projectId },

@@ -1,4 +1,5 @@
 // `sitebuilder publish logs <site>`: the log lines of the latest publish (offset-and-count paging).
+import type { MethodArgs } from '../../api/method-args.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -18,7 +19,7 @@ export async function runPublishLogs(o: OptionsOf<typeof publishLogsCommand>, ct
   const siteId = ctx.site(o.site);
   if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
   const max = o.all ? undefined : (o.limit ?? DEFAULT_LIMIT);
-  const args: Record<string, unknown> = { projectId: siteId };
+  const args: MethodArgs<'get_publish_logs'> = { projectId: siteId };
   if (o.deployment) args.deploymentId = o.deployment;
   let total: number | undefined;
   const lines: LogLine[] = [];
