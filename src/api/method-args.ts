@@ -24,3 +24,36 @@ export type CallArgs<M extends string> = string extends M
   : [M] extends [MethodName]
     ? Streamable<MethodArgs<M>>
     : never;
+
+/** Every method's arguments, one union member a method (a method that takes none adds no key). */
+type AnyArgs = { [M in MethodName]: MethodArgs<M> }[MethodName];
+
+type KeysOf<U> = U extends unknown ? (string extends keyof U ? never : keyof U) : never;
+type ValueAt<U, K extends PropertyKey> = U extends unknown
+  ? K extends keyof U
+    ? Exclude<U[K], undefined>
+    : never
+  : never;
+/** true where some method takes K without requiring it. */
+type OptionalIn<U, K extends PropertyKey> = U extends unknown
+  ? K extends keyof U
+    ? undefined extends U[K]
+      ? true
+      : false
+    : never
+  : never;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * Every argument of the registry with the type its schema checks, for code that handles any
+ * method (the emulator's handlers): the ones every method taking them requires are there, the
+ * others optional.
+ */
+export type AnyMethodArgs = Simplify<
+  {
+    [K in KeysOf<AnyArgs> as true extends OptionalIn<AnyArgs, K> ? never : K]: ValueAt<AnyArgs, K>;
+  } & {
+    [K in KeysOf<AnyArgs> as true extends OptionalIn<AnyArgs, K> ? K : never]?: ValueAt<AnyArgs, K>;
+  }
+>;

@@ -5,7 +5,7 @@
 import { expectTypeOf } from 'vitest';
 import type { StreamedString } from '../../src/api/body-stream.js';
 import type { ApiClient } from '../../src/api/client.js';
-import type { CallArgs, MethodArgs } from '../../src/api/method-args.js';
+import type { AnyMethodArgs, CallArgs, MethodArgs } from '../../src/api/method-args.js';
 import type { MethodName as IndexedName } from '../../src/api/method-index.js';
 import type { MethodName } from '../../src/api/methods.js';
 import { listByPage, pages, paginate } from '../../src/api/paginate.js';
@@ -76,3 +76,15 @@ export async function listings(client: ApiClient) {
   // @ts-expect-error: the page is the helper's to set, as a number: not text
   await listByPage(client, 'list_code_backups', { projectId: 's', page: '2' }, {});
 }
+
+// The emulator's handlers get every argument of the registry at once (emulator/host.ts Args):
+// required where every method taking it requires it, the union of what the methods accept.
+type Any = AnyMethodArgs;
+expectTypeOf<Any['projectId']>().toEqualTypeOf<string>();
+expectTypeOf<Any['expectedVersion']>().toEqualTypeOf<number>();
+expectTypeOf<Any['mode']>().toEqualTypeOf<'build' | 'plan' | 'full' | 'selected' | undefined>();
+expectTypeOf<Any['token']>().toEqualTypeOf<string | number | undefined>();
+expectTypeOf<Pick<Any, 'jobId'>>().toEqualTypeOf<{ jobId?: string }>();
+// No index signature from a method that takes nothing (list_workspaces): a misspelt name is caught.
+// @ts-expect-error: no method takes projectID
+type _Misspelt = Any['projectID'];
