@@ -108,13 +108,28 @@ export const SERVICE_EXITS = '1 refused or failed, 2 usage, 4 auth';
 export type OptionsOf<D> = D extends CommandDefinition<infer O, infer _A, infer _P> ? O : never;
 
 /**
+ * Refuses a list whose flags or names were widened to `string` (a list typed
+ * `OptionDefinition[]` rather than kept `as const`): run() would take any key.
+ */
+type LiteralNames<
+  A extends readonly ArgumentDefinition[],
+  P extends readonly OptionDefinition[],
+> = string extends P[number]['flags']
+  ? { readonly 'options need their literal flags: write the list inline or `as const`': never }
+  : string extends A[number]['name']
+    ? { readonly 'args need their literal names: write the list inline or `as const`': never }
+    : unknown;
+
+/**
  * A command, with run()'s options inferred from the declared arguments and options
  * (inferred-options.ts). The `const` parameters keep the literal flags ('-L, --limit <n>').
  */
 export function defineCommand<
   const A extends readonly ArgumentDefinition[] = readonly [],
   const P extends readonly OptionDefinition[] = readonly [],
->(def: CommandDefinition<InferredOptions<A, P>, A, P>): CommandDefinition<InferredOptions<A, P>, A, P>;
+>(
+  def: CommandDefinition<InferredOptions<A, P>, A, P> & LiteralNames<A, P>,
+): CommandDefinition<InferredOptions<A, P>, A, P>;
 export function defineCommand(def: AnyCommandDefinition): AnyCommandDefinition {
   return def;
 }

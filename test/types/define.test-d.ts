@@ -5,8 +5,10 @@
 import { expectTypeOf } from 'vitest';
 import {
   type ArgsOf,
+  type ArgumentDefinition,
   defineCommand,
   type FlagsOf,
+  type OptionDefinition,
   type OptionsOf,
   parseDuration,
   parsePositiveInt,
@@ -105,3 +107,11 @@ defineCommand({
 // No arguments and no options: an empty object.
 const bare = defineCommand({ name: 'bare', summary: 'b', async run() {} });
 expectTypeOf<keyof OptionsOf<typeof bare>>().toEqualTypeOf<never>();
+
+// A list widened to OptionDefinition[] (not `as const`) would give run() any key: refused.
+const widened: OptionDefinition[] = [{ flags: '--limit <n>', description: 'text' }];
+// @ts-expect-error: options need their literal flags
+defineCommand({ name: 'widened', summary: 'w', options: widened, async run() {} });
+const widenedArgs: ArgumentDefinition[] = [{ name: 'site', description: 's' }];
+// @ts-expect-error: args need their literal names
+defineCommand({ name: 'widened-args', summary: 'w', args: widenedArgs, async run() {} });
