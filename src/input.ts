@@ -1,4 +1,4 @@
-// Local checks of what the user typed, made before anything is sent (README.md "Reliability"):
+// Local checks of what the user typed, made before anything is sent (docs/reliability.md):
 // an id that is empty, absurdly long, holds control, bidi or space characters, or looks like an
 // access token is refused with exit 2, and never echoed (a token pasted in the wrong place stays
 // off the screen, the logs and the service's error messages).

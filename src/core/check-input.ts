@@ -1,5 +1,5 @@
 // The checks every command line gets before its command runs, so that bad input costs no
-// request and command files need none of their own (README.md "Reliability"): contradictory
+// request and command files need none of their own (docs/reliability.md): contradictory
 // flags, options given an empty value, placeholders of printed commands left unfilled
 // (placeholders.ts), and the ids among the arguments and options (by name:
 // an argument whose name ends in `Id`, an option whose value is an `<id>`), which must look like

@@ -1,4 +1,4 @@
-// Placeholders are refused as values (README.md "Reliability"): the commands sitebuilder prints
+// Placeholders are refused as values (docs/reliability.md): the commands sitebuilder prints
 // are whole, or hold a placeholder to fill in (`--answer '…'`, `chat SITE 'Add a page'`,
 // `--choose N`), and such a command pasted as it is sends nothing: exit 2, naming what to put in
 // its place. What counts as one is only what this CLI prints or what a person copies from a

@@ -1,7 +1,7 @@
 // JSON text of any value the service sent, however deeply nested. JSON.parse reads 100,000
 // levels without trouble, but JSON.stringify recurses and overflows the stack long before
 // that, so a hostile answer (event data nested 100,000 levels) would break `--json` output,
-// NDJSON streams and any text made of the data (README.md "Reliability"). stringifyJson()
+// NDJSON streams and any text made of the data (docs/reliability.md). stringifyJson()
 // answers exactly what JSON.stringify would, through a loop with its own stack when the
 // recursion gives up. Indented, only the first INDENT_DEPTH levels are: past them the text goes
 // on compact (the same value), since indenting 100,000 levels takes billions of spaces.

@@ -1,4 +1,4 @@
-// The token never reaches an output (README.md "Reliability"): not where a command shows which
+// The token never reaches an output (docs/reliability.md): not where a command shows which
 // token is in force (`auth status`: maskToken), and not where the service echoes it back — in a
 // refusal's message, a record's name, a header such as X-Request-Id, a `--debug` line or what
 // `api` prints. Every token handed to a client is registered with the IO object, whose writers

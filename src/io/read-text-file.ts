@@ -1,5 +1,5 @@
 // A text file named on the command line (--message-file, --prompt-file, api's @file and
-// --input), read so that it can never hang the CLI (README.md "Reliability"): opened without
+// --input), read so that it can never hang the CLI (docs/reliability.md): opened without
 // blocking and checked to be a regular file — a FIFO with no writer, a terminal or a device would
 // wait forever, and cannot be told apart from a slow one — then read up to a bound. A pipe is
 // read through standard input instead (`-`), where waiting for it is what was asked for.

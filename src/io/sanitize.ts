@@ -4,7 +4,7 @@
 // character (Unicode Cf: zero-width space and joiners, BOM, word joiner, tag characters…, which
 // would let `site_bak\u200dery` pass for `site_bakery`) are removed before printing, the line and
 // paragraph separators U+2028/U+2029 become newlines, and all of them are \uXXXX escapes in JSON.
-// Two layers (README.md "Reliability"): sanitize()/sanitizeInline() where a value is put into a
+// Two layers (docs/reliability.md): sanitize()/sanitizeInline() where a value is put into a
 // sentence or a cell, and forTerminal()/forJson() in the IO object's writers, which every byte
 // printed goes through. Our own colour survives the second layer only because style.ts marks each
 // of its SGR sequences with a secret made when the process starts, which no string from outside

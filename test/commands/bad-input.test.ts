@@ -1,4 +1,4 @@
-// Bad input costs nothing (README.md "Reliability"): every local check runs before the first
+// Bad input costs nothing (docs/reliability.md): every local check runs before the first
 // request, so each line below exits 2 with a sentence and the emulator's request log proves that
 // nothing was sent. Values that cannot be ids are never echoed raw, and a token pasted where an id
 // goes is neither sent nor shown.

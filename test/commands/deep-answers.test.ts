@@ -1,4 +1,4 @@
-// Hostile answers nested absurdly deep never crash a command (README.md "Reliability"). A
+// Hostile answers nested absurdly deep never crash a command (docs/reliability.md). A
 // hostile service (test/helpers/planting-proxy.ts) puts a value nested 100,000 levels deep into
 // the `data` of every answer and refusal, and of the first event or record inside it. JSON.parse reads it; everything
 // after it (sanitizing, reading, rendering, --json and NDJSON output) walks it without recursion,

@@ -1,4 +1,4 @@
-// The token echoed back by the service never reaches an output (README.md "Reliability"). A
+// The token echoed back by the service never reaches an output (docs/reliability.md). A
 // hostile service (test/helpers/planting-proxy.ts) puts the very token each request carried —
 // `Authorization: Bearer …` — into every string it answers (names, messages, refusals, events,
 // URLs), into X-Request-Id, and spells it with a JSON escape (`\u0073bt_…`) every other time, so

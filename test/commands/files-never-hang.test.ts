@@ -1,4 +1,4 @@
-// Files that never hang, and a broken configuration named (README.md "Reliability"). The
+// Files that never hang, and a broken configuration named (docs/reliability.md). The
 // configuration, --message-file, --prompt-file and api's @file are opened without blocking and
 // must be regular files, read within a bound: a FIFO (with no writer), a device or a directory is
 // refused at once with a sentence (exit 2), in the built binary too, where a blocked open would

@@ -1,4 +1,4 @@
-// No planted control or bidi character reaches any output (README.md "Reliability"). Every
+// No planted control or bidi character reaches any output (docs/reliability.md). Every
 // command runs against a hostile service (test/helpers/planting-proxy.ts: the emulator, with every
 // class of escape sequence, C0, C1, DEL and the bidi controls planted in every string it
 // answers, refusal messages and X-Request-Id included) in three modes: piped, --json, and a

@@ -1,5 +1,5 @@
 // Degenerate terminals and signals, with the built binary in a real pseudo-terminal (`script`)
-// whose size is set with stty (README.md "Reliability"). A terminal of 0 × 0 or of absurd size
+// whose size is set with stty (docs/reliability.md). A terminal of 0 × 0 or of absurd size
 // cannot be redrawn: progress comes as a few appended lines and the run ends as usual. SIGINT and
 // SIGTERM end the process in every state: following a run, at a prompt, waiting on a request that
 // never answers.

@@ -1,6 +1,6 @@
 // The output boundary (src/io/sanitize.ts, the IO's writers, style.ts), degenerate terminals
 // (the status line and the spinner), enquirer's prompts (NO_COLOR, cleaned labels, cancelled by
-// the abort signal) and the id checks (src/input.ts). README.md "Reliability".
+// the abort signal) and the id checks (src/input.ts). docs/reliability.md.
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';

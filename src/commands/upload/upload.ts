@@ -126,9 +126,10 @@ export const uploadCommand = defineCommand({
   summary: 'Upload files to the site’s storage and print their permanent addresses',
   description:
     'Uploads each file as a public storage file and prints its permanent address, one a line, in the order given.\n' +
-    'Every file is checked first (it exists, is readable, at most 100 MB): a missing or unreadable file is a usage error (exit 2) and nothing is sent.',
+    'Every file is checked first (it exists, is readable, at most 100 MB): a missing or unreadable file is a usage error (exit 2) and nothing is sent.\n' +
+    'On a terminal a progress line shows bytes sent, rate and time left; Ctrl-C stops at once and says which files were stored.',
   exitCodes:
-    '0 every file uploaded; 1 an upload failed (the addresses printed stay valid), 2 usage (nothing sent), 4 auth',
+    '0 every file uploaded; 1 an upload failed (the addresses printed stay valid), 2 usage (nothing sent), 4 auth, 130 interrupted',
   learnMore: 'docs/guide.md#publishing-and-uploads',
   args: [
     // Both optional for commander: `[site] <file...>` would take the only word given for the site.

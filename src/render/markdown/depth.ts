@@ -1,4 +1,4 @@
-// Markdown nested absurdly deep is not parsed (README.md "Reliability"). marked's lexer recurses
+// Markdown nested absurdly deep is not parsed (docs/reliability.md). marked's lexer recurses
 // once per level of quote, list and emphasis, so the agent's text nested a few thousand levels
 // would exhaust the stack, and a list nested 500 levels already takes a second to parse (2,000:
 // a minute). A part of the text nested past these bounds is shown as it was written, its lines
