@@ -3,6 +3,7 @@
 import { expectTypeOf } from 'vitest';
 import type { call as api } from '../../src/commands/api/call.js';
 import type { chat } from '../../src/commands/chat/chat.js';
+import type { doctor } from '../../src/commands/doctor/index.js';
 import type { ChatOptions } from '../../src/commands/chat/options.js';
 import type { emulator } from '../../src/commands/emulator/index.js';
 import type { EmulatorOptions } from '../../src/commands/emulator/flags.js';
@@ -22,6 +23,8 @@ expectTypeOf<EmulatorOptions>().toEqualTypeOf<OptionsOf<typeof emulator>>();
 
 // What they hold, read from the flags.
 expectTypeOf<OptionsOf<typeof siteList>>().toEqualTypeOf<{ workspace?: string; limit?: number; all?: true }>();
+// The interface doctor was written with, now read from its definition.
+expectTypeOf<OptionsOf<typeof doctor>>().toEqualTypeOf<{ site?: string; workspace?: string; job?: string }>();
 expectTypeOf<PublishOptions['wait']>().toEqualTypeOf<boolean | undefined>();
 expectTypeOf<PublishOptions['sites']>().toEqualTypeOf<string[]>();
 expectTypeOf<ChatOptions['follow']>().toEqualTypeOf<boolean>();

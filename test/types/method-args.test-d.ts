@@ -9,6 +9,7 @@ import type { AnyMethodArgs, CallArgs, MethodArgs } from '../../src/api/method-a
 import type { MethodName as IndexedName } from '../../src/api/method-index.js';
 import type { MethodName } from '../../src/api/methods.js';
 import { listByPage, pages, paginate } from '../../src/api/paginate.js';
+import type { Step } from '../../src/commands/doctor/plan.js';
 
 // The registry and the index compiled from it (method-index.json) name the same methods.
 expectTypeOf<MethodName>().toEqualTypeOf<IndexedName>();
@@ -76,6 +77,16 @@ export async function listings(client: ApiClient) {
   // @ts-expect-error: the page is the helper's to set, as a number: not text
   await listByPage(client, 'list_code_backups', { projectId: 's', page: '2' }, {});
 }
+
+// A plan of calls made later (doctor's) pairs each method with the arguments it takes.
+export const steps: Step[] = [
+  { method: 'get_job', why: 'w', args: () => ({ send: { projectId: 's', jobId: 'j', cursor: 0 } }) },
+  { method: 'list_workspaces', why: 'w', args: () => ({ send: {} }) },
+  // @ts-expect-error: get_job needs the run (jobId)
+  { method: 'get_job', why: 'w', args: () => ({ send: { projectId: 's' } }) },
+  // @ts-expect-error: list_workspaces takes no argument
+  { method: 'list_workspaces', why: 'w', args: () => ({ send: { workspaceId: 'w' } }) },
+];
 
 // The emulator's handlers get every argument of the registry at once (emulator/host.ts Args):
 // required where every method taking it requires it, the union of what the methods accept.
