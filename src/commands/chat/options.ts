@@ -7,15 +7,19 @@ import {
   parseDuration,
   parsePositiveInt,
 } from '../../core/define.js';
+import { isPlaceholder } from '../../core/placeholders.js';
 import { UsageError } from '../../errors.js';
 import { FLEET_OPTIONS } from '../fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 
-/** --choose N: a number; the printed `N` is a placeholder, refused with what to put in its place. */
+/**
+ * --choose N: a number. A placeholder (`N`, `<n>`) is refused before anything is read or sent,
+ * saying where the choices are: printed with the question, each with its own whole command.
+ */
 function parseChoice(value: string): number {
-  if (value.trim() === 'N')
+  if (isPlaceholder(value))
     throw new UsageError(
-      '--choose N holds a placeholder: put the number of one of the suggested answers in place of N (they are listed with the question; `sitebuilder job watch SITE JOB` shows them again). Nothing was sent.',
+      `--choose ${value.trim()} holds a placeholder: put the number of one of the suggested answers in its place. The question was printed with one whole --choose command for each answer; \`job watch\` with the site and the run's job id prints them again. Nothing was sent.`,
     );
   return parsePositiveInt('--choose')(value);
 }
