@@ -121,12 +121,17 @@ class SiteNotingClient extends ApiClient {
     super(options);
   }
 
-  override async call<const M extends string, T = unknown>(
+  override call<const M extends string, T = unknown>(
     method: M,
     args: CallArgs<M>,
+    options?: CallOptions,
+  ): Promise<CallResult<T>>;
+  override async call<T = unknown>(
+    method: string,
+    args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<CallResult<T>> {
-    const result = await super.call<M, T>(method, args, options);
+    const result = await super.call<string, T>(method, args, options);
     if (this.seen.length < SEEN_MAX) {
       const data = result.envelope.data;
       // Only noted, never checked here: an answer that holds no list is the command's to refuse.

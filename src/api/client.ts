@@ -233,15 +233,20 @@ export class ApiClient {
   }
 
   /**
-   * Calls a method of the service. Throws UsageError (nothing sent), ApiError or NetworkError.
-   * `args` is typed from the registry for a method it names (method-args.ts).
+   * What callers see of call() below: `args` typed from the registry for a method it names
+   * (method-args.ts); the implementation takes any object.
    */
-  async call<const M extends string, T = unknown>(
+  call<const M extends string, T = unknown>(
     method: M,
-    typedArgs: CallArgs<M>,
+    args: CallArgs<M>,
+    options?: CallOptions,
+  ): Promise<CallResult<T>>;
+  /** Calls a method of the service. Throws UsageError (nothing sent), ApiError or NetworkError. */
+  async call<T = unknown>(
+    method: string,
+    args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<CallResult<T>> {
-    const args: Record<string, unknown> = typedArgs;
     const spec = methodInfo(method);
     // What the spec states is checked here (docs/scripting.md "How calls are made"); what the
     // registry only guesses is left to the service, which refuses a bad argument with 400.

@@ -111,13 +111,18 @@ const movedBy = (pattern: ListingPattern | undefined) =>
         : 'cursor';
 
 /** Every page of a listing, in order, until it ends (see the head of this file). */
-export async function* pages<const M extends string>(
+export function pages<const M extends string>(
   client: ApiClient,
   method: M,
-  typedArgs: CallArgs<M>,
+  args: CallArgs<M>,
+  options?: PaginateOptions,
+): AsyncGenerator<Page>;
+export async function* pages(
+  client: ApiClient,
+  method: string,
+  firstArgs: Args = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<Page> {
-  const firstArgs: Args = typedArgs;
   let pattern = options.pattern ?? methodInfo(method)?.listing ?? undefined;
   if (!pattern && !options.detect) throw new Error(`${method} is not a listing method`);
   const bound = options.maxPages ?? PAGE_BOUND;
@@ -131,9 +136,9 @@ export async function* pages<const M extends string>(
   let longest = 0;
   // From the second page on, what the service handed back goes back as it came, even where the
   // reference types the argument (an offset or page as text): the rest was checked on page 1
-  // (by tsc too: CallArgs<M>), so the calls go as to a name known only at run time (`<string>`).
+  // (by tsc too: CallArgs<M>).
   const call = (a: Args, index: number) =>
-    client.call<string>(method, a, { signal: options.signal, headers: options.headers, skipValidation: index > 0 });
+    client.call(method, a, { signal: options.signal, headers: options.headers, skipValidation: index > 0 });
   for (let index = 0; ; index++) {
     seen.add(stringifyJson(args) ?? '');
     let result: CallResult;
@@ -188,10 +193,16 @@ export async function* pages<const M extends string>(
 }
 
 /** The records of a listing, one at a time, across pages. */
-export async function* paginate<const M extends string, T = unknown>(
+export function paginate<const M extends string, T = unknown>(
   client: ApiClient,
   method: M,
   args: CallArgs<M>,
+  options?: PaginateOptions,
+): AsyncGenerator<T>;
+export async function* paginate<T = unknown>(
+  client: ApiClient,
+  method: string,
+  args: Args = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<T> {
   if (options.max !== undefined && options.max <= 0) return;
@@ -209,10 +220,16 @@ export async function* paginate<const M extends string, T = unknown>(
  * every page with `all`. `more`: a page follows the one shown (true), none does (false), or
  * the page does not say (`maybe`: it has no total, and was not short).
  */
-export async function listByPage<const M extends string>(
+export function listByPage<const M extends string>(
   client: ApiClient,
   method: M,
   args: CallArgs<M>,
+  opts: { page?: number; all?: boolean; signal?: AbortSignal },
+): Promise<{ items: unknown[]; more: boolean | 'maybe' }>;
+export async function listByPage(
+  client: ApiClient,
+  method: string,
+  args: Args,
   opts: { page?: number; all?: boolean; signal?: AbortSignal },
 ): Promise<{ items: unknown[]; more: boolean | 'maybe' }> {
   if (opts.all) {
@@ -221,9 +238,8 @@ export async function listByPage<const M extends string>(
     return { items, more: false };
   }
   const page = opts.page ?? 1;
-  const given: Args = args;
-  const pageArgs = { ...given, page };
-  const result = await client.call<string>(method, pageArgs, { signal: opts.signal });
+  const pageArgs = { ...args, page };
+  const result = await client.call(method, pageArgs, { signal: opts.signal });
   const items = recordsOf(method, result);
   const before = page === 1 ? 0 : undefined;
   const verdict = decideNext('page', pageArgs, result.envelope, { received: items.length, before, longest: 0 });
