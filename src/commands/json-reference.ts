@@ -1,6 +1,6 @@
 // The JSON reference of docs/scripting.md, generated from the command tree: every command that
 // runs, with the jsonFields its --help shows. scripts/json-reference.mjs writes it there and
-// test/unit/json-reference.test.ts checks that no command is missing there.
+// test/scripts/json-reference.test.ts checks that no command is missing there.
 import type { AnyCommandDefinition } from '../core/define.js';
 import { loadCommands } from '../core/nouns.js';
 

@@ -67,8 +67,14 @@ describe('the built binary', () => {
     hanging.answerFor = () => ({ hang: true });
     const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-crash-'));
     const hook = join(dir, 'throw-later.cjs');
-    // Thrown from a timer while the command waits on a request that never answers.
-    writeFileSync(hook, `setTimeout(() => { throw new Error('boom from a callback'); }, 300).unref();`);
+    // Thrown from a timer while the command waits on a request that never answers: the timer is
+    // set once the request has gone out (a fixed delay from start-up lost the race on a loaded
+    // machine, before the request was sent).
+    writeFileSync(
+      hook,
+      `require('node:diagnostics_channel').subscribe('http.client.request.start', ({ request }) =>
+        request.on('finish', () => setTimeout(() => { throw new Error('boom from a callback'); }, 50).unref()));`,
+    );
     try {
       const env = {
         SITEBUILDER_BASE_URL: hanging.baseUrl,
