@@ -14,7 +14,7 @@ import { ConfigStore } from '../src/config/store.js';
 import { readHistoryPage } from '../src/service/messages.js';
 import { DEMO_TOKENS, startEmulator } from '../src/emulator/index.js';
 import { createTestIO } from '../src/io/io.js';
-import { REWRITE_ROW } from '../src/io/io.js';
+import { REWRITE_ROW } from '../src/io/live-block.js';
 
 const SITE = 'site_bakery';
 

@@ -2,12 +2,13 @@
 // backups, a tool's kind) and the page bound, over a real client and a scripted server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findList } from '../../src/api/answer.js';
-import { ApiClient, type Envelope } from '../../src/api/client.js';
+import type { Envelope } from '../../src/api/call.js';
+import { ApiClient } from '../../src/api/client.js';
 import { decideNext, type Verdict } from '../../src/api/page-fields.js';
 import { itemsOf, PAGE_BOUND, paginate, largestPage } from '../../src/api/paginate.js';
 import type { ListingPattern } from '../../src/api/registry-terms.js';
 import { FakeClock } from '../../src/clock.js';
-import { toolKind } from '../../src/commands/discovery/tools.js';
+import { toolKind } from '../../src/commands/tools/tools.js';
 import { newestFirst, parseTime } from '../../src/service/time.js';
 import { envelope, type ScriptServer, startScriptServer } from '../helpers/script-server.js';
 

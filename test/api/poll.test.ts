@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptivePoller, POLL_TIMING, pollUntil } from '../../src/api/poll.js';
+import { pollUntil } from '../../src/api/poll.js';
+import { AdaptivePoller, POLL_TIMING } from '../../src/api/poller.js';
 import { FakeClock } from '../../src/clock.js';
 
 describe('pollUntil', () => {

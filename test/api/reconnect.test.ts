@@ -2,7 +2,8 @@
 // out, the waits between tries (doubling, never under the poll floor, bounded), what is said,
 // and pollUntil reading through an outage. On a FakeClock: the waits are read, not waited.
 import { describe, expect, it } from 'vitest';
-import { ConnectionLostError, mayRecover, POLL_TIMING, pollUntil, RECONNECT, Reconnect } from '../../src/api/poll.js';
+import { ConnectionLostError, mayRecover, pollUntil, RECONNECT, Reconnect } from '../../src/api/poll.js';
+import { POLL_TIMING } from '../../src/api/poller.js';
 import { FakeClock } from '../../src/clock.js';
 import { ApiError, AuthError, NetworkError, UsageError } from '../../src/errors.js';
 

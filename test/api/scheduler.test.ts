@@ -4,7 +4,7 @@
 // (a minute starts with the first call after the last one ran out): one process of 200 sites,
 // and two processes on one token, with no 429 and within the budget-bound time.
 import { describe, expect, it } from 'vitest';
-import type { RateBudget } from '../../src/api/client.js';
+import type { RateBudget } from '../../src/api/call.js';
 import { pollUntil } from '../../src/api/poll.js';
 import { CallScheduler, SCHEDULE } from '../../src/api/scheduler.js';
 import type { Clock } from '../../src/clock.js';

@@ -5,7 +5,9 @@
 // is real time (sockets), so the tests give it a fraction of a second.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerList, answerRecord } from '../../src/api/answer.js';
-import { ApiClient, parseRetryAfter, TRANSPORT_BOUNDS } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/client.js';
+import { parseRetryAfter } from '../../src/api/headers.js';
+import { TRANSPORT_BOUNDS } from '../../src/api/transport.js';
 import { FakeClock } from '../../src/clock.js';
 import { ApiError, NetworkError, RateLimitError } from '../../src/errors.js';
 import { envelope, startScriptServer, type ScriptServer } from '../helpers/script-server.js';

@@ -5,9 +5,9 @@
 // service's; long texts rendered a part at a time.
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
-import { scriptRun } from '../../src/emulator/agent/script.js';
-import { readBrief } from '../../src/emulator/agent/brief.js';
-import { cutPieces } from '../../src/emulator/agent/timeline.js';
+import { scriptRun } from '../../src/emulator/domains/chat/agent/script.js';
+import { readBrief } from '../../src/emulator/domains/chat/agent/brief.js';
+import { cutPieces } from '../../src/emulator/domains/chat/agent/timeline.js';
 import { createTestIO } from '../../src/io/io.js';
 import { forTerminal } from '../../src/io/sanitize.js';
 import { displayWidth } from '../../src/io/width.js';

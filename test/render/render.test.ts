@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyAnswer, initialRunState, outcomeOf, creditsOfRun } from '../../src/render/reducer.js';
 import { asEvent } from '../../src/service/events.js';
-import { REWRITE_ROW } from '../../src/io/io.js';
+import { REWRITE_ROW } from '../../src/io/live-block.js';
 import { wrapRows } from '../../src/render/playback.js';
 import { createRunView, TextRunView } from '../../src/render/views.js';
 import { createTestIO } from '../../src/io/io.js';

@@ -2,7 +2,7 @@
 // (jsonFields) and in the JSON reference of docs/scripting.md (refreshed by `npm run docs:json`).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonReferenceRows } from '../../src/commands/json-reference.js';
+import { jsonReferenceRows } from '../../scripts/json-reference-table.js';
 import { loadCommands } from '../../src/core/nouns.js';
 
 const doc = readFileSync(new URL('../../docs/scripting.md', import.meta.url), 'utf8');

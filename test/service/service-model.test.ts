@@ -6,7 +6,7 @@ import { FakeClock } from '../../src/clock.js';
 import { createTestIO } from '../../src/io/io.js';
 import { applyAnswer, initialRunState, outcomeOf, planOf } from '../../src/render/reducer.js';
 import { TextRunView } from '../../src/render/views.js';
-import { pendingOf } from '../../src/commands/job/commands.js';
+import { pendingOf } from '../../src/commands/shared/run/next-steps.js';
 import {
   readFileEvent,
   readQuestion,

@@ -3,7 +3,7 @@
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
 // The definition only: the implementation (./run.ts) loads when the command runs.
 import { defineCommand } from '../../core/define.js';
-import { isBatch, refuseBatchFlags } from '../fleet/options.js';
+import { isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
 import { CHAT_ARGS, CHAT_OPTIONS } from './options.js';
 
 export const chat = defineCommand({

@@ -9,8 +9,8 @@ import {
 } from '../../core/define.js';
 import { isPlaceholder } from '../../core/placeholders.js';
 import { UsageError } from '../../errors.js';
-import { FLEET_OPTIONS } from '../fleet/options.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { FLEET_OPTIONS } from '../shared/fleet/options.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 
 /**
  * --choose N: a number. A placeholder (`N`, `<n>`) is refused before anything is read or sent,

@@ -7,8 +7,8 @@ import {
   type OptionDefinition,
   parseDuration,
 } from '../../core/define.js';
-import { FLEET_OPTIONS } from '../fleet/options.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { FLEET_OPTIONS } from '../shared/fleet/options.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 
 export const PUBLISH_ARGS = [
   {

@@ -8,7 +8,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
 import { defineCommand } from '../../core/define.js';
-import { isBatch, refuseBatchFlags } from '../fleet/options.js';
+import { isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
 import { isLive, publishRecord, type PublishRecord } from '../../service/publish.js';
 import {
   DEFAULT_TIMEOUT_MS,

@@ -6,10 +6,11 @@ import { printFields } from '../../io/print.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { defineCommand, type OptionsOf, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import { DEFAULT_TIMEOUT_MS } from './sentences.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { waitForPublish } from './wait.js';
+import { sayLeftEmpty } from '../shared/listing.js';
 
 export const PUBLISH_STATUS_JSON_FIELDS =
   '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error }: always present, null where the service ' +
@@ -99,7 +100,7 @@ function print(ctx: Context, record: PublishRecord): void {
       `The publish of ${siteId} is live, but sitebuilder cannot read an address in the service’s answer; --json shows every field it sent.`,
     );
   const missing = notGiven(record).filter((w) => w !== 'address' || !isLive(record));
-  if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
+  sayLeftEmpty(ctx, missing);
 }
 
 export const publishStatusCommand = defineCommand({

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { putStorageFile } from '../../../src/emulator/storage.js';
+import { putStorageFile } from '../../../src/emulator/domains/storage-files/files.js';
 import { run } from '../../helpers/run.js';
 import { ScriptedPrompter } from '../../helpers/scripted-prompter.js';
 import { itemsIn, rx, SHAPES } from '../../helpers/shapes.js';

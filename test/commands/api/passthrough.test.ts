@@ -1,7 +1,7 @@
 // Pure parts of `sitebuilder api` and `email`: typed fields and nested keys, the listing
 // pattern a page reveals, tolerant email domain records, and which records changed.
 import { describe, expect, it } from 'vitest';
-import type { Envelope } from '../../../src/api/client.js';
+import type { Envelope } from '../../../src/api/call.js';
 import { applyFields, parseKey, typedValue } from '../../../src/commands/api/fields.js';
 import { detectPattern } from '../../../src/commands/api/pages.js';
 import { dnsRecordsOf, emailDomainsOf, statusInWords } from '../../../src/commands/email/records.js';

@@ -1,6 +1,6 @@
 // The question select: labels from the service are sanitized, the answer is the option as sent.
 import { describe, expect, it } from 'vitest';
-import { askQuestion } from '../../../src/commands/chat/answers.js';
+import { askQuestion } from '../../../src/commands/shared/conversation/answers.js';
 import type { Context } from '../../../src/context.js';
 import type { Choice } from '../../../src/io/prompter.js';
 

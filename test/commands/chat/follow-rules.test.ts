@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { POLL_TIMING } from '../../../src/api/poll.js';
+import { POLL_TIMING } from '../../../src/api/poller.js';
 import { FakeClock } from '../../../src/clock.js';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import { Interrupts } from '../../../src/interrupts.js';

@@ -90,7 +90,7 @@ export class InterruptingClock extends FakeClock {
   }
 }
 
-/** Esc, then `y`: the keys that cancel a followed run (src/commands/job/run-keys.ts). */
+/** Esc, then `y`: the keys that cancel a followed run (src/commands/shared/run/run-keys.ts). */
 export function pressCancel(interrupts: Interrupts): void {
   interrupts.press(ESC);
   interrupts.press('y');

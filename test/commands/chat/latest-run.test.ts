@@ -1,6 +1,6 @@
 // What waits on a site, and so what a reply answers, from what no shape can mislead: get_job of a
 // known run, what this CLI saw itself, and whether the history changed since, told by the
-// fingerprints of its first page (src/commands/chat/latest-run.ts). A machine that has not seen
+// fingerprints of its first page (src/commands/shared/run/latest-run.ts). A machine that has not seen
 // the history since a run ended cannot tell: a terminal asks, a reply exits 2 naming --job or
 // --yes, a new message exits 5. A reply printed long ago is refused once something happened since
 // (a teammate's approval is never approved again). And across shapes, the same decisions.

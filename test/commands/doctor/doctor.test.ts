@@ -7,7 +7,7 @@ import { beforeAll, beforeEach, afterAll, describe, expect, it } from 'vitest';
 import { methodInfo } from '../../../src/api/method-index.js';
 import { FakeClock } from '../../../src/clock.js';
 import type { DoctorReport } from '../../../src/commands/doctor/report.js';
-import { CHAT_DOMAIN, type ChatSlice } from '../../../src/emulator/chat/slice.js';
+import { CHAT_DOMAIN, type ChatSlice } from '../../../src/emulator/domains/chat/slice.js';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import { displayWidth } from '../../../src/io/width.js';
 import { catalogueFields } from '../../../src/service/catalogue.js';

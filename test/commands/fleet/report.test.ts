@@ -3,17 +3,11 @@
 // the sentence for sites named on the command line that the service does not know, and a site's
 // row on a terminal of any width.
 import { describe, expect, it } from 'vitest';
-import { unknownSitesError } from '../../../src/commands/chat/batch.js';
-import { isBatch } from '../../../src/commands/fleet/options.js';
-import {
-  FleetReport,
-  isFailure,
-  liveRow,
-  SEVERITY,
-  summaryRows,
-  worstExit,
-} from '../../../src/commands/fleet/report.js';
-import type { SiteOutcome } from '../../../src/commands/fleet/report.js';
+import { unknownSitesError } from '../../../src/commands/chat/known-sites.js';
+import { isBatch } from '../../../src/commands/shared/fleet/options.js';
+import { isFailure, SEVERITY, type SiteOutcome, worstExit } from '../../../src/commands/shared/fleet/outcome.js';
+import { FleetReport } from '../../../src/commands/shared/fleet/report.js';
+import { liveRow, summaryRows } from '../../../src/commands/shared/fleet/rows.js';
 import { FakeClock } from '../../../src/clock.js';
 import type { Context } from '../../../src/context.js';
 import { createTestIO } from '../../../src/io/io.js';

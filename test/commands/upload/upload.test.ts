@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../src/clock.js';
 import { Base64File } from '../../../src/commands/upload/file-source.js';
 import { planUploads } from '../../../src/commands/upload/files.js';
-import { listStorageFiles } from '../../../src/emulator/storage.js';
+import { listStorageFiles } from '../../../src/emulator/domains/storage-files/files.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { CliError, InterruptedError, UsageError } from '../../../src/errors.js';
 import { displayWidth } from '../../../src/io/width.js';
