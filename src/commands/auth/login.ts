@@ -10,11 +10,7 @@ import { sb } from '../../io/shell.js';
 import { readTokenInfo } from '../../service/token.js';
 import { addressOrigin } from './origin.js';
 
-interface LoginOptions {
-  withToken?: boolean;
-}
-
-export const login = defineCommand<LoginOptions>({
+export const login = defineCommand({
   name: 'login',
   summary: 'Save a token for this profile, after checking it with the service',
   description:
