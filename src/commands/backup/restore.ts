@@ -1,6 +1,7 @@
 // `sitebuilder backup restore <site> <backupId>`: replaces every page, component and setting
 // with the backup's. Destructive, so it confirms first and says what is and is not touched.
-import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
+import { type ChoiceRow, fitChoices } from '../../io/choice-layout.js';
+import { sayCut } from '../../io/print.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -61,7 +62,8 @@ async function resolveBackup(
   // A record without an id of either kind cannot be restored by the command: not offered.
   const offered = items.filter((b) => idOf(b));
   if (offered.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
-  const lines = layoutChoices(ctx.io.columns, offered.map(choiceRow), { free: 1, optional: [2] });
+  const { lines, cut } = fitChoices(ctx.io.columns, offered.map(choiceRow), { free: 1, optional: [2] });
+  if (cut) sayCut(ctx.io, `${sb('backup list', siteId)} | cat`);
   const picked = await ctx.prompter.select(
     'Which backup?',
     offered.map((b, i) => ({ label: lines[i], value: b, picked: describe(b) })),

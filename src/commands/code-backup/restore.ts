@@ -2,7 +2,8 @@
 // backup. The service also deletes the whole chat history of the site for everyone and
 // discards queued messages, takes no backup first and does not publish: the confirmation says
 // so in plain words before anything is sent.
-import { layoutChoices } from '../../io/choice-layout.js';
+import { fitChoices } from '../../io/choice-layout.js';
+import { sayCut } from '../../io/print.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -38,7 +39,7 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   const { records: ordered, sorted } = newestFirst(items, (b) => known(b.created));
   // Its date (or day) and label, then its id (io/choice-layout.ts).
   const idOf = (b: (typeof ordered)[number]) => known(b.id) ?? '';
-  const lines = layoutChoices(
+  const { lines, cut } = fitChoices(
     ctx.io.columns,
     ordered.map((b) => {
       const when = formatWhen(known(b.created), true);
@@ -48,6 +49,7 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
       };
     }),
   );
+  if (cut) sayCut(ctx.io, `${sb('code-backup list', siteId)} | cat`);
   return ctx.prompter.select(
     sorted ? 'Which code backup? (newest first)' : 'Which code backup?',
     ordered.map((b, i) => ({ label: lines[i], value: idOf(b), picked: sanitizeInline(idOf(b)) })),

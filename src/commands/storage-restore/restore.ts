@@ -34,6 +34,7 @@ import {
   missingNote,
 } from './plan-view.js';
 import {
+  describeRestore,
   fetchPlan,
   nothingToRestore,
   PlanChangedError,
@@ -46,13 +47,8 @@ import {
 import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
 import { flag, sb } from '../../io/shell.js';
 
-function describe(r: RestoreRequest): string {
-  const what = r.mode === 'full' ? 'in full' : `(${r.paths.length} selected path${r.paths.length === 1 ? '' : 's'})`;
-  return `Restore storage backup ${sanitizeInline(r.backupId)} on site ${r.siteId} ${what}`;
-}
-
 async function askToStart(ctx: Context, r: RestoreRequest, plan: RestorePlan, question: string): Promise<void> {
-  ctx.io.errLine(`${describe(r)}:`);
+  ctx.io.errLine(`${describeRestore(r)}:`);
   for (const line of planConsequences(plan, r.mode)) ctx.io.errLine(`  - ${line}`);
   if (!(await ctx.prompter.confirm(question, false))) throw new InterruptedError('Cancelled; nothing was restored.');
 }
@@ -128,7 +124,7 @@ export async function runStorageRestore(opts: OptionsOf<typeof storageRestoreCom
     } else if (!ctx.globals.yes) {
       printPlanForScript(ctx, request, answer);
       throw new ConfirmationNeededError(
-        `${describe(request)} needs confirmation and no prompt is possible here${noPromptBecause(ctx.io, ctx.env)}; check the plan, then start exactly it with ` +
+        `${describeRestore(request)} needs confirmation and no prompt is possible here${noPromptBecause(ctx.io, ctx.env)}; check the plan, then start exactly it with ` +
           `--confirm ${answer.confirm} (or pass --yes). Nothing was restored.`,
         { confirm: answer.confirm, command: startCommand(request, answer.confirm) },
       );
