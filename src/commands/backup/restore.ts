@@ -13,6 +13,7 @@ import { known, recordOf } from '../../service/read.js';
 import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
 import { LIVE_SITE_KEPT, sayNotPublished } from '../shared/not-published.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 const matches = (b: unknown, id: string) => siteBackupIds(b).includes(id);
 
@@ -121,10 +122,7 @@ export const restore = defineCommand({
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).\n' +
     'On a terminal the backup id may be left out to pick one from the list.',
   exitCodes: `0 restored, 5 needs --yes (nothing changed), 130 declined; ${SERVICE_EXITS}`,
-  args: [
-    { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
-    { name: 'backupId', description: 'the _id or BackupId from `backup list`' },
-  ],
+  args: [SITE_ARG, { name: 'backupId', description: 'the _id or BackupId from `backup list`' }],
   examples: [
     'sitebuilder backup restore s_123',
     'sitebuilder backup restore s_123 bk_42 --yes',

@@ -17,6 +17,7 @@ import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
 import { LIVE_SITE_KEPT, sayNotPublished } from '../shared/not-published.js';
 import type { MethodArgs } from '../../api/method-args.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const CODE_RESTORE_CONSEQUENCES = [
   'the whole chat history of this site is deleted, for everyone in the project; this cannot be undone',
@@ -106,7 +107,7 @@ export const restore = defineCommand({
   exitCodes:
     '0 restored, 5 needs --yes (nothing changed), 130 declined; 1 refused (a run going on: --cancel-active-job), 2 usage (nothing sent), 4 auth',
   args: [
-    { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
+    SITE_ARG,
     { name: 'codeBackupId', description: 'from `code-backup list` (on a terminal, leave it out to pick one)' },
   ],
   options: [{ flags: '--cancel-active-job', description: 'stop a running generation instead of refusing' }],

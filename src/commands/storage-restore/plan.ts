@@ -13,6 +13,7 @@ import {
   startCommand,
   type RestoreRequest,
 } from './request.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const plan = defineCommand({
   name: 'plan',
@@ -24,7 +25,7 @@ export const plan = defineCommand({
     'refused with a new plan.',
   exitCodes: `0 planned (nothing restored); ${SERVICE_EXITS}`,
   learnMore: 'docs/scripting.md#storage-restore-from-a-script',
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: SELECTION_OPTIONS,
   examples: [
     'sitebuilder storage-restore plan s_123 --backup sb_4 --mode full',

@@ -46,6 +46,7 @@ import {
 } from './request.js';
 import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
 import { flag, sb } from '../../io/shell.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 async function askToStart(ctx: Context, r: RestoreRequest, plan: RestorePlan, question: string): Promise<void> {
   ctx.io.errLine(`${describeRestore(r)}:`);
@@ -212,7 +213,7 @@ export const storageRestoreCommand = defineCommand({
     'Restore the site’s stored files from a storage backup. The service plans first (files added, replaced and removed, bytes, a Before restore backup), then starts exactly that plan given its confirm value; if the storage changed meanwhile, it refuses with a new plan. full makes the storage match the backup: files added since are DELETED. selected restores only the --path files and folders.\nOn a terminal, what is missing is asked for and the plan is confirmed; a script gives the flags and --confirm VALUE (from `storage-restore plan`) or --yes. The restore is followed until it reads completed.',
   exitCodes: `0 completed (--no-wait: started), 5 needs --confirm or --yes, 8 --timeout, 130 declined or Ctrl-C; ${SERVICE_EXITS}`,
   learnMore: 'docs/guide.md#storage-restore, docs/scripting.md#storage-restore-from-a-script',
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: [...SELECTION_OPTIONS, ...FOLLOW_OPTIONS],
   examples: [
     'sitebuilder storage-restore s_123',

@@ -13,6 +13,7 @@ import { describeUnread, isUnread, recordOf, type Unread } from '../../service/r
 import { readUploadAddress } from '../../service/upload.js';
 import { interrupted, ofFiles } from './interrupted.js';
 import { startUploadProgress } from './progress.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export interface UploadRecord {
   siteId: string;
@@ -134,7 +135,7 @@ export const uploadCommand = defineCommand({
   args: [
     // Both optional for commander: `[site] <file...>` would take the only word given for the site.
     // Picked here, once the files are checked (siteOf), not before the command runs.
-    { name: 'site', description: 'site id (may be left out when a default site is set)', pick: false },
+    { ...SITE_ARG, pick: false },
     { name: 'file', description: 'files to upload (at least one)', variadic: true },
   ],
   usage: '[options] [site] <file...>',
