@@ -5,6 +5,7 @@ import { findList } from './api/answer.js';
 import type { Clock } from './clock.js';
 import { rememberSiteIds, type SeenSite } from './config/site-ids.js';
 import { type ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';
+import { addressOrigin } from './commands/auth/origin.js';
 import { NotLoggedInError, UsageError } from './errors.js';
 import { checkId, checkProfileName } from './input.js';
 import type { IO } from './io/io.js';
@@ -191,6 +192,8 @@ export function createContext(init: ContextInit): Context {
           debug: init.globals.debug ? (line) => ctx.debug(line) : undefined,
           notice: (line) => init.io.info(line),
           tokenOrigin: origin(ctx.token().source),
+          // The address given here is the one in force (auth login checks it before saving it).
+          addressOrigin: addressOrigin(ctx),
         },
         seenSites,
       );

@@ -131,6 +131,8 @@ export interface ClientOptions {
   random?: () => number;
   /** How the token was given (flag, environment, profile): a 401 names the right fix. */
   tokenOrigin?: TokenOrigin;
+  /** Where the address came from, in words ("profile prod"): a network failure names it. */
+  addressOrigin?: string;
   /** Told of a retry a person would otherwise wait through in silence (a time-out, a 429 wait). */
   notice?: (line: string) => void;
 }
@@ -198,7 +200,9 @@ export class ApiClient {
   budget: RateBudget;
   /** Every attempt waits for its turn here when set (the batch commands set one). */
   gate?: CallGate;
-  private readonly opts: Required<Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'notice'>> &
+  private readonly opts: Required<
+    Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'addressOrigin' | 'notice'>
+  > &
     ClientOptions;
   private agent?: Agent;
   private requestModule?: typeof import('node:http');
@@ -346,7 +350,14 @@ export class ApiClient {
           await clock.sleep(Math.max(this.backoff(failures), r.retryFloorMs ?? 0), signal);
           continue;
         }
-        const failure = networkFailure(label, this.baseUrl, err as NodeJS.ErrnoException, attempt, this.opts.timeoutMs);
+        const failure = networkFailure(
+          label,
+          this.baseUrl,
+          err as NodeJS.ErrnoException,
+          attempt,
+          this.opts.timeoutMs,
+          this.opts.addressOrigin,
+        );
         throw NOT_SENT.has(code) ? failure : unknownOutcome(failure);
       }
       this.trackBudget(res.headers);
@@ -506,7 +517,7 @@ export class ApiClient {
     const shown = location ? ` to ${JSON.stringify(location.slice(0, 200)).replace(/[\u007f-\u009f]/g, '')}` : '';
     return toApiError(
       { status: res.status, method: label, message: '', requestId, headers: res.headers },
-      `The service answered ${label} with a redirect (HTTP ${res.status}${shown}); a redirect is never followed and nothing was taken from it. Check the base URL (--base-url / SITEBUILDER_BASE_URL).${requestNote(requestId)}`,
+      `The service answered ${label} with a redirect (HTTP ${res.status}${shown}); a redirect is never followed and nothing was taken from it. Check the base URL (${this.opts.addressOrigin ? `it comes from ${this.opts.addressOrigin}` : '--base-url / SITEBUILDER_BASE_URL'}).${requestNote(requestId)}`,
     );
   }
 

@@ -206,7 +206,7 @@ describe('auth login', () => {
     const dead = await run(['auth', 'login', '--base-url', 'http://127.0.0.1:9'], { tty: true, prompter: none });
     expect(dead.code).toBe(1);
     expect(dead.stderr.replace(/\s+/g, ' ')).toContain(
-      'The address http://127.0.0.1:9 comes from --base-url; nothing was asked or saved.',
+      'check the address (it comes from --base-url) and your network, then try again. Nothing was asked or saved.',
     );
     const env = await run(['auth', 'login'], {
       tty: true,
