@@ -112,7 +112,7 @@ describe('emulator --setup', () => {
     expect(await second.done).toBe(2);
     expect(second.io.stdoutText()).toBe('');
     expect(second.io.stderrText()).toBe(
-      `error: An emulator already runs at ${address} for profile emulator; use it as it is, stop it first (Ctrl-C in its terminal), or start this one without --setup (or with \`sitebuilder emulator --setup --profile emulator-2\`).\n`,
+      `error: An emulator already runs at ${address} for profile emulator; use it as it is, stop it first (Ctrl-C in its terminal), start this one without --setup, or give it a profile of its own: \`sitebuilder emulator --setup --profile emulator-2\`.\n`,
     );
     expect(readFileSync(join(config, 'config.json'), 'utf8')).toBe(text);
     // Every command still reaches the first.

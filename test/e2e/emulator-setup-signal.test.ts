@@ -61,7 +61,7 @@ describe('emulator --setup, a real process', () => {
     expect(await second.exited).toBe(2);
     expect(second.out.stdout).toBe('');
     expect(second.out.stderr).toBe(
-      `error: An emulator (pid ${first.child.pid}) already runs at ${address} for profile emulator; use it as it is, stop it first (Ctrl-C in its terminal), or start this one without --setup (or with \`sitebuilder emulator --setup --profile emulator-2\`).\n`,
+      `error: An emulator (pid ${first.child.pid}) already runs at ${address} for profile emulator; use it as it is, stop it first (Ctrl-C in its terminal), start this one without --setup, or give it a profile of its own: \`sitebuilder emulator --setup --profile emulator-2\`.\n`,
     );
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(text);
     first.child.kill('SIGINT');

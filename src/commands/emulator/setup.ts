@@ -82,7 +82,7 @@ export async function checkNotRunning(ctx: Context, name: string, p: ProfileData
   if (!(await emulatorAnswers(p.baseUrl, ctx.signal))) return;
   const pid = alive(p.emulatorPid) ? ` (pid ${p.emulatorPid})` : '';
   throw new UsageError(
-    `An emulator${pid} already runs at ${p.baseUrl} for profile ${name}; use it as it is, stop it first (Ctrl-C in its terminal), or start this one without --setup (or with \`${sb('emulator --setup --profile', name === SETUP_PROFILE ? 'emulator-2' : SETUP_PROFILE)}\`).`,
+    `An emulator${pid} already runs at ${p.baseUrl} for profile ${name}; use it as it is, stop it first (Ctrl-C in its terminal), start this one without --setup, or give it a profile of its own: \`${sb('emulator --setup --profile', name === SETUP_PROFILE ? 'emulator-2' : SETUP_PROFILE)}\`.`,
   );
 }
 
