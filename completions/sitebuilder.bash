@@ -7,7 +7,7 @@ __sb_global_vflags=' -p --profile --base-url --token '
 
 _sitebuilder_spec() {
   case "$1" in
-    '') __sb_cmds='auth workspace workspaces site sites chat job jobs message messages queue upload publish backup backups code-backup code-backups storage-backup storage-backups storage-restore email api tools openapi completion emulator demo help'; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
+    '') __sb_cmds='auth workspace workspaces site sites chat job jobs message messages queue upload publish backup backups code-backup code-backups storage-backup storage-backups storage-restore email api tools openapi doctor completion emulator demo help'; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'auth') __sb_cmds='login status token logout help'; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'auth login') __sb_cmds=''; __sb_flags='--with-token -h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'auth status') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
@@ -69,6 +69,7 @@ _sitebuilder_spec() {
     'api') __sb_cmds=''; __sb_flags='-f --raw-field -F --field --input -H --header -i --include --paginate --jsonl --pattern -h --help'; __sb_vflags=' -f --raw-field -F --field --input -H --header --pattern '; __sb_npos=1; __sb_variadic=0 ;;
     'tools') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
     'openapi') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
+    'doctor') __sb_cmds=''; __sb_flags='--workspace --job -h --help'; __sb_vflags=' --workspace --job '; __sb_npos=1; __sb_variadic=0 ;;
     'completion') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=1; __sb_variadic=0 ;;
     'emulator') __sb_cmds=''; __sb_flags='--host --port --state --speed --setup --shapes -h --help'; __sb_vflags=' --host --port --state --speed --shapes '; __sb_npos=1; __sb_variadic=1 ;;
     'demo') __sb_cmds=''; __sb_flags='-h --help'; __sb_vflags='  '; __sb_npos=0; __sb_variadic=0 ;;
@@ -125,8 +126,9 @@ _sitebuilder_args() {
     'email restart|0') __sb_argsites=1 ;;
     'email help|0') __sb_args='domains restart' ;;
     'api|0') __sb_args='create_site send_message get_job cancel_job list_messages list_queued_messages edit_queued_message reorder_queued_message remove_queued_message resume_queue upload_storage_file publish_site get_publish_status get_publish_logs list_deployments list_workspaces list_sites list_templates list_workspace_members list_workspace_credit_activity list_backups restore_backup list_code_backups restore_code_backup list_storage_backups browse_storage_backup read_storage_backup_file create_storage_backup clear_storage_backups restore_storage_backup get_storage_restore_status list_database_backups list_storage_files get_site_email_settings restart_site_email_domain_verification list_site_email_sends list_site_email_engagement list_site_email_suppressions run_site_cron list_site_cron_runs trigger_deploy_hook list_deploy_hook_calls list_webhook_deliveries export_collection list_rows set_secret get_site_analytics get_site_analytics_pages get_site_analytics_referrers' ;;
+    'doctor|0') __sb_argsites=1 ;;
     'completion|0') __sb_args='bash zsh fish' ;;
-    'help|0') __sb_args='auth workspace site chat job message queue upload publish backup code-backup storage-backup storage-restore email api tools openapi completion emulator demo' ;;
+    'help|0') __sb_args='auth workspace site chat job message queue upload publish backup code-backup storage-backup storage-restore email api tools openapi doctor completion emulator demo' ;;
   esac
 }
 
@@ -149,6 +151,7 @@ _sitebuilder_child() {
     '|api') __sb_next='api' ;;
     '|tools') __sb_next='tools' ;;
     '|openapi') __sb_next='openapi' ;;
+    '|doctor') __sb_next='doctor' ;;
     '|completion') __sb_next='completion' ;;
     '|emulator') __sb_next='emulator' ;;
     '|demo') __sb_next='demo' ;;

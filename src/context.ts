@@ -66,6 +66,8 @@ export interface Context {
   /** The default site as set (SITEBUILDER_SITE, else the profile's `site use`), unchecked; undefined when none. */
   defaultSite(): string | undefined;
   debug(line: string): void;
+  /** This sitebuilder's version (ContextInit's, spread in). */
+  version: string;
   /** Closes what the context opened (the keep-alive connection) and keeps the site ids seen. */
   close(): Promise<void>;
 }

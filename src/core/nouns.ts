@@ -38,6 +38,7 @@ export const NOUNS: readonly NounEntry[] = [
   noun('api', [], async () => (await import('../commands/api/index.js')).api),
   noun('tools', [], async () => (await import('../commands/discovery/index.js')).tools),
   noun('openapi', [], async () => (await import('../commands/discovery/index.js')).openapi),
+  noun('doctor', [], async () => (await import('../commands/doctor/index.js')).doctor),
   noun('completion', [], async () => (await import('../commands/completion/index.js')).completion),
   noun('emulator', [], async () => (await import('../commands/emulator/index.js')).emulator),
   noun('demo', [], async () => (await import('../commands/demo/index.js')).demo),

@@ -151,7 +151,7 @@ export function catalogueFields(): CatalogueField[] {
 }
 
 /** The records of a resource in an answer's data, at its place. */
-function recordsAt(data: unknown, place: Place): unknown[] {
+export function recordsAt(data: unknown, place: Place): unknown[] {
   switch (place) {
     case 'data':
       return [data];

@@ -1,7 +1,8 @@
 // GET /v1/tools and GET /v1/openapi.json: their payloads are not shown. A tool is read for the
-// `tools` listing only (its name, scope, kind and description): nothing decides on it.
+// `tools` listing (its name, scope, kind and description) and for `doctor` (its arguments and
+// the shape of its answer): nothing decides on it.
 import { field, isRecord, locate, type ReadRecord, readRecord, recordOf, resource } from './read.js';
-import { asBoolean, asText } from './values.js';
+import { asBoolean, asObject, asText } from './values.js';
 
 export const TOOL = resource('tool', 'GET /v1/tools data (the list)', {
   name: field('its method', ['name', 'method', 'id'], asText),
@@ -11,6 +12,9 @@ export const TOOL = resource('tool', 'GET /v1/tools data (the list)', {
   destructive: field('whether it is destructive', ['destructive', 'annotations.destructiveHint'], asBoolean),
   listing: field('how it pages', ['listing', 'pagination'], asText),
   description: field('its description', ['description', 'summary'], asText),
+  // Read by `sitebuilder doctor` only, to compare the service's arguments with the registry's.
+  inputSchema: field('its arguments', ['inputSchema', 'input_schema', 'parameters'], asObject),
+  outputSchema: field('the shape of its answer', ['outputSchema', 'output_schema'], asObject),
 });
 
 export type Tool = ReadRecord<typeof TOOL.fields>;

@@ -67,6 +67,8 @@ export const LINES: string[][] = [
   ['api', 'get_job', '-f', 'projectId=site_bakery', '-f', 'jobId=job_999999'],
   ['openapi'],
   ['tools'],
+  ['doctor'],
+  ['doctor', 'site_bakery', '--job', 'job_000001'],
 ];
 
 export interface EveryCommandRun {
