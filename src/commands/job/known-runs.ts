@@ -9,8 +9,9 @@ import { type HistoryPage, readHistoryPage } from '../../service/messages.js';
 
 const why = (err: unknown) => sanitizeInline(err instanceof Error ? err.message : String(err));
 
-/** The memory in force: the address and the profile in force. */
-const scope = (ctx: Context) => runsScope(ctx.profileName(), ctx.baseUrl());
+/** The memory in force: the address and the profile in force (config/runs.ts runsScope). */
+export const runsScopeOf = (ctx: Context): string => runsScope(ctx.profileName(), ctx.baseUrl());
+const scope = runsScopeOf;
 
 /** The runs known for the site, newest first; empty (with a warning) when the file cannot be read. */
 export function runsOfSite(ctx: Context, site: string): KnownRun[] {
