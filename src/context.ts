@@ -5,7 +5,6 @@ import { findList } from './api/answer.js';
 import type { Clock } from './clock.js';
 import { rememberSiteIds, type SeenSite } from './config/site-ids.js';
 import { type ConfigStore, DEFAULT_PROFILE, type ProfileData } from './config/store.js';
-import { addressOrigin } from './commands/auth/origin.js';
 import { NotLoggedInError, UsageError } from './errors.js';
 import { checkId, checkProfileName } from './input.js';
 import type { IO } from './io/io.js';
@@ -27,6 +26,25 @@ export function checkServiceAddress(baseUrl: string): string {
   throw new UsageError(
     'No service address is set: pass --base-url URL (`sitebuilder auth login --base-url URL` saves it with the profile) or set SITEBUILDER_BASE_URL. To try sitebuilder offline, start the emulator with a profile that points at it: sitebuilder emulator --setup',
   );
+}
+
+// Where the address in force comes from: what `auth status` shows, and what a network failure or
+// login names, so that the way to change it is plain.
+export type AddressSource = 'flag' | 'env' | 'profile' | 'none';
+
+/** Where the address in force comes from: --base-url, SITEBUILDER_BASE_URL, the profile, or nowhere. */
+export function addressSource(ctx: Context): AddressSource {
+  if (ctx.globals.baseUrl) return 'flag';
+  if (ctx.env.SITEBUILDER_BASE_URL) return 'env';
+  return ctx.profile().baseUrl ? 'profile' : 'none';
+}
+
+/** The same in words: "--base-url", "SITEBUILDER_BASE_URL", "profile work". */
+export function addressOrigin(ctx: Context): string {
+  const source = addressSource(ctx);
+  if (source === 'flag') return '--base-url';
+  if (source === 'env') return 'SITEBUILDER_BASE_URL';
+  return source === 'profile' ? `profile ${ctx.profileName()}` : 'nowhere (none is set)';
 }
 
 export interface GlobalOptions {

@@ -13,6 +13,7 @@ import { type Body, bodyBytes, checkedArgs, encodeBody, type SentListener, write
 import {
   duration,
   networkFailure,
+  addressHint,
   refusalSentence,
   toApiError,
   type TokenOrigin,
@@ -517,7 +518,7 @@ export class ApiClient {
     const shown = location ? ` to ${JSON.stringify(location.slice(0, 200)).replace(/[\u007f-\u009f]/g, '')}` : '';
     return toApiError(
       { status: res.status, method: label, message: '', requestId, headers: res.headers },
-      `The service answered ${label} with a redirect (HTTP ${res.status}${shown}); a redirect is never followed and nothing was taken from it. Check the base URL (${this.opts.addressOrigin ? `it comes from ${this.opts.addressOrigin}` : '--base-url / SITEBUILDER_BASE_URL'}).${requestNote(requestId)}`,
+      `The service answered ${label} with a redirect (HTTP ${res.status}${shown}); a redirect is never followed and nothing was taken from it. Check the base URL (${addressHint(this.opts.addressOrigin)}).${requestNote(requestId)}`,
     );
   }
 

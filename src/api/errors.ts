@@ -127,6 +127,10 @@ export function toApiError(info: RefusalInfo, sentence = refusalSentence(info)):
   return new ApiError(info, sentence);
 }
 
+/** Where to change the address: where it came from, when known. */
+export const addressHint = (origin?: string): string =>
+  origin ? `it comes from ${origin}` : '--base-url / SITEBUILDER_BASE_URL';
+
 /** A network failure after the allowed attempts, as one sentence that says what to check. */
 export function networkFailure(
   label: string,
@@ -134,7 +138,7 @@ export function networkFailure(
   err: NodeJS.ErrnoException,
   attempts: number,
   timeoutMs?: number,
-  /** Where the address came from, in words (commands/auth/origin.ts addressOrigin): the way to change it. */
+  /** Where the address came from, in words (context.ts addressOrigin): the way to change it. */
   origin?: string,
 ): NetworkError {
   const code = err.code ?? '';
@@ -149,7 +153,7 @@ export function networkFailure(
           ? `Could not resolve ${baseUrl.hostname}`
           : `The connection to ${where} failed during ${label} (${code || err.message})`;
   return new NetworkError(
-    `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (${origin ? `it comes from ${origin}` : '--base-url / SITEBUILDER_BASE_URL'}) and your network, then try again.`,
+    `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (${addressHint(origin)}) and your network, then try again.`,
     { code: code || null, attempts },
   );
 }
