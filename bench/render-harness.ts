@@ -138,3 +138,57 @@ export async function longestStall() {
   clearInterval(tick);
   return { ms, worstStallMs: worst };
 }
+
+/**
+ * Ctrl-C while the pretty view follows a long text in one answer (a 1 MB line, a 10 MB plan):
+ * the longest the event loop waits from reading the answer to the end line, and how long after
+ * the abort (Ctrl-C, `afterMs` into the playback) the view gives control back.
+ */
+export async function viewStall(text: string, afterMs: number) {
+  const io = createTestIO({ tty: true, columns: 80, rows: 40, colorLevel: 1 });
+  const clock = new FakeClock();
+  const view = createRunView(io, clock, 'pretty');
+  await view.begin('site_bakery', 'job_1');
+  let last = performance.now();
+  let worst = 0;
+  let ticking = true;
+  const tick = () => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const abort = new AbortController();
+  let abortedAt = 0;
+  const timer = setTimeout(() => {
+    abortedAt = performance.now();
+    abort.abort();
+  }, afterMs);
+  const t = performance.now();
+  const applied = applyAnswer(
+    initialRunState('job_1'),
+    readJobAnswer({ state: 'running', events: [{ event: 'text', data: { text } }] }),
+  );
+  view.answer(applied, []);
+  await view.play?.(clock.now() + 3000, abort.signal);
+  const back = performance.now();
+  view.stop();
+  view.end({ state: applied.state, outcome: 'detached', exitCode: 130, elapsedMs: 1 });
+  const ms = performance.now() - t;
+  clearTimeout(timer);
+  await new Promise((r) => setImmediate(r));
+  ticking = false;
+  return { ms, worstStallMs: worst, abortedAfterMs: abortedAt ? back - abortedAt : undefined };
+}
+
+/** viewStall for a 1 MB line (shown whole) and a 10 MB plan (Ctrl-C 300 ms in). */
+export async function ctrlC() {
+  const one = textOf(planEvents());
+  const plan = one.repeat(Math.ceil(10_000_000 / one.length));
+  return {
+    line: await viewStall(`${'x'.repeat(1_000_000)}\n`, 60_000),
+    words: await viewStall(`${'word '.repeat(200_000)}\n`, 60_000),
+    plan: await viewStall(plan, 300),
+  };
+}

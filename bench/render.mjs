@@ -2,7 +2,8 @@
 // Rendering benchmark (README.md "Performance"): the Markdown renderer's throughput (MB/s), a
 // streamed plan in the pretty view against the same text printed raw (--no-markdown), side by
 // side in one run, a 1 MB line without a space and a 10 MB plan shown in one answer, and the
-// longest the renderer holds the event loop (a Ctrl-C waits no longer). Bundles
+// longest the renderer holds the event loop (a Ctrl-C waits no longer), and Ctrl-C in the pretty
+// view while a 10 MB plan in one answer plays (control back after it, longest wait). Bundles
 // bench/render-harness.ts with esbuild and runs it in this process.
 // Usage: node bench/render.mjs [--json]
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +32,8 @@ try {
   const streamed = await h.streamedPlan();
   const long = await h.longTexts();
   const stall = await h.longestStall();
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ throughput: tp, streamed, long, stall }));
+  const ctrlC = await h.ctrlC();
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ throughput: tp, streamed, long, stall, ctrlC }));
   else {
     const f = (n) => n.toFixed(1);
     console.log(
@@ -48,6 +50,12 @@ try {
     );
     console.log(
       `10 MB plan rendered with yields: ${f(stall.ms)} ms; the event loop waited at most ${f(stall.worstStallMs)} ms (Ctrl-C is honoured within that)`,
+    );
+    console.log(
+      `pretty view, one answer: 1 MB line shown in ${f(ctrlC.line.ms)} ms, the event loop waited at most ${f(ctrlC.line.worstStallMs)} ms; 1 MB of words ${f(ctrlC.words.ms)} ms, at most ${f(ctrlC.words.worstStallMs)} ms`,
+    );
+    console.log(
+      `pretty view, 10 MB plan in one answer, Ctrl-C 300 ms in: control back ${f(ctrlC.plan.abortedAfterMs ?? Number.NaN)} ms after it, ${f(ctrlC.plan.ms)} ms in all; the event loop waited at most ${f(ctrlC.plan.worstStallMs)} ms (reading the answer included)`,
     );
   }
 } finally {

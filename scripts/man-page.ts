@@ -1,6 +1,7 @@
 // sitebuilder.1, the man page, rendered from the command tree as docs/commands.md is
 // (scripts/commands-doc.ts): the global options, every command with its usage, description,
-// arguments, options and examples, the environment and the exit codes, as --help says them.
+// arguments, options, examples, exit codes and Learn more, the environment and the exit
+// codes, as --help says them.
 // scripts/commands-reference.mjs writes it (`npm run docs:commands`); test/unit/man-page.test.ts
 // fails while it is out of date and renders it with groff.
 import { GLOBAL_OPTIONS, PROGRAM_DESCRIPTION, VERSION_FLAGS } from '../src/core/global-options.js';
@@ -39,7 +40,7 @@ function optionItem(o: Option): string[] {
   return ['.TP', bold(o.flags), prose(o.description) + (notes.length ? ` (${roff(notes.join('; '))})` : '')];
 }
 
-function section(c: Command, parent: string): string[] {
+function section(c: Command, parent: string, noun?: Command): string[] {
   const path = parent ? `${parent} ${c.name}` : c.name;
   const out = [`.SS ${bold(path)}`, prose(sentence(c.summary)), '.PP', bold(usage(path, c))];
   if (c.aliases?.length)
@@ -55,7 +56,11 @@ function section(c: Command, parent: string): string[] {
   if (options.length) out.push('.PP', 'Options:', ...options.flatMap(optionItem));
   if (c.examples?.length) out.push('.PP', 'Examples:', '.RS 4', '.nf', ...c.examples.map(roff), '.fi', '.RE');
   if (c.jsonFields) out.push('.PP', `With ${bold('--json')}: ${prose(c.jsonFields)}`);
-  for (const s of (c.subcommands ?? []).filter((s) => !s.hidden)) out.push(...section(s, path));
+  // As --help ends (src/core/help-after.ts): the exit codes in one line, then where the rest is.
+  if (c.exitCodes) out.push('.PP', `Exit codes: ${prose(c.exitCodes)}.`);
+  const learnMore = c.learnMore ?? noun?.learnMore;
+  if (learnMore) out.push('.PP', `Learn more: ${prose(learnMore)}.`);
+  for (const s of (c.subcommands ?? []).filter((s) => !s.hidden)) out.push(...section(s, path, c));
   return out;
 }
 

@@ -107,8 +107,18 @@ export async function listen(server: Server, host: string, port: number): Promis
     });
   });
   const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${shownHost}:${address.port}`;
+  return `http://${usableHost(address)}:${address.port}`;
+}
+
+/**
+ * The host of the base URL printed and used: an address the server listens on that a client can
+ * connect to. Bound to every address (0.0.0.0, ::), that is loopback: a client on this machine
+ * reaches it there, and the CLI sends its token over plain http to loopback only.
+ */
+function usableHost(address: AddressInfo): string {
+  if (address.address === '0.0.0.0') return '127.0.0.1';
+  if (address.address === '::') return '[::1]';
+  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
 
 export async function closeServer(server: Server): Promise<void> {

@@ -21,6 +21,8 @@ export interface KeyGuard {
 export interface GuardOptions {
   /** Called when text typed meanwhile is first kept, once per guard. */
   onTyped?: () => void;
+  /** Called with the text typed so far after every key that is kept as text. */
+  onTyping?: (text: string) => void;
 }
 
 const CTRL_C = 0x03;
@@ -165,6 +167,7 @@ export function guardKeys(io: IO, interrupts: Interrupts, opts: GuardOptions = {
       said = true;
       opts.onTyped?.();
     }
+    opts.onTyping?.(typed.peek());
   };
   const onData = (chunk: Buffer | string) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

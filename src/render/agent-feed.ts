@@ -15,6 +15,8 @@ export class AgentFeed {
   private md?: typeof Markdown;
   private theme?: Markdown.Theme;
   private doc?: Markdown.MarkdownStream;
+  /** The texts not yet laid out in full: the open one, and those ended since the last prepare. */
+  private docs: Markdown.MarkdownStream[] = [];
   /** A wait was cut short by Ctrl-C. */
   interrupted = false;
 
@@ -31,6 +33,7 @@ export class AgentFeed {
       if (l.kind === 'text' && this.md && this.theme) {
         if (!this.doc) {
           this.doc = new this.md.MarkdownStream(this.theme);
+          this.docs.push(this.doc);
           items.push({ kind: 'rows', source: this.doc });
         }
         this.doc.line(l.text);
@@ -53,21 +56,32 @@ export class AgentFeed {
     this.doc = undefined;
   }
 
-  /** Renders what came at `width`, yielding as it goes; false when the signal aborted first. */
+  /**
+   * Renders what came at `width`, yielding as it goes; false when the signal aborted first. Every
+   * text since the last time, not only the one still open: a text ended by a step in the same
+   * answer is not laid out at once when it comes to be played.
+   */
   async prepare(width: number, signal?: AbortSignal): Promise<boolean> {
-    if (!this.doc || (await this.doc.prepare(width, signal))) return true;
-    this.interrupted = true;
-    return false;
+    for (const doc of this.docs) {
+      if (await doc.prepare(width, signal)) continue;
+      this.interrupted = true;
+      return false;
+    }
+    this.docs = this.doc ? [this.doc] : [];
+    return true;
   }
 
   /** After Ctrl-C: whether what is left (not rendered, or `rows` not shown) is too long to print now. */
   tooLongAfterInterrupt(width: number, rows: number): boolean {
-    return this.interrupted && ((this.doc?.pending(width) ?? 0) > SKIPPED_BYTES || rows > SKIPPED_ROWS);
+    const pending = this.docs.reduce((n, d) => n + d.pending(width), 0);
+    return this.interrupted && (pending > SKIPPED_BYTES || rows > SKIPPED_ROWS);
   }
 
   /** Leaves out the text not shown yet. */
   drop(): void {
     this.interrupted = false;
+    for (const doc of this.docs) doc.drop();
+    this.docs = [];
     this.doc?.drop();
     this.doc = undefined;
   }

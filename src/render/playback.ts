@@ -24,6 +24,12 @@ export { type RowSource, safeWidth, wrapRows } from './text-rows.js';
 /** Rows printed at once before the event loop gets a turn (a Ctrl-C among them). */
 const ROWS_A_SLICE = 400;
 
+/** How long the playback runs before the event loop gets a turn, when it has no wait of its own. */
+const SLICE_MS = 20;
+
+/** Words counted to set the pace: more than this in one wait all play at the fastest pace anyway. */
+const WORDS_COUNTED = 20_000;
+
 /** Rows shown that are kept to compare with what a text becomes (a terminal shows fewer). */
 const KEPT_ROWS = 500;
 
@@ -78,6 +84,7 @@ export class Playback {
     }
     const perWord = Math.min(PLAYBACK.maxWordMs, ((until - this.clock.now()) * PLAYBACK.share) / words);
     const group = perWord >= PLAYBACK.minStepMs ? 1 : Math.ceil(PLAYBACK.minStepMs / Math.max(perWord, 1));
+    let since = performance.now();
     for (;;) {
       const shown = this.step(group);
       if (shown === 0 || !this.more()) break;
@@ -85,7 +92,14 @@ export class Playback {
       // Ctrl-C: what is left is for the caller to print, or not (flush(), drop()).
       if (signal?.aborted) return;
       if (this.clock.now() + pause >= until) break;
+      // Steps too short to wait for still let the event loop in now and then (a Ctrl-C).
+      if (pause === 0 && performance.now() - since > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+        if (signal?.aborted) return;
+      }
       if (pause > 0) {
+        since = performance.now();
         try {
           await this.clock.sleep(pause, signal);
         } catch {
@@ -280,19 +294,25 @@ export class Playback {
     c.mark = this.out.writes();
   }
 
+  /** The words left to play, counted up to WORDS_COUNTED (a long text is not walked whole to set a pace). */
   private wordsLeft(): number {
     let n = 0;
     const c = this.current;
     if (c) {
       this.sync(c);
-      for (let i = c.base + c.shown.length - (c.whole ? 0 : 1); i < c.rows.length; i++)
+      for (let i = c.base + c.shown.length - (c.whole ? 0 : 1); i < c.rows.length && n < WORDS_COUNTED; i++)
         n += rowWords(c.rows[i] as string);
       if (!c.whole) n -= c.words;
     }
     const width = this.width();
-    for (const item of this.queue.slice(this.head))
+    for (let i = this.head; i < this.queue.length && n < WORDS_COUNTED; i++) {
+      const item = this.queue[i] as PlayItem;
       if (item.kind === 'text') n += item.text.match(/\S+/g)?.length ?? 0;
-      else if (item.kind === 'rows') n += item.source.rows(width).rows.reduce((k, r) => k + rowWords(r), 0);
-    return n;
+      else if (item.kind === 'rows') {
+        const { rows } = item.source.rows(width);
+        for (let r = 0; r < rows.length && n < WORDS_COUNTED; r++) n += rowWords(rows[r] as string);
+      }
+    }
+    return Math.min(n, WORDS_COUNTED);
   }
 }

@@ -75,6 +75,8 @@ export interface RunView {
   cancelled(notice: CancelNotice): void;
   /** A lasting line of ours on stderr while the run goes on (what the keys do), after what is played back. */
   note?(text: string): void;
+  /** A conversation: the text typed so far during the run, kept for the next message ('' for none). */
+  typed?(text: string): void;
   end(end: RunEnd): void;
   /** Stops the spinner (before a prompt, or on an error), printing whatever is still held back. */
   stop(): void;

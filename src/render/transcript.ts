@@ -46,8 +46,9 @@ const clean = (s: string) => sanitizeInline(s).replace(/\s+$/, '');
 /** A line of the agent's text: its tabs kept (code and nested lists indent with them). */
 const cleanText = (s: string) => sanitize(s).replace(/\n/g, ' ').replace(/\s+$/, '');
 
+/** What a line is, to compare a replay with: the agent's text as itself (most lines, and cheap), the rest as JSON. */
 function lineKey(line: TranscriptLine): string {
-  return stringifyJson(line) ?? 'null';
+  return line.kind === 'text' ? `text:${line.text}` : (stringifyJson(line) ?? 'null');
 }
 
 export class Transcriber {
@@ -99,6 +100,8 @@ export class Transcriber {
         if (!piece) break;
         if (piece.trim()) this.textShown = true;
         this.partial += piece;
+        // A long line coming in many pieces is not split again for every piece.
+        if (!piece.includes('\n')) return out;
         const parts = this.partial.split('\n');
         this.partial = parts.pop() ?? '';
         for (const p of parts) this.push(out, { kind: 'text', text: cleanText(p) });

@@ -4,23 +4,26 @@
 // pretty plays each answer's lines back over the wait until the next poll (playback.ts); plain
 // and json print them at once. Where the terminal redraws, pretty keeps the scrollback
 // append-only (text, steps, file changes) and holds one live block at the bottom of stderr: the
-// task list, updated in place, above the spinner with the elapsed time and the credits; the
-// task list as it ended goes to the scrollback when the run stops. Elsewhere (TERM=dumb, under
+// task list, updated in place, and in a conversation the text typed meanwhile (live-rows.ts),
+// above the spinner with the elapsed time and the credits; the task list as it ended goes to the
+// scrollback when the run stops. Elsewhere (TERM=dumb, under
 // 20 columns, no cursor movement) the task list and each change of it are printed as lines.
 import type { Clock } from '../clock.js';
 import type { IO } from '../io/io.js';
-import { startSpinner, formatElapsed, type Spinner } from '../io/spinner.js';
+import { startSpinner, type Spinner } from '../io/spinner.js';
 import { style } from '../io/style.js';
-import { sanitizeInline } from '../io/sanitize.js';
-import type { Todo } from '../service/events.js';
-import { formatPlain, formatPretty, todoBlock, type ViewMode } from './format.js';
-import { creditsOfRun, failureMessage, type AppliedAnswer, type RunState } from './reducer.js';
+import { formatPlain, formatPretty, type ViewMode } from './format.js';
+import { creditsOfRun, type AppliedAnswer, type RunState } from './reducer.js';
 import { Transcriber, type TranscriptLine } from './transcript.js';
 import { JsonRunView } from './json-view.js';
 import { Playback, wrapRows } from './playback.js';
 import type { CancelNotice, RunEnd, RunView } from './run-view.js';
 import { append } from './append.js';
 import { AgentFeed, canRewrite } from './agent-feed.js';
+import { creditsText, endLine, plainEndLine, stateLabel } from './end-line.js';
+import { recapOf, todosLine } from './recap.js';
+import { FailureRepeats } from './repeats.js';
+import { isTodoLine, LiveRows } from './live-rows.js';
 
 /** The transcript's lines that are sentences, wrapped to the terminal in the pretty view. */
 const WRAPPED: ReadonlySet<TranscriptLine['kind']> = new Set(['note', 'error', 'result', 'unread']);
@@ -43,17 +46,6 @@ export function createRunView(io: IO, clock: Clock, mode = chooseViewMode(io), o
 /** Below this width, rows are not redrawn: lines are played whole. */
 const MIN_REDRAW_COLUMNS = 20;
 
-function stateLabel(state: string): string {
-  if (state === 'stalled') return 'The agent stalled; waiting for it to go on';
-  if (state === 'running' || state === 'unknown') return 'The agent is working';
-  return `Run ${state}`;
-}
-
-const creditsText = (n: number | undefined) => (n === undefined ? '' : ` · ${n} credit${n === 1 ? '' : 's'}`);
-
-const isTodoLine = (l: TranscriptLine): l is Extract<TranscriptLine, { kind: 'todos' | 'todo' }> =>
-  l.kind === 'todos' || l.kind === 'todo';
-
 export class TextRunView implements RunView {
   private readonly t = new Transcriber();
   private spinner?: Spinner;
@@ -62,15 +54,14 @@ export class TextRunView implements RunView {
   private jobId = '';
   private header?: string;
   /** pretty: a failed step, held until we know the run's error does not repeat it. */
-  private heldFailure?: Extract<TranscriptLine, { kind: 'result' }>;
+  private readonly repeats = new FailureRepeats();
   private printedErrors = new Set<string>();
   /** pretty: the lines of the last answer, played back over the wait. */
   private readonly playback?: Playback;
   private readonly redraw: boolean;
   /** pretty, where the live block is drawn: the task list shown in it, and whether it went to the scrollback. */
   private live = false;
-  private todos: Todo[] = [];
-  private todosPrinted = true;
+  private readonly liveRows: LiveRows;
   private readonly debug?: (line: string) => void;
   /** pretty: the agent's text, rendered as Markdown where it is on. */
   private readonly feed = new AgentFeed();
@@ -84,6 +75,7 @@ export class TextRunView implements RunView {
     // Rows are redrawn where the IO can redraw (IO.canRedraw: stderr a terminal too, no pipe).
     const redraw = (opts.redraw ?? true) && io.cursorMoves && io.canRedraw && io.columns >= MIN_REDRAW_COLUMNS;
     this.redraw = redraw;
+    this.liveRows = new LiveRows(io, (rows) => this.spinner?.above(rows));
     this.debug = opts.debug;
     if (mode === 'pretty') {
       this.playback = new Playback(
@@ -124,7 +116,7 @@ export class TextRunView implements RunView {
     const lines: TranscriptLine[] = [];
     for (const ev of applied.events) append(lines, this.t.event(ev));
     if (opts.quiet) append(this.kept, lines);
-    else if (this.playback) this.enqueue(this.withoutRepeats(lines));
+    else if (this.playback) this.enqueue(this.repeats.without(lines));
     else this.print(lines);
     this.spinner?.suffix(creditsText(creditsOfRun(applied.state)));
     const state = applied.state.state;
@@ -138,32 +130,23 @@ export class TextRunView implements RunView {
   }
 
   recap(state: RunState): void {
-    const texts = this.kept.filter((l) => l.kind === 'text' && l.text.trim() !== '');
-    const files = state.files.length;
-    const done = state.todos.filter((t) => t.status === 'done').length;
-    const parts = [
-      `${texts.length} line${texts.length === 1 ? '' : 's'} of text`,
-      `${files} file change${files === 1 ? '' : 's'}`,
-    ];
-    if (state.todos.length) parts.push(`${done}/${state.todos.length} tasks done`);
-    const summary = `Attached to run ${this.jobId}, ${state.state}; so far: ${parts.join(', ')}.`;
-    const lastText = texts.slice(-3);
-    const list = state.todos.map((t) => ({ ...t, title: sanitizeInline(t.title) }));
-    // Live, the task list goes to the block (and to the scrollback when the run stops).
-    if (this.live && list.length) this.showTodos({ kind: 'todos', todos: list });
-    const todos: TranscriptLine[] = list.length && !this.live ? [{ kind: 'todos', todos: list }] : [];
-    const tail = this.kept.filter(
-      (l) => l.kind === 'question' || l.kind === 'plan' || l.kind === 'error' || l.kind === 'unread',
-    );
+    const r = recapOf(this.kept, state, this.jobId);
     this.kept = [];
+    // Live, the task list goes to the block (and to the scrollback when the run stops).
+    if (this.live && r.todos.length) this.liveRows.todo({ kind: 'todos', todos: r.todos });
+    const rest: TranscriptLine[] = [
+      ...r.lastText,
+      ...(r.todos.length && !this.live ? [todosLine(r.todos)] : []),
+      ...r.tail,
+    ];
     if (this.mode === 'plain') {
-      this.io.outLine(`note\t${summary}`);
-      this.print([...lastText, ...todos, ...tail]);
+      this.io.outLine(`note\t${r.summary}`);
+      this.print(rest);
       return;
     }
-    this.print([{ kind: 'note', text: summary }]);
-    if (texts.length > lastText.length) this.print([{ kind: 'note', text: '…' }]);
-    this.print([...lastText, ...todos, ...tail]);
+    this.print([{ kind: 'note', text: r.summary }]);
+    if (r.more) this.print([{ kind: 'note', text: '…' }]);
+    this.print(rest);
   }
 
   async play(until: number, signal?: AbortSignal): Promise<void> {
@@ -186,7 +169,7 @@ export class TextRunView implements RunView {
   private enqueue(lines: TranscriptLine[], final = false): void {
     const items = this.feed.items(lines, (l) => ({
       kind: 'other',
-      emit: () => (this.live && isTodoLine(l) ? this.showTodos(l) : this.emit([l])),
+      emit: () => (this.live && isTodoLine(l) ? this.liveRows.todo(l) : this.emit([l])),
     }));
     // The line still coming shows as it is so far, where rows can be redrawn.
     if (final) this.feed.close();
@@ -216,44 +199,13 @@ export class TextRunView implements RunView {
   end(end: RunEnd): void {
     this.flushPlayback();
     if (this.playback) {
-      this.enqueue(this.withoutRepeats(this.t.finish(), true), true);
+      this.enqueue(this.repeats.without(this.t.finish(), true), true);
       this.flushPlayback();
     } else this.print(this.t.finish(), { final: true });
     this.stop();
-    const s = end.state;
-    const credits = creditsOfRun(s);
     this.printHeader();
-    if (this.mode === 'plain') {
-      const fields = [
-        `end`,
-        end.outcome === 'detached' || end.outcome === 'timeout' ? end.outcome : s.state,
-        `exit=${end.exitCode}`,
-      ];
-      if (credits !== undefined) fields.push(`credits=${credits}`);
-      if (end.reason) fields.push(`reason=${end.reason}`);
-      this.io.outLine(fields.join('\t'));
-      return;
-    }
-    const c = style(this.io);
-    // Durations as measured: a run attached to is not said to have taken the time it was watched.
-    const took =
-      end.runMs !== undefined
-        ? ` in ${formatElapsed(end.runMs)}`
-        : end.watchedMs !== undefined
-          ? ` after ${formatElapsed(end.watchedMs)} of watching`
-          : '';
-    const failure = sanitizeInline(failureMessage(s)).trim();
-    const line: Record<string, string> = {
-      succeeded: `${c.green('✓')} Done${took}${creditsText(credits)}`,
-      question: `${c.cyan('?')} The agent asked a question${took}${creditsText(credits)}`,
-      plan: `${c.cyan('✓')} Plan ready${took}${creditsText(credits)}`,
-      failed: `${c.red('✗')} Failed${took}${this.printedErrors.has(failure) ? '' : `: ${failure}`}${creditsText(credits)}`,
-      cancelled: `${c.yellow('■')} Cancelled${took}${creditsText(credits)}; what the agent already wrote stays`,
-      detached: `${c.yellow('↗')} Stopped following${end.reason === 'connection_lost' ? ': no connection to the service' : ''}`,
-      timeout: `${c.yellow('…')} Still running after ${formatElapsed(end.elapsedMs)}`,
-      ongoing: `Still running`,
-    };
-    this.io.outLine(this.io.prose(line[end.outcome] ?? `Run ${s.state}`, 'stdout'));
+    if (this.mode === 'plain') this.io.outLine(plainEndLine(end));
+    else this.io.outLine(this.io.prose(endLine(end, style(this.io), this.printedErrors), 'stdout'));
   }
 
   /**
@@ -275,28 +227,17 @@ export class TextRunView implements RunView {
     this.spinner?.stop();
     this.spinner = undefined;
     // The task list as it ended stays in the scrollback.
-    if (!this.todosPrinted) {
-      this.todosPrinted = true;
-      this.emit([{ kind: 'todos', todos: this.todos }]);
-    }
+    const todos = this.liveRows.final();
+    if (todos) this.emit([todos]);
   }
 
-  /** The live block's task list: a whole list, or one task's new status. */
-  private showTodos(l: Extract<TranscriptLine, { kind: 'todos' | 'todo' }>): void {
-    if (l.kind === 'todos') this.todos = l.todos;
-    else {
-      const at = this.todos.findIndex((t) => t.key === l.todo.key);
-      if (at >= 0) this.todos = this.todos.with(at, l.todo);
-      else this.todos = [...this.todos, l.todo];
-    }
-    this.todosPrinted = this.todos.length === 0;
-    const rows = this.io.stderr.rows;
-    const room = Math.max(3, Math.min(12, (typeof rows === 'number' && rows > 0 ? rows : 24) - 6));
-    this.spinner?.above(todoBlock(this.todos, style(this.io), room));
+  /** A conversation: what is typed during the run, kept for the next message, shown under the task list. */
+  typed(text: string): void {
+    if (this.live) this.liveRows.typing(text);
   }
 
   private print(all: TranscriptLine[], opts: { final?: boolean } = {}): void {
-    this.emit(this.mode === 'pretty' ? this.withoutRepeats(all, opts.final) : all);
+    this.emit(this.mode === 'pretty' ? this.repeats.without(all, opts.final) : all);
   }
 
   private emit(lines: TranscriptLine[]): void {
@@ -344,28 +285,5 @@ export class TextRunView implements RunView {
       rewrite && canRewrite(this.io, rewrite) ? this.io.rewriteRows(rewrite, text) : this.io.out(text);
     if (this.spinner) this.spinner.pause(print);
     else print();
-  }
-
-  /**
-   * A failed run would say its message three times: the failed step, the run's error that
-   * repeats it, and the end line. So a failed step waits for the next line and is dropped when
-   * that is an error saying the same (the end line, too, leaves out an error already printed).
-   * Plain output keeps every line for scripts.
-   */
-  private withoutRepeats(lines: TranscriptLine[], final = false): TranscriptLine[] {
-    const out: TranscriptLine[] = [];
-    const bare = (t: string) => t.toLowerCase().replace(/[\s.…]+$/, '');
-    for (const l of lines) {
-      const held = this.heldFailure;
-      this.heldFailure = undefined;
-      if (held && !(l.kind === 'error' && bare(l.message).includes(bare(held.summary)))) out.push(held);
-      if (l.kind === 'result' && l.failed) this.heldFailure = l;
-      else out.push(l);
-    }
-    if (final && this.heldFailure) {
-      out.push(this.heldFailure);
-      this.heldFailure = undefined;
-    }
-    return out;
   }
 }

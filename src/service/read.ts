@@ -117,7 +117,11 @@ export function locate<T>(record: unknown, f: Field<T>): Found<T> | undefined {
       .filter((v): v is { value: T; at: string[] } => v.value !== undefined);
     if (parsed.length === 0) continue;
     const first = parsed[0];
-    if (parsed.some((v) => stringifyJson(v.value) !== stringifyJson(first.value))) continue;
+    // Several candidates must agree; one is compared with nothing (a 10 MB text is not written out twice).
+    if (parsed.length > 1) {
+      const one = stringifyJson(first.value);
+      if (parsed.some((v, i) => i > 0 && stringifyJson(v.value) !== one)) continue;
+    }
     return { path: path === '.' ? '.' : path.includes('*') ? path : first.at.join('.'), value: first.value };
   }
   return undefined;

@@ -154,6 +154,35 @@ describe('questions and plans', () => {
     expect(bad.code).toBe(2);
   });
 
+  it('--choose out of range lists one whole command per answer; --choose N reads nothing and names no placeholder command', async () => {
+    const asked = await chat(['make it nice']);
+    expect(asked.code).toBe(10);
+    const jobId = rx()`--job (${'job'})`.exec(asked.stderr)![1];
+    const before = emu.control.log().length;
+    const out = await chat(['--choose', '9']);
+    expect(out.code).toBe(2);
+    const said = out.stderr.replace(/\s+/g, ' ');
+    expect(said).toContain('--choose takes 1 to 4 for this question; nothing was sent.');
+    for (const [n, option] of ['A small business site', 'A portfolio', 'A blog', 'An online shop'].entries())
+      expect(said).toContain(`\`sitebuilder chat site_bakery --choose ${n + 1} --job ${jobId}\` (${option})`);
+    expect(
+      emu.control
+        .log()
+        .slice(before)
+        .filter((e) => e.method === 'send_message'),
+    ).toEqual([]);
+    for (const placeholder of ['N', '<n>']) {
+      const since = emu.control.log().length;
+      const r = await chat(['--choose', placeholder, '--job', jobId]);
+      expect(r.code, placeholder).toBe(2);
+      expect(r.stderr).toContain(`--choose ${placeholder} holds a placeholder`);
+      expect(r.stderr).toContain('Nothing was sent.');
+      // Nothing printed to paste that is itself a placeholder (SITE, JOB, N).
+      expect(r.stderr).not.toMatch(/sitebuilder \S+ .*\b(SITE|JOB|N)\b/);
+      expect(emu.control.log().slice(since)).toEqual([]);
+    }
+  });
+
   it('--answer and --choose without --job answer the latest question', async () => {
     expect((await chat(['shop'])).code).toBe(10);
     const a = await chat(['--answer', 'An online shop for bread']);
@@ -260,9 +289,12 @@ describe('replies check what waits; a new message does not answer a waiting ques
       rx()`A question from run ${'job'} waits on site_bakery, and the agent would take this message as its answer\. Nothing was sent\.`,
     );
     const waiting = rx()`from run (${'job'}) waits`.exec(r.stderr)![1];
-    expect(r.stderr).toContain(
-      `Answer with \`sitebuilder chat site_bakery --choose N --job ${waiting}\` (N from 1 to 4: 1. A small business site; 2. A portfolio; 3. A blog; 4. An online shop) or \`sitebuilder chat site_bakery --answer '…' --job ${waiting}\``,
+    // One whole command per suggested answer, the answer beside it; no `--choose N` to fill in.
+    const cmd = (flag: string) => `\`sitebuilder chat site_bakery ${flag} --job ${waiting}\``;
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      `Answer with one of ${cmd('--choose 1')} (A small business site), ${cmd('--choose 2')} (A portfolio), ${cmd('--choose 3')} (A blog), ${cmd('--choose 4')} (An online shop), or in your own words (in place of …) with ${cmd("--answer '…'")}`,
     );
+    expect(r.stderr).not.toMatch(/--choose N\b/);
     expect(r.stderr).toContain('--yes');
     const json = await chat(['Add a gallery page', '--json']);
     expect(json.code).toBe(10);

@@ -82,7 +82,9 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     emu.control.setClock({ speed: 20, advanceMs: 30_000 });
     await waitFor(/What kind of site should this be\? …/);
     // What was typed during the run was acknowledged while it ran.
-    expect(screen()).toContain('Kept for your next message: what you type now shows at the prompt when the run ends.');
+    expect(screen()).toContain(
+      'What you type now is kept, not sent: it shows at the prompt when the run ends, for you to edit and send with Enter.',
+    );
     // A key pressed now reaches the question after any typed before it: once it has moved the
     // pointer (or something answered the question), the keys typed during the run had their chance.
     keys('Down');

@@ -409,10 +409,14 @@ describe('chat over many sites', () => {
       expect([outcome, code], site).toEqual(expected);
     }
     expect(res.stderr).toContain(`sitebuilder chat ${asking} --answer '…' --job ${jobOf(asking)}`);
-    // The question with its options, numbered as --choose takes them.
+    // The question with its options, numbered as the --choose commands below pick them.
     expect(res.stderr).toMatch(
-      new RegExp(`^${asking}: The agent asks: .+\\? Options \\(--choose N\\): 1\\. .+ · 2\\. .+$`, 'm'),
+      new RegExp(
+        `^${asking}: The agent asks: .+\\? Options \\(the --choose commands below pick them\\): 1\\. .+ · 2\\. .+$`,
+        'm',
+      ),
     );
+    expect(res.stderr).not.toMatch(/--choose N\b/);
     expect(res.stderr).toContain(`sitebuilder chat ${asking} --choose 1 --job ${jobOf(asking)}`);
     expect(res.stderr).toContain(`sitebuilder chat ${asking} --choose 4 --job ${jobOf(asking)}`);
     expect(res.stderr).toContain(`sitebuilder chat ${planning} --approve --job ${jobOf(planning)}`);

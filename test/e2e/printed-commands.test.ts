@@ -149,6 +149,10 @@ describe('every printed command, pasted into bash as printed', () => {
       ["sitebuilder chat site_docs --plan 'Add a gallery page with photos of the team' --yes"],
       // A message while a question waits: the sentence names the replies.
       ["sitebuilder chat site_bakery 'make it nice' && sitebuilder chat site_bakery 'Add a contact page'"],
+      // --choose out of range, and a placeholder for it: one whole command per suggested answer.
+      [
+        "sitebuilder chat site_bakery 'make it nice' --yes; sitebuilder chat site_bakery --choose 9; sitebuilder chat site_bakery --choose N",
+      ],
       // Reply flags with nothing waiting.
       ['sitebuilder chat site_portfolio --approve; sitebuilder chat site_portfolio --answer Yes'],
       // --no-follow, then a message queued behind it, then a cancel that stops the queue.
@@ -182,9 +186,12 @@ describe('every printed command, pasted into bash as printed', () => {
     problems.push(...plan.problems);
     expect(problems).toEqual([]);
     expect(all.length, `printed:\n${all.join('\n')}`).toBeGreaterThan(40);
+    // Where the choices are known, each is a whole command: none holds `--choose N` to fill in.
+    expect(all.filter((c) => /--choose\s+(?!\d+\b)/.test(c))).toEqual([]);
     // The journeys printed what they are meant to: each kind of command at least once.
     for (const re of [
       /^sitebuilder chat site_bakery --choose 2 --job \S+$/,
+      /^sitebuilder chat site_bakery --choose 4 --job \S+$/,
       /^sitebuilder chat site_bakery --answer '…' --job \S+$/,
       /^sitebuilder chat site_docs --approve --job \S+$/,
       /^sitebuilder chat site_docs --revise '…' --job \S+$/,

@@ -208,7 +208,9 @@ describe('emulator --host on a non-loopback address', () => {
     try {
       expect(doc.controlSecret).toMatch(/^[\w-]{32}$/);
       expect(run.io.stderrText()).toMatch(/^warning: binding to 0\.0\.0\.0 exposes the emulator/);
-      const base = doc.baseUrl.replace('0.0.0.0', '127.0.0.1');
+      // The base URL printed is one a client can use as it is: loopback, with the port.
+      expect(doc.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const base = doc.baseUrl;
       expect((await send(base, '/_emulator/tokens', { token: null })).status).toBe(401);
       const reset = await send(base, '/_emulator/reset', { body: { seed: false }, token: null });
       expect(reset.status).toBe(401);
@@ -222,6 +224,39 @@ describe('emulator --host on a non-loopback address', () => {
         body: { workspaceId: 'ws_demo' },
       });
       expect(sites.body.data.length).toBeGreaterThan(0);
+    } finally {
+      run.stop();
+    }
+    expect(await run.done).toBe(0);
+  });
+
+  it('prints a base URL the CLI can use as printed, and the addresses other machines use', async () => {
+    const run = startInProcess(['emulator', '--host', '0.0.0.0']);
+    const first = await untilLine(() => run.io.stdoutText());
+    try {
+      const printed = /^Emulator listening on (\S+)$/.exec(first)?.[1];
+      expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const port = new URL(printed as string).port;
+      await waitFor(() => /Other machines|No address/.test(run.io.stderrText()), { what: 'the other addresses' });
+      // A machine with loopback only says so.
+      const elsewhere = /Other machines reach it at (.+?); on this machine/.exec(run.io.stderrText())?.[1];
+      if (!elsewhere) expect(run.io.stderrText()).toMatch(/No address of this machine besides loopback/);
+      for (const url of elsewhere?.split(', ') ?? []) {
+        expect(url).toMatch(new RegExp(`^http://(\\d+\\.\\d+\\.\\d+\\.\\d+|\\[[0-9a-f:%.\\w]+\\]):${port}$`));
+        expect(url).not.toMatch(/0\.0\.0\.0|127\.0\.0\.1|\[::1?\]/);
+      }
+      // Pasted into the CLI, the printed address works (a loopback http:// address takes the token).
+      const io = createTestIO();
+      const tokens = /^\s+\S+\s+(sbt_\S+)\s+all scopes/m.exec(run.io.stdoutText())?.[1];
+      expect(tokens).toBeDefined();
+      const code = await main(['site', 'list', '--base-url', printed as string, '--token', tokens as string], {
+        io,
+        env: { SITEBUILDER_CONFIG_DIR: join(tmp(), 'config') },
+        clock: new FakeClock(),
+      });
+      expect(io.stderrText()).toBe('');
+      expect(code).toBe(0);
+      expect(io.stdoutText()).toMatch(/site_bakery/);
     } finally {
       run.stop();
     }

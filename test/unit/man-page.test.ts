@@ -38,6 +38,31 @@ describe('the man page', () => {
     expect(committed, 'sitebuilder.1 is out of date: run `npm run docs:commands`').toBe(generated);
   });
 
+  it('ends every command, as its --help does, with its exit codes in one line and Learn more', async () => {
+    const sections = new Map(
+      committed
+        .split('\n.SS ')
+        .slice(1)
+        .map((s) => [/^\\fB(.+?)\\fR/.exec(s)?.[1].replace(/\\-/g, '-') ?? '', s] as const),
+    );
+    const walk = (cs: readonly Command[], parent: string, noun?: Command): void => {
+      for (const c of cs.filter((c) => !c.hidden)) {
+        const path = parent ? `${parent} ${c.name}` : c.name;
+        const text = (sections.get(path) ?? '').split('\n.SS ')[0] as string;
+        expect(text, `a section for ${path}`).not.toBe('');
+        const own = text.split('\n').filter((l) => /^(Exit codes|Learn more): /.test(l));
+        // A noun that only holds verbs has no exit codes of its own; its verbs have theirs.
+        if (c.exitCodes) expect(own[0], path).toBe(`Exit codes: ${roff(c.exitCodes)}.`);
+        else expect(c.subcommands?.length, `${path} has exit codes in its help`).toBeGreaterThan(0);
+        const learn = c.learnMore ?? noun?.learnMore;
+        expect(learn, path).toMatch(/^docs\/\S+\.md#/);
+        expect(own.at(-1), path).toBe(`Learn more: ${roff(learn as string)}.`);
+        walk(c.subcommands ?? [], path, c);
+      }
+    };
+    walk(await commandTree(), '');
+  });
+
   it('is the package’s man page, and ships', () => {
     // An array: npm 11 links the page into <prefix>/share/man on a global install from an array, not from a string.
     expect(pkg.man).toEqual(['./sitebuilder.1']);
@@ -65,6 +90,8 @@ describe('the man page', () => {
     expect(text).toMatch(/^ {7}--json print one JSON document/m);
     expect(text).toMatch(/^ {7}SITEBUILDER_TOKEN$/m);
     expect(text).toMatch(/^ {7}130 {4}interrupted by the user$/m);
+    expect(text).toMatch(/^ {7}Exit codes: 0 live/m);
+    expect(text).toMatch(/^ {7}Learn more: docs\/guide\.md#/m);
     // Nothing of the source leaks: no request, escape or font change printed as text.
     expect(text).not.toMatch(/^\s*\.[A-Za-z]{1,2}\b|\\f[BIR]|\\\[u/m);
     // Flags are ASCII, as typed: no hyphen or minus sign where a dash was written.

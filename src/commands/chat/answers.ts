@@ -3,11 +3,10 @@
 // reads the question back from the latest run (waiting.ts).
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { sanitizeInline } from '../../io/sanitize.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
 import { agentLine } from '../../render/agent-text.js';
 import type { Mode } from './send.js';
-import { requireQuestion } from './waiting.js';
+import { choices, requireQuestion } from './waiting.js';
 
 /** What a build message says to approve a plan (the service: "to approve, send a build message"). */
 export const APPROVE_TEXT = 'Approve the plan and build it.';
@@ -96,9 +95,9 @@ export async function chosenAnswer(
   const { question: q, jobId: asked } = await requireQuestion(ctx, projectId, '--choose', jobId);
   if (q.options.length === 0)
     throw new UsageError('This question has no suggested answers; answer with --answer TEXT. Nothing was sent.');
-  if (n > q.options.length) {
-    const list = q.options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join('; ');
-    throw new UsageError(`--choose takes 1 to ${q.options.length} for this question (${list}); nothing was sent.`);
-  }
+  if (n > q.options.length)
+    throw new UsageError(
+      `--choose takes 1 to ${q.options.length} for this question; nothing was sent. Pick one with ${choices(projectId, asked, q.options).join(', ')}.`,
+    );
   return { prompt: q.options[n - 1], jobId: asked };
 }

@@ -206,11 +206,11 @@ async function confirmCredits(ctx: Context, count: number): Promise<void> {
     throw new InterruptedError('Nothing was sent.');
 }
 
-/** The question a site waits on, with its options numbered as --choose takes them. */
+/** The question a site waits on, with its options numbered as the --choose commands below it pick them. */
 function askedNote(pending: Pending | undefined): string {
   if (pending?.kind !== 'question') return 'The agent asks a question.';
   const options = pending.options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join(' · ');
-  return `${agentAsks(pending.question)}${options ? ` Options (--choose N): ${options}` : ''}`;
+  return `${agentAsks(pending.question)}${options ? ` Options (the --choose commands below pick them): ${options}` : ''}`;
 }
 
 /** The commands that answer what waits on run `jobId`, each naming it with --job (--choose first where there are options). */

@@ -3,16 +3,20 @@
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
 // The definition only: the implementation (./run.ts) loads when the command runs.
 import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
+import { isPlaceholder } from '../../core/placeholders.js';
 import { UsageError } from '../../errors.js';
 import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
 import type { ChatBatchOptions } from './batch.js';
 
-/** --choose N: a number; the printed `N` is a placeholder, refused with what to put in its place. */
+/**
+ * --choose N: a number. A placeholder (`N`, `<n>`) is refused before anything is read or sent,
+ * saying where the choices are: printed with the question, each with its own whole command.
+ */
 function parseChoice(value: string): number {
-  if (value.trim() === 'N')
+  if (isPlaceholder(value))
     throw new UsageError(
-      '--choose N holds a placeholder: put the number of one of the suggested answers in place of N (they are listed with the question; `sitebuilder job watch SITE JOB` shows them again). Nothing was sent.',
+      `--choose ${value.trim()} holds a placeholder: put the number of one of the suggested answers in its place. The question was printed with one whole --choose command for each answer; \`job watch\` with the site and the run's job id prints them again. Nothing was sent.`,
     );
   return parsePositiveInt('--choose')(value);
 }

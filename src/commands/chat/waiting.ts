@@ -39,18 +39,27 @@ function howItIs(run: LatestRun): string {
 const kindOf = (run: LatestRun): ReplyTo['kind'] | undefined =>
   run.question ? 'question' : run.plan !== undefined ? 'plan' : undefined;
 
+/**
+ * The commands that pick each suggested answer, whole, each with its answer beside it: `…
+ * --choose 1 --job J` (Red), `… --choose 2 --job J` (Blue). Backquoted: a command to copy is
+ * never broken when the sentence is wrapped (src/io/width.ts).
+ */
+export function choices(site: string, jobId: string, options: readonly string[]): string[] {
+  const job = opt('--job', jobId);
+  return options.map((o, i) => `\`${chatCommand(site, opt('--choose', String(i + 1)), job)}\` (${sanitizeInline(o)})`);
+}
+
 /** The commands that answer what waits, as a sentence; each names the run with --job. */
 export function answeredWith(site: string, run: LatestRun): string {
   const job = opt('--job', run.jobId);
-  // Backquoted: a command to copy is never broken when the sentence is wrapped (src/io/width.ts).
   if (run.question) {
     const { options } = run.question;
-    const list = options.map((o, i) => `${i + 1}. ${sanitizeInline(o)}`).join('; ');
-    const choose = options.length
-      ? `\`${chatCommand(site, opt('--choose', 'N'), job)}\` (N from 1 to ${options.length}: ${list}) or `
-      : '';
+    const own = `\`${chatCommand(site, opt('--answer', '…'), job)}\``;
     const words = run.question.question;
-    return `${agentAsks(isUnread(words) ? null : words)} Answer with ${choose}\`${chatCommand(site, opt('--answer', '…'), job)}\``;
+    const how = options.length
+      ? `Answer with one of ${choices(site, run.jobId, options).join(', ')}, or in your own words (in place of …) with ${own}`
+      : `Answer in your own words (in place of …) with ${own}`;
+    return `${agentAsks(isUnread(words) ? null : words)} ${how}`;
   }
   return `Its plan waits: approve it with \`${chatCommand(site, opt('--approve'), job)}\`, or ask for changes with \`${chatCommand(site, opt('--revise', '…'), job)}\``;
 }

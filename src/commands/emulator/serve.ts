@@ -21,7 +21,7 @@ import {
   StateSaveError,
   saveStateFile,
 } from '../../emulator/state-file.js';
-import { SECRET_HEADER } from '../../emulator/guard.js';
+import { hostsOf, SECRET_HEADER } from '../../emulator/guard.js';
 import { formatLogLine, printBanner, printSetupBanner } from './banner.js';
 import { parseSpeed } from './flags.js';
 import { runCommand, SECRET_ENV } from './run-command.js';
@@ -158,6 +158,7 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   }
   if (profile) printSetupBanner(running, profile, ctx);
   else printBanner(running, ctx);
+  if (!isLoopbackHost(opts.host) && !ctx.globals.json) io.info(fromElsewhere(opts.host, running.baseUrl));
   // After a hangup the terminal is gone: nothing more is written to it.
   const hangup = (await stopped) === 'hangup';
   const said = hangup ? () => {} : (line: string) => io.info(line);
@@ -170,6 +171,20 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
     if (back) said(`Profile ${back} is the current profile again.`);
   }
   return failed ? ExitCode.failure : ExitCode.ok;
+}
+
+/**
+ * Bound beyond loopback, the addresses other machines use (the printed base URL is loopback,
+ * the one this machine's CLI uses): every address of the bind, the port of the base URL.
+ */
+function fromElsewhere(host: string, baseUrl: string): string {
+  const port = new URL(baseUrl).port;
+  const urls = hostsOf(host)
+    .filter((h) => !isLoopbackHost(h))
+    .map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}`);
+  return urls.length
+    ? `Other machines reach it at ${urls.join(', ')}; on this machine use the address above (sitebuilder sends a token over plain http:// to loopback only).`
+    : 'No address of this machine besides loopback was found for other machines to use.';
 }
 
 /** SITEBUILDER_EMULATOR_SPEED, the default of --speed (a test of the Quick start sets it). */

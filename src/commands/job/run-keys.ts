@@ -76,8 +76,14 @@ export function takeRunKeys(ctx: Context, o: RunKeysOptions): RunKeys {
     onTyped: o.keepTyped
       ? () =>
           !io.quiet &&
-          note(c.dim('Kept for your next message: what you type now shows at the prompt when the run ends.'))
+          note(
+            c.dim(
+              'What you type now is kept, not sent: it shows at the prompt when the run ends, for you to edit and send with Enter.',
+            ),
+          )
       : undefined,
+    // Live, the block under the text shows it as it is typed.
+    onTyping: o.keepTyped ? (text) => o.view.typed?.(text) : undefined,
   });
   if (guard.active && io.stderrIsTTY && !told.has(io)) {
     told.add(io);

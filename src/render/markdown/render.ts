@@ -1,7 +1,8 @@
 // Markdown text as terminal rows: parsed by marked's lexer (its tokens only; marked's HTML
 // renderer is not used), laid out by blocks.ts. The text is parsed part by part (split.ts), so
 // the work is linear in its length and an async caller yields between parts: a 10 MB plan does
-// not keep Ctrl-C waiting. The text must be sanitized before (the parser never sees a control
+// not keep Ctrl-C waiting. A part too long to parse at once (a 1 MB line) is shown as written,
+// a slice of rows at a time (written.ts). The text must be sanitized before (the parser never sees a control
 // character); our own escapes (colour, hyperlinks) are added after parsing.
 import { Lexer } from 'marked';
 import { wrapLine } from '../../io/width.js';
@@ -9,17 +10,29 @@ import { renderBlocks } from './blocks.js';
 import { markdownTooDeep, tooDeepNote } from './depth.js';
 import { parts } from './split.js';
 import type { Theme } from './theme.js';
+import { shownAsWritten, writtenRows } from './written.js';
 
 const OPTIONS = { gfm: true, breaks: false } as const;
 
-/** One part (complete blocks, or the open end of a stream) as rows; as written when nested too deep to parse (depth.ts). */
+/** One part (complete blocks, or the open end of a stream) as rows; as written when nested too deep to parse (depth.ts) or too long (written.ts). */
 export function renderPart(source: string, width: number, theme: Theme): string[] {
+  const rows: string[] = [];
+  for (const slice of partSlices(source, width, theme)) for (const row of slice) rows.push(row);
+  return rows;
+}
+
+/** A part's rows a slice at a time: at once for a part of the size Markdown is written in, by slices for one shown as written. */
+export function* partSlices(source: string, width: number, theme: Theme): Generator<string[]> {
   const deep = markdownTooDeep(source);
-  if (deep)
-    return [tooDeepNote(deep), ...source.replace(/\n$/, '').split('\n')].flatMap((line) =>
-      wrapLine(line, width, 0, { commands: false }),
-    );
-  return renderBlocks(Lexer.lex(source, OPTIONS), width, theme);
+  const long = shownAsWritten(source);
+  if (deep) yield wrapLine(tooDeepNote(deep), width, 0, { commands: false });
+  if (long) yield* writtenRows(source, width);
+  else if (deep)
+    yield source
+      .replace(/\n$/, '')
+      .split('\n')
+      .flatMap((line) => wrapLine(line, width, 0, { commands: false }));
+  else yield renderBlocks(Lexer.lex(source, OPTIONS), width, theme);
 }
 
 /** A whole text as rows (no trailing blank row). */
@@ -38,14 +51,15 @@ export async function renderMarkdownAsync(
 ): Promise<string[] | undefined> {
   const rows: string[] = [];
   let since = performance.now();
-  for (const part of parts(normalize(text))) {
-    if (performance.now() - since > YIELD_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
+  for (const part of parts(normalize(text)))
+    for (const slice of partSlices(part, width, theme)) {
+      for (const row of slice) rows.push(row);
+      if (performance.now() - since > YIELD_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+      if (signal?.aborted) return undefined;
     }
-    if (signal?.aborted) return undefined;
-    for (const row of renderPart(part, width, theme)) rows.push(row);
-  }
   return trimBlank(rows);
 }
 

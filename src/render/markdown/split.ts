@@ -3,7 +3,14 @@
 // renders it once, and a long text is parsed part by part, yielding in between. Conservative:
 // a point is taken only where a block must start: a line at the left edge after a blank line; a
 // heading or a fence at the left edge; a bullet, or the next number of a list, at the left edge
-// of a list; the line after a closed fence. Never inside a fence.
+// of a list; the line after a closed fence. Never inside a fence. And, so that no part takes
+// long to parse, where a part already holds SPLIT_AT characters (a block that long reads the same
+// but for a row ended early), and before and after a line too long to parse, which is shown as
+// written (written.ts).
+import { LONG_LINE } from './written.js';
+
+/** A part holding this many characters is cut before its next line (outside a fence). */
+export const SPLIT_AT = 16 * 1024;
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const HEADING = /^#{1,6}(\s|$)/;
@@ -16,9 +23,30 @@ export class Splitter {
   private inList = false;
   private afterFence = false;
   private lines = 0;
+  /** Characters since the last cut, and whether the line before was too long to parse. */
+  private size = 0;
+  private afterLong = false;
 
   /** Whether the text can be cut before this line (the lines before it are complete). */
   cutBefore(line: string): boolean {
+    const outside = this.fence === undefined;
+    const cut = this.blockStarts(line);
+    const long = line.length > LONG_LINE;
+    const forced = outside && (this.size >= SPLIT_AT || long || this.afterLong);
+    this.afterLong = long && outside && this.fence === undefined;
+    const first = this.lines === 1;
+    const at = !first && (cut || forced);
+    this.size = (at ? 0 : this.size) + line.length + 1;
+    return at;
+  }
+
+  /** Whether a line too long to parse was the last: it is complete, nothing after it changes it. */
+  get endsLong(): boolean {
+    return this.afterLong;
+  }
+
+  /** Whether a block must start at this line (the Markdown reasons above). */
+  private blockStarts(line: string): boolean {
     const first = this.lines++ === 0;
     if (this.fence) {
       const m = FENCE.exec(line);

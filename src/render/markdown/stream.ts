@@ -5,9 +5,10 @@
 // an unclosed `**`, `` ` ``, `~~`, `_` or `[` on it is left out (its text shows plain) until it
 // closes, an open fence shows as code, and lines that may be a table being written (they start
 // with `|`) wait until the table is complete. The playback redraws the rows that change.
-import { renderPart } from './render.js';
+import { partSlices, renderPart } from './render.js';
 import { Splitter } from './split.js';
 import type { Theme } from './theme.js';
+import { LONG_LINE } from './written.js';
 
 interface Part {
   source: string;
@@ -33,6 +34,8 @@ export class MarkdownStream {
   private finalRows: string[] = [];
   private finalWidth = -1;
   private finalParts = 0;
+  /** The part being laid out a slice at a time, and its rows so far. */
+  private slicing?: { part: Part; slices: Generator<string[]>; rows: string[] };
 
   constructor(private readonly theme: Theme) {}
 
@@ -45,13 +48,17 @@ export class MarkdownStream {
     if (this.closed) return;
     if (this.splitter.cutBefore(text) && this.open.length) this.completeOpen();
     this.open.push(text.replace(/\t/g, '    '));
+    // A line too long to parse is complete at once (shown as written): never laid out as the open end.
+    if (this.splitter.endsLong) this.completeOpen();
     this.version++;
   }
 
   /** The last line, still coming (sanitized); '' when none. */
   setTail(text: string): void {
-    if (this.closed || text === this.tail) return;
-    this.tail = text;
+    // A line still coming that is already too long to parse shows once it is complete.
+    const tail = text.length > LONG_LINE ? '' : text;
+    if (this.closed || tail === this.tail) return;
+    this.tail = tail;
     this.version++;
   }
 
@@ -84,7 +91,7 @@ export class MarkdownStream {
   /** Renders the complete parts at `width`, a few milliseconds at a time; false when the signal aborted first. */
   async prepare(width: number, signal?: AbortSignal, sliceMs = 20): Promise<boolean> {
     let since = performance.now();
-    while (this.renderNextPart(width)) {
+    while (this.renderStep(width)) {
       if (performance.now() - since > sliceMs) {
         await new Promise((resolve) => setImmediate(resolve));
         since = performance.now();
@@ -96,7 +103,7 @@ export class MarkdownStream {
 
   rows(width: number): DocRows {
     if (this.cache && this.cache.width === width && this.cache.version === this.version) return this.cache.rows;
-    while (this.renderNextPart(width));
+    while (this.renderStep(width));
     const open = this.openRows(width);
     const rows = { rows: open.length ? [...this.finalRows, ...open] : this.finalRows, final: this.finalRows.length };
     this.cache = { width, version: this.version, rows };
@@ -108,22 +115,34 @@ export class MarkdownStream {
     this.open = [];
   }
 
-  /** Renders the next complete part not rendered at `width`; false when there is none. */
-  private renderNextPart(width: number): boolean {
+  /**
+   * Renders a slice of the next complete part not rendered at `width` (a part of ordinary size
+   * at once, one shown as written a slice at a time); false when there is none. A part's rows
+   * join the final rows once it is whole.
+   */
+  private renderStep(width: number): boolean {
     if (this.finalWidth !== width) {
       this.finalRows = [];
       this.finalWidth = width;
       this.finalParts = 0;
+      this.slicing = undefined;
     }
     const part = this.parts[this.finalParts];
     if (!part) return false;
     if (part.width !== width) {
-      part.rows = renderPart(part.source, width, this.theme);
+      if (this.slicing?.part !== part)
+        this.slicing = { part, slices: partSlices(part.source, width, this.theme), rows: [] };
+      const next = this.slicing.slices.next();
+      if (!next.done) {
+        for (const row of next.value) this.slicing.rows.push(row);
+        return true;
+      }
+      part.rows = this.slicing.rows;
       part.width = width;
+      this.slicing = undefined;
     }
     for (const row of part.rows as string[]) this.finalRows.push(row);
     this.finalParts++;
-    // Its source is no longer needed once rendered at the width of the terminal.
     return true;
   }
 
