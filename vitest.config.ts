@@ -14,10 +14,10 @@ const cacheHome = join(
 
 // The emulator answers in one of two shapes where the service's reference says "not shown"
 // (docs/emulator.md "Shapes"). SITEBUILDER_TEST_SHAPES picks the projects:
-//   both (or unset)     every suite against the default shapes, and the command, chat and
+//   both (or unset)     every suite against the default shapes, and the command and
 //                       end-to-end suites again against the alternate shapes (what `npm test` runs);
 //   default             every suite against the default shapes only;
-//   alternate           only the command, chat and end-to-end suites, against the alternate shapes.
+//   alternate           only the command and end-to-end suites, against the alternate shapes.
 const which = process.env.SITEBUILDER_TEST_SHAPES || 'both';
 if (!['default', 'both', 'alternate'].includes(which))
   throw new Error(`SITEBUILDER_TEST_SHAPES takes default, both or alternate, not ${JSON.stringify(which)}.`);
@@ -27,21 +27,38 @@ if (!['default', 'both', 'alternate'].includes(which))
 const env = { SITEBUILDER_CONFIG_DIR: '/nonexistent-sitebuilder-config', NO_COLOR: '1', XDG_CACHE_HOME: cacheHome };
 
 /** The suites that drive the CLI against an emulator; only they run against both shapes. */
-const AGAINST_BOTH = ['test/commands/**/*.test.ts', 'test/chat/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+const AGAINST_BOTH = ['test/commands/**/*.test.ts', 'test/e2e/**/*.test.ts'];
 /**
- * Among them, the ones that check the emulator's own default answers, no emulator at all, or
- * README's Quick start as a newcomer types it (an emulator started as it starts by default);
- * and those whose checks no answer's shape reaches: every help, the configuration file under
- * concurrent writers, signals and degenerate terminals, what the binary loads at start-up.
+ * Among them, the ones no shape the variable picks can reach, run once: a second run would
+ * repeat the same work against the same answers (docs/emulator.md "The test suites against
+ * both shapes"). The shapes beyond these two are the shape fuzzer's (test/fuzz/).
  */
 const DEFAULT_ONLY = [
-  'test/chat/emulator-chat.test.ts',
+  // README's Quick start as a newcomer types it (an emulator started as it starts by default).
+  'test/e2e/quick-start-tty.test.ts',
+  // Checks no answer's shape reaches: every help, the configuration file under concurrent
+  // writers, signals and degenerate terminals, what the binary loads at start-up.
   'test/e2e/zod-build-time.test.ts',
   'test/e2e/help-tty.test.ts',
-  'test/e2e/quick-start-tty.test.ts',
   'test/e2e/config-concurrency.test.ts',
   'test/e2e/terminal-signals.test.ts',
   'test/e2e/binary.test.ts',
+  // No emulator: the answers are the test's own (a scripted server) or there are none.
+  'test/commands/config-dir.test.ts',
+  'test/commands/unread-answers.test.ts',
+  'test/commands/chat/answers.test.ts',
+  'test/commands/chat/hostile-shapes.test.ts',
+  'test/e2e/markdown-interrupt-tty.test.ts',
+  // Units of a command's own modules, which start no emulator either.
+  'test/commands/api/passthrough.test.ts',
+  'test/commands/chat/shell-like.test.ts',
+  'test/commands/doctor/readers.test.ts',
+  'test/commands/fleet/report.test.ts',
+  // Every emulator names its shapes (random:SEED), whatever the variable says.
+  'test/commands/chat/random-seeds.test.ts',
+  // The package as installed: its one call lists the seeded workspace, the same in every shape
+  // (reading listings in the alternate shapes is test/commands/listing.test.ts's).
+  'test/e2e/package.test.ts',
 ];
 
 const projects = [

@@ -14,7 +14,7 @@ import { ConfigStore } from '../src/config/store.js';
 import { readHistoryPage } from '../src/service/messages.js';
 import { DEMO_TOKENS, startEmulator } from '../src/emulator/index.js';
 import { createTestIO } from '../src/io/io.js';
-import { REWRITE_ROW } from '../src/io/io.js';
+import { REWRITE_ROW } from '../src/io/live-block.js';
 
 const SITE = 'site_bakery';
 
@@ -166,25 +166,32 @@ export async function firstWordDelays(prompt: string) {
     // Walk the text events' words along the screen's rows. The screen shows the agent's Markdown
     // rendered: a word is matched by its letters and digits (a marker such as `##`, `-` or `|`
     // has none), from its start (a piece may end mid-word; the rest of that word, in the next
-    // piece, is not a word of its own); one that does not show (a fence's language) is looked
-    // for a few rows ahead only.
+    // piece, is not a word of its own). An event's first word is looked for as far ahead as the
+    // screen goes: between two texts of a build the CLI prints its own rows (each step, each file
+    // written), any number of them. A later word that does not show (a fence's language) is
+    // looked for a few rows ahead only. An event whose words never show is counted, not dropped.
     const words = screen.rows.map((row) => row.split(/\s+/).map(bare).filter(Boolean));
     let row = 0;
     let word = 0;
     let before = '\n';
     const delays: number[] = [];
+    let unseen = 0;
     for (const ev of job.script.events) {
       if (ev.event !== 'text') continue;
       const text = ev.data.text ?? '';
       let first = true;
+      let eventWords = 0;
       for (const m of text.matchAll(/\S+/g)) {
         const starts = m.index > 0 ? /\s/.test(text[m.index - 1] as string) : /\s/.test(before);
-        const w = bare(m[0]);
+        // Its first run of letters and digits: a link's text and its address are one word of the
+        // source (`element](https://…`) but two on the screen.
+        const w = m[0].match(/[\p{L}\p{N}]+/u)?.[0];
         if (!starts || !w) continue;
+        eventWords++;
         let r = row;
         let k = word;
         let found = false;
-        while (r < words.length && r <= row + 3) {
+        while (r < words.length && (first || r <= row + 3)) {
           const at = words[r].findIndex((x, i) => i >= k && x.startsWith(w));
           if (at >= 0) {
             found = true;
@@ -200,11 +207,14 @@ export async function firstWordDelays(prompt: string) {
         row = r;
         word = k + 1;
       }
+      if (first && eventWords > 0) unseen++;
       before = text.at(-1) ?? before;
     }
     const times = pollTimes(jobId);
     return {
       textEvents: delays.length,
+      /** Text events with a word of their own that the walk did not find on the screen. */
+      unseen,
       runMs: Math.max(...job.script.events.map((e) => e.at)),
       calls: times.length,
       medianDelayMs: median(delays),

@@ -41,10 +41,12 @@ try {
   const plan = await firstWordDelays('--plan\u0000Make it blue, and add an about page, a team page and a contact page');
   const before = [await callsBeforeSend('default'), await callsBeforeSend('alternate')];
   const minGap = Math.min(idle.minGapMs, busy.minGapMs);
-  const ok = idle.calls <= 20 && busy.calls <= 21 && minGap >= 2000 && before.every((b) => b.getJob <= 1);
+  // A text event the walk could not find on the screen is a measurement lost, not a fast one.
+  const seen = [dense, long, plan].every((d) => d.unseen === 0 && d.textEvents > 0);
+  const ok = idle.calls <= 20 && busy.calls <= 21 && minGap >= 2000 && before.every((b) => b.getJob <= 1) && seen;
   if (process.argv.includes('--json')) console.log(JSON.stringify({ idle, busy, dense, long, plan, before, ok }));
   else {
-    const line = (label, ok) => console.log(`${label}  ${ok ? 'ok' : 'OVER'}`);
+    const line = (label, ok, bad = 'OVER') => console.log(`${label}  ${ok ? 'ok' : bad}`);
     line(
       `busy minute (a #long run, its first 60 emulated s): ${busy.calls} get_job calls (about every 3 s; ≤ 21)`,
       busy.calls <= 21,
@@ -56,8 +58,10 @@ try {
       ['long run', long],
       ['plan', plan],
     ]) {
-      console.log(
-        `${name} on a terminal: ${d.textEvents} text events over ${(d.runMs / 1000).toFixed(1)} s in ${d.calls} calls; event to its first printed word: median ${d.medianDelayMs} ms, max ${d.maxDelayMs} ms (longest wait between polls ${d.maxGapMs} ms)`,
+      line(
+        `${name} on a terminal: ${d.textEvents} text events (${d.unseen} not found on the screen) over ${(d.runMs / 1000).toFixed(1)} s in ${d.calls} calls; event to its first printed word: median ${d.medianDelayMs} ms, max ${d.maxDelayMs} ms (longest wait between polls ${d.maxGapMs} ms)`,
+        d.unseen === 0 && d.textEvents > 0,
+        'INCOMPLETE',
       );
     }
     for (const b of before)

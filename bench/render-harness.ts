@@ -4,8 +4,8 @@
 // renderer keeps the event loop (what a Ctrl-C waits at most). Wall time of this process; the
 // clock of the view is a FakeClock, so playback waits take no time.
 import { FakeClock } from '../src/clock.js';
-import { readBrief } from '../src/emulator/agent/brief.js';
-import { scriptRun } from '../src/emulator/agent/script.js';
+import { readBrief } from '../src/emulator/domains/chat/agent/brief.js';
+import { scriptRun } from '../src/emulator/domains/chat/agent/script.js';
 import { createTestIO } from '../src/io/io.js';
 import { PLAIN_THEME, renderMarkdown, renderMarkdownAsync, themeFor } from '../src/render/markdown/index.js';
 import { applyAnswer, initialRunState } from '../src/render/reducer.js';

@@ -1,7 +1,7 @@
 // docs/commands.md, rendered from the command tree: every command's usage, description,
 // arguments, options (with choices and defaults), examples and --json output, as its --help
 // says them. scripts/commands-reference.mjs writes the file (`npm run docs:commands`) and
-// test/unit/commands-reference.test.ts fails while it is out of date. The man page
+// test/scripts/commands-reference.test.ts fails while it is out of date. The man page
 // (scripts/man-page.ts) reads the same tree through commandTree().
 // The one place that imports the tree: when the framework moves, only these lines change.
 import { loadCommands } from '../src/core/nouns.js';

@@ -1,6 +1,6 @@
 // Writes docs/commands.md and the man page sitebuilder.1 from the command tree
 // (scripts/commands-doc.ts, scripts/man-page.ts): `npm run docs:commands`.
-// test/unit/commands-reference.test.ts and test/unit/man-page.test.ts fail while a committed file differs.
+// test/scripts/commands-reference.test.ts and test/scripts/man-page.test.ts fail while a committed file differs.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

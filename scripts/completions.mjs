@@ -1,5 +1,5 @@
 // Regenerates completions/ from the command tree: `npm run completions` (builds first).
-// test/unit/completion-files.test.ts fails when the committed scripts are out of date.
+// test/completion/completion.test.ts fails when the committed scripts are out of date.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 

@@ -5,7 +5,7 @@
 // text on the screen (with a deadline), and takes the screen with `tmux capture-pane -e` at
 // chosen moments. scripts/ansi-svg.ts draws those screens. The calendar is fixed
 // (scripts/docs-images-clock.mjs), the ids are the emulator's; only durations move between runs.
-// test/unit/ansi-svg.test.ts checks the committed pictures.
+// test/scripts/ansi-svg.test.ts checks the committed pictures.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

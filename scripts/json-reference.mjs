@@ -12,7 +12,7 @@ const out = join(dir, 'tree.mjs');
 try {
   await build({
     stdin: {
-      contents: "export { jsonReferenceTable } from './src/commands/json-reference.ts';",
+      contents: "export { jsonReferenceTable } from './scripts/json-reference-table.ts';",
       resolveDir: root.pathname,
       loader: 'ts',
     },

@@ -2,7 +2,7 @@
 // (scripts/commands-doc.ts): the global options, every command with its usage, description,
 // arguments, options, examples, exit codes and Learn more, the environment and the exit
 // codes, as --help says them.
-// scripts/commands-reference.mjs writes it (`npm run docs:commands`); test/unit/man-page.test.ts
+// scripts/commands-reference.mjs writes it (`npm run docs:commands`); test/scripts/man-page.test.ts
 // fails while it is out of date and renders it with groff.
 import { GLOBAL_OPTIONS, PROGRAM_DESCRIPTION, VERSION_FLAGS } from '../src/core/global-options.js';
 import { ENVIRONMENT_HELP, EXIT_CODE_HELP } from '../src/core/help-after.js';

@@ -1,6 +1,7 @@
 // Context = everything a command needs, built once, lazily (docs/architecture.md). Commands
 // never import singletons: tests build a Context over buffers, a fake clock and a fake prompter.
-import { ApiClient, type CallOptions, type CallResult } from './api/client.js';
+import type { CallOptions, CallResult } from './api/call.js';
+import { ApiClient } from './api/client.js';
 import { findList } from './api/answer.js';
 import type { Clock } from './clock.js';
 import { rememberSiteIds, type SeenSite } from './config/site-ids.js';
@@ -101,15 +102,9 @@ export interface ContextOverrides {
   interrupts?: Interrupts;
 }
 
-export interface ContextInit {
-  io: IO;
-  env: Record<string, string | undefined>;
-  globals: GlobalOptions;
-  config: ConfigStore;
-  clock: Clock;
-  prompter: Prompter;
-  signal: AbortSignal;
-  interrupts: Interrupts;
+/** What a context is built from: its values, and the CLI's version for the client's User-Agent. */
+export interface ContextInit
+  extends Pick<Context, 'io' | 'env' | 'globals' | 'config' | 'clock' | 'prompter' | 'signal' | 'interrupts'> {
   version: string;
 }
 

@@ -2,7 +2,7 @@
 // first Ctrl-C and exits 130 on the second. A command that needs finer control takes the presses
 // over with handle() for a while (a followed run: Ctrl-C stops following, the run goes on). The
 // keys typed while a run is followed in a terminal (io/keyguard.ts) are offered to handleKeys()
-// first: Esc asks whether to cancel the run, and the key after it answers (job/follow.ts); a
+// first: Esc asks whether to cancel the run, and the key after it answers (commands/shared/run/follow.ts); a
 // key nobody takes is text typed ahead. Tests fire presses and keys themselves.
 
 export type InterruptHandler = () => void;

@@ -4,7 +4,7 @@
 // error naming what was missing, never "no sites" read from a `{}` (docs/scripting.md "How
 // calls are made").
 import { ApiError, requestNote } from '../errors.js';
-import type { CallResult } from './client.js';
+import type { CallResult } from './call.js';
 import { findList, kindOf } from '../service/page.js';
 
 export { findList, LIST_KEYS } from '../service/page.js';

@@ -1,113 +1,24 @@
-// The one transport (docs/scripting.md "How calls are made"): POST {base}/v1/<method>, JSON
-// body, Bearer token, an Idempotency-Key on every write reused by its retries, bounded retries,
-// one keep-alive connection, and the rate budget tracked from the X-RateLimit-* headers.
-// Every request has hard bounds, whatever the server does: a total deadline (not an idle
-// timer), a cap on the answer's size, no redirect followed or taken as a result, an envelope
-// that must say success, a Retry-After clamped, and a bounded wait for a first call in flight.
-import { parseTime } from '../service/time.js';
-import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+// The one client of the service (docs/scripting.md "How calls are made"): POST {base}/v1/<method>,
+// JSON body, Bearer token, an Idempotency-Key on every write reused by its retries, and the rate
+// budget tracked from the X-RateLimit-* headers. A call's arguments are checked against the
+// method index before anything is sent; transport.ts sends one request within hard bounds,
+// retry.ts decides what is tried again, envelope.ts reads the answer, and errors.ts turns a
+// refusal into a sentence.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
-import { type ApiError, CliError, requestNote, UsageError } from '../errors.js';
+import { type ApiError, CliError, UsageError } from '../errors.js';
+import { SecretMask, maskHeaders } from '../io/mask.js';
 import { checkBaseUrl, isLoopbackHost } from './base-url.js';
-import { type Body, bodyBytes, checkedArgs, encodeBody, type SentListener, writeBody } from './body-stream.js';
-import {
-  duration,
-  networkFailure,
-  addressHint,
-  refusalSentence,
-  toApiError,
-  type TokenOrigin,
-  withUnknownOutcome,
-} from './errors.js';
-import { maskHeaders, maskParsed, SecretMask } from '../io/mask.js';
+import { bodyBytes, checkedArgs, encodeBody } from './body-stream.js';
+import type { CallGate, CallOptions, CallResult, CallTicket, RateBudget } from './call.js';
+import { answerEnvelope, refusalError } from './envelope.js';
+import { duration, networkFailure, type TokenOrigin, withUnknownOutcome } from './errors.js';
+import { header, parseRetryAfter, readBudget } from './headers.js';
 import { formatCount, isIdempotencyKey, LIMITS } from './limits.js';
 import { methodInfo } from './method-index.js';
+import { isInFlight, NOT_SENT, Retries, rateLimitWait } from './retry.js';
+import { type HttpRequest, type RawResponse, Transport, TRANSPORT_BOUNDS } from './transport.js';
 import { checkArgsForSending } from './validate.js';
-
-export interface Envelope<T = unknown> {
-  success: boolean;
-  message: string;
-  data: T;
-  code: number;
-  version?: string;
-  count?: number;
-  [extra: string]: unknown;
-}
-
-export interface CallResult<T = unknown> {
-  envelope: Envelope<T>;
-  status: number;
-  headers: IncomingHttpHeaders;
-  requestId?: string;
-  attempts: number;
-  idempotencyKey?: string;
-}
-
-export interface RateBudget {
-  limit?: number;
-  remaining?: number;
-  /** Seconds until the minute ends, as of `at`. */
-  resetSeconds?: number;
-  at: number;
-}
-
-export interface CallOptions {
-  idempotencyKey?: string;
-  signal?: AbortSignal;
-  /** Skip the registry's checks of stated arguments (the limits every body has still apply). */
-  skipValidation?: boolean;
-  /** Extra headers (the api passthrough's -H). */
-  headers?: Record<string, string>;
-  /** The shortest wait before a retry: a poller's floor (docs/real-service.md "Polling"). */
-  retryFloorMs?: number;
-  /** Tries of a call after network errors and 5xx (1: none again): a poller that retries on its own (api/poll.ts). */
-  maxAttempts?: number;
-  /** Its place in the queue of a gate (a poll of a run, a start); by default a write is a start, a read a call. */
-  ticket?: CallTicket;
-  /** Told as a streamed body (an argument that is a StreamedString: api/body-stream.ts) goes out. */
-  onSent?: SentListener;
-}
-
-/** What a call is to a gate (api/scheduler.ts): the start of some work, another call, or a poll of one run (its lane). */
-export interface CallTicket {
-  kind: 'start' | 'call' | 'poll';
-  /** The run, publish or restore a poll reads: its floor and its fair share are kept per lane. */
-  lane?: string;
-}
-
-/**
- * Decides when each attempt of a call goes out (a process working on many sites shares one
- * budget: api/scheduler.ts). The function it gives is called once the attempt is over, with the
- * answer's status (undefined: no answer) and, on a 429 from the minute's budget (one with a
- * Retry-After), how long the service asked to wait.
- */
-export interface CallGate {
-  acquire(ticket: CallTicket, signal?: AbortSignal): Promise<CallOver>;
-}
-
-export type CallOver = (status?: number, retryAfterMs?: number) => void;
-
-/** The bounds of the transport (docs/scripting.md "How calls are made"). */
-export const TRANSPORT_BOUNDS = {
-  /** The total deadline of one request: the whole answer must have arrived by then. */
-  timeoutMs: 30_000,
-  /** Large bodies get more time: the slowest link given time for, in bytes a second (1 Mbit/s). */
-  slowLinkBytesPerSecond: 128 * 1024,
-  /** The largest answer read; far above any listing page or record. */
-  answerMaxBytes: 64 * 1024 * 1024,
-  /** Methods that answer with file contents: a 100 MiB upload read back as base64, with room. */
-  fileAnswerMaxBytes: 160 * 1024 * 1024,
-  /** How long a 409 "in flight" on our own key is waited out for the first call's answer. */
-  inFlightWaitMs: 120_000,
-  /** The longest all 429 waits of one call may take together. */
-  rateLimitWaitMs: 60_000,
-  /** A Retry-After below this (0, negative) is waited this long: never a tight loop. */
-  retryAfterFloorMs: 1_000,
-  /** A malformed Retry-After (and no usable X-RateLimit-Reset) is waited this long. */
-  retryAfterFallbackMs: 5_000,
-  /** 429s retried at most this many times per call. */
-  rateLimitRetries: 5,
-} as const;
 
 export interface ClientOptions {
   baseUrl: string;
@@ -138,63 +49,21 @@ export interface ClientOptions {
   notice?: (line: string) => void;
 }
 
-interface RawResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** The answer passed the size cap: it was cut off and not read. */
-  overCap?: number;
-}
-
-interface Request {
+interface Request extends HttpRequest {
   label: string;
-  verb: 'GET' | 'POST';
-  path: string;
-  body?: Body;
-  headers: Record<string, string>;
   /** A retry cannot do the work twice (a read, or a write with its key). */
   retrySafe: boolean;
   /** A write: when it fails without a clear refusal, its effect is unknown. */
   write: boolean;
   /** GET discovery addresses may answer a bare document (their payload is not shown). */
   envelopeRequired: boolean;
-  answerCap: number;
-  signal?: AbortSignal;
   key?: string;
   retryFloorMs?: number;
   maxAttempts?: number;
   /** The site the call is about (its projectId), for the commands a refusal may point to. */
   site?: string;
   ticket: CallTicket;
-  onSent?: SentListener;
 }
-
-const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
-  const v = h[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
-const num = (v: string | undefined): number | undefined => {
-  if (v === undefined || v.trim() === '') return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : undefined;
-};
-
-/** Retry-After as seconds from now (seconds, or an HTTP date); undefined when malformed. May be negative. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^[-+]?\d+(\.\d+)?$/.test(v)) return Number(v);
-  const date = /[a-z]/i.test(v) ? (parseTime(v) ?? Number.NaN) : Number.NaN;
-  return Number.isFinite(date) ? (date - now) / 1000 : undefined;
-}
-
-const isInFlight = (envelope: Envelope): boolean =>
-  /idempotency|in flight/i.test(String(envelope.message ?? '')) ||
-  (envelope.data as { reason?: unknown } | null)?.reason === 'idempotency-in-flight';
-
-/** Network failures where the request surely never reached the service. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export class ApiClient {
   readonly baseUrl: URL;
@@ -205,8 +74,7 @@ export class ApiClient {
     Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'addressOrigin' | 'notice'>
   > &
     ClientOptions;
-  private agent?: Agent;
-  private requestModule?: typeof import('node:http');
+  private readonly transport: Transport;
   /** The token, masked in every answer before anything reads it: an echo of it is never printed. */
   private readonly secrets = new SecretMask();
 
@@ -230,6 +98,11 @@ export class ApiClient {
     };
     this.budget = { at: opts.clock.now() };
     this.secrets.add(opts.token);
+    this.transport = new Transport(this.baseUrl, {
+      token: opts.token,
+      userAgent: opts.userAgent,
+      timeoutMs: this.opts.timeoutMs,
+    });
   }
 
   get hasToken(): boolean {
@@ -304,51 +177,54 @@ export class ApiClient {
   }
 
   close(): void {
-    this.agent?.destroy();
+    this.transport.close();
   }
 
+  /** Sends `r`, tries again as api/retry.ts decides, and turns what came back into a result or an error. */
   private async withRetries<T>(r: Request): Promise<CallResult<T>> {
     const { clock } = this.opts;
     const { label, signal, key } = r;
-    const started = clock.now();
-    let rateWaited = 0;
-    let rateRetries = 0;
-    let timeouts = 0;
-    let failures = 0;
-    let inFlightSince: number | undefined;
-    let inFlightPolls = 0;
-    const maxAttempts = r.maxAttempts ?? this.opts.maxAttempts;
+    const retries = new Retries(
+      {
+        maxAttempts: r.maxAttempts ?? this.opts.maxAttempts,
+        maxRetryTimeMs: this.opts.maxRetryTimeMs,
+        maxRateLimitWaitMs: this.opts.maxRateLimitWaitMs,
+        maxInFlightWaitMs: this.opts.maxInFlightWaitMs,
+        floorMs: r.retryFloorMs ?? 0,
+        random: this.opts.random,
+      },
+      clock.now(),
+    );
     /** A failed write whose effect is unknown says so, with its key. */
     const unknownOutcome = <E extends CliError>(err: E): E =>
       r.write && key !== undefined ? withUnknownOutcome(err, label, key) : err;
+    const retryIn = async (wait: number, line: string) => {
+      this.debug(line);
+      await clock.sleep(wait, signal);
+    };
     for (let attempt = 1; ; attempt++) {
       const over = this.gate ? await this.gate.acquire(r.ticket, signal) : undefined;
       const t0 = clock.now();
       let res: RawResponse;
       try {
-        res = this.masked(await this.send(r));
+        res = this.masked(await this.transport.send(r));
       } catch (err) {
         over?.();
         if (signal?.aborted) throw signal.reason;
         // The body could not be produced (a file that changed): nothing more to send.
         if (err instanceof CliError) throw err;
         const code = (err as NodeJS.ErrnoException).code ?? '';
-        // A refused connection sent nothing, so even a write without a key may be retried.
-        const canRetry = r.retrySafe || NOT_SENT.has(code);
         this.debug(
           `${r.verb} ${label} → network error ${code || (err as Error).message} after ${clock.now() - t0}ms (attempt ${attempt})`,
         );
-        // A time-out already cost a whole deadline: one more try, not three.
-        const mayRetry = code === 'ETIMEDOUT' ? timeouts < 1 && failures < maxAttempts - 1 : failures < maxAttempts - 1;
-        if (canRetry && mayRetry && clock.now() - started < this.opts.maxRetryTimeMs) {
-          failures++;
-          if (code === 'ETIMEDOUT') {
-            timeouts++;
+        // A refused connection sent nothing, so even a write without a key may be retried.
+        const wait = retries.afterNetworkError(code, r.retrySafe || NOT_SENT.has(code), clock.now());
+        if (wait !== undefined) {
+          if (code === 'ETIMEDOUT')
             this.opts.notice?.(
               `No complete answer from ${this.baseUrl.host} within ${duration(this.opts.timeoutMs)}; trying ${label} once more.`,
             );
-          }
-          await clock.sleep(Math.max(this.backoff(failures), r.retryFloorMs ?? 0), signal);
+          await clock.sleep(wait, signal);
           continue;
         }
         const failure = networkFailure(
@@ -361,31 +237,14 @@ export class ApiClient {
         );
         throw NOT_SENT.has(code) ? failure : unknownOutcome(failure);
       }
-      this.trackBudget(res.headers);
+      this.budget = readBudget(res.headers, this.wallSpeed, clock.now()) ?? this.budget;
       over?.(res.status, res.status === 429 ? this.budgetWait(res.headers) : undefined);
       const requestId = header(res.headers, 'x-request-id');
       this.debug(
         `${r.verb} ${label} → ${res.status} in ${clock.now() - t0}ms request=${requestId ?? '-'} remaining=${this.budget.remaining ?? '-'}${key ? ` key=${key}` : ''}`,
       );
-      if (res.status >= 300 && res.status < 400) throw this.redirectError(res, label, requestId);
-      if (res.overCap !== undefined) {
-        const err = toApiError(
-          { status: res.status, method: label, message: '', requestId },
-          `The answer to ${label} is larger than ${formatCount(res.overCap)} bytes (HTTP ${res.status}); it was cut off and not read. Check that the base URL points at the service.${requestNote(requestId)}`,
-        );
-        throw res.status < 300 ? unknownOutcome(err) : err;
-      }
-      const envelope = this.parse<T>(res, label, requestId, r.envelopeRequired);
-      if (res.status < 300 && envelope.success !== false) {
-        const missing = r.envelopeRequired ? envelopeProblem(envelope) : undefined;
-        if (missing) {
-          throw unknownOutcome(
-            toApiError(
-              { status: res.status, method: label, message: '', requestId, envelope },
-              `The answer to ${label} is not a valid answer of the service: ${missing}; nothing was taken from it.${requestNote(requestId)}`,
-            ),
-          );
-        }
+      const envelope = answerEnvelope<T>(res, r.label, requestId, r.envelopeRequired, this.secrets, unknownOutcome);
+      if (res.status < 300 && envelope.success !== false)
         return {
           envelope,
           status: res.status,
@@ -394,69 +253,41 @@ export class ApiClient {
           attempts: attempt,
           idempotencyKey: key,
         };
-      }
+
       const rawRetryAfter = header(res.headers, 'retry-after');
       const retryAfter = parseRetryAfter(rawRetryAfter, clock.now());
-      const info = {
-        status: res.status,
-        method: label,
-        message: typeof envelope.message === 'string' ? envelope.message : '',
-        requestId,
-        data: envelope.data,
-        // Only a sane value is repeated to a person: never "wait -1 seconds".
-        retryAfterSeconds:
-          retryAfter !== undefined && retryAfter >= 0 && retryAfter <= 86_400 ? Math.ceil(retryAfter) : undefined,
-        envelope,
-        headers: res.headers,
-        site: r.site,
-      };
-      const error = toApiError(info, refusalSentence(info, this.opts.tokenOrigin));
-
+      const error = refusalError(res, envelope, { label, requestId, retryAfter, site: r.site }, this.opts.tokenOrigin);
       if (res.status === 429) {
         // A quota (queue caps) carries no Retry-After: waiting a few seconds would not help.
         if (rawRetryAfter === undefined) throw error;
-        const wait = this.rateLimitWait(retryAfter, res.headers);
-        if (rateRetries < TRANSPORT_BOUNDS.rateLimitRetries && rateWaited + wait <= this.opts.maxRateLimitWaitMs) {
-          rateRetries++;
-          rateWaited += wait;
-          if (wait >= 3000)
-            this.opts.notice?.(`Rate limit reached; waiting ${Math.ceil(wait / 1000)} s before ${label}.`);
-          this.debug(`retrying ${label} in ${wait}ms (Retry-After ${JSON.stringify(rawRetryAfter)})`);
-          await clock.sleep(wait, signal);
-          continue;
-        }
-        throw error;
+        const wait = rateLimitWait(retryAfter, res.headers, this.wallSpeed);
+        if (!retries.rateLimited(wait)) throw error;
+        if (wait >= 3000)
+          this.opts.notice?.(`Rate limit reached; waiting ${Math.ceil(wait / 1000)} s before ${label}.`);
+        await retryIn(wait, `retrying ${label} in ${wait}ms (Retry-After ${JSON.stringify(rawRetryAfter)})`);
+        continue;
       }
-
       if (res.status === 409 && key !== undefined && isInFlight(envelope)) {
         // Our own key, still running: the first call (perhaps one that timed out here) goes on
         // at the service. Wait for its answer instead of giving up: a re-run would do it twice.
-        inFlightSince ??= clock.now();
-        const waited = clock.now() - inFlightSince;
-        const left = this.opts.maxInFlightWaitMs - waited;
-        if (left > 0) {
-          if (inFlightPolls === 0)
-            this.opts.notice?.(
-              `${label} is still running from the first attempt; waiting up to ${duration(this.opts.maxInFlightWaitMs)} for its answer.`,
-            );
-          const wait = Math.min(this.inFlightBackoff(inFlightPolls++), left);
-          this.debug(`${label} in flight; asking again in ${wait}ms`);
-          await clock.sleep(wait, signal);
-          continue;
-        }
-        throw unknownOutcome(
-          error.withSentence(
-            `The first ${label} call was still running after ${duration(this.opts.maxInFlightWaitMs)} of waiting for it (HTTP 409 in flight).`,
-          ),
-        );
+        const next = retries.inFlight(clock.now());
+        if (!next)
+          throw unknownOutcome(
+            error.withSentence(
+              `The first ${label} call was still running after ${duration(this.opts.maxInFlightWaitMs)} of waiting for it (HTTP 409 in flight).`,
+            ),
+          );
+        if (next.first)
+          this.opts.notice?.(
+            `${label} is still running from the first attempt; waiting up to ${duration(this.opts.maxInFlightWaitMs)} for its answer.`,
+          );
+        await retryIn(next.wait, `${label} in flight; asking again in ${next.wait}ms`);
+        continue;
       }
-
       if (res.status >= 500 && r.retrySafe) {
-        const wait = Math.max(this.backoff(failures + 1), r.retryFloorMs ?? 0);
-        if (failures < maxAttempts - 1 && clock.now() - started + wait <= this.opts.maxRetryTimeMs) {
-          failures++;
-          this.debug(`retrying ${label} in ${wait}ms`);
-          await clock.sleep(wait, signal);
+        const wait = retries.afterServerError(clock.now());
+        if (wait !== undefined) {
+          await retryIn(wait, `retrying ${label} in ${wait}ms`);
           continue;
         }
       }
@@ -464,11 +295,12 @@ export class ApiClient {
     }
   }
 
-  /** How long a 429 is waited: Retry-After exactly, clamped; a malformed one falls back. */
   /** A 429 from the minute's budget (it carries Retry-After): the wait it asks for. */
   private budgetWait(headers: IncomingHttpHeaders): number | undefined {
     const raw = header(headers, 'retry-after');
-    return raw === undefined ? undefined : this.rateLimitWait(parseRetryAfter(raw, this.opts.clock.now()), headers);
+    return raw === undefined
+      ? undefined
+      : rateLimitWait(parseRetryAfter(raw, this.opts.clock.now()), headers, this.wallSpeed);
   }
 
   /**
@@ -479,184 +311,6 @@ export class ApiClient {
     return this.opts.clock.speed ?? 1;
   }
 
-  private rateLimitWait(retryAfter: number | undefined, headers: IncomingHttpHeaders): number {
-    let ms: number;
-    if (retryAfter !== undefined) ms = retryAfter * 1000 * this.wallSpeed;
-    else {
-      const reset = num(header(headers, 'x-ratelimit-reset'));
-      ms =
-        reset !== undefined && reset > 0 && reset <= 60
-          ? reset * 1000 * this.wallSpeed
-          : TRANSPORT_BOUNDS.retryAfterFallbackMs;
-    }
-    return Math.ceil(Math.max(TRANSPORT_BOUNDS.retryAfterFloorMs, ms));
-  }
-
-  private backoff(attempt: number): number {
-    const cap = Math.min(8_000, 400 * 2 ** (attempt - 1));
-    return Math.floor(cap / 2 + this.opts.random() * (cap / 2));
-  }
-
-  /** 1, 2, 4, 8, 8, … seconds (less a jitter of up to a quarter). */
-  private inFlightBackoff(poll: number): number {
-    const cap = Math.min(8_000, 1_000 * 2 ** poll);
-    return Math.floor(cap * (0.75 + this.opts.random() * 0.25));
-  }
-
-  private trackBudget(h: IncomingHttpHeaders): void {
-    const limit = num(header(h, 'x-ratelimit-limit'));
-    const remaining = num(header(h, 'x-ratelimit-remaining'));
-    const reset = num(header(h, 'x-ratelimit-reset'));
-    if (limit === undefined && remaining === undefined && reset === undefined) return;
-    // The minute is 60 seconds long: a reset outside it is not believed.
-    const resetSeconds = reset === undefined ? undefined : Math.min(60, Math.max(0, reset * this.wallSpeed));
-    this.budget = { limit, remaining, resetSeconds, at: this.opts.clock.now() };
-  }
-
-  private redirectError(res: RawResponse, label: string, requestId: string | undefined): ApiError {
-    const location = header(res.headers, 'location');
-    const shown = location ? ` to ${JSON.stringify(location.slice(0, 200)).replace(/[\u007f-\u009f]/g, '')}` : '';
-    return toApiError(
-      { status: res.status, method: label, message: '', requestId, headers: res.headers },
-      `The service answered ${label} with a redirect (HTTP ${res.status}${shown}); a redirect is never followed and nothing was taken from it. Check the base URL (${addressHint(this.opts.addressOrigin)}).${requestNote(requestId)}`,
-    );
-  }
-
-  private parse<T>(res: RawResponse, label: string, requestId: string | undefined, strict: boolean): Envelope<T> {
-    let parsed: unknown;
-    try {
-      parsed = maskParsed(JSON.parse(res.body), res.body, this.secrets);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      const type = header(res.headers, 'content-type') ?? 'no content type';
-      throw toApiError(
-        {
-          status: res.status,
-          method: label,
-          message: '',
-          requestId,
-        },
-        `The service answered ${label} with something that is not JSON (HTTP ${res.status}, ${type}); check that the base URL points at the service and not at a proxy or web page.${requestNote(requestId)}`,
-      );
-    }
-    const env = parsed as Envelope<T>;
-    // A success must say so (envelopeProblem); a refusal is read tolerantly: missing optional
-    // fields never crash, unknown fields are kept.
-    if (res.status >= 300 || !strict) {
-      if (typeof env.success !== 'boolean') env.success = res.status < 300;
-      if (!('data' in env)) (env as { data: unknown }).data = null;
-    }
-    if (typeof env.code !== 'number') env.code = res.status;
-    if (typeof env.message !== 'string') env.message = '';
-    return env;
-  }
-
-  private async send(r: Request): Promise<RawResponse> {
-    if (!this.requestModule) {
-      const https = this.baseUrl.protocol === 'https:';
-      // `.default`: the module object itself, whether loaded natively or through the bundle.
-      this.requestModule = https
-        ? ((await import('node:https')).default as unknown as typeof import('node:http'))
-        : (await import('node:http')).default;
-      // One keep-alive connection per process: calls queue behind each other.
-      this.agent = new this.requestModule.Agent({ keepAlive: true, maxSockets: 1 });
-    }
-    const mod = this.requestModule;
-    const { signal, body } = r;
-    if (signal?.aborted) throw signal.reason;
-    const base = this.baseUrl.pathname.replace(/\/+$/, '');
-    const all: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': this.opts.userAgent ?? 'sitebuilder',
-      ...r.headers,
-    };
-    if (this.opts.token) all.authorization = `Bearer ${this.opts.token}`;
-    const length = bodyBytes(body);
-    if (body !== undefined) all['content-length'] = String(length);
-    const allowance = (bytes: number) => Math.ceil((bytes / TRANSPORT_BOUNDS.slowLinkBytesPerSecond) * 1000);
-    return new Promise<RawResponse>((resolve, reject) => {
-      let settled = false;
-      let response: IncomingMessage | undefined;
-      const startedAt = Date.now();
-      // The deadline covers everything up to the last byte of the answer: a server that drips
-      // a byte at a time cannot keep the call alive. Large bodies get the time a slow link needs.
-      let deadline = this.opts.timeoutMs + allowance(length);
-      const expire = () =>
-        fail(
-          Object.assign(new Error(`no complete answer within ${deadline} ms`), {
-            code: 'ETIMEDOUT',
-          }),
-        );
-      let timer = setTimeout(expire, deadline);
-      const done = (value: RawResponse) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        // Answered before the whole body went out: the rest is not sent, the connection not reused.
-        if (!req.writableEnded) req.destroy();
-        resolve(value);
-      };
-      const fail = (err: Error) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        response?.destroy();
-        req.destroy();
-        reject(err);
-      };
-      const req = mod.request(
-        {
-          protocol: this.baseUrl.protocol,
-          hostname: this.baseUrl.hostname.replace(/^\[|\]$/g, ''),
-          port: this.baseUrl.port || undefined,
-          method: r.verb,
-          path: `${base}${r.path}`,
-          headers: all,
-          agent: this.agent,
-        },
-        (res) => {
-          response = res;
-          const status = res.statusCode ?? 0;
-          const declared = num(header(res.headers, 'content-length'));
-          if (declared !== undefined && declared > r.answerCap) {
-            done({ status, headers: res.headers, body: '', overCap: r.answerCap });
-            return void res.destroy();
-          }
-          if (declared !== undefined && declared > 0) {
-            clearTimeout(timer);
-            deadline += allowance(declared);
-            timer = setTimeout(expire, Math.max(0, deadline - (Date.now() - startedAt)));
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            // Counted as it streams: nothing past the cap is ever held.
-            if (size > r.answerCap) {
-              chunks.length = 0;
-              done({ status, headers: res.headers, body: '', overCap: r.answerCap });
-              return void res.destroy();
-            }
-            chunks.push(c);
-          });
-          res.on('end', () => done({ status, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', fail);
-          res.on('aborted', () => fail(Object.assign(new Error('answer cut off'), { code: 'ECONNRESET' })));
-        },
-      );
-      req.on('error', fail);
-      // Ctrl-C ends the call. (Not http's `signal` option: it loads stream helpers at start-up.)
-      if (signal) {
-        const abort = () => fail(signal.reason as Error);
-        signal.addEventListener('abort', abort, { once: true });
-        req.once('close', () => signal.removeEventListener('abort', abort));
-      }
-      writeBody(req, body, r.onSent);
-    });
-  }
-
   /** The answer with the token masked in its text and headers (mask.ts). */
   private masked(res: RawResponse): RawResponse {
     return { ...res, headers: maskHeaders(res.headers, this.secrets), body: this.secrets.apply(res.body) };
@@ -665,15 +319,6 @@ export class ApiClient {
   private debug(line: string): void {
     this.opts.debug?.(line);
   }
-}
-
-/** What makes a 2xx answer not an answer of the service: `success` must be true and `data` present. */
-function envelopeProblem(env: Envelope): string | undefined {
-  const raw = env as Record<string, unknown>;
-  if (!('success' in raw)) return 'it has no `success` field';
-  if (raw.success !== true) return `its \`success\` is ${JSON.stringify(raw.success)?.slice(0, 40)}, not true`;
-  if (!('data' in raw)) return 'it has no `data` field';
-  return undefined;
 }
 
 export type { ApiError };

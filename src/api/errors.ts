@@ -127,10 +127,6 @@ export function toApiError(info: RefusalInfo, sentence = refusalSentence(info)):
   return new ApiError(info, sentence);
 }
 
-/** Where to change the address: where it came from, when known. */
-export const addressHint = (origin?: string): string =>
-  origin ? `it comes from ${origin}` : '--base-url / SITEBUILDER_BASE_URL';
-
 /** A network failure after the allowed attempts, as one sentence that says what to check. */
 export function networkFailure(
   label: string,
@@ -153,7 +149,7 @@ export function networkFailure(
           ? `Could not resolve ${baseUrl.hostname}`
           : `The connection to ${where} failed during ${label} (${code || err.message})`;
   return new NetworkError(
-    `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (${addressHint(origin)}) and your network, then try again.`,
+    `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (${origin ? `it comes from ${origin}` : '--base-url / SITEBUILDER_BASE_URL'}) and your network, then try again.`,
     { code: code || null, attempts },
   );
 }

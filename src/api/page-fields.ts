@@ -4,7 +4,7 @@
 // under its name and the obvious alternatives (docs/real-service.md "Listing and paging").
 // Cursors, tokens and a next offset or page handed back by the service are opaque: sent back
 // exactly as they came, text or a number.
-import type { Envelope } from './client.js';
+import type { Envelope } from './call.js';
 import type { ListingPattern } from './registry-terms.js';
 import { PAGE_FIELDS } from '../service/page.js';
 

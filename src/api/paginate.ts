@@ -5,8 +5,9 @@
 // (a page that repeats the one before, a cursor handed out twice, an empty page that says more
 // follow, or PAGE_BOUND pages). Paging tokens are sent back exactly as they came.
 import { ApiError, requestNote } from '../errors.js';
-import { ANSWER_NESTING_MAX, answerError, findList, nestedDeeperThan } from './answer.js';
-import type { ApiClient, CallResult, Envelope } from './client.js';
+import { answerError, answerList, findList } from './answer.js';
+import type { CallResult, Envelope } from './call.js';
+import type { ApiClient } from './client.js';
 import { stringifyJson } from '../io/json-deep.js';
 import { formatCount } from './limits.js';
 import { methodInfo } from './method-index.js';
@@ -48,15 +49,6 @@ export function itemsOf(data: unknown, method = ''): unknown[] {
   const found = findList(data);
   if (Array.isArray(found)) return found;
   throw answerError(method, undefined, found.problem);
-}
-
-/** The records of an answer, checked: a list, and not absurdly deep. */
-export function recordsOf(method: string, result: CallResult): unknown[] {
-  const found = findList(result.envelope.data);
-  if (!Array.isArray(found)) throw answerError(method, result, found.problem);
-  if (nestedDeeperThan(found, ANSWER_NESTING_MAX))
-    throw answerError(method, result, `holds records nested more than ${ANSWER_NESTING_MAX} levels deep`, false);
-  return found;
 }
 
 /** The largest page a method takes: the registry's bound of its `limit` argument. */
@@ -146,7 +138,7 @@ export async function* pages(
       result = await call(args, 0);
     }
     options.onPage?.(result.envelope, index);
-    const items = recordsOf(method, result);
+    const items = answerList(method, result);
     if (options.detect && !pattern) pattern = detectPattern(result.envelope);
     const sig = items.length > 0 ? signature(items) : undefined;
     if (sig !== undefined && sig === previous)
@@ -220,7 +212,7 @@ export async function listByPage(
   const page = opts.page ?? 1;
   const pageArgs = { ...args, page };
   const result = await client.call(method, pageArgs, { signal: opts.signal });
-  const items = recordsOf(method, result);
+  const items = answerList(method, result);
   const before = page === 1 ? 0 : undefined;
   const verdict = decideNext('page', pageArgs, result.envelope, { received: items.length, before, longest: 0 });
   return { items, more: 'end' in verdict ? false : verdict.stated ? true : 'maybe' };

@@ -1,5 +1,5 @@
 // One scheduler for every call of a process that works on many sites (docs/scripting.md "Many
-// sites at once"). It is the client's gate (client.ts CallGate): each attempt of each call waits
+// sites at once"). It is the client's gate (call.ts CallGate): each attempt of each call waits
 // here for its turn, so that
 //   - no run is read twice within the poll floor (POLL_TIMING.floorMs), counted from when the
 //     read actually went out, retries included;
@@ -16,9 +16,9 @@
 // Without X-RateLimit-* headers it keeps its own calls within the limit in any minute of its
 // own (docs/real-service.md "Many sites at once"). Time comes from the injected clock.
 import type { Clock } from '../clock.js';
-import type { CallGate, CallOver, CallTicket, RateBudget } from './client.js';
+import type { CallGate, CallOver, CallTicket, RateBudget } from './call.js';
 import { LIMITS } from './limits.js';
-import { POLL_TIMING } from './poll.js';
+import { POLL_TIMING } from './poller.js';
 
 export const SCHEDULE = {
   /** The minute's calls polls leave to starts. */

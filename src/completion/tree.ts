@@ -168,6 +168,42 @@ export function nodeFacts(tree: CompletionTree): NodeFacts[] {
   }));
 }
 
+/** The four tables every script holds, one branch (or several) a command of the tree each. */
+export interface ScriptTables {
+  /** What a command offers: its subcommands, flags, positionals. */
+  spec: string[];
+  /** Which command a word names under another. */
+  child: string[];
+  /** The values of a flag. */
+  values: string[];
+  /** What each positional takes. */
+  positionals: string[];
+}
+
+/** The tables of a script, each branch written by the shell's own function. */
+export function scriptTables(
+  tree: CompletionTree,
+  write: {
+    spec(facts: NodeFacts): string;
+    child(key: string, child: NodeFacts['children'][number]): string;
+    values(key: string, node: CompletionNode): string[];
+    positionals(node: CompletionNode): string[];
+  },
+): ScriptTables {
+  const tables: ScriptTables = { spec: [], child: [], values: [], positionals: [] };
+  for (const facts of nodeFacts(tree)) {
+    tables.spec.push(write.spec(facts));
+    for (const c of facts.children) tables.child.push(write.child(facts.key, c));
+    tables.values.push(...write.values(facts.key, facts.node));
+    tables.positionals.push(...write.positionals(facts.node));
+  }
+  return tables;
+}
+
+/** The prefix of a script's function names: the program's name as a shell identifier. */
+export const functionName = (tree: CompletionTree, lead: string): string =>
+  `${lead}${tree.program.replace(/[^A-Za-z0-9_]/g, '_')}`;
+
 /** What the completion of `words` (the words before the cursor, program excluded) should offer for `current`. */
 export function expectedCompletions(tree: CompletionTree, words: string[], current: string): string[] {
   let node = tree.root;

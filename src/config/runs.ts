@@ -19,7 +19,7 @@ export interface KnownRun {
    * first page just after (service/messages.ts). The same page later means nothing happened since.
    */
   seen?: SeenEnd;
-  /** Replies to this run refused by the service: the next one takes a new Idempotency-Key (chat/reply-key.ts). */
+  /** Replies to this run refused by the service: the next one takes a new Idempotency-Key (commands/shared/conversation/reply-key.ts). */
   replyTries?: number;
 }
 

@@ -54,7 +54,7 @@ export interface CommandDefinition<O = Record<string, unknown>> {
   exitCodes?: string;
   /**
    * Where the rest is (gh's "Learn more"): a section of the docs, `docs/guide.md#email-domains`.
-   * The help's description stays a few lines; the essay lives there (test/unit/help-shape.test.ts).
+   * The help's description stays a few lines; the essay lives there (test/core/help-shape.test.ts).
    * A verb without one points where its noun does.
    */
   learnMore?: string;

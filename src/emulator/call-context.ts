@@ -2,6 +2,7 @@
 // workspace or a site, role permissions, the plan, and credits.
 import type { MethodInfo } from '../api/method-index.js';
 import type { Permission } from '../api/registry-terms.js';
+import { chargeCredits } from './credits.js';
 import { refuse } from './refusal.js';
 import type { TokenRecord, UserRecord, WorkspaceRecord } from './state.js';
 import type { Args, CallContext, EmulatorHost } from './host.js';
@@ -91,19 +92,7 @@ export function createCallContext(init: {
     },
 
     chargeCredits(workspace, amount, note, site) {
-      const charged = Math.max(0, Math.min(amount, workspace.credits));
-      workspace.credits -= charged;
-      workspace.creditsSpent += charged;
-      emu.state.core.creditActivity.push({
-        _id: emu.newId('cred'),
-        workspaceId: workspace._id,
-        at: emu.clock.now(),
-        amount: -charged,
-        balance: workspace.credits,
-        note,
-        siteId: site?._id ?? null,
-      });
-      return charged;
+      return chargeCredits(emu, workspace, amount, note, site?._id ?? null);
     },
   };
   return call;

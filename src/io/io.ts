@@ -1,81 +1,19 @@
-// The IO object owns the streams, their TTY-ness and the colour policy (docs/scripting.md "Output
-// contract"). Commands never touch process.stdout: tests build an IO over buffers. It is also the
+// The IO object owns the streams, their TTY-ness and the colour level (color-level.ts decides
+// it; docs/scripting.md "Output contract"). Commands never touch process.stdout: tests build an IO over buffers. It is also the
 // output boundary: every writer cleans what it is given (sanitize.ts), so a string from the
 // service that reached a sentence unsanitized still cannot drive the terminal.
-import { fstatSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { ColorLevel } from './color-level.js';
+import { CTRL_C_ECHO, LiveBlock, REWRITE_ROW, saneSize } from './live-block.js';
 import { SecretMask } from './mask.js';
 import { forJson, forTerminal, jsonText } from './sanitize.js';
-import { displayWidth, fitWidth, wrapText } from './width.js';
-
-export type ColorLevel = 0 | 1 | 2 | 3;
+import { wrapText } from './width.js';
 
 export interface IOStreams {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: Writable & { isTTY?: boolean; columns?: number; rows?: number };
 }
-
-/**
- * A size a terminal can be redrawn in. A terminal may say 0 × 0 (`stty cols 0`, a pty nobody
- * sized yet) or something absurd; redrawing there (a spinner clearing the lines it wrapped
- * onto) has no sensible meaning, so such a terminal gets lines appended instead.
- */
-export const saneSize = (n: number | undefined, min: number): n is number =>
-  typeof n === 'number' && Number.isInteger(n) && n >= min && n <= 10_000;
-
-/** Goes back to the start of the status line and clears it. */
-const CLEAR_LINE = '\r\u001b[2K';
-/** Cursor up one row, to its first column, and clear it: the one cursor move of the run view's playback. */
-export const REWRITE_ROW = '\u001b[1A\r\u001b[2K';
-
-/**
- * Whether a file descriptor is a pipe (or a socket, as some shells and process spawners make
- * for `|`): a program reads it, and may print what it reads to the terminal stderr is on.
- */
-export function isPipe(fd: number): boolean {
-  try {
-    const s = fstatSync(fd);
-    return s.isFIFO() || s.isSocket();
-  } catch {
-    return false;
-  }
-}
-
-export interface ColorInputs {
-  env: Record<string, string | undefined>;
-  stdoutIsTTY: boolean;
-  noColorFlag: boolean;
-}
-
-/**
- * chalk does not honour every convention by itself, so the level is decided here once: NO_COLOR
- * (any value), --no-color, CLICOLOR=0, TERM=dumb and a non-TTY turn it off; on a terminal,
- * FORCE_COLOR / CLICOLOR_FORCE force it on over CLICOLOR=0 and TERM=dumb (FORCE_COLOR=0 forces
- * it off). Piped output is data and never carries an ANSI byte, whatever they say
- * (docs/scripting.md "Output contract"): CI runners set FORCE_COLOR for their logs, and the
- * scripts there read our rows.
- */
-export function decideColorLevel({ env, stdoutIsTTY, noColorFlag }: ColorInputs): ColorLevel {
-  if (noColorFlag || !stdoutIsTTY) return 0;
-  if (env.NO_COLOR !== undefined) return 0;
-  const force = env.FORCE_COLOR;
-  if (force !== undefined) {
-    if (force === '0' || force === 'false') return 0;
-    const n = Number(force);
-    return (n >= 1 && n <= 3 ? n : 1) as ColorLevel;
-  }
-  if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '0') return 1;
-  if (env.CLICOLOR === '0') return 0;
-  if (env.TERM === 'dumb') return 0;
-  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
-  if (env.TERM && /256/.test(env.TERM)) return 2;
-  return 1;
-}
-
-/** Columns a terminal takes to echo Ctrl-C (`^C`) at the cursor. */
-const CTRL_C_ECHO = 2;
 
 export class IO {
   readonly stdout: IOStreams['stdout'];
@@ -104,11 +42,8 @@ export class IO {
   readonly #streams: IOStreams;
   #stdinIsTTY: boolean | (() => boolean);
   #stdoutIsPipe: boolean | (() => boolean);
-  /** The live block (a spinner, a task list) at the bottom of stderr, as given, if any. */
-  #block: string[] | undefined;
-  /** The block's rows on the screen now, and the terminal's width when they were drawn. */
-  #shown: { lines: string[]; columns: number } | undefined;
-  #onResize: (() => void) | undefined;
+  /** The live block (a spinner, a task list) at the bottom of stderr. */
+  readonly #live = new LiveBlock(this);
   /** The last text written to the terminal did not end its line. */
   #midLine = false;
   #writes = 0;
@@ -175,7 +110,7 @@ export class IO {
     return saneSize(c, 10) ? c : 80;
   }
 
-  /** Columns the live block's last row may take: it keeps room for the `^C` echo (#fittedBlock). */
+  /** Columns the live block's last row may take: it keeps room for the `^C` echo (live-block.ts). */
   get liveLineWidth(): number {
     const c = this.stderr.columns;
     return (saneSize(c, 10) ? c : 80) - 1 - CTRL_C_ECHO;
@@ -213,72 +148,7 @@ export class IO {
    * draw, and the block to its height; a resize redraws it at once. Only where canRedraw.
    */
   liveBlock(lines: string[] | undefined): void {
-    this.#block = lines?.length && this.canRedraw ? lines : undefined;
-    this.#drawBlock();
-    const stream = this.stderr as IOStreams['stderr'] & { on?: Writable['on']; off?: Writable['off'] };
-    if (this.#block && !this.#onResize && stream.on) {
-      this.#onResize = () => this.#drawBlock();
-      stream.on('resize', this.#onResize);
-    } else if (!this.#block && this.#onResize) {
-      stream.off?.('resize', this.#onResize);
-      this.#onResize = undefined;
-    }
-  }
-
-  /**
-   * The rows of the block cut to fit, at most the terminal's height less one. The cursor waits at
-   * the end of the last row, where the terminal echoes a Ctrl-C as `^C`: that row keeps room for
-   * it, or the echo would wrap, scroll, and leave a copy of the block behind once it is erased.
-   */
-  #fittedBlock(): string[] {
-    const { columns, rows } = this.stderr;
-    const width = (columns as number) - 1;
-    const block = this.#block ?? [];
-    const lines = block.map((l, i) =>
-      fitWidth(
-        this.secrets.apply(forTerminal(l, this.color)).replace(/[\n\r\t]/g, ' '),
-        i === block.length - 1 ? width - CTRL_C_ECHO : width,
-      ),
-    );
-    return saneSize(rows, 2) ? lines.slice(Math.max(0, lines.length - (rows - 1))) : lines;
-  }
-
-  #drawBlock(): void {
-    const shown = this.#shown;
-    const lines = this.#block === undefined || this.#midLine || !this.canRedraw ? undefined : this.#fittedBlock();
-    // A spinner's tick changes its last row only: that row alone is redrawn (less to send, no flicker).
-    const above = shown?.lines.slice(0, -1);
-    if (
-      lines &&
-      shown?.columns === this.stderr.columns &&
-      above?.length === lines.length - 1 &&
-      above.every((l, i) => l === lines[i])
-    ) {
-      this.stderr.write(CLEAR_LINE + (lines.at(-1) as string));
-      this.#shown = { lines, columns: this.stderr.columns as number };
-      return;
-    }
-    this.#clearBlock();
-    // Never over a line cut short (no newline yet): it would be erased with the block.
-    if (!lines) return;
-    this.stderr.write(lines.join('\n'));
-    this.#shown = { lines, columns: this.stderr.columns as number };
-  }
-
-  /**
-   * Erases the block from the screen, leaving the cursor where its first row began. Each line
-   * was drawn narrower than the terminal; one that a narrower terminal has since wrapped (as
-   * tmux, VTE, iTerm2 and kitty rewrap lines on a resize) takes as many rows as it needs now.
-   */
-  #clearBlock(): void {
-    const shown = this.#shown;
-    if (!shown) return;
-    this.#shown = undefined;
-    const now = this.stderr.columns;
-    let rows = shown.lines.length;
-    if (saneSize(now, 1) && now < shown.columns)
-      rows = shown.lines.reduce((n, l) => n + Math.max(1, Math.ceil(displayWidth(l) / now)), 0);
-    this.stderr.write(CLEAR_LINE + REWRITE_ROW.repeat(rows - 1));
+    this.#live.set(lines);
   }
 
   /** The boundary: under --json, stdout is JSON and gets escapes; everything else is cleaned. Tokens are masked in both. */
@@ -293,12 +163,12 @@ export class IO {
   #write(text: string, stream: 'stdout' | 'stderr', control = ''): boolean {
     const clean = this.#clean(text, stream);
     if (stream === 'stdout' && !this.stdoutIsTTY) return this.stdout.write(clean);
-    this.#clearBlock();
+    this.#live.clear();
     if (control) this[stream].write(control);
     const ok = this[stream].write(clean);
     this.#writes++;
     if (clean !== '') this.#midLine = !clean.endsWith('\n');
-    if (this.#block !== undefined) this.#drawBlock();
+    if (this.#live.held) this.#live.draw();
     return ok;
   }
 
@@ -313,7 +183,7 @@ export class IO {
 
   /** Rows the live block takes on the screen. */
   get blockRows(): number {
-    return this.#shown?.lines.length ?? 0;
+    return this.#live.rows;
   }
 
   /** Replaces stdout's last `rows` rows with `text` (rows ending with newlines). */
@@ -381,25 +251,6 @@ export class IO {
   printJsonLine(value: unknown): void {
     this.outLine(jsonText(value));
   }
-}
-
-export function systemIO(env: Record<string, string | undefined>, noColorFlag: boolean): IO {
-  const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  const streams = {
-    get stdin() {
-      return process.stdin;
-    },
-    stdout: process.stdout,
-    stderr: process.stderr,
-  };
-  const io = new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), {
-    stdin: () => (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(0),
-    stdout: stdoutIsTTY,
-    stderr: Boolean(process.stderr.isTTY),
-    stdoutPipe: () => isPipe(1),
-  });
-  io.cursorMoves = env.TERM !== 'dumb';
-  return io;
 }
 
 /** A buffered IO for tests: what was written is read back with stdoutText() / stderrText(). */

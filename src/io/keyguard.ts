@@ -3,7 +3,7 @@
 // echo over the transcript nor wait in the terminal for the next prompt. Ctrl-C arrives as a
 // byte then (no SIGINT in raw mode) and is routed to the Interrupts hub, or raised as SIGINT when
 // nothing takes it. Keys are offered to the hub first (a lone Esc, and every key while a question
-// about the run is on the screen: job/follow.ts). The text typed is kept, per IO: the
+// about the run is on the screen: commands/shared/run/follow.ts). The text typed is kept, per IO: the
 // conversation's next message prompt shows it as typed (takeTypeAhead); every other prompt drops it. Before any prompt is shown, what the
 // terminal still holds is drained (drainPending), so a key typed before the prompt appeared is
 // never its answer. release() puts the terminal back exactly as it was found.

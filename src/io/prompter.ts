@@ -11,6 +11,21 @@ import { drainPending, TypedText, takeTypeAhead } from './keyguard.js';
 import { sanitizeInline } from './sanitize.js';
 import { dropSignalListenersSince, markPrompt, signalListeners, tamePrompt } from './terminal-restore.js';
 import { displayWidth, wrapText } from './width.js';
+import {
+  ANSWER,
+  type AutoCompleteClass,
+  CONFIRM,
+  clearLineOnCtrlU,
+  type EnquirerInstance,
+  type EnquirerPrompt,
+  endPrompt,
+  FILTERED,
+  type InputClass,
+  matches,
+  plainAutoComplete,
+  strictConfirm,
+  YES,
+} from './prompt-kinds.js';
 
 /** Every SGR sequence (enquirer's colour); its cursor movements stay. */
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -86,88 +101,6 @@ export function noPromptReason(io: IO, env: Record<string, string | undefined>):
     .join(', ');
 }
 
-interface EnquirerPrompt {
-  cancel(err?: unknown): Promise<void>;
-  input?: unknown;
-  cursor?: number;
-  /** What it drew last: once answered, the question and its answer. */
-  state?: { buffer?: string };
-}
-
-interface EnquirerInstance {
-  on(event: 'prompt', fn: (prompt: EnquirerPrompt) => void): void;
-  prompt(question: unknown): Promise<Record<string, unknown>>;
-  register(type: string, prompt: unknown): void;
-}
-
-/** The type name of the list that typing filters. */
-const FILTERED = 'sitebuilder-filtered';
-/** The type name of the confirmation that needs Enter. */
-const CONFIRM = 'sitebuilder-confirm';
-
-type AutoCompleteClass = new (...args: unknown[]) => { render(): Promise<void> };
-
-interface InputPrompt {
-  state: { status: string; submitted: boolean; cancelled: boolean };
-  options: Record<string, unknown>;
-  input: string;
-  styles: { muted(s: string): string; submitted(s: string): string };
-  separator(): Promise<string>;
-  format(): Promise<string>;
-}
-type InputClass = new (...args: unknown[]) => InputPrompt;
-
-const YES = /^y(es)?$/i;
-const ANSWER = /^(y(es)?|no?)?$/i;
-
-/**
- * A confirmation read as a line, as gh asks: `? Start the restore? (y/N) ` takes y or n and
- * needs Enter (enquirer's own answers on the key, so the Enter typed after it answered the next
- * question); it shows what was typed, and echoes `Yes` or `No` once answered.
- */
-function strictConfirm(Input: InputClass): InputClass {
-  return class extends Input {
-    override async separator(): Promise<string> {
-      if (this.state.status === 'pending') return this.styles.muted(String(this.options.yesNo));
-      return super.separator();
-    }
-
-    override async format(): Promise<string> {
-      if (!this.state.submitted || this.state.cancelled) return super.format();
-      const typed = String(this.input ?? '').trim();
-      const yes = typed === '' ? this.options.fallback === true : YES.test(typed);
-      return this.styles.submitted(yes ? 'Yes' : 'No');
-    }
-  };
-}
-
-/**
- * enquirer's autocomplete paints the typed text in the choices with a RegExp made of it, which
- * throws on `(` or `[`, and shows no pointer: this one leaves the choices unpainted, with the pointer.
- */
-function plainAutoComplete(AutoComplete: AutoCompleteClass): AutoCompleteClass {
-  const list = Object.getPrototypeOf(AutoComplete.prototype);
-  return class extends AutoComplete {
-    override render(): Promise<void> {
-      return list.render.call(this);
-    }
-
-    /** The list's pointer: without colour, it is what shows which line Enter picks. */
-    pointer(...args: unknown[]): string {
-      return list.pointer.apply(this, args);
-    }
-  };
-}
-
-/** Every word typed appears in the choice's label, hint or search text, in any case. */
-function matches(input: string, choice: { message: string; hint?: string; search?: string }): boolean {
-  const text = `${choice.message} ${choice.hint ?? ''} ${choice.search ?? ''}`.toLowerCase();
-  return input
-    .toLowerCase()
-    .split(/\s+/)
-    .every((word) => text.includes(word));
-}
-
 export class EnquirerPrompter implements Prompter {
   /** signal: a prompt on the screen is cancelled when it aborts (SIGINT sent by `kill`, not typed). */
   constructor(
@@ -224,21 +157,7 @@ export class EnquirerPrompter implements Prompter {
       if (key?.name === 'escape') escaped = true;
       if (!key?.ctrl || key.name !== 'd' || !shown) return;
       ended = true;
-      // On an empty line readline has closed itself already; enquirer's stop (run on the prompt's
-      // close) pauses it, which Node 24 refuses (ERR_USE_AFTER_CLOSE) where Node 20 did nothing.
-      const p = shown as unknown as NodeJS.EventEmitter & { stop?: () => void };
-      const stop = p.stop;
-      if (typeof stop === 'function' && p.listeners('close').includes(stop)) {
-        p.removeListener('close', stop);
-        p.once('close', () => {
-          try {
-            stop.call(p);
-          } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'ERR_USE_AFTER_CLOSE') throw err;
-          }
-        });
-      }
-      void shown.cancel();
+      endPrompt(shown);
     };
     const listenersBefore = signalListeners();
     enquirer.on('prompt', (p) => {
@@ -251,21 +170,7 @@ export class EnquirerPrompter implements Prompter {
         p.input = initialText;
         p.cursor = initialText.length;
       }
-      // Ctrl-U clears the line up to the cursor, as in a shell (enquirer binds it to an undo that
-      // a text prompt does not have).
-      const line = p as unknown as {
-        input: string;
-        cursor: number;
-        choices?: unknown;
-        render(): unknown;
-        undo?: () => unknown;
-      };
-      if (typeof line.input === 'string' && !Array.isArray(line.choices))
-        line.undo = () => {
-          line.input = line.input.slice(line.cursor);
-          line.cursor = 0;
-          return line.render();
-        };
+      clearLineOnCtrlU(p);
       stdin.on('keypress', onKey);
     });
     const onAbort = () => void shown?.cancel();

@@ -10,7 +10,7 @@ import { field, isRecord, locate, recordOf, resource } from './read.js';
 import { hostAddressField, liveAddressField, readLiveAddress } from './sites.js';
 import { asText, readText } from './values.js';
 
-/** What statusRecord needs of a call's result (api/client.ts CallResult). */
+/** What statusRecord needs of a call's result (api/call.ts CallResult). */
 interface AnswerOf {
   status: number;
   requestId?: string;

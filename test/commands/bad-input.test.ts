@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { knowLatestRun } from '../chat/helpers.js';
+import { knowLatestRun } from './chat/helpers.js';
 import { run } from '../helpers/run.js';
 
 let emu: RunningEmulator;

@@ -5,7 +5,7 @@
 // saying so where records may be missing, and --json output stays one valid document.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
-import { CODE_BACKUPS_DOMAIN } from '../../src/emulator/domains/code-backups.js';
+import { CODE_BACKUPS_DOMAIN } from '../../src/emulator/domains/code-backups/domain.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { run } from '../helpers/run.js';
 import { envelope, type ScriptedAnswer, type ScriptServer, startScriptServer } from '../helpers/script-server.js';

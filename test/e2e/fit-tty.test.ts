@@ -41,8 +41,11 @@ beforeAll(async () => {
     SITEBUILDER_CLOCK_SPEED: '20',
     SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-fit-')), 'config'),
   };
-  // A long run, so that the next message waits in the queue.
-  expect((await call('send_message', { projectId: 'site_bakery', prompt: 'Add a gallery #long' })).status).toBe(200);
+  // A run that stalls for long, so that the next message waits in the queue whatever the load
+  // (a run that only had many steps could end, and start the next, before the queue is read).
+  expect(
+    (await call('send_message', { projectId: 'site_bakery', prompt: 'Add a gallery #long #stall:3600' })).status,
+  ).toBe(200);
   expect(
     (await call('send_message', { projectId: 'site_bakery', prompt: 'Then make the header bigger please' })).status,
   ).toBe(200);

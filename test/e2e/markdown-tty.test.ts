@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { knowLatestRun } from '../chat/helpers.js';
+import { knowLatestRun } from '../commands/chat/helpers.js';
 import { expectFits } from '../helpers/screen.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPlaceholder } from '../../src/core/placeholders.js';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { shellWords } from '../chat/helpers.js';
+import { shellWords } from '../commands/chat/helpers.js';
 import { envelope, type ScriptServer, startScriptServer } from '../helpers/script-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { knowLatestRun } from '../chat/helpers.js';
+import { knowLatestRun } from '../commands/chat/helpers.js';
 import { expectFits } from '../helpers/screen.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';

@@ -1,5 +1,5 @@
 // The keys of a followed run in a real terminal (tmux, the built binary, a shell), at 80 and 40
-// columns (src/commands/job/run-keys.ts): Ctrl-C stops following and the run goes on, which the
+// columns (src/commands/shared/run/run-keys.ts): Ctrl-C stops following and the run goes on, which the
 // printed re-attach command, pasted into the same shell, shows; Esc asks, any other key keeps the
 // run going, and y cancels it, which `job watch` after shows too. In a conversation, a cancelled
 // run leaves the prompt there.
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { knowLatestRun } from '../chat/helpers.js';
+import { knowLatestRun } from '../commands/chat/helpers.js';
 import { expectFits } from '../helpers/screen.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 

@@ -12,7 +12,7 @@ import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emul
 import { type ScriptServer, startScriptServer } from '../helpers/script-server.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { knowLatestRun } from '../chat/helpers.js';
+import { knowLatestRun } from '../commands/chat/helpers.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
 const hasScript = spawnSync('script', ['--version']).status === 0;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { listStorageFiles } from '../../src/emulator/storage.js';
+import { listStorageFiles } from '../../src/emulator/domains/storage-files/files.js';
 import { displayWidth } from '../../src/io/width.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';

@@ -63,7 +63,7 @@ describe('envelope and headers', () => {
       expect(res.status).toBe(501);
       expect(res.body.message).toMatch(/not emulated yet/);
     } finally {
-      const { chatDomain } = await import('../../src/emulator/domains/chat.js');
+      const { chatDomain } = await import('../../src/emulator/domains/chat/domain.js');
       h.emu.emulator.handlers.set('get_job', chatDomain.handlers!.get_job!);
     }
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { paginate } from '../../src/api/paginate.js';
 import { FakeClock } from '../../src/clock.js';
-import { putStorageFile } from '../../src/emulator/storage.js';
+import { putStorageFile } from '../../src/emulator/domains/storage-files/files.js';
 import { harness, send, type Harness } from './helpers.js';
 
 let h: Harness;

@@ -3,7 +3,7 @@
 // addresses, upload checks, and the three code-hosting refusals switched on per site.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
-import { CODE_HOSTING_REFUSALS } from '../../src/emulator/code-hosting.js';
+import { CODE_HOSTING_REFUSALS } from '../../src/emulator/domains/code-hosting/domain.js';
 import { harness, send, type Harness } from './helpers.js';
 
 const SITE = 'site_portfolio';

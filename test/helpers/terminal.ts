@@ -6,7 +6,8 @@
 // cursor cannot leave the screen (the last `height` rows).
 import { partWidth } from '../../src/io/width.js';
 import { PassThrough, Writable } from 'node:stream';
-import { type ColorLevel, IO } from '../../src/io/io.js';
+import type { ColorLevel } from '../../src/io/color-level.js';
+import { IO } from '../../src/io/io.js';
 
 interface Row {
   /** One entry a column; a wide character is followed by '' for the column it covers. */

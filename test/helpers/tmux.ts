@@ -3,8 +3,14 @@
 // spinners) that only a TTY shows. Each session has its own tmux server (its own socket), so
 // test files running side by side never share one, nor the user's. Waiting reads the screen
 // without blocking: the emulator of a test usually runs in the test's own process, and a
-// synchronous tmux call every few milliseconds would starve it on a loaded machine.
+// synchronous tmux call every few milliseconds would starve it on a loaded machine. Nor does it
+// read the screen while nothing was printed: the pane's output is piped to a file (pipe-pane),
+// and the screen is read again when the file has grown (or every quarter second, whatever).
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { waitFor } from './wait-for.js';
 
@@ -17,6 +23,9 @@ export class TmuxSession {
 
   /** Lines of scrollback screen() reads (tmux keeps 2000 unless `history` says more). */
   private readonly scrollback: number;
+
+  /** Where the pane's output goes as it is printed: its size says whether anything was. */
+  private readonly output = join(tmpdir(), `${this.name}.out`);
 
   /**
    * Starts `argv` with `env` in a new session; the shell keeps the pane open after it exits.
@@ -40,7 +49,28 @@ export class TmuxSession {
     const history = size.history
       ? ['start-server', ';', 'set-option', '-g', 'history-limit', String(size.history), ';']
       : [];
-    this.tmux(...history, 'new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line);
+    this.tmux(
+      ...history,
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(size.cols),
+      '-y',
+      String(size.rows),
+      line,
+      ';',
+      'pipe-pane',
+      '-t',
+      this.name,
+      `cat >> ${quote(this.output)}`,
+    );
+  }
+
+  /** Bytes the pane has printed so far, as far as its pipe has written them (-1 before it has). */
+  private async printed(): Promise<number> {
+    return (await stat(this.output).catch(() => ({ size: -1 }))).size;
   }
 
   private tmux(...args: string[]): string {
@@ -71,8 +101,17 @@ export class TmuxSession {
   waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
     const ok = typeof test === 'function' ? test : (s: string) => test.test(s);
     let last = '';
+    // The screen is read when the pane printed since the last reading, and at least every 250 ms
+    // (a pipe that lags, a screen that changed without output): a check of a screen that did
+    // not change gives what it gave.
+    let seen = Number.NaN;
+    let readAt = 0;
     return waitFor(
       async () => {
+        const printed = await this.printed();
+        if (printed === seen && Date.now() - readAt < 250) return false;
+        seen = printed;
+        readAt = Date.now();
         last = await this.screenLater();
         return ok(last) && last;
       },
@@ -95,5 +134,6 @@ export class TmuxSession {
 
   kill(): void {
     spawnSync('tmux', ['-L', this.name, 'kill-server']);
+    rmSync(this.output, { force: true });
   }
 }

@@ -72,7 +72,7 @@ function headerLines(status: number, headers: IncomingHttpHeaders | Record<strin
 async function confirmMethod(ctx: Context, info: MethodInfo, body: Record<string, unknown>): Promise<void> {
   const [{ checkArgsForSending }, { confirmDestructive }, { sanitizeInline }] = await Promise.all([
     import('../../api/validate.js'),
-    import('../confirm.js'),
+    import('../shared/confirm.js'),
     import('../../io/sanitize.js'),
   ]);
   const problem = checkArgsForSending(info.name, info.schema, body);

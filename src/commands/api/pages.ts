@@ -6,7 +6,7 @@ import type { ApiClient } from '../../api/client.js';
 import { pages } from '../../api/paginate.js';
 import type { ListingPattern } from '../../api/registry-terms.js';
 import type { IO } from '../../io/io.js';
-import { writeJsonArray, writeJsonLines } from '../listing.js';
+import { writeJsonArray, writeJsonLines } from '../shared/listing.js';
 
 export { detectPattern } from '../../api/paginate.js';
 

@@ -4,13 +4,14 @@ import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { preRestoreBackupId, readSiteBackup, type SiteBackup, siteBackupIds } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
-import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
+import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
+import { LIVE_SITE_KEPT, sayNotPublished } from '../shared/not-published.js';
 
 export interface BackupRestoreOptions {
   site?: string;
@@ -82,7 +83,7 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
       'every page, component and setting of the site is replaced with the backup’s',
       'a Pre-restore Backup of the current state is taken first, so this can be undone with `backup restore`',
       'stored files, database rows, environment variables, source files, the repository, custom domains and domain verification are left as they are',
-      'the live site keeps its last published version until you publish',
+      LIVE_SITE_KEPT,
     ],
   });
   let data: Record<string, unknown>;
@@ -109,7 +110,7 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
       ? `A Pre-restore Backup was taken first: undo with \`${sb('backup restore', siteId, preId)}\`.`
       : `A Pre-restore Backup was taken first, but the service’s answer did not name it: \`${sb('backup list', siteId)}\` shows it (type automatic), and \`${sb('backup restore', siteId, 'BACKUP_ID')}\` with its id undoes this.`,
   );
-  ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);
+  sayNotPublished(ctx, siteId);
   return 0;
 }
 

@@ -5,8 +5,8 @@
 import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
 import { isPlaceholder } from '../../core/placeholders.js';
 import { UsageError } from '../../errors.js';
-import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import type { ChatBatchOptions } from './batch.js';
 
 /**

@@ -3,13 +3,13 @@
 // (an empty line sends nothing and leaves nothing: what was kept stays kept); /plan toggles plan
 // mode; /cancel stops the site's run; /queue shows the queue; /resume runs a stopped queue.
 // During a run, Esc cancels it (asked first) and the conversation goes on; Ctrl-C stops following
-// and leaves with 130, the run going on (job/run-keys.ts). A line that looks meant for the shell
+// and leaves with 130, the run going on (commands/shared/run/run-keys.ts). A line that looks meant for the shell
 // (`clear`, `cd ..`) or a slash command mistyped is asked about before it is sent (shell-like.ts).
 // A question or plan left waiting (by an earlier run, or put off with Esc or
 // Decide later) is said once with what the next message does to it and the ways out, and the
 // prompt says it too; /reply asks it again. What is typed during a run becomes the next message's
 // text, never an answer to a question or a plan. When the latest run cannot be told, the first
-// message is confirmed (waiting.ts).
+// message is confirmed (shared/conversation/waiting.ts).
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
 import { forgetTypeAhead, keepTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
@@ -19,14 +19,14 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { agentText } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
-import { answerLines, waitingOn } from '../job/commands.js';
-import { rememberSiteRun } from '../job/known-runs.js';
-import { printQueue } from '../queue/list.js';
-import { askPlan, askQuestion, type NextMessage } from './answers.js';
-import type { ReplyTo } from './reply-key.js';
+import { answerLines, waitingOn } from '../shared/run/next-steps.js';
+import { rememberSiteRun } from '../shared/run/known-runs.js';
+import { printQueue } from '../shared/queue.js';
+import { askPlan, askQuestion, type NextMessage } from '../shared/conversation/answers.js';
+import type { ReplyTo } from '../shared/conversation/reply-key.js';
 import { oddLine, slashTypo } from './shell-like.js';
-import { followToEnd, runTurn, type TurnResult } from './turn.js';
-import { waitingAtStart } from './waiting.js';
+import { followToEnd, runTurn, type TurnResult } from '../shared/conversation/turn.js';
+import { waitingAtStart } from '../shared/conversation/waiting.js';
 
 const HELP =
   'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /resume runs a stopped queue · /cancel stops the run · /exit or Ctrl-D leaves. During a run, Esc cancels it (asks first) · Ctrl-C stops following (the run goes on).';
@@ -108,7 +108,7 @@ function sayLeftWaiting(ctx: Context, w: Pending): void {
   for (const line of answerLines(w)) ctx.io.errLine(line);
 }
 
-/** What a message sent while `w` waits answers (its Idempotency-Key: reply-key.ts). */
+/** What a message sent while `w` waits answers (its Idempotency-Key: shared/conversation/reply-key.ts). */
 const replyOf = (w: Pending): ReplyTo => ({ jobId: w.jobId, kind: w.kind });
 
 const ask = (ctx: Context, w: Pending): Promise<NextMessage | undefined> =>

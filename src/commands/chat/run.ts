@@ -8,13 +8,13 @@ import { noPromptReason } from '../../io/prompter.js';
 import { PROMPT_FILE_MAX_BYTES, readTextFile } from '../../io/read-text-file.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
-import { APPROVE_TEXT, chosenAnswer } from './answers.js';
+import { APPROVE_TEXT, chosenAnswer } from '../shared/conversation/answers.js';
 import { interactiveChat } from './interactive.js';
 import { siteExists } from './site-exists.js';
-import type { Mode } from './send.js';
-import type { ReplyTo } from './reply-key.js';
-import { printAnswerLater, runTurn } from './turn.js';
-import { confirmNewMessage, requirePlan, requireQuestion } from './waiting.js';
+import type { Mode } from '../shared/conversation/send.js';
+import type { ReplyTo } from '../shared/conversation/reply-key.js';
+import { printAnswerLater, runTurn } from '../shared/conversation/turn.js';
+import { confirmNewMessage, requirePlan, requireQuestion } from '../shared/conversation/waiting.js';
 
 /** What `chat` takes (chat.ts declares the flags). */
 export interface ChatOptions {
@@ -172,7 +172,7 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
   // Each reply checks that what it answers waits on the latest run; a new message, that nothing does.
   let prompt: string;
   let mode: Mode = 'build';
-  // What the message answers, when it is a reply: its Idempotency-Key comes from it (reply-key.ts).
+  // What the message answers, when it is a reply: its Idempotency-Key comes from it (shared/conversation/reply-key.ts).
   let replyTo: ReplyTo | undefined;
   if (message !== undefined) {
     [prompt, mode] = [message, opts.plan ? 'plan' : 'build'];

@@ -6,14 +6,15 @@ import { layoutChoices } from '../../io/choice-layout.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { readCodeBackup, readStoppedRun } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
-import { dayOf, formatWhen, ownKeysThenData } from '../storage-backup/format.js';
+import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
+import { LIVE_SITE_KEPT, sayNotPublished } from '../shared/not-published.js';
 
 export interface CodeBackupRestoreOptions {
   site?: string;
@@ -26,7 +27,7 @@ export const CODE_RESTORE_CONSEQUENCES = [
   'messages waiting in the queue are discarded unsent',
   'files the agent wrote since the backup are reverted, and files added since are deleted',
   'no backup is taken first',
-  'the live site keeps its last published version until you publish',
+  LIVE_SITE_KEPT,
 ];
 
 async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
@@ -92,7 +93,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   const stopped = readStoppedRun(data);
   if (opts.cancelActiveJob && stopped) ctx.io.info(`The run ${sanitizeInline(stopped)} was stopped first.`);
   ctx.io.info('The chat history was deleted and queued messages were discarded.');
-  ctx.io.info(`The live site is unchanged until you run \`${sb('publish', siteId)}\`.`);
+  sayNotPublished(ctx, siteId);
   return 0;
 }
 

@@ -3,10 +3,10 @@
 // never retried, so the count holds; a 429 from the minute's budget, which counts nothing, is
 // waited out by the client as for every command). The five are the first of PLAN that can be made, in its
 // order; a call that cannot be made (no site, no run to read) gives its turn to the next.
-import type { CallResult } from '../../api/client.js';
+import type { CallResult } from '../../api/call.js';
 import { methodInfo } from '../../api/method-index.js';
 import { knownRuns } from '../../config/runs.js';
-import { runsScopeOf } from '../job/known-runs.js';
+import { runsScopeOf } from '../shared/run/known-runs.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode, InterruptedError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';

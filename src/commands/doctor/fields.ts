@@ -2,7 +2,7 @@
 // where, in the answer of the call that holds it; not found; or not checked, with the reason
 // (no call of doctor reached it, or the answer held no such record). Never guessed: a field is
 // found only where the model's own reader finds it in an answer doctor read.
-import type { Envelope } from '../../api/client.js';
+import type { Envelope } from '../../api/call.js';
 import { methodInfo } from '../../api/method-index.js';
 import type { ListingPattern } from '../../api/registry-terms.js';
 import { CATALOGUE, type CatalogueEntry } from '../../service/catalogue.js';

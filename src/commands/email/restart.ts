@@ -1,6 +1,6 @@
 import { defineCommand } from '../../core/define.js';
 import { CliError, UsageError } from '../../errors.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 import { cellText } from '../../io/print.js';
 import { readEmailDomain, restartedDomainOf } from '../../service/email.js';
 import { sanitizeInline } from '../../io/sanitize.js';

@@ -11,7 +11,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { readCancelAnswer } from '../../service/chat.js';
 import { known } from '../../service/read.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 
 interface CancelOptions {
   site?: string;
@@ -32,7 +32,7 @@ const ENDED: Record<string, string> = {
  * since the cancel would stop another run. Otherwise its state, for the line printed after.
  */
 async function checkNotEnded(ctx: Context, projectId: string, jobId: string): Promise<string> {
-  const { readRun } = await import('../chat/latest-run.js');
+  const { readRun } = await import('../shared/run/latest-run.js');
   const run = await readRun(ctx, projectId, jobId);
   const ended = ENDED[run.outcome];
   if (ended)

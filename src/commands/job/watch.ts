@@ -1,5 +1,5 @@
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { RECONNECT_FOR_OPTION } from './reconnect-option.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 
 interface WatchOptions {
   site?: string;
@@ -42,10 +42,10 @@ export const watch = defineCommand<WatchOptions>({
       { sayStopped },
     ] = await Promise.all([
       import('../../render/views.js'),
-      import('./commands.js'),
-      import('./follow.js'),
+      import('../shared/run/next-steps.js'),
+      import('../shared/run/follow.js'),
       import('../../render/agent-text.js'),
-      import('./run-keys.js'),
+      import('../shared/run/run-keys.js'),
     ]);
     const projectId = ctx.site(opts.site);
     const view = createRunView(ctx.io, ctx.clock, undefined, {

@@ -13,6 +13,7 @@ import { sanitize } from '../../io/sanitize.js';
 import { type MessageRecord, readMessage } from '../../service/messages.js';
 import { describeUnread, isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
+import { sayUnreadTexts } from '../shared/listing.js';
 
 interface ListOptions {
   site?: string;
@@ -132,10 +133,7 @@ export const list = defineCommand<ListOptions>({
     const untold = rows.filter((m) => known(m.text) === undefined).length;
     const first = rows.find((m) => isUnread(m.text))?.text;
     if (isUnread(first)) ctx.debug(`unread ${describeUnread(first)}`);
-    if (untold)
-      ctx.io.info(
-        `The service sent the text of ${untold} message${untold === 1 ? '' : 's'} in a form sitebuilder cannot read, left empty; --json shows ${untold === 1 ? 'it' : 'them'}.`,
-      );
+    sayUnreadTexts(ctx, untold, 'message');
   },
 });
 

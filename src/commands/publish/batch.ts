@@ -8,11 +8,11 @@ import type { Context } from '../../context.js';
 import { BATCH_KEY_MAX, isIdempotencyKey } from '../../api/limits.js';
 import { ApiError, CliError, ExitCode, InterruptedError, PendingError, UsageError } from '../../errors.js';
 import { formatElapsed } from '../../io/spinner.js';
-import { DEFAULT_CONCURRENCY } from '../fleet/options.js';
-import type { SiteOutcome } from '../fleet/report.js';
-import { notStartedOutcome, runFleet, withBatchGate, type SiteRow } from '../fleet/run.js';
+import { DEFAULT_CONCURRENCY } from '../shared/fleet/options.js';
+import type { SiteOutcome } from '../shared/fleet/outcome.js';
+import { notStartedOutcome, runFleet, withBatchGate, type SiteRow } from '../shared/fleet/run.js';
 import { sb } from '../../io/shell.js';
-import { gatherSites } from '../fleet/sites.js';
+import { gatherSites } from '../shared/fleet/sites.js';
 import { isLive, publishRecord, type PublishRecord } from '../../service/publish.js';
 import {
   DEFAULT_TIMEOUT_MS,

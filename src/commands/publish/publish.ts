@@ -8,8 +8,8 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
 import { defineCommand, parseDuration } from '../../core/define.js';
-import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../fleet/options.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import { isLive, publishRecord, type PublishRecord } from '../../service/publish.js';
 import {
   DEFAULT_TIMEOUT_MS,

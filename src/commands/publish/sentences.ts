@@ -3,7 +3,7 @@
 import type { ApiError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { flag, sb } from '../../io/shell.js';
-import type { FleetFlags } from '../fleet/options.js';
+import type { FleetFlags } from '../shared/fleet/options.js';
 import { activePublishOf, errorText, type PublishRecord } from '../../service/publish.js';
 
 export interface PublishOptions extends FleetFlags {

@@ -6,10 +6,11 @@ import { printFields } from '../../io/print.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import { DEFAULT_TIMEOUT_MS } from './sentences.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { waitForPublish } from './wait.js';
+import { sayLeftEmpty } from '../shared/listing.js';
 
 export interface PublishStatusOptions {
   site?: string;
@@ -102,7 +103,7 @@ function print(ctx: Context, record: PublishRecord): void {
       `The publish of ${siteId} is live, but sitebuilder cannot read an address in the service’s answer; --json shows every field it sent.`,
     );
   const missing = notGiven(record).filter((w) => w !== 'address' || !isLive(record));
-  if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
+  sayLeftEmpty(ctx, missing);
 }
 
 export const publishStatusCommand = defineCommand<PublishStatusOptions>({

@@ -4,7 +4,7 @@ import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readRemoveAnswer } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 
 interface RemoveOptions {
   site?: string;

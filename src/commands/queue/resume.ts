@@ -3,7 +3,7 @@ import { CliError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { readResumeAnswer } from '../../service/chat.js';
-import { rememberSiteRun } from '../job/known-runs.js';
+import { rememberSiteRun } from '../shared/run/known-runs.js';
 
 interface ResumeOptions {
   site?: string;

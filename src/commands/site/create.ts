@@ -129,7 +129,7 @@ export const create = defineCommand<CreateOptions>({
     }
     if (!follow) return;
     // The first build is followed like `chat` follows a run, with the same exit codes.
-    const { followToEnd, printAnswerLater, runTurn } = await import('../chat/turn.js');
+    const { followToEnd, printAnswerLater, runTurn } = await import('../shared/conversation/turn.js');
     const { result, next, replyTo } = await followToEnd(ctx, siteId, jobId!);
     if (result.pending) printAnswerLater(ctx, result.pending);
     if (!next) return result.exitCode;

@@ -5,7 +5,7 @@ import { printTable } from '../../io/print.js';
 import { humanTime } from '../../io/records.js';
 import { known } from '../../service/read.js';
 import { readSite, type SiteRecord } from '../../service/sites.js';
-import { columnWatch, type FieldColumn, writeJsonArray, writeRows } from '../listing.js';
+import { columnWatch, type FieldColumn, writeJsonArray, writeRows } from '../shared/listing.js';
 import { workspaceIds } from './workspaces.js';
 
 interface ListOptions {

@@ -8,6 +8,7 @@ import { sanitizeDeep } from '../../io/sanitize.js';
 import { isLive, liveAddress, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { requireSite } from './workspaces.js';
 import { sb } from '../../io/shell.js';
+import { sayLeftEmpty } from '../shared/listing.js';
 
 export const view = defineCommand<{ site?: string }>({
   name: 'view',
@@ -55,7 +56,7 @@ export const view = defineCommand<{ site?: string }>({
       ['Live at', liveAt],
     ]);
     // The site record's fields beyond _id are not shown: an empty row is said, not left bare.
-    const missing = [!name && 'name', !created && 'creation time'].filter(Boolean);
-    if (missing.length) ctx.io.info(`Not in the service’s site record, so left empty: ${missing.join(', ')}.`);
+    const missing = [!name && 'name', !created && 'creation time'].filter((w) => typeof w === 'string');
+    sayLeftEmpty(ctx, missing, 'the service’s site record');
   },
 });

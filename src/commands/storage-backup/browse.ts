@@ -6,7 +6,7 @@ import { printTable } from '../../io/print.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readBrowseEntry } from '../../service/backups.js';
 import { known } from '../../service/read.js';
-import { formatBytes } from './format.js';
+import { formatBytes } from '../shared/format.js';
 
 export interface StorageBackupBrowseOptions {
   site?: string;

@@ -3,12 +3,12 @@
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { confirmDestructive } from '../confirm.js';
+import { confirmDestructive } from '../shared/confirm.js';
 import { readCleared, storageBackupId } from '../../service/backups.js';
 import { recordOf } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { ownKeysThenData } from './format.js';
+import { ownKeysThenData } from '../shared/format.js';
 
 export interface StorageBackupClearOptions {
   site?: string;

@@ -8,9 +8,11 @@ import { printFields } from '../../io/print.js';
 import { isArchiving, readCreatedStorageBackup, readStorageBackup, storageBackupId } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
 import { startSpinner } from '../../io/spinner.js';
-import { storageProgress } from './progress.js';
+import { storageProgress } from '../shared/storage-progress.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { formatBytes, formatWhen, statusText } from './format.js';
+import { formatBytes, formatWhen } from '../shared/format.js';
+import { statusText } from './status-text.js';
+import { sayLeftEmpty } from '../shared/listing.js';
 
 export interface StorageBackupCreateOptions {
   site?: string;
@@ -99,7 +101,7 @@ export const create = defineCommand<StorageBackupCreateOptions>({
       rows.map(([k, v]) => [k, v]),
     );
     const missing = rows.filter(([, v]) => v === '' || v === undefined).map(([, , word]) => word);
-    if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
+    sayLeftEmpty(ctx, missing);
     if (!opts.wait && isArchiving(backup))
       ctx.io.info(
         'It is being archived; it can be restored once `storage-backup list` shows it ready (or use --wait).',

@@ -7,7 +7,7 @@ import { readFileContent, readFileVisibility } from '../../service/backups.js';
 import { recordOf } from '../../service/read.js';
 import { sanitize } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
-import { formatBytes } from './format.js';
+import { formatBytes } from '../shared/format.js';
 
 export interface StorageBackupReadOptions {
   site?: string;

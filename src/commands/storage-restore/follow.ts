@@ -4,14 +4,14 @@
 // A lost service is tried again for a while (api/poll.ts Reconnect); giving up is exit 8 with
 // the command that follows the restore again.
 import { flag, sb } from '../../io/shell.js';
-import type { CallOptions } from '../../api/client.js';
+import type { CallOptions } from '../../api/call.js';
 import type { Context } from '../../context.js';
 import { ConnectionLostError, pollUntil, Reconnect } from '../../api/poll.js';
 import { CliError, InterruptedError, PendingError } from '../../errors.js';
 import { readRestoreRow, restoreRowOf } from '../../service/storage-restore.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
-import { storageProgress } from '../storage-backup/progress.js';
+import { storageProgress } from '../shared/storage-progress.js';
 
 export const restoreStatus = (row: unknown): string => {
   const s = readRestoreRow(row).status;

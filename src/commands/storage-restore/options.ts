@@ -1,6 +1,6 @@
 // Options shared by `storage-restore <site>` and `storage-restore plan <site>`. commander lets
 // the parent parse the ones they share, so both define them identically (same parsers).
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import { UsageError } from '../../errors.js';
 import type { OptionDefinition } from '../../core/define.js';
 import { parseDuration } from '../../core/define.js';

@@ -8,7 +8,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { readStorageBackup, restorability, storageBackupId } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
-import { dayOf, formatBytes, formatWhen } from '../storage-backup/format.js';
+import { dayOf, formatBytes, formatWhen } from '../shared/format.js';
 import type { RestoreMode } from './request.js';
 import { sb } from '../../io/shell.js';
 import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';

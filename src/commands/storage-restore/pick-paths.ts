@@ -11,7 +11,7 @@ import { known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
-import { formatBytes } from '../storage-backup/format.js';
+import { formatBytes } from '../shared/format.js';
 
 interface Entry {
   path: string;

@@ -7,7 +7,7 @@ import { layoutTable } from '../../io/layout.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { type PlanCount, type PlanFile, type RestorePlan, readPlan } from '../../service/storage-restore.js';
-import { formatBytes } from '../storage-backup/format.js';
+import { formatBytes } from '../shared/format.js';
 
 export { type PlanFile, type RestorePlan, readPlan };
 

@@ -2,7 +2,7 @@
 // exact confirm and the same backupId, mode and paths). A 409 carrying a new plan becomes a
 // PlanChangedError; "already running" names the active restore and how to follow it.
 import { LIMITS } from '../../api/limits.js';
-import type { Envelope } from '../../api/client.js';
+import type { Envelope } from '../../api/call.js';
 import type { Context } from '../../context.js';
 import { ApiError, ConfirmationNeededError, requestNote, UsageError } from '../../errors.js';
 import { notStarted, readActiveRestore, readPlanAnswer, restoreRowOf } from '../../service/storage-restore.js';

@@ -12,7 +12,7 @@ import {
   requestNote,
   UsageError,
 } from '../../errors.js';
-import { noPromptBecause } from '../confirm.js';
+import { noPromptBecause } from '../shared/confirm.js';
 import { known } from '../../service/read.js';
 import { readRestoreRow } from '../../service/storage-restore.js';
 import { sanitizeInline } from '../../io/sanitize.js';

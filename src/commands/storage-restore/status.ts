@@ -6,10 +6,11 @@ import { known, recordOf } from '../../service/read.js';
 import { readRestoreRow } from '../../service/storage-restore.js';
 import { sanitizeDeep } from '../../io/sanitize.js';
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
-import { RECONNECT_FOR_OPTION } from '../job/reconnect-option.js';
-import { formatWhen } from '../storage-backup/format.js';
+import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
+import { formatWhen } from '../shared/format.js';
 import { followRestore, readRestore } from './follow.js';
 import { readPlan } from './plan-view.js';
+import { sayLeftEmpty } from '../shared/listing.js';
 
 export interface StorageRestoreStatusOptions {
   site?: string;
@@ -57,8 +58,8 @@ export function printRestore(ctx: Context, row: Record<string, unknown>): void {
     ctx.io,
     rows.map(([k, v]) => [k, v]),
   );
-  const missing = rows.filter(([, v, word]) => word && (v === undefined || v === '')).map(([, , word]) => word);
-  if (missing.length) ctx.io.info(`Not in the service’s answer, so left empty: ${missing.join(', ')}.`);
+  const missing = rows.flatMap(([, v, word]) => (word && (v === undefined || v === '') ? [word] : []));
+  sayLeftEmpty(ctx, missing);
 }
 
 export const status = defineCommand<StorageRestoreStatusOptions>({

@@ -1,9 +1,9 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { recordsOf } from '../../api/paginate.js';
+import { answerList } from '../../api/answer.js';
 import { printTable } from '../../io/print.js';
 import { known } from '../../service/read.js';
 import { readWorkspace, type WorkspaceRecord } from '../../service/sites.js';
-import { columnWatch } from '../listing.js';
+import { columnWatch } from '../shared/listing.js';
 
 export const list = defineCommand({
   name: 'list',
@@ -15,7 +15,7 @@ export const list = defineCommand({
   jsonFields: 'an array of workspace records as the service sends them (each has _id)',
   async run(_opts, ctx) {
     const result = await ctx.api().call('list_workspaces', {}, { signal: ctx.signal });
-    const workspaces = recordsOf('list_workspaces', result);
+    const workspaces = answerList('list_workspaces', result);
     if (ctx.globals.json) return ctx.io.printJson(workspaces);
     const watch = columnWatch<WorkspaceRecord>([
       { header: 'ID', read: (w) => w.id, value: (w) => known(w.id) },

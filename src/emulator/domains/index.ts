@@ -1,20 +1,20 @@
 // The domains of the emulator, one line each. A method of the registry that no domain handles
 // answers 501 "not emulated yet".
-import { codeHostingDomain } from '../code-hosting.js';
-import { storageFilesDomain } from '../storage.js';
+import { codeHostingDomain } from './code-hosting/domain.js';
+import { storageFilesDomain } from './storage-files/domain.js';
 import type { Domain } from '../types.js';
-import { analyticsDomain } from './analytics.js';
-import { automationDomain } from './automation.js';
-import { chatDomain } from './chat.js';
-import { collectionsDomain } from './collections.js';
-import { emailDomain } from './email.js';
-import { emailListsDomain } from './email-lists.js';
-import { listsDomain } from './lists.js';
-import { publishDomain } from './publish.js';
-import { sitesDomain } from './sites.js';
-import { siteBackupsDomain } from './site-backups.js';
-import { codeBackupsDomain } from './code-backups.js';
-import { storageBackupsDomain } from './storage-backups.js';
+import { analyticsDomain } from './analytics/domain.js';
+import { automationDomain } from './automation/domain.js';
+import { chatDomain } from './chat/domain.js';
+import { collectionsDomain } from './collections/domain.js';
+import { emailDomain } from './email/domain.js';
+import { emailListsDomain } from './email-lists/domain.js';
+import { listsDomain } from './lists/domain.js';
+import { publishDomain } from './publish/domain.js';
+import { sitesDomain } from './sites/domain.js';
+import { siteBackupsDomain } from './site-backups/domain.js';
+import { codeBackupsDomain } from './code-backups/domain.js';
+import { storageBackupsDomain } from './storage-backups/domain.js';
 
 export const DOMAINS: Domain[] = [
   sitesDomain,

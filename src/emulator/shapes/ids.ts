@@ -14,11 +14,15 @@ export function defaultId(prefix: string, n: number): string {
   return `${prefix}_${String(n).padStart(6, '0')}`;
 }
 
-/** A version-4 UUID made from the kind and the number, so it is stable for a history. */
-function uuidOf(prefix: string, n: number): string {
-  const h = sha(`${prefix}:${n}`);
+/** A version-4 UUID made of a hash's hex digits (at least 32). */
+export function uuidFromHex(h: string): string {
   const variant = '89ab'[Number.parseInt(h[16], 16) & 3];
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A version-4 UUID made from the kind and the number, so it is stable for a history. */
+function uuidOf(prefix: string, n: number): string {
+  return uuidFromHex(sha(`${prefix}:${n}`));
 }
 
 /** ObjectId-like: a fixed time part, a part per kind, the number in hex. */

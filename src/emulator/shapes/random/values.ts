@@ -13,7 +13,7 @@ import {
   type TextForm,
 } from './catalogue.js';
 import { Draw } from './draw.js';
-import { ID_PATTERNS } from '../ids.js';
+import { ID_PATTERNS, uuidFromHex } from '../ids.js';
 
 // ---- times -------------------------------------------------------------------------------
 
@@ -95,10 +95,8 @@ export function randomId(draw: Draw, prefix: string, n: number): string {
   switch (idFormOf(draw, prefix)) {
     case 'default':
       return `${prefix}_${pad(n, 6)}`;
-    case 'uuid': {
-      const variant = '89ab'[Number.parseInt(h[16], 16) & 3];
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-    }
+    case 'uuid':
+      return uuidFromHex(h);
     case 'objectId':
       return `66${sha(`${draw.seed}:${prefix}`).slice(0, 12)}${n.toString(16).padStart(10, '0')}`;
     case 'number':

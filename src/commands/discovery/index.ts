@@ -1,2 +1,0 @@
-export { openapi } from './openapi.js';
-export { tools } from './tools.js';

@@ -1,0 +1,128 @@
+// `sitebuilder chat` in a real terminal (tmux, its own socket): the built binary against an
+// emulator running 20 times faster than the wall clock. Through a question (keys typed during
+// the run never answer it) and a plan approval; the terminal is left as it was found.
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { waitFor as waitForEvent } from '../helpers/wait-for.js';
+import { knowLatestRun } from '../commands/chat/helpers.js';
+
+const bin = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
+const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const execFileAsync = promisify(execFile);
+const socket = `sbtest-chat-${process.pid}`;
+const session = 'chat';
+let emu: RunningEmulator;
+
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-t', session);
+const keys = (...k: string[]) => tmux('send-keys', '-t', session, ...k);
+
+/** Waits for the screen without blocking the process, where the emulator runs (test/helpers/tmux.ts). */
+const waitFor = (test: RegExp, deadlineMs = 15_000): Promise<string> => {
+  let last = '';
+  return waitForEvent(
+    async () => {
+      last = (await execFileAsync('tmux', ['-L', socket, 'capture-pane', '-p', '-t', session], { encoding: 'utf8' }))
+        .stdout;
+      return test.test(last) && last;
+    },
+    { what: `${test} on the screen`, deadlineMs, intervalMs: 25, detail: () => last },
+  );
+};
+
+describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, speed: 20 });
+    const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-tmux-')), 'config');
+    // A user who has chatted with the site from this machine before: its latest run is known here.
+    await knowLatestRun(emu, config, 'site_bakery');
+    // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
+    const env = `SITEBUILDER_BASE_URL=${emu.baseUrl} SITEBUILDER_TOKEN=${DEMO_TOKENS.full} SITEBUILDER_CONFIG_DIR=${config} SITEBUILDER_CLOCK_SPEED=20`;
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '120',
+      '-y',
+      '40',
+      `env -u CI -u NO_COLOR ${env} PS1='$ ' bash --norc --noprofile`,
+    );
+    keys(`node ${bin} chat site_bakery; echo EXIT=$?`, 'Enter');
+  });
+  afterAll(async () => {
+    spawnSync('tmux', ['-L', socket, 'kill-server']);
+    await emu?.close();
+  });
+
+  it('answers a question and approves a plan, then leaves the terminal as it found it', async () => {
+    await waitFor(/\? You/);
+    // A short message: the agent asks, after a 30 s stall during which keys are typed. The
+    // emulator's clock runs at wall speed meanwhile; the test moves it into the stall once the
+    // message is sent, and past the stall once the CLI has polled again after the keys (so it
+    // has read them by then).
+    emu.control.setClock({ speed: 1 });
+    keys('make it nice #stall:30', 'Enter');
+    await waitForEvent(() => emu.control.log({ method: 'send_message' }).length > 0, { what: 'the message sent' });
+    emu.control.setClock({ advanceMs: 1_000 });
+    await waitFor(/Reading your message/);
+    const typedAfter = emu.control.log().at(-1)?.seq ?? 0;
+    keys('Enter');
+    keys('2', 'Enter');
+    await waitForEvent(() => emu.control.log({ method: 'get_job', since: typedAfter }).length > 0, {
+      what: 'a poll of the run after the keys were typed',
+    });
+    emu.control.setClock({ speed: 20, advanceMs: 30_000 });
+    await waitFor(/What kind of site should this be\? …/);
+    // What was typed during the run was acknowledged while it ran.
+    expect(screen()).toContain(
+      'What you type now is kept, not sent: it shows at the prompt when the run ends, for you to edit and send with Enter.',
+    );
+    // A key pressed now reaches the question after any typed before it: once it has moved the
+    // pointer (or something answered the question), the keys typed during the run had their chance.
+    keys('Down');
+    const asked = await waitFor(/▸ A portfolio|✔ What kind of site/);
+    expect(asked).not.toMatch(/✔ What kind of site/);
+    expect(emu.control.log({ method: 'send_message' })).toHaveLength(1);
+    keys('Down', 'Enter');
+    await waitFor(/✔ What kind of site should this be\? · A blog/);
+    await waitFor(/Done in/);
+    // What was typed during the first run is the next message's text, as typed: not sent.
+    await waitFor(/^\? You ‣ 2\s*$/m);
+    keys('BSpace');
+    await waitFor(/^\? You ‣\s*$/m);
+
+    keys('/plan', 'Enter');
+    await waitFor(/Plan mode/);
+    keys('Add a team page with our bakers', 'Enter');
+    await waitFor(/Build this plan\? …/);
+    expect(screen()).toContain('Here is my plan');
+    keys('Enter');
+    await waitFor(/\+ team\.html[\s\S]*Done in/);
+    // An empty line sends nothing and stays; /exit leaves.
+    keys('Enter');
+    await waitFor(/Nothing sent\. \/exit or Ctrl-D leaves\./);
+    keys('/exit', 'Enter');
+    await waitFor(/EXIT=0/);
+
+    const sent = emu.control.log({ method: 'send_message' }).map((e) => e.args as { prompt: string; mode?: string });
+    expect(sent).toEqual([
+      { projectId: 'site_bakery', prompt: 'make it nice #stall:30' },
+      { projectId: 'site_bakery', prompt: 'A blog' },
+      { projectId: 'site_bakery', prompt: 'Add a team page with our bakers', mode: 'plan' },
+      { projectId: 'site_bakery', prompt: 'Approve the plan and build it.' },
+    ]);
+    // Cooked mode, echo and signals back on; the cursor shown again.
+    keys('clear; stty -a | tr " " "\\n" | grep -xE -- "-?(icanon|echo|isig)" | tr "\\n" " "; echo', 'Enter');
+    const modes = await waitFor(/(-?icanon|-?echo|-?isig) (-?icanon|-?echo|-?isig) (-?icanon|-?echo|-?isig)/);
+    expect(modes).toMatch(/\bisig\b/);
+    expect(modes).not.toMatch(/-(icanon|echo|isig)/);
+  }, 60_000);
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, AuthError, ExitCode } from '../src/errors.js';
+import { type RefusalInfo, refusalSentence } from '../src/api/errors.js';
+
+describe('ApiError.withSentence', () => {
+  it('tells the same refusal in another sentence, with the request id, the same exit code and the details added later', () => {
+    const err = new AuthError(
+      { status: 403, method: 'publish_site', message: 'Missing scope', requestId: 'req_1' },
+      'x',
+    );
+    Object.assign(err.details, { idempotencyKey: 'k-1', outcome: 'unknown' });
+    const told = err.withSentence('Publishing needs the publish:write scope.');
+    expect(told).toBeInstanceOf(AuthError);
+    expect(told.exitCode).toBe(ExitCode.auth);
+    expect(told.message).toBe('Publishing needs the publish:write scope. (request req_1)');
+    expect(told.details).toMatchObject({ status: 403, requestId: 'req_1', idempotencyKey: 'k-1', outcome: 'unknown' });
+  });
+
+  it('keeps its own details where both have one', () => {
+    const err = new ApiError({ status: 500, method: 'send_message', message: 'boom' }, 'x');
+    const told = err.withSentence('Failed.');
+    expect(told.details.serviceMessage).toBe('boom');
+    expect(told.message).toBe('Failed.');
+  });
+});
+
+describe('refusalSentence', () => {
+  it('points an unknown site or workspace to the command that lists them', () => {
+    const says = (message: string) =>
+      refusalSentence({ status: 404, method: 'get_site', message, requestId: 'req_9' } as RefusalInfo);
+    expect(says('No site has the id "site_nope".')).toContain('`sitebuilder site list` shows the sites');
+    expect(says('Workspace not found')).toContain('`sitebuilder workspace list` shows the workspaces');
+    expect(says('Backup not found')).toContain('Check the id.');
+    expect(says('Backup not found')).not.toContain('sitebuilder');
+  });
+});
