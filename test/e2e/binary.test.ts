@@ -226,10 +226,14 @@ describe('start-up: what a command loads', () => {
     // and the retry counts as an object. Side by side with the build before them, three runs of
     // `site list --workspace` took 1.03, 1.24 and 1.04 × the floor per round against 1.14, 1.08
     // and 1.07: no difference the machine's load (13 to 15 on 2 cores) lets one measure.
-    expect(ours).toBeLessThan(224_000);
+    // Naming where the address came from in a network failure (context.ts addressOrigin, in the
+    // core) added about 800 bytes (223,966 → 224,766); before the client split, at 370 bytes,
+    // `site list --workspace` took 1.08 × the floor per round against 1.07 (bench/startup.mjs 20).
+    expect(ours).toBeLessThan(224_900);
     // The agent's Markdown (--no-markdown, the hyperlink marks, the rewrite of rows) added about
     // 1.2 KB; the service model about 14 KB; the client's and the IO object's files about 2.7 KB.
-    expect(Buffer.byteLength(code)).toBeLessThan(359_000);
+    // Where the address came from, in the core: about 800 bytes (see above).
+    expect(Buffer.byteLength(code)).toBeLessThan(359_800);
     // ASCII (bin/ reads them as latin1), and strict, as the ES modules they came from.
     for (const f of files) {
       const text = readFileSync(f, 'latin1');
