@@ -2,6 +2,7 @@
 // never import singletons: tests build a Context over buffers, a fake clock and a fake prompter.
 import type { CallOptions, CallResult } from './api/call.js';
 import { ApiClient } from './api/client.js';
+import type { CallArgs } from './api/method-args.js';
 import { findList } from './api/answer.js';
 import type { Clock } from './clock.js';
 import { rememberSiteIds, type SeenSite } from './config/site-ids.js';
@@ -134,12 +135,17 @@ class SiteNotingClient extends ApiClient {
     super(options);
   }
 
+  override call<const M extends string, T = unknown>(
+    method: M,
+    args: CallArgs<M>,
+    options?: CallOptions,
+  ): Promise<CallResult<T>>;
   override async call<T = unknown>(
     method: string,
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<CallResult<T>> {
-    const result = await super.call<T>(method, args, options);
+    const result = await super.call<string, T>(method, args, options);
     if (this.seen.length < SEEN_MAX) {
       const data = result.envelope.data;
       // Only noted, never checked here: an answer that holds no list is the command's to refuse.

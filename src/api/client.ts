@@ -15,6 +15,7 @@ import { answerEnvelope, refusalError } from './envelope.js';
 import { duration, networkFailure, type TokenOrigin, withUnknownOutcome } from './errors.js';
 import { header, parseRetryAfter, readBudget } from './headers.js';
 import { formatCount, isIdempotencyKey, LIMITS } from './limits.js';
+import type { CallArgs } from './method-args.js';
 import { methodInfo } from './method-index.js';
 import { isInFlight, NOT_SENT, Retries, rateLimitWait } from './retry.js';
 import { type HttpRequest, type RawResponse, Transport, TRANSPORT_BOUNDS } from './transport.js';
@@ -109,6 +110,15 @@ export class ApiClient {
     return Boolean(this.opts.token);
   }
 
+  /**
+   * What callers see of call() below: `args` typed from the registry for a method it names
+   * (method-args.ts); the implementation takes any object.
+   */
+  call<const M extends string, T = unknown>(
+    method: M,
+    args: CallArgs<M>,
+    options?: CallOptions,
+  ): Promise<CallResult<T>>;
   /** Calls a method of the service. Throws UsageError (nothing sent), ApiError or NetworkError. */
   async call<T = unknown>(
     method: string,

@@ -65,24 +65,27 @@ type Entry = Omit<MethodSpec, 'name' | 'argsShown' | 'write' | 'destructive'> & 
   argsShown?: boolean;
 };
 
-const read = (
+/** An entry whose `args` keeps its schema's type, which method-args.ts reads the arguments' types from. */
+type Typed<S extends Record<string, z.ZodMiniType>> = Entry & { args: ReturnType<typeof z.strictObject<S>> };
+
+const read = <S extends Record<string, z.ZodMiniType>>(
   scope: Scope,
   summary: string,
-  args: Record<string, z.ZodMiniType>,
-  extra: Partial<Entry> = {},
-): Entry => ({
+  args: S,
+  extra: Partial<Omit<Entry, 'args'>> = {},
+): Typed<S> => ({
   scope,
   summary,
   args: z.strictObject(args),
   write: false,
   ...extra,
 });
-const write = (
+const write = <S extends Record<string, z.ZodMiniType>>(
   scope: Scope,
   summary: string,
-  args: Record<string, z.ZodMiniType>,
-  extra: Partial<Entry> = {},
-): Entry => ({
+  args: S,
+  extra: Partial<Omit<Entry, 'args'>> = {},
+): Typed<S> => ({
   scope,
   summary,
   args: z.strictObject(args),
@@ -409,6 +412,9 @@ const entries = {
 } satisfies Record<string, Entry>;
 
 export type MethodName = keyof typeof entries;
+
+/** Each method's argument schema with its zod type (types only: method-args.ts). */
+export type MethodSchemas = { [M in MethodName]: (typeof entries)[M]['args'] };
 
 export const METHODS: Readonly<Record<MethodName, MethodSpec>> = Object.fromEntries(
   Object.entries(entries).map(([name, e]) => [

@@ -10,6 +10,7 @@ import type { CallResult, Envelope } from './call.js';
 import type { ApiClient } from './client.js';
 import { stringifyJson } from '../io/json-deep.js';
 import { formatCount } from './limits.js';
+import type { CallArgs } from './method-args.js';
 import { methodInfo } from './method-index.js';
 import { decideNext, detectPattern, type Verdict } from './page-fields.js';
 import type { ListingPattern } from './registry-terms.js';
@@ -102,6 +103,12 @@ const movedBy = (pattern: ListingPattern | undefined) =>
         : 'cursor';
 
 /** Every page of a listing, in order, until it ends (see the head of this file). */
+export function pages<const M extends string>(
+  client: ApiClient,
+  method: M,
+  args: CallArgs<M>,
+  options?: PaginateOptions,
+): AsyncGenerator<Page>;
 export async function* pages(
   client: ApiClient,
   method: string,
@@ -120,7 +127,8 @@ export async function* pages(
   let read = 0;
   let longest = 0;
   // From the second page on, what the service handed back goes back as it came, even where the
-  // reference types the argument (an offset or page as text): the rest was checked on page 1.
+  // reference types the argument (an offset or page as text): the rest was checked on page 1
+  // (by tsc too: CallArgs<M>).
   const call = (a: Args, index: number) =>
     client.call(method, a, { signal: options.signal, headers: options.headers, skipValidation: index > 0 });
   for (let index = 0; ; index++) {
@@ -177,6 +185,12 @@ export async function* pages(
 }
 
 /** The records of a listing, one at a time, across pages. */
+export function paginate<const M extends string, T = unknown>(
+  client: ApiClient,
+  method: M,
+  args: CallArgs<M>,
+  options?: PaginateOptions,
+): AsyncGenerator<T>;
 export async function* paginate<T = unknown>(
   client: ApiClient,
   method: string,
@@ -198,6 +212,12 @@ export async function* paginate<T = unknown>(
  * every page with `all`. `more`: a page follows the one shown (true), none does (false), or
  * the page does not say (`maybe`: it has no total, and was not short).
  */
+export function listByPage<const M extends string>(
+  client: ApiClient,
+  method: M,
+  args: CallArgs<M>,
+  opts: { page?: number; all?: boolean; signal?: AbortSignal },
+): Promise<{ items: unknown[]; more: boolean | 'maybe' }>;
 export async function listByPage(
   client: ApiClient,
   method: string,

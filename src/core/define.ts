@@ -3,6 +3,9 @@
 // tree feeds help and the completion scripts.
 import type { Context, ContextOverrides } from '../context.js';
 import { UsageError } from '../errors.js';
+import type { InferredOptions } from './inferred-options.js';
+
+export type { ArgsOf, FlagsOf, InferredOptions } from './inferred-options.js';
 
 export interface ArgumentDefinition {
   /** camelCase key under which run() receives it. */
@@ -28,20 +31,31 @@ export interface OptionDefinition {
   /** Allowed values (shown in help, checked before anything is sent, offered by completion). */
   choices?: readonly string[];
   default?: unknown;
-  /** Parses the raw text; throw UsageError on a bad value. Repeated flags get the previous value. */
+  /**
+   * Parses the raw text; throw UsageError on a bad value. Repeated flags get the previous value.
+   * What it returns is the option's type in run() (inferred-options.ts).
+   */
   parse?: (value: string, previous: unknown) => unknown;
   hidden?: boolean;
 }
 
-export interface CommandDefinition<O = Record<string, unknown>> {
+/**
+ * A command. `O` is what run() receives; defineCommand infers it from `args` and `options`
+ * (their literal types: `A` and `P`), so the two cannot drift.
+ */
+export interface CommandDefinition<
+  O = Record<string, unknown>,
+  A extends readonly ArgumentDefinition[] = readonly ArgumentDefinition[],
+  P extends readonly OptionDefinition[] = readonly OptionDefinition[],
+> {
   name: string;
   aliases?: string[];
   /** Left out of help and completion (the `demo` behind npm start). Top-level commands only. */
   hidden?: boolean;
   summary: string;
   description?: string;
-  args?: ArgumentDefinition[];
-  options?: OptionDefinition[];
+  args?: A;
+  options?: P;
   examples?: string[];
   /** The usage line of --help when commander's ("[site] [file...]") says less than the truth. */
   usage?: string;
@@ -85,7 +99,38 @@ export interface Cli {
 /** The exit codes every command that calls the service may end with, beside its own (`exitCodes`). */
 export const SERVICE_EXITS = '1 refused or failed, 2 usage, 4 auth';
 
-export function defineCommand<O = Record<string, unknown>>(def: CommandDefinition<O>): CommandDefinition<O> {
+/**
+ * What run() of a command receives: `OptionsOf<typeof list>`, for helpers that take them. A
+ * function declared apart that takes all of them is called with a return type,
+ * `run: (o, ctx): Promise<number> => runRestore(o, ctx)`: `run: runRestore` would make the
+ * definition's type depend on itself.
+ */
+export type OptionsOf<D> = D extends CommandDefinition<infer O, infer _A, infer _P> ? O : never;
+
+/**
+ * Refuses a list whose flags or names were widened to `string` (a list typed
+ * `OptionDefinition[]` rather than kept `as const`): run() would take any key.
+ */
+type LiteralNames<
+  A extends readonly ArgumentDefinition[],
+  P extends readonly OptionDefinition[],
+> = string extends P[number]['flags']
+  ? { readonly 'options need their literal flags: write the list inline or `as const`': never }
+  : string extends A[number]['name']
+    ? { readonly 'args need their literal names: write the list inline or `as const`': never }
+    : unknown;
+
+/**
+ * A command, with run()'s options inferred from the declared arguments and options
+ * (inferred-options.ts). The `const` parameters keep the literal flags ('-L, --limit <n>').
+ */
+export function defineCommand<
+  const A extends readonly ArgumentDefinition[] = readonly [],
+  const P extends readonly OptionDefinition[] = readonly [],
+>(
+  def: CommandDefinition<InferredOptions<A, P>, A, P> & LiteralNames<A, P>,
+): CommandDefinition<InferredOptions<A, P>, A, P>;
+export function defineCommand(def: AnyCommandDefinition): AnyCommandDefinition {
   return def;
 }
 

@@ -1,6 +1,6 @@
 // The program's own options, plain data for the commander program (program.ts); the texts at the
 // end of every --help are in help-after.ts, loaded only with the help's layout.
-import type { OptionDefinition } from './define.js';
+import type { FlagsOf, OptionDefinition } from './define.js';
 
 declare const __SITEBUILDER_VERSION__: string;
 export const VERSION = typeof __SITEBUILDER_VERSION__ === 'string' ? __SITEBUILDER_VERSION__ : '0.0.0-dev';
@@ -12,7 +12,7 @@ export const PROGRAM_DESCRIPTION =
 /** The program's version flag (commander's .version()); commander answers it. */
 export const VERSION_FLAGS = '-v, --version';
 
-export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
+export const GLOBAL_OPTIONS = [
   {
     flags: '--json',
     description: 'print one JSON document on stdout (NDJSON for followed runs); errors as JSON on stderr',
@@ -31,4 +31,7 @@ export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
   { flags: '--no-markdown', description: 'show the agent’s Markdown as it came, not rendered' },
   { flags: '-y, --yes', description: 'answer yes to confirmations (for scripts)' },
   { flags: '-q, --quiet', description: 'print only data and errors' },
-];
+] as const satisfies readonly OptionDefinition[];
+
+/** The program's own flags as commander reads them; run.ts turns them into ctx.globals. */
+export type GlobalFlags = FlagsOf<typeof GLOBAL_OPTIONS>;

@@ -15,16 +15,16 @@ import { jsonText, sanitizeInline } from '../io/sanitize.js';
 import { Interrupts } from '../interrupts.js';
 import { checkCommandInput } from './check-input.js';
 import type { AnyCommandDefinition, Cli, CommandDefinition } from './define.js';
-import { VERSION } from './global-options.js';
+import { type GlobalFlags, VERSION } from './global-options.js';
 import { findNoun, loadCommands } from './nouns.js';
 import { commandWords, runProgram } from './program.js';
 
-function globalsFrom(o: Record<string, unknown>, env: Record<string, string | undefined>): GlobalOptions {
+function globalsFrom(o: GlobalFlags, env: Record<string, string | undefined>): GlobalOptions {
   return {
     json: Boolean(o.json),
-    profile: o.profile as string | undefined,
-    baseUrl: o.baseUrl as string | undefined,
-    token: o.token as string | undefined,
+    profile: o.profile,
+    baseUrl: o.baseUrl,
+    token: o.token,
     debug: Boolean(o.debug) || env.SITEBUILDER_DEBUG === '1',
     color: o.color !== false,
     yes: Boolean(o.yes),
@@ -145,7 +145,7 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     given: ReadonlySet<string>,
   ) => {
     ran = def;
-    const globals = globalsFrom(withGlobals, env);
+    const globals = globalsFrom(withGlobals as GlobalFlags, env);
     io.json = globals.json;
     io.quiet = globals.quiet;
     if (!globals.color) io.colorLevel = 0;

@@ -3,6 +3,7 @@
 // handlers of other domains) and the CallContext a handler receives. Domains and their helpers
 // import this file and src/emulator/types.ts, never the Emulator class (emulator.ts), which
 // implements EmulatorHost and wires the domains: so the import graph has no loop.
+import type { AnyMethodArgs } from '../api/method-args.js';
 import type { MethodInfo, MethodName } from '../api/method-index.js';
 import type { Permission } from '../api/registry-terms.js';
 import type { EmulatorClock } from './clock.js';
@@ -71,56 +72,12 @@ export interface HandlerResult {
 
 /**
  * The arguments a handler receives: every argument of the registry (src/api/methods.ts) with
- * the type its schema checked before the handler runs. A handler reads the ones its method
- * takes; those its method requires are there, the others may be undefined. (An argument some
- * methods require and others leave optional is marked optional.)
+ * the type its schema checked before the handler runs, read from the schemas themselves
+ * (api/method-args.ts). A handler reads the ones its method takes; those its method requires are
+ * there, the others may be undefined. (An argument some methods require and others leave
+ * optional is marked optional.)
  */
-export interface Args {
-  backupId: string;
-  backupIds?: string[];
-  cancelActiveJob?: boolean;
-  category?: string;
-  clearSession?: boolean;
-  codeBackupId: string;
-  collectionId: string;
-  confirm?: string;
-  contentBase64: string;
-  contentType?: string;
-  cronId?: string;
-  /** Text for the listings, a whole number for get_job. */
-  cursor?: string | number;
-  deploymentId?: string;
-  domainId: string;
-  expectedVersion: number;
-  fileName: string;
-  format?: 'json' | 'csv';
-  from?: string;
-  hookId?: string;
-  importSource?: { SourceUrl: string };
-  jobId?: string;
-  label?: string;
-  limit?: number;
-  mode?: 'build' | 'plan' | 'full' | 'selected';
-  name: string;
-  offset?: number;
-  page?: number;
-  path?: string;
-  paths?: string[];
-  position: number;
-  prefix?: string;
-  projectId: string;
-  prompt: string;
-  queueItemId: string;
-  recursive?: boolean;
-  restoreId: string;
-  sendId?: string;
-  to?: string;
-  token?: string;
-  value: string;
-  visibility?: 'public' | 'private';
-  webhookId?: string;
-  workspaceId: string;
-}
+export type Args = AnyMethodArgs;
 
 export interface CallContext {
   method: MethodName;

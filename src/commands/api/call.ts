@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
+import { defineCommand, type OptionsOf, SERVICE_EXITS } from '../../core/define.js';
 import type { MethodInfo } from '../../api/method-index.js';
 import type { ListingPattern } from '../../api/methods.js';
 import type { Context } from '../../context.js';
@@ -17,24 +17,14 @@ const LISTING_PATTERNS: readonly ListingPattern[] = [
   'backwards',
 ];
 
-interface ApiOptions {
-  method?: string;
-  rawField?: FieldInput[];
-  field?: FieldInput[];
-  input?: string;
-  header?: string[];
-  include?: boolean;
-  paginate?: boolean;
-  jsonl?: boolean;
-  pattern?: ListingPattern;
-}
-
 // -f and -F are two options but one sequence: `name[]=` items keep the order they were typed in.
 let fieldOrder = 0;
-const collect = (typed: boolean) => (value: string, previous: unknown) => [
-  ...((previous as FieldInput[]) ?? []),
-  { raw: value, typed, order: fieldOrder++ },
-];
+const collect =
+  (typed: boolean) =>
+  (value: string, previous: unknown): FieldInput[] => [
+    ...((previous as FieldInput[]) ?? []),
+    { raw: value, typed, order: fieldOrder++ },
+  ];
 
 /** -H 'Name: value' → headers; an Idempotency-Key goes to the client, which checks it and reuses it on retries. */
 function parseHeaders(lines: string[]): { headers: Record<string, string>; idempotencyKey?: string } {
@@ -86,7 +76,7 @@ async function confirmMethod(ctx: Context, info: MethodInfo, body: Record<string
 
 function printAnswer(
   ctx: Context,
-  opts: ApiOptions,
+  opts: Pick<OptionsOf<typeof call>, 'include'>,
   status: number,
   headers: IncomingHttpHeaders | undefined,
   envelope: unknown,
@@ -103,7 +93,7 @@ function printAnswer(
   ctx.io.printJson(envelope);
 }
 
-export const call = defineCommand<ApiOptions>({
+export const call = defineCommand({
   name: 'api',
   summary: 'Call any method of the service and print its answer as JSON',
   description:
@@ -138,7 +128,7 @@ export const call = defineCommand<ApiOptions>({
     {
       flags: '-H, --header <header>',
       description: "add a header, e.g. 'Idempotency-Key: deploy-42' (repeatable)",
-      parse: (v, p) => [...((p as string[]) ?? []), v],
+      parse: (value: string, previous: unknown): string[] => [...((previous as string[] | undefined) ?? []), value],
     },
     { flags: '-i, --include', description: 'also print the HTTP status and the response headers' },
     { flags: '--paginate', description: 'follow every page and print all items as one JSON array' },

@@ -9,11 +9,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { readTokenInfo } from '../../service/token.js';
 
-interface LoginOptions {
-  withToken?: boolean;
-}
-
-export const login = defineCommand<LoginOptions>({
+export const login = defineCommand({
   name: 'login',
   summary: 'Save a token for this profile, after checking it with the service',
   description:

@@ -6,11 +6,7 @@ import { known } from '../../service/read.js';
 import { formatWhen } from '../shared/format.js';
 import { printBackups } from '../shared/backup-list.js';
 
-export interface BackupListOptions {
-  site?: string;
-}
-
-export const list = defineCommand<BackupListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the site backups (pages, components, settings)',

@@ -6,17 +6,12 @@ import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../shared/confirm.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
+import { defineCommand, type OptionsOf, SERVICE_EXITS } from '../../core/define.js';
 import { preRestoreBackupId, readSiteBackup, type SiteBackup, siteBackupIds } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
 import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
 import { LIVE_SITE_KEPT, sayNotPublished } from '../shared/not-published.js';
-
-export interface BackupRestoreOptions {
-  site?: string;
-  backupId?: string;
-}
 
 const matches = (b: unknown, id: string) => siteBackupIds(b).includes(id);
 
@@ -74,7 +69,7 @@ async function resolveBackup(
   return { id: idOf(picked), text: describe(picked) };
 }
 
-export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context): Promise<number> {
+export async function runBackupRestore(opts: OptionsOf<typeof restore>, ctx: Context): Promise<number> {
   const siteId = ctx.site(opts.site);
   const backup = await resolveBackup(ctx, siteId, opts.backupId);
   await confirmDestructive(ctx, {
@@ -114,7 +109,7 @@ export async function runBackupRestore(opts: BackupRestoreOptions, ctx: Context)
   return 0;
 }
 
-export const restore = defineCommand<BackupRestoreOptions>({
+export const restore = defineCommand({
   name: 'restore',
   summary: 'Replace the site’s pages, components and settings with a backup’s',
   description:
@@ -135,5 +130,5 @@ export const restore = defineCommand<BackupRestoreOptions>({
   ],
   jsonFields:
     '{ siteId, backupId, preRestoreBackupId: the undo backup’s id, null when the answer names none } always; then the service’s data as it sends it (our emulator’s fields, for example: restored, preRestoreBackup)',
-  run: runBackupRestore,
+  run: (opts, ctx): Promise<number> => runBackupRestore(opts, ctx),
 });

@@ -9,29 +9,25 @@ import type { Context } from '../../context.js';
 import { ConfirmationNeededError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { flag, sb, shellQuote } from '../../io/shell.js';
 import type { Mode } from '../shared/conversation/send.js';
-import { DEFAULT_CONCURRENCY, type FleetFlags } from '../shared/fleet/options.js';
+import { DEFAULT_CONCURRENCY } from '../shared/fleet/options.js';
 import { notStartedOutcome, runFleet, withBatchGate } from '../shared/fleet/run.js';
 import { gatherSites } from '../shared/fleet/sites.js';
 import { chatOne } from './chat-one-site.js';
 import { requireKnownSites } from './known-sites.js';
-import { type ChatOptions, readMessageFile } from './run.js';
+import type { ChatOptions } from './options.js';
+import { readMessageFile } from './run.js';
 
 /** More sites than this need a confirmation (each run costs credits). */
 export const HANDFUL = 5;
 
-export interface ChatBatchOptions extends ChatOptions, FleetFlags {
-  /** Positional arguments past the site and the message. */
-  more?: string[];
-}
-
 /** The sites and the message of the command line: the last argument is the message, unless --message-file gives it. */
-function sitesAndMessage(opts: ChatBatchOptions, positionals: string[]): { sites: string[]; message?: string } {
+function sitesAndMessage(opts: ChatOptions, positionals: string[]): { sites: string[]; message?: string } {
   if (opts.messageFile !== undefined) return { sites: positionals };
   if (positionals.length === 0) return { sites: [] };
   return { sites: positionals.slice(0, -1), message: positionals[positionals.length - 1] };
 }
 
-async function readMessage(opts: ChatBatchOptions, given: string | undefined, ctx: Context): Promise<string> {
+async function readMessage(opts: ChatOptions, given: string | undefined, ctx: Context): Promise<string> {
   if (opts.messageFile === undefined) {
     if (given === undefined)
       throw new UsageError('With several sites, give the message as the last argument (or with --message-file).');
@@ -40,7 +36,7 @@ async function readMessage(opts: ChatBatchOptions, given: string | undefined, ct
   return readMessageFile(opts.messageFile, ctx);
 }
 
-function checkLocally(opts: ChatBatchOptions, message: string, siteArgs: string[]): void {
+function checkLocally(opts: ChatOptions, message: string, siteArgs: string[]): void {
   if (
     opts.answer !== undefined ||
     opts.choose !== undefined ||
@@ -84,7 +80,7 @@ async function confirmCredits(ctx: Context, count: number): Promise<void> {
 }
 
 /** `chat` with several sites; `positionals` are the site and message arguments in the order typed. */
-export async function runChatBatch(opts: ChatBatchOptions, positionals: string[], ctx: Context): Promise<number> {
+export async function runChatBatch(opts: ChatOptions, positionals: string[], ctx: Context): Promise<number> {
   const { sites: siteArgs, message: given } = sitesAndMessage(opts, positionals);
   const message = await readMessage(opts, given, ctx);
   checkLocally(opts, message, siteArgs);

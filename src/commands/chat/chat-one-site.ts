@@ -37,7 +37,7 @@ import type { SiteRow } from '../shared/fleet/run.js';
 import { watchCommand } from '../shared/run/follow.js';
 import { noteRunEnd } from '../shared/run/known-runs.js';
 import { agentAsks, pendingOf, waitingOn } from '../shared/run/next-steps.js';
-import type { ChatOptions } from './run.js';
+import type { ChatOptions } from './options.js';
 
 /** Per site, nothing is asked: a site that would need a prompt is reported and skipped. */
 const NO_PROMPTS: Prompter = {

@@ -2,26 +2,11 @@
 // message in a terminal, a conversation. Exit codes (README.md): 0 succeeded, 6 failed,
 // 10 a question waits, 11 a plan waits, 8 --timeout reached or queued, 130 interrupted.
 // The definition only: the implementation (./run.ts) loads when the command runs.
-import { defineCommand, parseDuration, parsePositiveInt } from '../../core/define.js';
-import { isPlaceholder } from '../../core/placeholders.js';
-import { UsageError } from '../../errors.js';
-import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
-import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
-import type { ChatBatchOptions } from './batch.js';
+import { defineCommand } from '../../core/define.js';
+import { isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
+import { CHAT_ARGS, CHAT_OPTIONS } from './options.js';
 
-/**
- * --choose N: a number. A placeholder (`N`, `<n>`) is refused before anything is read or sent,
- * saying where the choices are: printed with the question, each with its own whole command.
- */
-function parseChoice(value: string): number {
-  if (isPlaceholder(value))
-    throw new UsageError(
-      `--choose ${value.trim()} holds a placeholder: put the number of one of the suggested answers in its place. The question was printed with one whole --choose command for each answer; \`job watch\` with the site and the run's job id prints them again. Nothing was sent.`,
-    );
-  return parsePositiveInt('--choose')(value);
-}
-
-export const chat = defineCommand<ChatBatchOptions>({
+export const chat = defineCommand({
   name: 'chat',
   summary: 'Talk to the site agent: send a message and watch the run live',
   description:
@@ -30,43 +15,8 @@ export const chat = defineCommand<ChatBatchOptions>({
     '0 done, 6 failed, 10 question, 11 plan, 8 queued or --timeout, 5 needs --job/--yes, 130 Esc or Ctrl-C; 1 refused, 2 usage, 4 auth, 7 queue full',
   learnMore: 'docs/guide.md#chat-with-the-agent, docs/scripting.md#many-sites-at-once',
   usage: '[options] [site] [message]  |  <site...> <message>  |  --workspace ID --all-sites <message>',
-  args: [
-    {
-      name: 'site',
-      description: 'the site (default: `site use` or SITEBUILDER_SITE); - reads site ids from standard input',
-    },
-    { name: 'message', description: 'what the agent should do (quote it); omit for a conversation' },
-    { name: 'more', description: 'with several sites: more sites, then the message last', variadic: true },
-  ],
-  options: [
-    { flags: '--plan', description: 'plan mode: the agent writes a plan and changes no file until you approve it' },
-    { flags: '-F, --message-file <file>', description: 'read the message from a file (- for standard input)' },
-    { flags: '--answer <text>', description: 'answer the question the agent asked' },
-    {
-      flags: '--choose <n>',
-      description: 'answer with the agent’s suggested answer number N',
-      parse: parseChoice,
-    },
-    {
-      flags: '--job <jobId>',
-      description: 'the site’s latest run, as printed with its question or plan: nothing is sent unless it is',
-    },
-    { flags: '--approve', description: 'approve the plan the agent wrote, and build it' },
-    { flags: '--revise <text>', description: 'ask for a revised plan' },
-    { flags: '--no-follow', description: 'send and exit: print the job id, or the queue position' },
-    {
-      flags: '--timeout <duration>',
-      description: 'stop following after this long (exit 8; the run goes on), e.g. 90s, 5m',
-      parse: parseDuration('--timeout'),
-    },
-    RECONNECT_FOR_OPTION,
-    {
-      flags: '--idempotency-key <key>',
-      description:
-        'key for send_message, so a retried script never sends twice; with several sites, each sends KEY-SITE',
-    },
-    ...FLEET_OPTIONS,
-  ],
+  args: CHAT_ARGS,
+  options: CHAT_OPTIONS,
   examples: [
     'sitebuilder chat site_bakery',
     'sitebuilder chat site_bakery "Add an about page with our story"',

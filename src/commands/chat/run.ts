@@ -12,26 +12,10 @@ import { APPROVE_TEXT, chosenAnswer } from '../shared/conversation/answers.js';
 import { interactiveChat } from './interactive.js';
 import { siteExists } from './site-exists.js';
 import type { Mode } from '../shared/conversation/send.js';
+import type { ChatOptions } from './options.js';
 import type { ReplyTo } from '../shared/conversation/reply-key.js';
 import { printAnswerLater, runTurn } from '../shared/conversation/turn.js';
 import { confirmNewMessage, requirePlan, requireQuestion } from '../shared/conversation/waiting.js';
-
-/** What `chat` takes (chat.ts declares the flags). */
-export interface ChatOptions {
-  site?: string;
-  message?: string;
-  messageFile?: string;
-  plan?: boolean;
-  answer?: string;
-  choose?: number;
-  job?: string;
-  approve?: boolean;
-  revise?: string;
-  follow: boolean;
-  timeout?: number;
-  reconnectFor?: number;
-  idempotencyKey?: string;
-}
 
 /** Characters no id has (input.ts refuses them in ids), or a length none has: such an argument is a message. */
 const notAnId = (arg: string): boolean => /[\s\p{Cc}\p{Cf}]/u.test(arg) || arg.length > ID_MAX_LENGTH;

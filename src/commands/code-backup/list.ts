@@ -5,13 +5,7 @@ import { isUnread, known } from '../../service/read.js';
 import { formatWhen } from '../shared/format.js';
 import { listBackupPages, PAGE_OPTIONS, PAGED_BACKUPS_HELP } from '../shared/backup-list.js';
 
-export interface CodeBackupListOptions {
-  site?: string;
-  page?: number;
-  all?: boolean;
-}
-
-export const list = defineCommand<CodeBackupListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the code backups of a site',

@@ -8,19 +8,14 @@ import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { confirmDestructive } from '../shared/confirm.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, type OptionsOf } from '../../core/define.js';
 import { readCodeBackup, readStoppedRun } from '../../service/backups.js';
 import { known, recordOf } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
 import { LIVE_SITE_KEPT, sayNotPublished } from '../shared/not-published.js';
-
-export interface CodeBackupRestoreOptions {
-  site?: string;
-  codeBackupId?: string;
-  cancelActiveJob?: boolean;
-}
+import type { MethodArgs } from '../../api/method-args.js';
 
 export const CODE_RESTORE_CONSEQUENCES = [
   'the whole chat history of this site is deleted, for everyone in the project; this cannot be undone',
@@ -59,7 +54,7 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   );
 }
 
-export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: Context): Promise<number> {
+export async function runCodeBackupRestore(opts: OptionsOf<typeof restore>, ctx: Context): Promise<number> {
   const siteId = ctx.site(opts.site);
   if (opts.codeBackupId !== undefined && opts.codeBackupId.trim() === '') {
     throw new UsageError('The code backup id is empty; `sitebuilder code-backup list` shows the ids.');
@@ -71,7 +66,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
       ? ['a running generation is stopped', ...CODE_RESTORE_CONSEQUENCES]
       : CODE_RESTORE_CONSEQUENCES,
   });
-  const args: Record<string, unknown> = { projectId: siteId, codeBackupId: id };
+  const args: MethodArgs<'restore_code_backup'> = { projectId: siteId, codeBackupId: id };
   if (opts.cancelActiveJob) args.cancelActiveJob = true;
   let data: Record<string, unknown>;
   try {
@@ -97,7 +92,7 @@ export async function runCodeBackupRestore(opts: CodeBackupRestoreOptions, ctx: 
   return 0;
 }
 
-export const restore = defineCommand<CodeBackupRestoreOptions>({
+export const restore = defineCommand({
   name: 'restore',
   summary: 'Revert the agent’s files to a code backup (deletes the chat history)',
   description:
@@ -120,5 +115,5 @@ export const restore = defineCommand<CodeBackupRestoreOptions>({
   ],
   jsonFields:
     '{ siteId, codeBackupId } always; then the service’s data as it sends it (our emulator’s fields, for example: restored, cancelledJobId, filesReverted, filesDeleted, messagesDeleted)',
-  run: runCodeBackupRestore,
+  run: (opts, ctx): Promise<number> => runCodeBackupRestore(opts, ctx),
 });

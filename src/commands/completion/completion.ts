@@ -5,12 +5,7 @@ import type { Shell } from '../../completion/render.js';
 // The generators load only when this command runs (start-up stays light).
 const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
 
-interface CompletionOptions {
-  shell: string;
-  generate?: boolean;
-}
-
-export const completion = defineCommand<CompletionOptions>({
+export const completion = defineCommand({
   name: 'completion',
   summary: 'Print the shell completion script for bash, zsh or fish',
   description:

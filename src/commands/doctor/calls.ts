@@ -156,7 +156,8 @@ function sendRead(ctx: Context, reading: Reading, step: Step, args: Record<strin
   // Whatever PLAN holds, doctor never sends a write.
   if (methodInfo(step.method)?.write !== false) throw new CliError(`doctor reads only; ${step.method} is not a read.`);
   return attempt(reading, { method: step.method, counted: true, args, why: step.why }, () =>
-    ctx.api().call(step.method, args, { signal: ctx.signal, maxAttempts: 1 }),
+    // A step's method and its arguments are paired in plan.ts; here they are any step's.
+    ctx.api().call<string>(step.method, args, { signal: ctx.signal, maxAttempts: 1 }),
   );
 }
 

@@ -3,13 +3,7 @@ import { COUNTED_CALLS_MAX, readService } from './calls.js';
 import { printReport } from './print.js';
 import { buildReport } from './report.js';
 
-interface DoctorOptions {
-  site?: string;
-  workspace?: string;
-  job?: string;
-}
-
-export const doctor = defineCommand<DoctorOptions>({
+export const doctor = defineCommand({
   name: 'doctor',
   summary: 'Check what sitebuilder can read of the service, writing nothing',
   description: `Reads GET /v1/token, /v1/tools and /v1/openapi.json (no budget) and at most ${COUNTED_CALLS_MAX} counted calls, all reads, then says of each field sitebuilder reads that the reference does not show: found and where, not found, or not checked and why; which methods and arguments the service's own description contradicts; and what it does not describe. Attach its --json to a bug report: no token, no value of your data, only ids, field paths and each answer's keys and types.`,

@@ -1,6 +1,7 @@
 // doctor's counted calls, in the order they are made: only reads, each chosen for the fields
 // not shown in the reference that its answer holds (docs/real-service.md "doctor" counts them).
 // The first three also find what the next ones read: a workspace, a site of it, a run of that site.
+import type { MethodArgs } from '../../api/method-args.js';
 import { catalogueFields } from '../../service/catalogue.js';
 import { findList } from '../../service/page.js';
 import { idsOf, runInHistory } from '../../service/doctor-probe.js';
@@ -55,14 +56,17 @@ export interface Here {
   runOf(site: string): string | undefined;
 }
 
-export interface Step {
-  method: ReadMethod;
+interface StepOf<M extends ReadMethod> {
+  method: M;
   why: string;
-  /** Its arguments, or why it cannot be made. */
-  args(t: Targets): { send: Record<string, unknown> } | { skip: string };
+  /** Its arguments (typed from the registry: api/method-args.ts), or why it cannot be made. */
+  args(t: Targets): { send: MethodArgs<M> } | { skip: string };
   /** What its answer names for the next calls. */
   learn?(data: unknown, t: Targets, here: Here): void;
 }
+
+/** One call of the plan: its method and the arguments that method takes. */
+export type Step = { [M in ReadMethod]: StepOf<M> }[ReadMethod];
 
 /** How many fields of these resources the reference does not show: "3 fields not shown". */
 function notShown(...resources: string[]): string {

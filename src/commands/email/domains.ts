@@ -5,11 +5,7 @@ import { style } from '../../io/style.js';
 import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusInWords, statusOf } from './records.js';
 import { printRecordsTable } from './records-table.js';
 
-interface DomainsOptions {
-  site?: string;
-}
-
-export const domains = defineCommand<DomainsOptions>({
+export const domains = defineCommand({
   name: 'domains',
   aliases: ['list', 'ls'],
   summary: 'Show the email domains of a site, their status and the DNS records to set',

@@ -8,11 +8,6 @@ import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusOf, type 
 import { printRecordsTable } from './records-table.js';
 import { sb } from '../../io/shell.js';
 
-interface RestartOptions {
-  site?: string;
-  domainId?: string;
-}
-
 type MarkedRecord = DnsRecord & { changed: boolean; previousValue: string | null };
 
 /** Each record of the new answer, marked changed when its host or value differs from before. */
@@ -24,7 +19,7 @@ export function markChanges(before: DnsRecord[], after: DnsRecord[]): MarkedReco
   });
 }
 
-export const restart = defineCommand<RestartOptions>({
+export const restart = defineCommand({
   name: 'restart',
   summary: 'Set an email domain up again with the mail provider (its DKIM records change)',
   description:

@@ -1,4 +1,6 @@
-// The values of `emulator`'s flags, read before anything starts (and --speed's variable, by serve.ts).
+// `emulator`'s arguments and flags, their values read before anything starts (and --speed's
+// variable, by serve.ts), and the options run() gets from them, which serve.ts takes.
+import type { ArgumentDefinition, InferredOptions, OptionDefinition } from '../../core/define.js';
 import { UsageError } from '../../errors.js';
 
 export function parsePort(value: string): number {
@@ -27,3 +29,41 @@ export function parseShapes(value: string): 'default' | 'alternate' | `random:${
     `--shapes takes default, alternate or random:SEED (a whole number from 0 to 4294967295), not ${JSON.stringify(value)}.`,
   );
 }
+
+export const EMULATOR_ARGS = [
+  { name: 'command', description: 'a command to run against the emulator (after --)', variadic: true },
+] as const satisfies readonly ArgumentDefinition[];
+
+export const EMULATOR_OPTIONS = [
+  {
+    flags: '--host <host>',
+    description:
+      'address to bind (anything but loopback exposes the demo tokens, and the control API then needs a secret: $SITEBUILDER_EMULATOR_SECRET, else one printed at start)',
+    default: '127.0.0.1',
+  },
+  { flags: '--port <port>', description: 'port (0 picks a free one and prints it)', default: 0, parse: parsePort },
+  {
+    flags: '--state <file>',
+    description: 'load the state from FILE at start (when it exists) and save it there on exit',
+  },
+  {
+    flags: '--speed <n>',
+    description:
+      'emulated time runs n times faster (runs, publishes, the budget minute); default: $SITEBUILDER_EMULATOR_SPEED, else 1',
+    parse: parseSpeed,
+  },
+  {
+    flags: '--setup',
+    description:
+      'save a profile "emulator" (or --profile NAME) that points at this emulator with its full-scope demo token, current until the emulator stops',
+  },
+  {
+    flags: '--shapes <name>',
+    description:
+      'answer with our choices where the service leaves them open (default), with other plausible ones (alternate: other field names, orders, numeric cursors, id forms), or with choices drawn from a seed (random:SEED, a shape fuzzer); default: $SITEBUILDER_EMULATOR_SHAPES, else default',
+    parse: parseShapes,
+  },
+] as const satisfies readonly OptionDefinition[];
+
+/** What run() of `emulator` gets: `speed` and `shapes` unset fall back to their variables (serve.ts). */
+export type EmulatorOptions = InferredOptions<typeof EMULATOR_ARGS, typeof EMULATOR_OPTIONS>;

@@ -1,10 +1,9 @@
 // `sitebuilder emulator`: the local emulator of the service, for trying commands and testing
 // scripts offline. The emulator itself loads only when this command runs.
 import { defineCommand } from '../../core/define.js';
-import { parsePort, parseShapes, parseSpeed } from './flags.js';
-import type { EmulatorOptions } from './serve.js';
+import { EMULATOR_ARGS, EMULATOR_OPTIONS } from './flags.js';
 
-export const emulator = defineCommand<EmulatorOptions>({
+export const emulator = defineCommand({
   name: 'emulator',
   summary: 'Run the local emulator of the service (offline tries and script tests)',
   description:
@@ -12,37 +11,8 @@ export const emulator = defineCommand<EmulatorOptions>({
   exitCodes:
     '0 stopped (Ctrl-C, SIGTERM); with -- command, the exit code of the command; 2 usage (a port or profile in use, or not its own: nothing started)',
   learnMore: 'docs/emulator.md#running-it, docs/guide.md#trying-it-against-the-emulator',
-  args: [{ name: 'command', description: 'a command to run against the emulator (after --)', variadic: true }],
-  options: [
-    {
-      flags: '--host <host>',
-      description:
-        'address to bind (anything but loopback exposes the demo tokens, and the control API then needs a secret: $SITEBUILDER_EMULATOR_SECRET, else one printed at start)',
-      default: '127.0.0.1',
-    },
-    { flags: '--port <port>', description: 'port (0 picks a free one and prints it)', default: 0, parse: parsePort },
-    {
-      flags: '--state <file>',
-      description: 'load the state from FILE at start (when it exists) and save it there on exit',
-    },
-    {
-      flags: '--speed <n>',
-      description:
-        'emulated time runs n times faster (runs, publishes, the budget minute); default: $SITEBUILDER_EMULATOR_SPEED, else 1',
-      parse: parseSpeed,
-    },
-    {
-      flags: '--setup',
-      description:
-        'save a profile "emulator" (or --profile NAME) that points at this emulator with its full-scope demo token, current until the emulator stops',
-    },
-    {
-      flags: '--shapes <name>',
-      description:
-        'answer with our choices where the service leaves them open (default), with other plausible ones (alternate: other field names, orders, numeric cursors, id forms), or with choices drawn from a seed (random:SEED, a shape fuzzer); default: $SITEBUILDER_EMULATOR_SHAPES, else default',
-      parse: parseShapes,
-    },
-  ],
+  args: EMULATOR_ARGS,
+  options: EMULATOR_OPTIONS,
   examples: [
     'sitebuilder emulator --setup   # then, in another terminal: sitebuilder chat site_bakery "Add an about page"',
     'sitebuilder emulator',

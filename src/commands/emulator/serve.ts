@@ -23,7 +23,7 @@ import {
 } from '../../emulator/state-file.js';
 import { hostsOf, SECRET_HEADER } from '../../emulator/guard.js';
 import { formatLogLine, printBanner, printSetupBanner } from './banner.js';
-import { parseSpeed } from './flags.js';
+import { type EmulatorOptions, parseSpeed } from './flags.js';
 import { runCommand, SECRET_ENV } from './run-command.js';
 import {
   checkNotRunning,
@@ -48,20 +48,6 @@ function controlSecretFor(host: string, env: Record<string, string | undefined>)
     return given;
   }
   return isLoopbackHost(host) ? undefined : randomBytes(24).toString('base64url');
-}
-
-/** What `emulator` takes (index.ts declares the flags). */
-export interface EmulatorOptions {
-  host: string;
-  port: number;
-  state?: string;
-  /** Unset: SITEBUILDER_EMULATOR_SPEED, else 1. */
-  speed?: number;
-  /** Point a profile at it while it runs (setup.ts). */
-  setup?: boolean;
-  /** Unset: SITEBUILDER_EMULATOR_SHAPES, else default. */
-  shapes?: ShapesName;
-  command?: string[];
 }
 
 export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promise<number> {

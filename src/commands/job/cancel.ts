@@ -12,12 +12,7 @@ import { sb } from '../../io/shell.js';
 import { readCancelAnswer } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { confirmDestructive } from '../shared/confirm.js';
-
-interface CancelOptions {
-  site?: string;
-  job?: string;
-  clearSession?: boolean;
-}
+import type { MethodArgs } from '../../api/method-args.js';
 
 const ENDED: Record<string, string> = {
   succeeded: 'it succeeded',
@@ -43,7 +38,7 @@ async function checkNotEnded(ctx: Context, projectId: string, jobId: string): Pr
   return run.outcome;
 }
 
-export const cancel = defineCommand<CancelOptions>({
+export const cancel = defineCommand({
   name: 'cancel',
   summary: 'Stop the site’s running generation',
   description:
@@ -73,7 +68,7 @@ export const cancel = defineCommand<CancelOptions>({
         ],
       });
     const before = opts.job ? await checkNotEnded(ctx, projectId, opts.job) : undefined;
-    const args: Record<string, unknown> = { projectId };
+    const args: MethodArgs<'cancel_job'> = { projectId };
     if (opts.clearSession) args.clearSession = true;
     const { envelope } = await ctx.api().call('cancel_job', args, { signal: ctx.signal });
     if (ctx.io.json) return ctx.io.printJson(envelope.data);

@@ -1,14 +1,7 @@
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 
-interface WatchOptions {
-  site?: string;
-  jobId: string;
-  timeout?: number;
-  reconnectFor?: number;
-}
-
-export const watch = defineCommand<WatchOptions>({
+export const watch = defineCommand({
   name: 'watch',
   summary: 'Attach to a run and follow it to its end',
   description:

@@ -15,12 +15,6 @@ import { describeUnread, isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { sayUnreadTexts } from '../shared/listing.js';
 
-interface ListOptions {
-  site?: string;
-  limit?: number;
-  all?: boolean;
-}
-
 const DEFAULT_LIMIT = 20;
 
 /** The history page by page, each page newest first when its records show times; at most `max` records. */
@@ -51,7 +45,7 @@ async function* historyPages(
   if (page.length) yield flush();
 }
 
-export const list = defineCommand<ListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'Show a site’s chat history, newest first',
@@ -78,7 +72,7 @@ export const list = defineCommand<ListOptions>({
     const projectId = ctx.site(opts.site);
     const max = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
     const sizes: number[] = [];
-    const items = paginate<unknown>(
+    const items = paginate(
       ctx.api(),
       'list_messages',
       { projectId },

@@ -18,10 +18,10 @@ import {
   DEFAULT_TIMEOUT_MS,
   liveWithoutAddress,
   notLiveSentence,
-  type PublishOptions,
   publishRefusal,
   stillRunningSentence,
 } from './sentences.js';
+import type { PublishOptions } from './options.js';
 import { publishWatchCommand, waitForPublish } from './wait.js';
 
 /** The key of one site's publish_site when the batch was given one. */

@@ -1,4 +1,5 @@
 // `sitebuilder publish logs <site>`: the log lines of the latest publish (offset-and-count paging).
+import type { MethodArgs } from '../../api/method-args.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -6,26 +7,19 @@ import { cellText } from '../../io/print.js';
 import { style } from '../../io/style.js';
 import { displayWidth } from '../../io/width.js';
 import { wrapLine } from '../../io/width.js';
-import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
+import { defineCommand, type OptionsOf, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { type LogLine, logLine } from '../../service/publish.js';
 import { parseTime } from '../../service/time.js';
-
-export interface PublishLogsOptions {
-  site?: string;
-  all?: boolean;
-  limit?: number;
-  deployment?: string;
-}
 
 export { type LogLine, logLine };
 
 const DEFAULT_LIMIT = 100;
 
-export async function runPublishLogs(o: PublishLogsOptions, ctx: Context): Promise<number> {
+export async function runPublishLogs(o: OptionsOf<typeof publishLogsCommand>, ctx: Context): Promise<number> {
   const siteId = ctx.site(o.site);
   if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
   const max = o.all ? undefined : (o.limit ?? DEFAULT_LIMIT);
-  const args: Record<string, unknown> = { projectId: siteId };
+  const args: MethodArgs<'get_publish_logs'> = { projectId: siteId };
   if (o.deployment) args.deploymentId = o.deployment;
   let total: number | undefined;
   const lines: LogLine[] = [];
@@ -79,7 +73,7 @@ function hanging(painted: string, plain: string, message: string, width: number)
   return [plain ? `${painted}  ${lines[0]}` : lines[0], ...lines.slice(1).map((l) => ' '.repeat(at) + l)].join('\n');
 }
 
-export const publishLogsCommand = defineCommand<PublishLogsOptions>({
+export const publishLogsCommand = defineCommand({
   name: 'logs',
   summary: 'Show the log of the latest publish',
   description: `Prints the log lines of the latest publish (or of --deployment), oldest first: the first ${DEFAULT_LIMIT} lines, or every line with --all.`,
@@ -100,5 +94,5 @@ export const publishLogsCommand = defineCommand<PublishLogsOptions>({
     'sitebuilder publish logs s_123 --all --json | jq -r ".lines[].message"',
   ],
   jsonFields: '{ siteId, total, lines: [{ at, level, message }] }',
-  run: runPublishLogs,
+  run: (o, ctx): Promise<number> => runPublishLogs(o, ctx),
 });

@@ -7,18 +7,17 @@ import { ApiError, CliError, ExitCode, PendingError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
 import { style } from '../../io/style.js';
-import { defineCommand, parseDuration } from '../../core/define.js';
-import { FLEET_OPTIONS, isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
-import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
+import { defineCommand } from '../../core/define.js';
+import { isBatch, refuseBatchFlags } from '../shared/fleet/options.js';
 import { isLive, publishRecord, type PublishRecord } from '../../service/publish.js';
 import {
   DEFAULT_TIMEOUT_MS,
   liveWithoutAddress,
   notLiveSentence,
-  type PublishOptions,
   publishRefusal,
   stillRunningSentence,
 } from './sentences.js';
+import { PUBLISH_ARGS, PUBLISH_OPTIONS, type PublishOptions } from './options.js';
 import { waitForPublish } from './wait.js';
 import { flag, sb } from '../../io/shell.js';
 
@@ -110,7 +109,7 @@ export async function runPublish(o: PublishOptions, ctx: Context): Promise<numbe
   return code;
 }
 
-export const publishCommand = defineCommand<PublishOptions>({
+export const publishCommand = defineCommand({
   name: 'publish',
   summary: 'Publish a site and wait until it is live',
   description:
@@ -119,29 +118,8 @@ export const publishCommand = defineCommand<PublishOptions>({
     '0 live, 8 still running at --timeout or no connection, 130 Ctrl-C (both: it goes on); 1 refused, failed, or no address read, 2 usage, 4 auth',
   learnMore: 'docs/guide.md#publishing-and-uploads, docs/scripting.md#many-sites-at-once',
   usage: '[options] [site]  |  <site...>  |  -  |  --workspace ID --all-sites',
-  args: [
-    {
-      name: 'site',
-      description: 'site id (default: `site use` or SITEBUILDER_SITE); `-` reads site ids from standard input',
-    },
-    { name: 'sites', description: 'more sites: all are published at once', variadic: true },
-  ],
-  options: [
-    { flags: '--wait', description: 'wait until the publish is live (the default)' },
-    { flags: '--no-wait', description: 'return as soon as the publish has started' },
-    {
-      flags: '--timeout <duration>',
-      description: 'stop waiting after this long (e.g. 90s, 5m; default 10m) and exit 8; the publish goes on',
-      parse: parseDuration('--timeout'),
-    },
-    RECONNECT_FOR_OPTION,
-    {
-      flags: '--idempotency-key <key>',
-      description:
-        'key for publish_site (default: a new one; reuse it to retry a publish safely from a script); with several sites, each sends KEY-SITE',
-    },
-    ...FLEET_OPTIONS,
-  ],
+  args: PUBLISH_ARGS,
+  options: PUBLISH_OPTIONS,
   examples: [
     'sitebuilder publish s_123',
     'URL=$(sitebuilder publish s_123 --timeout 5m)',

@@ -1,21 +1,9 @@
-// What publish says about one site, and its options: shared by the one-site form (publish.ts)
+// What publish says about one site: shared by the one-site form (publish.ts)
 // and the batch form (batch.ts).
 import type { ApiError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { flag, sb } from '../../io/shell.js';
-import type { FleetFlags } from '../shared/fleet/options.js';
 import { activePublishOf, errorText, type PublishRecord } from '../../service/publish.js';
-
-export interface PublishOptions extends FleetFlags {
-  site?: string;
-  /** More sites after the first: the batch form (./batch.ts). */
-  sites?: string[];
-  /** false with --no-wait; --wait (or nothing) waits. */
-  wait?: boolean;
-  timeout?: number;
-  reconnectFor?: number;
-  idempotencyKey?: string;
-}
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 

@@ -5,19 +5,12 @@ import { PendingError } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { formatElapsed, startSpinner } from '../../io/spinner.js';
-import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
+import { defineCommand, type OptionsOf, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import { DEFAULT_TIMEOUT_MS } from './sentences.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { waitForPublish } from './wait.js';
 import { sayLeftEmpty } from '../shared/listing.js';
-
-export interface PublishStatusOptions {
-  site?: string;
-  wait?: boolean;
-  timeout?: number;
-  reconnectFor?: number;
-}
 
 export const PUBLISH_STATUS_JSON_FIELDS =
   '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error }: always present, null where the service ' +
@@ -36,7 +29,11 @@ function notGiven(record: PublishRecord): string[] {
 }
 
 /** Follows the publish until it stops running; at --timeout, the record is printed and exit 8. */
-async function waitForIt(o: PublishStatusOptions, ctx: Context, siteId: string): Promise<PublishRecord> {
+async function waitForIt(
+  o: OptionsOf<typeof publishStatusCommand>,
+  ctx: Context,
+  siteId: string,
+): Promise<PublishRecord> {
   const started = ctx.clock.now();
   const label = (r?: PublishRecord) => `Publishing ${siteId}${r?.status ? ` (${sanitizeInline(r.status)})` : ''}`;
   const spinner = await startSpinner(ctx.io, ctx.clock, label());
@@ -72,7 +69,7 @@ async function waitForIt(o: PublishStatusOptions, ctx: Context, siteId: string):
   );
 }
 
-export async function runPublishStatus(o: PublishStatusOptions, ctx: Context): Promise<number> {
+export async function runPublishStatus(o: OptionsOf<typeof publishStatusCommand>, ctx: Context): Promise<number> {
   const siteId = ctx.site(o.site);
   const record = o.wait
     ? await waitForIt(o, ctx, siteId)
@@ -106,7 +103,7 @@ function print(ctx: Context, record: PublishRecord): void {
   sayLeftEmpty(ctx, missing);
 }
 
-export const publishStatusCommand = defineCommand<PublishStatusOptions>({
+export const publishStatusCommand = defineCommand({
   name: 'status',
   summary: 'Show whether a publish is running, and its status (or follow it with --wait)',
   description:
@@ -129,5 +126,5 @@ export const publishStatusCommand = defineCommand<PublishStatusOptions>({
     'sitebuilder publish status s_123 --wait',
   ],
   jsonFields: PUBLISH_STATUS_JSON_FIELDS,
-  run: runPublishStatus,
+  run: (o, ctx): Promise<number> => runPublishStatus(o, ctx),
 });

@@ -6,16 +6,8 @@ import { known } from '../../service/read.js';
 import { itemsOf } from '../../api/paginate.js';
 import { PROMPT_FILE_MAX_BYTES, readTextFile } from '../../io/read-text-file.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, type OptionsOf } from '../../core/define.js';
 import { sb } from '../../io/shell.js';
-
-interface EditOptions {
-  site?: string;
-  queueItemId: string;
-  message?: string;
-  messageFile?: string;
-  expectedVersion?: number;
-}
 
 function parseVersion(v: string): number {
   if (!/^\d+$/.test(v.trim()))
@@ -29,7 +21,11 @@ function parseVersion(v: string): number {
  * The new text: the argument, the file, or asked on a terminal starting from the current text
  * (`current` reads it, with its version, which is then the one sent as expectedVersion).
  */
-async function newText(opts: EditOptions, ctx: Context, current: () => Promise<Queued>): Promise<string> {
+async function newText(
+  opts: Pick<OptionsOf<typeof edit>, 'message' | 'messageFile'>,
+  ctx: Context,
+  current: () => Promise<Queued>,
+): Promise<string> {
   if (opts.message !== undefined && opts.messageFile !== undefined)
     throw new UsageError('Give the new text either as an argument or with --message-file, not both.');
   let text = opts.message;
@@ -75,7 +71,7 @@ async function readQueued(ctx: Context, projectId: string, id: string): Promise<
   return { version, prompt: known(item.text) };
 }
 
-export const edit = defineCommand<EditOptions>({
+export const edit = defineCommand({
   name: 'edit',
   summary: 'Rewrite a message you queued, before it runs',
   description:
@@ -112,13 +108,13 @@ export const edit = defineCommand<EditOptions>({
     let data: unknown;
     try {
       data = (
-        await ctx
-          .api()
-          .call(
-            'edit_queued_message',
-            { projectId, queueItemId: opts.queueItemId, prompt, expectedVersion },
-            { signal: ctx.signal },
-          )
+        await ctx.api().call(
+          'edit_queued_message',
+          // The QueueVersion goes back as the service gave it: the registry's whole number is
+          // the emulator's choice (methods.ts: its arguments are not shown), not a check.
+          { projectId, queueItemId: opts.queueItemId, prompt, expectedVersion: expectedVersion as number },
+          { signal: ctx.signal },
+        )
       ).envelope.data;
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {

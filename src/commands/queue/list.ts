@@ -1,11 +1,7 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { printQueue } from '../shared/queue.js';
 
-interface ListOptions {
-  site?: string;
-}
-
-export const list = defineCommand<ListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the messages waiting in a site’s queue, oldest first',

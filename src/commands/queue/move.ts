@@ -4,15 +4,7 @@ import { readQueueItem } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 
-interface MoveOptions {
-  site?: string;
-  queueItemId: string;
-  to?: number;
-  first?: boolean;
-  last?: boolean;
-}
-
-export const move = defineCommand<MoveOptions>({
+export const move = defineCommand({
   name: 'move',
   summary: 'Move a queued message earlier or later',
   exitCodes: `0 moved; ${SERVICE_EXITS}`,
@@ -35,13 +27,10 @@ export const move = defineCommand<MoveOptions>({
     if (given !== 1) throw new UsageError('Say where with exactly one of --to N, --first or --last.');
     const projectId = ctx.site(opts.site);
     const client = ctx.api();
-    let position = opts.first ? 1 : opts.to;
-    if (opts.last)
-      position = Math.max(
-        1,
-        itemsOf((await client.call('list_queued_messages', { projectId }, { signal: ctx.signal })).envelope.data)
-          .length,
-      );
+    const queueLength = async () =>
+      itemsOf((await client.call('list_queued_messages', { projectId }, { signal: ctx.signal })).envelope.data).length;
+    // Exactly one was given: --to N, --first, or --last (after every message waiting now).
+    const position = opts.to ?? (opts.first ? 1 : Math.max(1, await queueLength()));
     const { envelope } = await client.call(
       'reorder_queued_message',
       { projectId, queueItemId: opts.queueItemId, position },

@@ -6,12 +6,7 @@ import { known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { confirmDestructive } from '../shared/confirm.js';
 
-interface RemoveOptions {
-  site?: string;
-  queueItemId: string;
-}
-
-export const remove = defineCommand<RemoveOptions>({
+export const remove = defineCommand({
   name: 'remove',
   aliases: ['rm'],
   summary: 'Take a message out of the queue; it will not run',

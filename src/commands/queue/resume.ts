@@ -5,11 +5,7 @@ import { sb } from '../../io/shell.js';
 import { readResumeAnswer } from '../../service/chat.js';
 import { rememberSiteRun } from '../shared/run/known-runs.js';
 
-interface ResumeOptions {
-  site?: string;
-}
-
-export const resume = defineCommand<ResumeOptions>({
+export const resume = defineCommand({
   name: 'resume',
   summary: 'Restart a queue stopped after a failed or cancelled run',
   description:

@@ -11,10 +11,10 @@ import { newestFirst } from '../../service/time.js';
 import { columnWatch, type FieldColumn, morePagesHint } from './listing.js';
 
 /** The flags of a listing by page numbers: one page, or every page. */
-export const PAGE_OPTIONS: OptionDefinition[] = [
+export const PAGE_OPTIONS = [
   { flags: '--page <n>', description: 'this page (pages start at 1)', parse: parsePositiveInt('--page') },
   { flags: '--all', description: 'every page' },
-];
+] as const satisfies readonly OptionDefinition[];
 
 /** What a listing by page numbers shows, and in which order, as its help says it. */
 export const PAGED_BACKUPS_HELP =

@@ -1,20 +1,16 @@
-import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
+import type { Context } from '../../context.js';
+import { defineCommand, type OptionsOf, SERVICE_EXITS } from '../../core/define.js';
 import { formatCount, LIMITS } from '../../api/limits.js';
 import { ApiError, CliError, UsageError } from '../../errors.js';
 import { readCreateAnswer, readCreateRefusal } from '../../service/sites.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
-interface CreateOptions {
-  workspace?: string;
-  prompt?: string;
-  promptFile?: string;
-  importUrl?: string;
-  idempotencyKey?: string;
-  follow?: boolean;
-}
-
-async function readPrompt(opts: CreateOptions, ctx: Parameters<NonNullable<typeof create.run>>[1]): Promise<string> {
+async function readPrompt(
+  opts: Pick<OptionsOf<typeof create>, 'prompt' | 'promptFile'>,
+  ctx: Context,
+): Promise<string> {
   if (opts.prompt !== undefined && opts.promptFile !== undefined)
     throw new UsageError('Use either --prompt or --prompt-file, not both.');
   if (opts.promptFile !== undefined) {
@@ -45,7 +41,7 @@ export function createSiteRefusal(err: ApiError): ApiError {
   return sentence ? err.withSentence(sentence) : err;
 }
 
-export const create = defineCommand<CreateOptions>({
+export const create = defineCommand({
   name: 'create',
   summary: 'Create a site from a brief and start its first build',
   description: `Create a site in a workspace from a brief (at most ${formatCount(LIMITS.promptMax)} characters). With --import-url, the agent rebuilds an existing page and the brief says what should change. Spends AI credits of the workspace.`,
@@ -91,7 +87,7 @@ export const create = defineCommand<CreateOptions>({
     }
     const client = ctx.api();
     const workspaceId = opts.workspace ?? (await (await import('../../pickers.js')).pickWorkspace(ctx));
-    const args: Record<string, unknown> = { workspaceId, prompt };
+    const args: MethodArgs<'create_site'> = { workspaceId, prompt };
     if (opts.importUrl) args.importSource = { SourceUrl: opts.importUrl };
     let data: unknown;
     try {

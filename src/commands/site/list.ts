@@ -8,12 +8,6 @@ import { readSite, type SiteRecord } from '../../service/sites.js';
 import { columnWatch, type FieldColumn, writeJsonArray, writeRows } from '../shared/listing.js';
 import { workspaceIds } from './workspaces.js';
 
-interface ListOptions {
-  workspace?: string;
-  limit?: number;
-  all?: boolean;
-}
-
 interface Row {
   workspace: string;
   site: unknown;
@@ -27,7 +21,7 @@ interface ReadRow {
 
 const DEFAULT_LIMIT = 30;
 
-export const list = defineCommand<ListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List sites',

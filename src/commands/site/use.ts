@@ -13,7 +13,7 @@ async function checkSiteExists(ctx: Context, site: string): Promise<void> {
   await requireSite(ctx.api(), site, ctx.signal, ' Nothing was saved.');
 }
 
-export const use = defineCommand<{ site: string; clear?: boolean }>({
+export const use = defineCommand({
   name: 'use',
   summary: 'Set the default site of this profile',
   description:

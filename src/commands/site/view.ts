@@ -10,7 +10,7 @@ import { requireSite } from './workspaces.js';
 import { sb } from '../../io/shell.js';
 import { sayLeftEmpty } from '../shared/listing.js';
 
-export const view = defineCommand<{ site?: string }>({
+export const view = defineCommand({
   name: 'view',
   summary: 'Show a site and its publish state',
   exitCodes: `0 shown; ${SERVICE_EXITS}`,

@@ -7,19 +7,13 @@ import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { readBrowseEntry } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { formatBytes } from '../shared/format.js';
-
-export interface StorageBackupBrowseOptions {
-  site?: string;
-  backupId: string;
-  path?: string;
-  recursive?: boolean;
-}
+import type { MethodArgs } from '../../api/method-args.js';
 
 const filesText = (n: number | undefined) => (n === undefined ? '' : `${n} file${n === 1 ? '' : 's'}`);
 
 export const isFolder = (e: unknown): boolean => readBrowseEntry(e).folder;
 
-export const browse = defineCommand<StorageBackupBrowseOptions>({
+export const browse = defineCommand({
   name: 'browse',
   aliases: ['ls-files'],
   summary: 'List the files and folders in a storage backup',
@@ -42,7 +36,7 @@ export const browse = defineCommand<StorageBackupBrowseOptions>({
     'the service’s data as it sends it (our emulator’s fields, for example: { path, items: [{ type: file|folder, name, path, size, visibility, files }] })',
   async run(opts, ctx) {
     const siteId = ctx.site(opts.site);
-    const args: Record<string, unknown> = { projectId: siteId, backupId: opts.backupId };
+    const args: MethodArgs<'browse_storage_backup'> = { projectId: siteId, backupId: opts.backupId };
     const folder = (opts.path ?? '').replace(/^\/+/, '');
     if (folder) args.path = folder.endsWith('/') ? folder : `${folder}/`;
     if (opts.recursive) args.recursive = true;

@@ -9,11 +9,7 @@ import { recordOf } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ownKeysThenData } from '../shared/format.js';
-
-export interface StorageBackupClearOptions {
-  site?: string;
-  backup?: string[];
-}
+import type { MethodArgs } from '../../api/method-args.js';
 
 const collect = (value: string, previous: unknown): string[] => {
   if (value.trim() === '') throw new UsageError('--backup takes a backup id; `storage-backup list` shows them.');
@@ -45,7 +41,7 @@ export function clearedOf(
   return { deleted, backupIds: ids };
 }
 
-export const clear = defineCommand<StorageBackupClearOptions>({
+export const clear = defineCommand({
   name: 'clear',
   summary: 'Delete storage backups of a site (all, or the ones named)',
   description:
@@ -85,7 +81,7 @@ export const clear = defineCommand<StorageBackupClearOptions>({
         'the files in the site’s storage are not changed',
       ],
     });
-    const args: Record<string, unknown> = { projectId: siteId };
+    const args: MethodArgs<'clear_storage_backups'> = { projectId: siteId };
     if (named.length) args.backupIds = named;
     const { envelope } = await ctx.api().call('clear_storage_backups', args, { signal: ctx.signal });
     const data = recordOf(envelope.data);

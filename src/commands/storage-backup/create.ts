@@ -14,12 +14,6 @@ import { formatBytes, formatWhen } from '../shared/format.js';
 import { statusText } from './status-text.js';
 import { sayLeftEmpty } from '../shared/listing.js';
 
-export interface StorageBackupCreateOptions {
-  site?: string;
-  wait?: boolean;
-  timeout?: number;
-}
-
 async function waitUntilArchived(
   ctx: Context,
   siteId: string,
@@ -60,7 +54,7 @@ async function waitUntilArchived(
   }
 }
 
-export const create = defineCommand<StorageBackupCreateOptions>({
+export const create = defineCommand({
   name: 'create',
   summary: 'Take a backup of the site’s storage',
   description:

@@ -6,13 +6,7 @@ import { listBackupPages, PAGE_OPTIONS, PAGED_BACKUPS_HELP } from '../shared/bac
 import { formatBytes, formatWhen } from '../shared/format.js';
 import { statusText } from './status-text.js';
 
-export interface StorageBackupListOptions {
-  site?: string;
-  page?: number;
-  all?: boolean;
-}
-
-export const list = defineCommand<StorageBackupListOptions>({
+export const list = defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the storage backups of a site',

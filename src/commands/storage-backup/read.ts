@@ -8,18 +8,11 @@ import { recordOf } from '../../service/read.js';
 import { sanitize } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { formatBytes } from '../shared/format.js';
-
-export interface StorageBackupReadOptions {
-  site?: string;
-  backupId: string;
-  path: string;
-  visibility?: 'public' | 'private';
-  output?: string;
-}
+import type { MethodArgs } from '../../api/method-args.js';
 
 const looksBinary = (buf: Buffer): boolean => buf.includes(0) || !buf.equals(Buffer.from(buf.toString('utf8'), 'utf8'));
 
-export const read = defineCommand<StorageBackupReadOptions>({
+export const read = defineCommand({
   name: 'read',
   aliases: ['cat'],
   summary: 'Print or save one file of a storage backup',
@@ -55,7 +48,7 @@ export const read = defineCommand<StorageBackupReadOptions>({
       throw new UsageError(
         `${JSON.stringify(opts.path)} is a folder; name one file (\`storage-backup browse\` lists them).`,
       );
-    const args: Record<string, unknown> = { projectId: siteId, backupId: opts.backupId, path };
+    const args: MethodArgs<'read_storage_backup_file'> = { projectId: siteId, backupId: opts.backupId, path };
     if (opts.visibility) args.visibility = opts.visibility;
     const { envelope } = await ctx.api().call('read_storage_backup_file', args, { signal: ctx.signal });
     const data = recordOf(envelope.data);

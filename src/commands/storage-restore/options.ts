@@ -2,23 +2,16 @@
 // the parent parse the ones they share, so both define them identically (same parsers).
 import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 import { UsageError } from '../../errors.js';
-import type { OptionDefinition } from '../../core/define.js';
+import type { FlagsOf, OptionDefinition } from '../../core/define.js';
 import { parseDuration } from '../../core/define.js';
-import { normalizePaths, type RestoreMode } from './request.js';
-
-export interface RestoreSelectionOptions {
-  site?: string;
-  backup?: string;
-  mode?: RestoreMode;
-  path?: string[];
-}
+import { normalizePaths } from './request.js';
 
 const collectPath = (value: string, previous: unknown): string[] => [
   ...((previous as string[] | undefined) ?? []),
   value,
 ];
 
-export const SELECTION_OPTIONS: OptionDefinition[] = [
+export const SELECTION_OPTIONS = [
   { flags: '-b, --backup <id>', description: 'the storage backup (from `storage-backup list`)' },
   {
     flags: '-m, --mode <mode>',
@@ -30,9 +23,12 @@ export const SELECTION_OPTIONS: OptionDefinition[] = [
     description: 'selected mode: a file, or a folder ending with a slash (repeat, at most 200)',
     parse: collectPath,
   },
-];
+] as const satisfies readonly OptionDefinition[];
 
-export const FOLLOW_OPTIONS: OptionDefinition[] = [
+/** The selection flags as run() gets them. */
+type RestoreSelectionOptions = FlagsOf<typeof SELECTION_OPTIONS>;
+
+export const FOLLOW_OPTIONS = [
   {
     flags: '--confirm <value>',
     description: 'the confirm value from the plan: starts exactly that plan, without a prompt',
@@ -45,7 +41,7 @@ export const FOLLOW_OPTIONS: OptionDefinition[] = [
     parse: parseDuration('--timeout'),
   },
   RECONNECT_FOR_OPTION,
-];
+] as const satisfies readonly OptionDefinition[];
 
 /** Checks the flags before anything is sent; answers the normalized paths. */
 export function checkSelection(o: RestoreSelectionOptions): string[] {

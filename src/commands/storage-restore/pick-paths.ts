@@ -12,6 +12,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
 import { formatBytes } from '../shared/format.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
 interface Entry {
   path: string;
@@ -55,7 +56,7 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
   for (;;) {
     let entries = cache.get(folder);
     if (!entries) {
-      const args: Record<string, unknown> = { projectId: siteId, backupId };
+      const args: MethodArgs<'browse_storage_backup'> = { projectId: siteId, backupId };
       if (folder) args.path = folder;
       const { envelope } = await ctx.api().call('browse_storage_backup', args, { signal: ctx.signal });
       entries = itemsOf(envelope.data).map((e) => toEntry(e, folder));

@@ -2,12 +2,12 @@
 // the first call of the two-call restore. Nothing is restored; prints the plan and its
 // confirm value, which `storage-restore <site> … --confirm VALUE` takes to start exactly it.
 import { UsageError } from '../../errors.js';
-import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
-import { checkSelection, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
+import { defineCommand, type FlagsOf, SERVICE_EXITS } from '../../core/define.js';
+import { checkSelection, type FOLLOW_OPTIONS, SELECTION_OPTIONS } from './options.js';
 import { formatPlan, missingNote, planConsequences, planIsEmpty, unnamedNote } from './plan-view.js';
 import { fetchPlan, nothingToRestore, planDocument, startCommand, type RestoreRequest } from './request.js';
 
-export const plan = defineCommand<RestoreSelectionOptions>({
+export const plan = defineCommand({
   name: 'plan',
   summary: 'Show what a storage restore would do, and its confirm value (restores nothing)',
   description:
@@ -29,7 +29,7 @@ export const plan = defineCommand<RestoreSelectionOptions>({
     'confirm, request: the arguments of the plan call (projectId, backupId, mode, paths), nothingToRestore: true when the plan changes nothing }',
   async run(opts, ctx) {
     // The parent command parses the options it shares with this one, so these can arrive here.
-    const extra = opts as RestoreSelectionOptions & { confirm?: string };
+    const extra = opts as typeof opts & FlagsOf<typeof FOLLOW_OPTIONS>;
     if (extra.confirm !== undefined)
       throw new UsageError(
         '`storage-restore plan` only shows the plan; start it with `storage-restore <site> … --confirm VALUE`.',

@@ -10,6 +10,7 @@ import { known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { planIsEmpty, type RestorePlan } from './plan-view.js';
 import { flag, sb } from '../../io/shell.js';
+import type { MethodArgs } from '../../api/method-args.js';
 
 export type RestoreMode = 'full' | 'selected';
 
@@ -64,8 +65,8 @@ export function normalizePaths(mode: RestoreMode | undefined, paths: string[] | 
   return out;
 }
 
-export function restoreArgs(r: RestoreRequest, confirm?: string): Record<string, unknown> {
-  const args: Record<string, unknown> = { projectId: r.siteId, backupId: r.backupId, mode: r.mode };
+export function restoreArgs(r: RestoreRequest, confirm?: string): MethodArgs<'restore_storage_backup'> {
+  const args: MethodArgs<'restore_storage_backup'> = { projectId: r.siteId, backupId: r.backupId, mode: r.mode };
   if (r.mode === 'selected') args.paths = r.paths;
   if (confirm !== undefined) args.confirm = confirm;
   return args;

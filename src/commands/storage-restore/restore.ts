@@ -18,9 +18,9 @@ import { readRestoreRow } from '../../service/storage-restore.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { withKeysGuarded } from '../../io/keyguard.js';
 import { style } from '../../io/style.js';
-import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
+import { defineCommand, type OptionsOf, SERVICE_EXITS } from '../../core/define.js';
 import { followRestore } from './follow.js';
-import { checkSelection, FOLLOW_OPTIONS, SELECTION_OPTIONS, type RestoreSelectionOptions } from './options.js';
+import { checkSelection, FOLLOW_OPTIONS, SELECTION_OPTIONS } from './options.js';
 import { pickBackup, pickMode } from './pick-backup.js';
 import { pickPaths } from './pick-paths.js';
 import {
@@ -45,13 +45,6 @@ import {
 } from './request.js';
 import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
 import { flag, sb } from '../../io/shell.js';
-
-export interface StorageRestoreOptions extends RestoreSelectionOptions {
-  confirm?: string;
-  wait?: boolean;
-  timeout?: number;
-  reconnectFor?: number;
-}
 
 function describe(r: RestoreRequest): string {
   const what = r.mode === 'full' ? 'in full' : `(${r.paths.length} selected path${r.paths.length === 1 ? '' : 's'})`;
@@ -86,7 +79,11 @@ function nothingToDo(ctx: Context, r: RestoreRequest, answer: PlanAnswer): numbe
   return 0;
 }
 
-async function resolveRequest(ctx: Context, siteId: string, opts: StorageRestoreOptions): Promise<RestoreRequest> {
+async function resolveRequest(
+  ctx: Context,
+  siteId: string,
+  opts: OptionsOf<typeof storageRestoreCommand>,
+): Promise<RestoreRequest> {
   const flagPaths = checkSelection(opts);
   if (opts.confirm !== undefined && opts.confirm.trim() === '')
     throw new UsageError('--confirm is empty; `storage-restore plan` prints the value.');
@@ -114,7 +111,7 @@ async function resolveRequest(ctx: Context, siteId: string, opts: StorageRestore
   return { siteId, backupId, mode, paths };
 }
 
-export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Context): Promise<number> {
+export async function runStorageRestore(opts: OptionsOf<typeof storageRestoreCommand>, ctx: Context): Promise<number> {
   const siteId = ctx.site(opts.site);
   const request = await resolveRequest(ctx, siteId, opts);
   const interactive = ctx.prompter.canPrompt();
@@ -212,7 +209,7 @@ export async function runStorageRestore(opts: StorageRestoreOptions, ctx: Contex
   return 0;
 }
 
-export const storageRestoreCommand = defineCommand<StorageRestoreOptions>({
+export const storageRestoreCommand = defineCommand({
   name: 'storage-restore',
   summary: 'Restore stored files from a storage backup (walkthrough on a terminal)',
   description:
@@ -230,5 +227,5 @@ export const storageRestoreCommand = defineCommand<StorageRestoreOptions>({
   ],
   jsonFields:
     '{ started: true, restore: the restore row as the service sends it (the service shows _id and status; our emulator’s fields, for example: backupId, mode, paths, plan, safetyBackupId) }; exit 5 prints the plan document of `storage-restore plan --json`',
-  run: runStorageRestore,
+  run: (opts, ctx): Promise<number> => runStorageRestore(opts, ctx),
 });

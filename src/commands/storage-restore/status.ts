@@ -12,14 +12,6 @@ import { followRestore, readRestore } from './follow.js';
 import { readPlan } from './plan-view.js';
 import { sayLeftEmpty } from '../shared/listing.js';
 
-export interface StorageRestoreStatusOptions {
-  site?: string;
-  restoreId: string;
-  wait?: boolean;
-  timeout?: number;
-  reconnectFor?: number;
-}
-
 export const DEFAULT_RESTORE_TIMEOUT_MS = 30 * 60_000;
 
 /**
@@ -62,7 +54,7 @@ export function printRestore(ctx: Context, row: Record<string, unknown>): void {
   sayLeftEmpty(ctx, missing);
 }
 
-export const status = defineCommand<StorageRestoreStatusOptions>({
+export const status = defineCommand({
   name: 'status',
   summary: 'Show a storage restore (or follow it with --wait)',
   description:

@@ -6,19 +6,13 @@ import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
-import { defineCommand } from '../../core/define.js';
+import { defineCommand, type OptionsOf } from '../../core/define.js';
 import { Base64File } from './file-source.js';
 import { planUploads, type UploadPlanItem } from './files.js';
 import { describeUnread, isUnread, recordOf, type Unread } from '../../service/read.js';
 import { readUploadAddress } from '../../service/upload.js';
 import { interrupted } from './interrupted.js';
 import { startUploadProgress } from './progress.js';
-
-export interface UploadOptions {
-  site?: string;
-  file?: string[];
-  folder?: string;
-}
 
 export interface UploadRecord {
   siteId: string;
@@ -36,7 +30,7 @@ export interface UploadRecord {
  * file (the site is then picked on a terminal). The files are checked before any site is picked
  * or anything is sent: nothing to upload is said first.
  */
-function siteAndFiles(o: UploadOptions, ctx: Context): { site?: string; files: string[] } {
+function siteAndFiles(o: OptionsOf<typeof uploadCommand>, ctx: Context): { site?: string; files: string[] } {
   const rest = o.file ?? [];
   const hasDefault = ctx.defaultSite() !== undefined;
   if (o.site !== undefined && (hasDefault || rest.length === 0) && existsSync(o.site))
@@ -71,7 +65,7 @@ function addressUnread(ctx: Context, plan: UploadPlanItem[], at: number, records
   );
 }
 
-export async function runUpload(o: UploadOptions, ctx: Context): Promise<number> {
+export async function runUpload(o: OptionsOf<typeof uploadCommand>, ctx: Context): Promise<number> {
   const given = siteAndFiles(o, ctx);
   const plan = planUploads(given.files, o.folder);
   const siteId = await siteOf(ctx, given.site);
@@ -127,7 +121,7 @@ export async function runUpload(o: UploadOptions, ctx: Context): Promise<number>
   return 0;
 }
 
-export const uploadCommand = defineCommand<UploadOptions>({
+export const uploadCommand = defineCommand({
   name: 'upload',
   summary: 'Upload files to the site’s storage and print their permanent addresses',
   description:
@@ -153,5 +147,5 @@ export const uploadCommand = defineCommand<UploadOptions>({
     'sitebuilder upload s_123 a.pdf b.pdf --json | jq -r ".[].url"',
   ],
   jsonFields: '[{ siteId, file, name, url, size, contentType }] (one record per file, in the order given)',
-  run: runUpload,
+  run: (o, ctx): Promise<number> => runUpload(o, ctx),
 });

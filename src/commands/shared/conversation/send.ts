@@ -10,6 +10,7 @@ import { sanitizeInline } from '../../../io/sanitize.js';
 import { style } from '../../../io/style.js';
 import { sb } from '../../../io/shell.js';
 import { rememberSiteRun } from '../run/known-runs.js';
+import type { MethodArgs } from '../../../api/method-args.js';
 
 export type Mode = 'build' | 'plan';
 
@@ -30,7 +31,7 @@ export async function sendMessage(
   mode: Mode,
   idempotencyKey?: string,
 ): Promise<SendAnswer> {
-  const args: Record<string, unknown> = { projectId, prompt };
+  const args: MethodArgs<'send_message'> = { projectId, prompt };
   if (mode === 'plan') args.mode = 'plan';
   let envelope: Envelope;
   try {

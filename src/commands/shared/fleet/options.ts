@@ -1,15 +1,7 @@
 // The flags of the batch forms of publish and chat (docs/scripting.md "Many sites at once"), and
 // when a command line asks for one. Light: loaded with the definitions.
-import { type OptionDefinition, parsePositiveInt } from '../../../core/define.js';
+import { type FlagsOf, type OptionDefinition, parsePositiveInt } from '../../../core/define.js';
 import { UsageError } from '../../../errors.js';
-
-/** Flags of the batch forms, shared by publish and chat. */
-export interface FleetFlags {
-  workspace?: string;
-  allSites?: boolean;
-  concurrency?: number;
-  failFast?: boolean;
-}
 
 /**
  * How many sites are worked on at once by default: enough that the budget, not the waiting,
@@ -18,7 +10,7 @@ export interface FleetFlags {
  */
 export const DEFAULT_CONCURRENCY = 100;
 
-export const FLEET_OPTIONS: OptionDefinition[] = [
+export const FLEET_OPTIONS = [
   { flags: '-w, --workspace <id>', description: 'with --all-sites: the workspace whose sites to work on' },
   { flags: '--all-sites', description: 'every site of --workspace (several sites at once)' },
   {
@@ -27,7 +19,10 @@ export const FLEET_OPTIONS: OptionDefinition[] = [
     parse: parsePositiveInt('--concurrency'),
   },
   { flags: '--fail-fast', description: 'with several sites: start no more sites once one has failed' },
-];
+] as const satisfies readonly OptionDefinition[];
+
+/** Flags of the batch forms, shared by publish and chat, as run() gets them. */
+export type FleetFlags = FlagsOf<typeof FLEET_OPTIONS>;
 
 /** Whether the command line asks for the batch form. */
 export function isBatch(positionalSites: string[], o: FleetFlags): boolean {

@@ -47,7 +47,8 @@ export async function gatherSites(ctx: Context, given: string[], o: FleetFlags, 
     if (ids.length === 0) throw new UsageError('Standard input named no site (one id a line); nothing was sent.');
   } else if (o.allSites) {
     ids = [];
-    for await (const site of paginate(ctx.api(), 'list_sites', { workspaceId: o.workspace }, { signal: ctx.signal }))
+    // --all-sites without --workspace was refused above.
+    for await (const site of paginate(ctx.api(), 'list_sites', { workspaceId: o.workspace! }, { signal: ctx.signal }))
       if (siteId(site)) ids.push(siteId(site));
   } else {
     // Which one is wrong, by its place: the value itself may be unfit to print (a token).
