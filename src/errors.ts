@@ -75,6 +75,8 @@ export interface ApiErrorInit {
   envelope?: unknown;
   /** Response headers (the api passthrough's --include shows them on a refusal too). */
   headers?: Record<string, string | string[] | undefined>;
+  /** The site the call was about (its projectId), if any: a 404 for it gets a "did you mean". */
+  site?: string;
 }
 
 /** How every sentence about a call names its request: ` (request req_…)`, or nothing without an id. */
@@ -90,6 +92,7 @@ export class ApiError extends CliError {
   readonly serviceMessage: string;
   readonly envelope?: unknown;
   readonly headers?: Record<string, string | string[] | undefined>;
+  readonly site?: string;
   constructor(init: ApiErrorInit, sentence: string) {
     super(sentence, {
       status: init.status,
@@ -105,6 +108,7 @@ export class ApiError extends CliError {
     this.serviceMessage = init.message;
     this.envelope = init.envelope;
     this.headers = init.headers;
+    this.site = init.site;
   }
 
   /** The same refusal (same kind, so the same exit code) told in another sentence; the request id is added. */
@@ -118,6 +122,7 @@ export class ApiError extends CliError {
       data: this.data,
       envelope: this.envelope,
       headers: this.headers,
+      site: this.site,
     };
     const told = new Kind(init, `${sentence}${requestNote(this.requestId)}`);
     // What was added to the details after the error was made (an unknown outcome's key) stays.

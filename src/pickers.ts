@@ -10,7 +10,8 @@ import type { Choice } from './io/prompter.js';
 import { known } from './service/read.js';
 import { readSite, readWorkspace, type WorkspaceRecord } from './service/sites.js';
 import { sanitizeInline } from './io/sanitize.js';
-import { layoutChoices } from './io/choice-layout.js';
+import { fitChoices } from './io/choice-layout.js';
+import { sayCut } from './io/print.js';
 
 /** Sites loaded for one pick at most; past it, the workspace is picked first. */
 export const PICK_MAX = 500;
@@ -63,7 +64,7 @@ async function sitesOf(ctx: Context, list: Workspace[], max: number): Promise<Si
 
 /** Each row's line: its label (the free name, then more), its id last (io/choice-layout.ts). */
 const lines = (io: Context['io'], rows: Array<{ name: string; more: string; id: string }>) =>
-  layoutChoices(
+  fitChoices(
     io.columns,
     rows.map((r) => ({ cells: [r.name, r.more], id: r.id })),
     { free: 0, optional: [1] },
@@ -98,7 +99,9 @@ export async function pickSite(ctx: Context): Promise<string> {
     ctx.io,
     shown.map((s) => ({ name: s.name, more: several ? `(${s.workspace.name || s.workspace.id})` : '', id: s.id })),
   );
-  const choices = shown.map((s, i) => ({ label: shownLines[i], picked: s.id, value: s.id, search: s.id }));
+  if (shownLines.cut)
+    sayCut(ctx.io, shown.length > 30 ? 'sitebuilder site list --all | cat' : 'sitebuilder site list | cat');
+  const choices = shown.map((s, i) => ({ label: shownLines.lines[i], picked: s.id, value: s.id, search: s.id }));
   return pickFrom(ctx, 'Which site?', choices);
 }
 
@@ -112,7 +115,8 @@ function workspaceChoices(ctx: Context, list: Workspace[]): Choice<Workspace>[] 
     return { name: w.name, more: more.length ? `(${more.join(', ')})` : '', id: w.id };
   });
   const shown = lines(ctx.io, rows);
-  return list.map((w, i) => ({ label: shown[i], picked: w.id, value: w, search: w.id }));
+  if (shown.cut) sayCut(ctx.io, 'sitebuilder workspace list | cat');
+  return list.map((w, i) => ({ label: shown.lines[i], picked: w.id, value: w, search: w.id }));
 }
 
 /** The workspace for a new site: the token's only one, else picked on a terminal, else exit 2 naming --workspace. */

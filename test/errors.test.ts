@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, AuthError, ExitCode } from '../src/errors.js';
-import { type RefusalInfo, refusalSentence } from '../src/api/errors.js';
+import { type RefusalInfo, refusalSentence, refusalSubject } from '../src/api/errors.js';
 
 describe('ApiError.withSentence', () => {
   it('tells the same refusal in another sentence, with the request id, the same exit code and the details added later', () => {
@@ -32,5 +32,21 @@ describe('refusalSentence', () => {
     expect(says('Workspace not found')).toContain('`sitebuilder workspace list` shows the workspaces');
     expect(says('Backup not found')).toContain('Check the id.');
     expect(says('Backup not found')).not.toContain('sitebuilder');
+  });
+
+  it('points a job the service did not find to the site’s runs, whatever else the sentence names', () => {
+    const says = (message: string, site?: string) =>
+      refusalSentence({ status: 404, method: 'get_job', message, site } as RefusalInfo);
+    for (const message of [
+      'No job has the id "job_999" on this site.',
+      'Job job_9 not found for site s_1',
+      'No such run',
+    ]) {
+      expect(says(message, 'site_bakery')).toContain('`sitebuilder message list site_bakery` shows the site’s runs.');
+      expect(says(message, 'site_bakery')).not.toContain('site list');
+    }
+    expect(says('No site has the id "s_1"; its jobs cannot be read.', 's_1')).toContain('`sitebuilder site list`');
+    expect(says('No scheduled job has the id "cron_1" on this site.', 's_1')).toMatch(/Check the id\.$/);
+    expect(refusalSubject('No site has the id "job_1" in workspace ws_1.')).toBe('site');
   });
 });

@@ -13,8 +13,28 @@ import { sb } from '../io/shell.js';
 
 export interface RefusalInfo extends ApiErrorInit {
   headers?: Record<string, string | string[] | undefined>;
-  /** The site the call was about (its projectId), if any. */
-  site?: string;
+}
+
+/** What a refusal is about: the first of these its sentence names ("No job has the id … on this site" is a job's). */
+const SUBJECTS = /\b(scheduled job|job|run|site|workspace)s?\b/i;
+
+/** The thing a "does not exist" (404) names first, lower-case, or undefined. */
+export const refusalSubject = (message: string): string | undefined => SUBJECTS.exec(message)?.[1].toLowerCase();
+
+/** Where the sites are listed, for a site the service did not find (a "did you mean" replaces it). */
+export const SITE_LIST_HINT = 'Check the id; `sitebuilder site list` shows the sites this token reaches.';
+
+/** The 404 hint: where the ids of what the service did not find are listed. */
+function notFoundHint(message: string, site: string | undefined): string {
+  if (/no tool|unknown method|\/v1\/tools/i.test(message))
+    return 'Run `sitebuilder tools` to see the methods this token can use.';
+  const what = refusalSubject(message);
+  if (what === 'site') return SITE_LIST_HINT;
+  if (what === 'job' || what === 'run')
+    return `Check the id; \`${sb('message list', site ?? 'SITE')}\` shows the site’s runs.`;
+  return what === 'workspace'
+    ? 'Check the id; `sitebuilder workspace list` shows the workspaces this token reaches.'
+    : 'Check the id.';
 }
 
 /** The command that lists what a listing method lists, for a refusal that names the method. */
@@ -93,13 +113,7 @@ function hintFor(info: RefusalInfo, origin: TokenOrigin): string {
       if (/plan/.test(low)) return 'Upgrade the workspace’s plan, then try again.';
       return '';
     case 404:
-      return /no tool|unknown method|\/v1\/tools/.test(low)
-        ? 'Run `sitebuilder tools` to see the methods this token can use.'
-        : /\bsite\b/.test(low)
-          ? 'Check the id; `sitebuilder site list` shows the sites this token reaches.'
-          : /workspace/.test(low)
-            ? 'Check the id; `sitebuilder workspace list` shows the workspaces this token reaches.'
-            : 'Check the id.';
+      return notFoundHint(msg, info.site);
     case 405:
       return 'Methods are called with POST.';
     case 409:

@@ -166,7 +166,10 @@ export async function run(argv: string[], overrides: ContextOverrides = {}): Pro
     checkCommandInput(def, { options, globals: withGlobals, given, token: () => tokenInForce(context) });
     if (sitePickWanted(def, options, context)) options.site = await (await import('../pickers.js')).pickSite(context);
     // The options come from the definition itself (program.ts), so they are the ones it declares.
-    const code = await (def as CommandDefinition).run!(options, ctx, cli);
+    const code = await (def as CommandDefinition).run!(options, ctx, cli).catch(async (err: unknown) => {
+      // A site id the service does not know: "did you mean" from the sites the token reaches.
+      throw await (await import('../commands/chat/site-suggest.js')).withSiteSuggestion(context, err);
+    });
     exitCode = code ?? ExitCode.ok;
   };
 

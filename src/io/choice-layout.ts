@@ -42,8 +42,18 @@ interface Shape {
 
 const forms = (cell: ChoiceCell): string[] => (typeof cell === 'string' ? [cell] : cell.length ? cell : ['']);
 
+/** The rows' lines; `cut`: some text was cut with … to fit (a hint then says where to see it whole). */
+export interface ChoiceLines {
+  lines: string[];
+  cut: boolean;
+}
+
 /** Each row's line within `columns`: the cells aligned, the id last. */
-export function layoutChoices(columns: number, rows: ChoiceRow[], options: ChoiceLayoutOptions = {}): string[] {
+export const layoutChoices = (columns: number, rows: ChoiceRow[], options: ChoiceLayoutOptions = {}): string[] =>
+  fitChoices(columns, rows, options).lines;
+
+/** layoutChoices, and whether it cut some text with … */
+export function fitChoices(columns: number, rows: ChoiceRow[], options: ChoiceLayoutOptions = {}): ChoiceLines {
   const count = Math.max(0, ...rows.map((r) => r.cells.length));
   const free = options.free ?? count - 1;
   const room = Math.max(1, columns - MARGIN);
@@ -98,15 +108,22 @@ export function layoutChoices(columns: number, rows: ChoiceRow[], options: Choic
     squeeze(1);
   }
   const w = widths(shape);
-  return rows.map((row) => {
+  let cut = false;
+  const cutTo = (text: string, width: number) => {
+    const shown = cutWidth(text, width);
+    if (shown !== text) cut = true;
+    return shown;
+  };
+  const lines = rows.map((row) => {
     const cells = w.flatMap((width, i) => {
       if (width === 0) return [];
       const shown = text(row, i, shape);
-      return [i === free ? cutWidth(shown, width) : shown];
+      return [i === free ? cutTo(shown, width) : shown];
     });
     const parts = [...cells, ...(shape.withId && idWidth ? [row.id] : [])];
     const widthsShown = [...w.filter((x) => x > 0), idWidth];
     const line = parts.map((p, i) => (i === parts.length - 1 ? p : padWidth(p, widthsShown[i]))).join(GAP);
-    return cutWidth(line.trimEnd(), room);
+    return cutTo(line.trimEnd(), room);
   });
+  return { lines, cut };
 }

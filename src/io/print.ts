@@ -35,9 +35,27 @@ export function cellText(value: unknown): string {
 /** Whether a column is free text (Column.free, else its header). */
 export const isFree = (c: { header: string; free?: boolean }) => c.free ?? FREE_HEADERS.test(c.header);
 
+/** The outputs that already said a value was cut: said once per command, however many tables it prints. */
+const toldCut = new WeakSet<IO>();
+
+/**
+ * Says once, on stderr, that values were cut with … to fit the terminal, and how to see them
+ * whole (docs/guide.md "Fitting the terminal"): `| cat` or --json for a table; for a picker,
+ * `how` names the listing that shows its rows. Only to a terminal; silent under --quiet and --json.
+ */
+export function sayCut(io: IO, how?: string): void {
+  if (toldCut.has(io) || !io.stderrIsTTY) return;
+  toldCut.add(io);
+  io.info(
+    how
+      ? `Labels cut with … to fit show whole in \`${how}\`.`
+      : 'Values cut with … to fit show whole with `| cat` or --json.',
+  );
+}
+
 /**
  * Rows as a table fitted to the terminal (or key/value blocks below its minimum width); tab-
- * separated when piped. Answers whether a value was cut to fit, for a hint on how to see it whole.
+ * separated when piped. Where a value was cut to fit, says so once (sayCut); answers whether one was.
  */
 export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): boolean {
   if (!io.stdoutIsTTY) {
@@ -57,6 +75,7 @@ export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): 
     bold(io),
   );
   io.outLine(layout.lines.join('\n'));
+  if (layout.cut) sayCut(io);
   return layout.cut;
 }
 
@@ -64,28 +83,41 @@ export function printTable<R>(io: IO, columns: Column<R>[], rows: Iterable<R>): 
 export function printBlocks(io: IO, columns: LayoutColumn[], rows: string[][]): boolean {
   const layout = layoutBlocks(columns, rows, io.columns, bold(io));
   io.outLine(layout.lines.join('\n'));
+  if (layout.cut) sayCut(io);
   return layout.cut;
 }
 
 /**
- * Key/value lines for one record: aligned on a TTY, where long values wrap at word boundaries
- * under their start; tab-separated when piped.
+ * Key/value lines for one record; tab-separated when piped. On a TTY the values stand aligned
+ * beside the keys; text too wide for the room there wraps at word boundaries beside them while
+ * that room is 20 columns or more. Otherwise (one word, or a narrow room) the value goes on the
+ * line under its key, indented: whole when it fits there (a time, an id, an address), else
+ * wrapped; one word wider than the terminal stays whole (the terminal folds it).
  */
 export function printFields(io: IO, fields: Array<[string, unknown]>): void {
   const width = Math.max(...fields.map(([k]) => displayWidth(k)));
-  const room = io.columns - width - 2;
+  const columns = io.columns;
+  const room = columns - width - 2;
   for (const [k, v] of fields) {
     const text = cellText(v);
     if (!io.stdoutIsTTY) {
       io.outLine(`${k}\t${text}`);
       continue;
     }
-    const lines = room >= 20 ? wrapLine(text, room, 0) : [text];
-    // One word wider than the room beside the keys (an address, an id) goes under its key, whole.
-    if (lines.some((l) => displayWidth(l) > room) && !/\s/.test(text.trim())) {
-      io.outLine(`${k}\n${displayWidth(text) + 2 <= io.columns ? '  ' : ''}${text}`);
-      continue;
-    }
-    io.outLine(lines.map((l, i) => `${(i === 0 ? k : '').padEnd(width)}  ${l}`).join('\n'));
+    const w = displayWidth(text);
+    const oneWord = !/\s/.test(text.trim());
+    if (w <= room) io.outLine(`${k.padEnd(width)}  ${text}`.trimEnd());
+    else if (room >= MIN_ROOM && !oneWord)
+      io.outLine(
+        wrapLine(text, room, 0)
+          .map((l, i) => `${(i === 0 ? k : '').padEnd(width)}  ${l}`)
+          .join('\n'),
+      );
+    else if (w + 2 <= columns) io.outLine(`${k}\n  ${text}`);
+    else if (oneWord) io.outLine(`${k}\n${text}`);
+    else io.outLine(`${k}\n${wrapLine(`  ${text}`, columns, 0).join('\n')}`);
   }
 }
+
+/** Below this many columns beside the keys, long text wraps under its key rather than beside it. */
+const MIN_ROOM = 20;

@@ -2,6 +2,7 @@
 // done and total, percent, the rate over the last seconds and the time left, fitted to a width
 // by leaving out the least needed parts first — never cut mid-word. The live block draws it
 // (spinner.ts `line`); rate.ts measures the rate.
+import { byteUnit, KiB } from './bytes.js';
 import { formatElapsed } from './spinner.js';
 import { displayWidth, fitWidth } from './width.js';
 
@@ -26,29 +27,18 @@ export interface ProgressState {
   note?: string;
 }
 
-const KB = 1024;
-const MB = KB * 1024;
-const GB = MB * 1024;
-
-function unitOf(n: number): [number, string] {
-  if (n >= GB) return [GB, 'GB'];
-  if (n >= MB) return [MB, 'MB'];
-  if (n >= KB) return [KB, 'KB'];
-  return [1, 'B'];
-}
-
 const scaled = (n: number, div: number) =>
-  div === 1 || div === KB ? String(Math.round(n / div)) : (n / div).toFixed(1);
+  div === 1 || div === KiB ? String(Math.round(n / div)) : (n / div).toFixed(1);
 
-/** "45.2/120.0 MB": both in the total's unit. */
+/** "45.2/120.0 MiB": both in the total's unit (io/bytes.ts). */
 export function bytesPair(done: number, total: number): string {
-  const [div, unit] = unitOf(total);
+  const [div, unit] = byteUnit(total);
   return `${scaled(done, div)}/${scaled(total, div)} ${unit}`;
 }
 
 export function bytesRate(perSecond: number): string {
-  const [div, unit] = unitOf(perSecond);
-  return `${div === MB || div === GB ? (perSecond / div).toFixed(1) : Math.round(perSecond / div)} ${unit}/s`;
+  const [div, unit] = byteUnit(perSecond);
+  return `${scaled(perSecond, div)} ${unit}/s`;
 }
 
 /** Whole percent, 100 only once everything is done. */

@@ -52,6 +52,16 @@ export class EscapeError extends InterruptedError {
   }
 }
 
+export interface SelectOptions {
+  filter?: boolean;
+  transient?: boolean;
+  footer?: string;
+  /** Whether Space picks the choice at this index, as Enter does. */
+  space?: (index: number) => boolean;
+  /** The line the cursor starts on (default: the first). */
+  initial?: number;
+}
+
 export interface InputOptions {
   initial?: string;
   validate?: (v: string) => true | string;
@@ -71,12 +81,13 @@ export interface Prompter {
   password(message: string): Promise<string>;
   /** Asks `message (y/N)`; y or n then Enter answers, Enter alone takes `initial` (default No). */
   confirm(message: string, initial?: boolean): Promise<boolean>;
-  /** filter: typing narrows the list (every word typed, in the label or the hint), for long lists. */
   /**
-   * filter: as above. transient: once answered, the question and its answer are erased where the
-   * terminal can redraw (a step of a browse, redrawn in place by the next one).
+   * filter: typing narrows the list (every word typed, in the label or the hint), for long lists.
+   * transient: once answered, the question and its answer are erased where the terminal can
+   * redraw (a step of a browse, redrawn in place by the next one). footer: a line under the
+   * list (the keys). space: the choices Space picks as Enter does (a line that ticks).
    */
-  select<T>(message: string, choices: Choice<T>[], opts?: { filter?: boolean; transient?: boolean }): Promise<T>;
+  select<T>(message: string, choices: Choice<T>[], opts?: SelectOptions): Promise<T>;
   multiselect<T>(message: string, choices: Choice<T>[], opts?: { max?: number }): Promise<T[]>;
 }
 
@@ -121,7 +132,12 @@ export class EnquirerPrompter implements Prompter {
     }
   }
 
-  private async run<T>(options: Record<string, unknown>, typeAhead = false, transient = false): Promise<T> {
+  private async run<T>(
+    options: Record<string, unknown>,
+    typeAhead = false,
+    transient = false,
+    onSpace?: (index: number) => boolean,
+  ): Promise<T> {
     if (this.signal?.aborted) throw new InterruptedError('Cancelled.');
     const { default: Enquirer } = (await import('enquirer')) as unknown as {
       default: (new () => EnquirerInstance) & { AutoComplete: AutoCompleteClass; Input: InputClass };
@@ -166,6 +182,12 @@ export class EnquirerPrompter implements Prompter {
       dropSignalListenersSince(listenersBefore);
       tamePrompt(p as unknown as Parameters<typeof tamePrompt>[0]);
       markPrompt(io, true);
+      // Space picks the line it is on, as Enter does, where the caller says so (enquirer's select
+      // only rings the bell).
+      if (onSpace) {
+        const list = p as unknown as { index: number; space(): unknown; submit(): unknown; alert(): unknown };
+        list.space = () => (onSpace(list.index) ? list.submit() : list.alert());
+      }
       if (initialText) {
         p.input = initialText;
         p.cursor = initialText.length;
@@ -246,11 +268,7 @@ export class EnquirerPrompter implements Prompter {
     return answer === '' ? initial : YES.test(answer);
   }
 
-  async select<T>(
-    message: string,
-    choices: Choice<T>[],
-    opts: { filter?: boolean; transient?: boolean } = {},
-  ): Promise<T> {
+  async select<T>(message: string, choices: Choice<T>[], opts: SelectOptions = {}): Promise<T> {
     // enquirer prints the chosen name after the question, so the name is what to show then (made unique).
     const seen = new Set<string>();
     const names = choices.map((c, i) => {
@@ -276,7 +294,7 @@ export class EnquirerPrompter implements Prompter {
           suggest: (input: string, all: Array<{ message: string; hint?: string; search?: string }>) =>
             input.trim() ? all.filter((c) => matches(input.trim(), c)) : all,
         }
-      : { type: 'select' };
+      : { type: 'select', footer: opts.footer, initial: opts.initial };
     const picked = await this.run<string>(
       {
         ...filter,
@@ -288,6 +306,7 @@ export class EnquirerPrompter implements Prompter {
       },
       false,
       opts.transient,
+      opts.space,
     );
     const at = names.findIndex((n) => n.name === picked);
     // Enter on a filter that matches nothing submits no choice.

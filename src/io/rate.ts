@@ -5,15 +5,20 @@ import type { Clock } from '../clock.js';
 
 export class RateMeter {
   private samples: Array<{ at: number; done: number }> = [];
+  /** When the first sample of this measure came (settleMs counts from it). */
+  private firstAt: number | undefined;
 
   /**
    * windowMs: how far back the rate looks; minSpanMs: the shortest span it is told over (a
-   * rate over a few milliseconds says nothing).
+   * rate over a few milliseconds says nothing); settleMs: samples this soon after the first
+   * are left out (a socket's buffers take the first megabytes of a body at once, far faster
+   * than any link: counted, they would make the rate the buffers' speed).
    */
   constructor(
     private readonly clock: Clock,
     private readonly windowMs = 5_000,
     private readonly minSpanMs = 1_000,
+    private readonly settleMs = 0,
   ) {}
 
   private now(): number {
@@ -24,7 +29,12 @@ export class RateMeter {
   add(done: number): void {
     const at = this.now();
     const last = this.samples.at(-1);
-    if (last && done < last.done) this.samples = [];
+    if (last && done < last.done) {
+      this.samples = [];
+      this.firstAt = undefined;
+    }
+    this.firstAt ??= at;
+    if (at - this.firstAt < this.settleMs) return;
     // A sample every tenth of a second is plenty (a fast upload completes many writes a second).
     const prev = this.samples.at(-2);
     if (prev && at - prev.at < 100) this.samples[this.samples.length - 1] = { at, done };

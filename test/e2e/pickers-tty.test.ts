@@ -102,6 +102,11 @@ describe.skipIf(!hasTmux)('pickers in a terminal', () => {
         const starts = (l: string) => [...l.slice(2).matchAll(/(?:^|(?<= {2}))\S/g)].map((m) => m.index).join(',');
         expect(new Set(rows.map(starts)).size).toBe(1);
         expectFits(screen, cols);
+        // A label cut with … says, once, above the list, which listing shows it whole.
+        const hints = screen.match(/Labels cut with … to fit show whole in/g) ?? [];
+        expect(hints).toHaveLength(rows.some((r) => r.includes('…')) ? 1 : 0);
+        if (hints.length)
+          expect(screen.replace(/\s*\n\s*/g, ' ')).toContain(`\`sitebuilder ${command} list site_bakery | cat\`.`);
         t.send('C-c');
         await t.waitFor(/EXIT=\d+/);
       });

@@ -131,12 +131,12 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       expect(said.match(/The storage changed/g)).toHaveLength(1);
       if (cols >= 80) {
         expect(again).toMatch(/^WHAT +YOU SAW +NEW PLAN$/m);
-        expect(again).toMatch(/^~ Bytes removed +6\.3 KB +3\.3 KB$/m);
-        expect(again).toMatch(/^~ deleted: docs\/menu\.pdf \(private\) +2\.9 KB +10 B$/m);
+        expect(again).toMatch(/^~ Bytes removed +6\.3 KiB +3\.3 KiB$/m);
+        expect(again).toMatch(/^~ deleted: docs\/menu\.pdf \(private\) +2\.9 KiB +10 B$/m);
       } else {
-        expect(again).toMatch(/^WHAT {6}~ Bytes removed\nYOU SAW {3}6\.3 KB\nNEW PLAN {2}3\.3 KB$/m);
+        expect(again).toMatch(/^WHAT {6}~ Bytes removed\nYOU SAW {3}6\.3 KiB\nNEW PLAN {2}3\.3 KiB$/m);
         expect(again).toMatch(
-          /^WHAT\n {2}~ deleted: docs\/menu\.pdf \(private\)\nYOU SAW {3}2\.9 KB\nNEW PLAN {2}10 B$/m,
+          /^WHAT\n {2}~ deleted: docs\/menu\.pdf \(private\)\nYOU SAW {3}2\.9 KiB\nNEW PLAN {2}10 B$/m,
         );
       }
       expect(again).not.toMatch(/‣ (true|false)|· (true|false)/);

@@ -79,14 +79,20 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
       await t.waitForPrompt(/^\? \/ +\(0\/200 ticked/);
       t.send('Down', 'Down', 'Down', 'Enter'); // open images/
       await t.waitForPrompt(/^\? \/images\/ +\(0\/200 ticked/);
-      t.send('Down', 'Enter'); // tick hero.jpg
-      await t.waitForPrompt(/^\? \/images\/ +\(1\/200 ticked/);
-      t.send('Down', 'Enter'); // .. up
+      // The keys are said under the list, whole at every width.
+      expect(await t.waitFor(/Space or Enter ticks · Enter opens/)).toBeTruthy();
+      t.send('Down', 'Space'); // tick hero.jpg: Space ticks as Enter does
+      const ticked = await t.waitForPrompt(/^\? \/images\/ +\(1\/200 ticked/);
+      // The cursor stays on the line it ticked.
+      expect(ticked).toMatch(/^▸ \[x\] hero\.jpg/m);
+      t.send('Up', 'Enter'); // .. up
       const root = await t.waitForPrompt(/^\? \/ +\(1\/200 ticked/);
-      expect(root).toMatch(/images\/ \(whole folder\) +3 files, 6\.0 KB \(1 ticked inside\)|images\/ \(whole folder\)/);
+      expect(root).toMatch(
+        /images\/ \(whole folder\) +3 files, 6\.0 KiB \(1 ticked inside\)|images\/ \(whole folder\)/,
+      );
       t.send('Down', 'Enter'); // tick docs/ (whole folder)
       await t.waitForPrompt(/^\? \/ +\(2\/200 ticked/);
-      t.send('Enter'); // Done
+      t.send('Up', 'Enter'); // Done
       const plan = await t.waitForPrompt(/Start the restore\? /);
       // Each step of the browse was redrawn in place: no answered step is left in the scrollback.
       expect(plan).not.toMatch(/✔ \/.*ticked/);
@@ -95,7 +101,7 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
       const flat = plan.replace(/\s*\n\s*/g, ' ');
       expect(flat).toContain('docs/price list: 2025.pdf');
       expect(flat).toContain(
-        'DELETED: 1 file (2.9 KB), the other public or private copy of restored files: docs/menu.pdf (private)',
+        'DELETED: 1 file (2.9 KiB), the other public or private copy of restored files: docs/menu.pdf (private)',
       );
       expectFits(plan, cols);
 

@@ -92,12 +92,12 @@ describe.skipIf(!hasTmux)('upload progress in a terminal', () => {
       expect(moving).toEqual([...moving].sort((a, b) => a - b));
       if (cols === 80) {
         // Everything: count, name, bytes, percent, rate and time left.
-        expect(lines.some((l) => /2\/2 photos\.zip {2}\d+\.\d\/6\.0 MB {2}\d+% .*MB\/s {2}\d+s left/.test(l))).toBe(
+        expect(lines.some((l) => /2\/2 photos\.zip {2}\d+\.\d\/6\.0 MiB {2}\d+% .*MiB\/s {2}\d+s left/.test(l))).toBe(
           true,
         );
       } else {
         // What matters most: count, bytes, percent, time left.
-        expect(lines.some((l) => /2\/2 .*\d+\.\d\/6\.0 MB {2}\d+% {2}\d+s left/.test(l))).toBe(true);
+        expect(lines.some((l) => /2\/2 .*\d+\.\d\/6\.0 MiB {2}\d+% {2}\d+s left/.test(l))).toBe(true);
       }
     }
   });

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { createTestIO } from '../../src/io/io.js';
 import { columnWidths, layoutTable } from '../../src/io/layout.js';
-import { printFields, printTable } from '../../src/io/print.js';
+import { fitChoices } from '../../src/io/choice-layout.js';
+import { printFields, printTable, sayCut } from '../../src/io/print.js';
 import { cutWidth, displayWidth } from '../../src/io/width.js';
 import { wrapText } from '../../src/io/width.js';
 
@@ -48,6 +49,40 @@ describe('tables on a terminal', () => {
       expect(cut).toBe(width < 58);
     }
     expect(printed(50).lines[2]).toBe('site_portfolio  Ana Lima…   ws_demo    21 days ago');
+  });
+
+  it('say once, on a terminal’s stderr, that a value was cut and how to see it whole', () => {
+    const io = createTestIO({ tty: true, columns: 50 });
+    printTable(io, COLUMNS, SITES);
+    printTable(io, COLUMNS, SITES);
+    // Wrapped to the terminal like every hint.
+    expect(io.stderrText()).toBe('Values cut with … to fit show whole with `| cat`\n  or --json.\n');
+    // Nothing cut, nothing said.
+    const wide = createTestIO({ tty: true, columns: 120 });
+    printTable(wide, COLUMNS, SITES);
+    expect(wide.stderrText()).toBe('');
+    // Not to a file, nor under --quiet; piped, nothing is cut.
+    for (const quiet of [
+      createTestIO({ tty: true, stderrTTY: false, columns: 50 }),
+      Object.assign(createTestIO({ tty: true, columns: 50 }), { quiet: true }),
+      createTestIO({ tty: false, columns: 50 }),
+    ]) {
+      printTable(quiet, COLUMNS, SITES);
+      expect(quiet.stderrText()).toBe('');
+    }
+  });
+
+  it('say in a picker which listing shows a label cut with … whole', () => {
+    const rows = [{ cells: ['A name far too long to show whole in a narrow terminal'], id: 'site_1' }];
+    expect(fitChoices(80, rows).cut).toBe(false);
+    expect(fitChoices(40, rows).cut).toBe(true);
+    expect(fitChoices(40, rows).lines[0]).toMatch(/…/);
+    const io = createTestIO({ tty: true, columns: 40 });
+    sayCut(io, 'sitebuilder backup list site_bakery | cat');
+    sayCut(io, 'sitebuilder backup list site_bakery | cat');
+    expect(io.stderrText()).toBe(
+      'Labels cut with … to fit show whole in\n  `sitebuilder backup list site_bakery | cat`.\n',
+    );
   });
 
   it('become key/value blocks below the minimum, where free text wraps and nothing is cut', () => {
@@ -179,6 +214,36 @@ describe('prose', () => {
     expect(io.stdoutText()).toBe(
       'Profile  default\nScopes   workspaces:read, sites:read,\n         chat:write, chat:read,\n         publish:write\n',
     );
+  });
+
+  it('moves a value too wide for the room beside long keys to its own line, whole or wrapped, never past the edge', () => {
+    const fields: Array<[string, unknown]> = [
+      ['restore', 'srs_000002'],
+      ['started', '2026-11-27 16:32 UTC'],
+      ['before restore backup', 'sbk_000008'],
+      ['files', '0 added, 1 replaced, 0 removed, 0 skipped'],
+      ['note', 'a long sentence of several words that is wider than any of the terminals it is shown on here'],
+    ];
+    for (const columns of [80, 60, 40, 30]) {
+      const io = createTestIO({ tty: true, columns });
+      printFields(io, fields);
+      const lines = io.stdoutText().trimEnd().split('\n');
+      for (const line of lines) expect(line.length, `${line} at ${columns}`).toBeLessThanOrEqual(columns);
+      // Values to copy and short values show whole, on one line.
+      for (const value of ['srs_000002', '2026-11-27 16:32 UTC', 'sbk_000008'])
+        expect(io.stdoutText()).toContain(value);
+      // No word is cut: the words of every value read back in order.
+      expect(lines.join(' ').split(/\s+/).join(' ')).toBe(fields.flat().join(' ').split(/\s+/).join(' '));
+    }
+    const narrow = createTestIO({ tty: true, columns: 40 });
+    printFields(narrow, fields);
+    expect(narrow.stdoutText()).toContain('started\n  2026-11-27 16:32 UTC\n');
+    expect(narrow.stdoutText()).toContain('files\n  0 added, 1 replaced, 0 removed, 0\n  skipped\n');
+    expect(narrow.stdoutText()).toContain('restore                srs_000002\n');
+    const wide = createTestIO({ tty: true, columns: 80 });
+    printFields(wide, fields);
+    expect(wide.stdoutText()).toContain('started                2026-11-27 16:32 UTC\n');
+    expect(wide.stdoutText()).toContain('files                  0 added, 1 replaced, 0 removed, 0 skipped\n');
   });
 
   it('puts one word wider than the room beside the keys (an address) under its key, whole', () => {

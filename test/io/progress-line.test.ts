@@ -6,6 +6,10 @@ import { FakeClock } from '../../src/clock.js';
 import { bytesPair, bytesRate, percent, type ProgressState, progressText } from '../../src/io/progress-line.js';
 import { RateMeter } from '../../src/io/rate.js';
 import { displayWidth } from '../../src/io/width.js';
+import { ofFiles } from '../../src/commands/upload/interrupted.js';
+import { formatSize } from '../../src/io/bytes.js';
+import { formatBytes } from '../../src/commands/shared/format.js';
+import { TakenEstimate } from '../../src/commands/upload/progress.js';
 
 const MiB = 1024 * 1024;
 
@@ -21,20 +25,25 @@ const upload = (over: Partial<ProgressState> = {}): ProgressState => ({
 
 describe('progress line', () => {
   it('says bytes, percent, rate and time left for one file at 80 columns', () => {
+    expect(progressText(upload(), 77)).toBe(
+      'Uploading holiday-photos-2024.zip  45.2/120.0 MiB  37%  1.3 MiB/s  1m00s left',
+    );
+    // 75 columns (80 less the room kept for ^C): the name is shortened in its middle.
     expect(progressText(upload(), 75)).toBe(
-      'Uploading holiday-photos-2024.zip  45.2/120.0 MB  37%  1.3 MB/s  1m00s left',
+      'Uploading holiday-ph…s-2024.zip  45.2/120.0 MiB  37%  1.3 MiB/s  1m00s left',
     );
   });
 
   it('adds the file count and the overall total for several files', () => {
     const s = upload({ position: '2/3', overall: { done: 60.1 * MiB, total: 150.3 * MiB } });
     expect(progressText(s, 120)).toBe(
-      'Uploading 2/3 holiday-photos-2024.zip  45.2/120.0 MB  37%  60.1/150.3 MB in all  1.3 MB/s  1m00s left',
+      'Uploading 2/3 holiday-photos-2024.zip  45.2/120.0 MiB  37%  60.1/150.3 MiB in all  1.3 MiB/s  1m00s left',
     );
     // 80 columns: the verb and the overall total give way to the name.
-    expect(progressText(s, 75)).toBe('2/3 holiday-photos-2024.zip  45.2/120.0 MB  37%  1.3 MB/s  1m00s left');
-    // 40 columns: count, bytes, percent and time left; the name has no room left.
-    expect(progressText(s, 35)).toBe('2/3  45.2/120.0 MB  37%  1m00s left');
+    expect(progressText(s, 75)).toBe('2/3 holiday-photos-2024.zip  45.2/120.0 MiB  37%  1.3 MiB/s  1m00s left');
+    // 40 columns: bytes, percent and time left; the count and the name have no room left.
+    expect(progressText(s, 35)).toBe('45.2/120.0 MiB  37%  1m00s left');
+    expect(progressText(s, 36)).toBe('2/3  45.2/120.0 MiB  37%  1m00s left');
   });
 
   it('fits every width, keeps the percent longest, and never ends on a cut word', () => {
@@ -65,16 +74,16 @@ describe('progress line', () => {
   it('shortens a long name in its middle, keeping its extension', () => {
     const line = progressText(upload({ name: 'a-very-long-file-name-for-the-quarterly-report.pdf' }), 60);
     // The verb gives way first; the name takes the room left, cut in its middle.
-    expect(line).toMatch(/^a-very-.*…[a-z-]*\.pdf {2}45\.2\/120\.0 MB {2}37% {2}1\.3 MB\/s {2}1m00s left$/);
+    expect(line).toMatch(/^a-very-.*…[a-z-]*\.pdf {2}45\.2\/120\.0 MiB {2}37% {2}1\.3 MiB\/s {2}1m00s left$/);
     expect(displayWidth(line)).toBeLessThanOrEqual(60);
   });
 
   it('formats amounts in the total’s unit, 100% only when all is done', () => {
     expect(bytesPair(0, 900)).toBe('0/900 B');
-    expect(bytesPair(512, 200 * 1024)).toBe('1/200 KB');
-    expect(bytesPair(MiB / 2, 3 * MiB)).toBe('0.5/3.0 MB');
-    expect(bytesRate(1.5 * MiB)).toBe('1.5 MB/s');
-    expect(bytesRate(300 * 1024)).toBe('300 KB/s');
+    expect(bytesPair(512, 200 * 1024)).toBe('1/200 KiB');
+    expect(bytesPair(MiB / 2, 3 * MiB)).toBe('0.5/3.0 MiB');
+    expect(bytesRate(1.5 * MiB)).toBe('1.5 MiB/s');
+    expect(bytesRate(300 * 1024)).toBe('300 KiB/s');
     expect(percent(999, 1000)).toBe('99%');
     expect(percent(1000, 1000)).toBe('100%');
     expect(percent(0, 0)).toBe('100%');
@@ -110,5 +119,73 @@ describe('rate meter', () => {
     clock.advance(20_000); // 2 wall seconds
     meter.add(4_000);
     expect(meter.rate()).toBe(2_000);
+  });
+});
+
+describe('what an upload says it stored', () => {
+  it('agrees the verb with the count', () => {
+    expect(ofFiles(1, 3)).toBe('1 of 3 files was');
+    expect(ofFiles(2, 3)).toBe('2 of 3 files were');
+    expect(ofFiles(1, 1)).toBe('1 of 1 file was');
+  });
+});
+
+describe('sizes', () => {
+  it('read in one convention everywhere: binary units, labelled KiB, MiB, GiB', () => {
+    expect(formatSize(8_000_000)).toBe('7.6 MiB');
+    expect(formatSize(512)).toBe('512 B');
+    expect(formatSize(3000)).toBe('2.9 KiB');
+    expect(formatSize(15 * 1024)).toBe('15 KiB');
+    expect(formatSize(100 * 1024 * 1024)).toBe('100 MiB');
+    expect(formatBytes(8_000_000)).toBe(formatSize(8_000_000));
+    expect(bytesPair(4_900_000, 8_000_000)).toBe('4.7/7.6 MiB');
+    expect(bytesRate(524_288)).toBe('512 KiB/s');
+  });
+});
+
+describe('an upload’s share the service took', () => {
+  // Measured on loopback (8,000,000 bytes, base64: 10.67 MB of body, the emulator reading
+  // 524,288 bytes a second): the socket took 3.67 MB at once (its buffers), then the rest by
+  // steps of about 1.5 MB as the reader drained them; the reader had all of it at 20.3 s.
+  const steps: Array<[number, number]> = [
+    [0.05, 3.67e6],
+    [2.5, 5.24e6],
+    [4.5, 6.82e6],
+    [7.5, 8.13e6],
+    [10.5, 9.44e6],
+    [12.9, 10.67e6],
+  ];
+  const sentAt = (t: number) => steps.filter(([at]) => at <= t).at(-1)?.[1] ?? 0;
+  const readAt = (t: number) => Math.min(10.67e6, 524_288 * t);
+
+  it('follows what the far end read, not what the buffers took, and never passes what was sent', () => {
+    const clock = new FakeClock(0);
+    const estimate = new TakenEstimate(clock);
+    const errors: number[] = [];
+    // Read as the live line reads it, every 120 ms.
+    for (let ms = 0; ms <= 20_300; ms += 120) {
+      clock.advance(ms - clock.now());
+      const sent = sentAt(ms / 1000);
+      const { taken, rate } = estimate.read(sent, 10.67e6);
+      expect(taken).toBeLessThanOrEqual(sent);
+      if (ms >= 3_000) errors.push(Math.abs(taken - readAt(ms / 1000)));
+      // The rate is the reader's, give or take the steps (the buffers' 3.67 MB are not in it).
+      if (ms >= 5_000) expect(rate! / 524_288).toBeGreaterThan(0.6);
+      if (ms >= 5_000) expect(rate! / 524_288).toBeLessThan(1.6);
+    }
+    // Bytes sent ran 3 to 4 MB ahead of the reader; the estimate stays within about one step.
+    expect(Math.max(...errors)).toBeLessThan(1.6e6);
+    expect(Math.abs(sentAt(5) - readAt(5))).toBeGreaterThan(3e6);
+  });
+
+  it('is the bytes sent when the link is faster than the buffers', () => {
+    const clock = new FakeClock(0);
+    const estimate = new TakenEstimate(clock);
+    let shown = 0;
+    for (let ms = 0; ms <= 6_000; ms += 120) {
+      clock.advance(ms - clock.now());
+      shown = estimate.read(Math.min(100e6, 20e6 * (ms / 1000)), 100e6).taken;
+    }
+    expect(shown).toBe(100e6);
   });
 });

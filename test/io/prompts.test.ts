@@ -63,9 +63,9 @@ describe('the stale storage plan: what changed', () => {
       ],
     });
     expect(planChanges(before, after)).toEqual([
-      { what: 'Bytes removed', before: '2.9 KB', after: '1.2 KB' },
-      { what: 'deleted: docs/menu.pdf (private)', before: '2.8 KB', after: '10 B' },
-      { what: 'deleted: images/new.png (public)', before: undefined, after: '1.2 KB' },
+      { what: 'Bytes removed', before: '2.9 KiB', after: '1.2 KiB' },
+      { what: 'deleted: docs/menu.pdf (private)', before: '2.8 KiB', after: '10 B' },
+      { what: 'deleted: images/new.png (public)', before: undefined, after: '1.2 KiB' },
       { what: 'deleted: orders/old.csv (private)', before: '100 B' },
     ]);
     expect(planChanges(before, before)).toEqual([]);
@@ -172,7 +172,7 @@ describe('picker lines at the width', () => {
 
   it('aligns the rows in columns, the label first and the id last', () => {
     const at100 = backupChoiceLines(100, backups(short));
-    expect(at100[0]).toMatch(/^2026-11-21 \d\d:\d\d UTC {2}12 KB {3}5 files {4}Before the menu update {2}sbk_000004$/);
+    expect(at100[0]).toMatch(/^2026-11-21 \d\d:\d\d UTC {2}12 KiB {3}5 files {4}Before the menu update {2}sbk_000004$/);
     // Every row's cells start in the same columns.
     const starts = (l: string) => [...l.matchAll(/(?:^|(?<= {2}))\S/g)].map((m) => m.index).join(',');
     expect(new Set(at100.map(starts)).size).toBe(1);

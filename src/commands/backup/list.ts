@@ -5,6 +5,7 @@ import { readSiteBackup } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { formatWhen } from '../shared/format.js';
 import { printBackups } from '../shared/backup-list.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const list = defineCommand({
   name: 'list',
@@ -14,7 +15,7 @@ export const list = defineCommand({
     'Lists the backups of the site’s pages, components and settings, newest first by their creation time (if a backup shows none, in the service’s order, and stderr says so). Either the ID or the BACKUP ID column ' +
     'can be given to `backup restore`. Backups of type automatic labelled Pre-restore Backup were taken before a restore and undo it.',
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   examples: ['sitebuilder backup list s_123', 'sitebuilder backup list s_123 --json | jq -r ".[0]._id"'],
   jsonFields:
     'an array of backup records as the service sends them (_id, BackupId, type, label, createdAt, …), newest first',

@@ -1,6 +1,7 @@
 // `sitebuilder backup restore <site> <backupId>`: replaces every page, component and setting
 // with the backup's. Destructive, so it confirms first and says what is and is not touched.
-import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
+import { type ChoiceRow, fitChoices } from '../../io/choice-layout.js';
+import { sayCut } from '../../io/print.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -12,6 +13,7 @@ import { known, recordOf } from '../../service/read.js';
 import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
 import { LIVE_SITE_KEPT, sayNotPublished } from '../shared/not-published.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 const matches = (b: unknown, id: string) => siteBackupIds(b).includes(id);
 
@@ -61,7 +63,8 @@ async function resolveBackup(
   // A record without an id of either kind cannot be restored by the command: not offered.
   const offered = items.filter((b) => idOf(b));
   if (offered.length === 0) throw new UsageError(`Site ${siteId} has no backups to restore.`);
-  const lines = layoutChoices(ctx.io.columns, offered.map(choiceRow), { free: 1, optional: [2] });
+  const { lines, cut } = fitChoices(ctx.io.columns, offered.map(choiceRow), { free: 1, optional: [2] });
+  if (cut) sayCut(ctx.io, `${sb('backup list', siteId)} | cat`);
   const picked = await ctx.prompter.select(
     'Which backup?',
     offered.map((b, i) => ({ label: lines[i], value: b, picked: describe(b) })),
@@ -119,10 +122,7 @@ export const restore = defineCommand({
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).\n' +
     'On a terminal the backup id may be left out to pick one from the list.',
   exitCodes: `0 restored, 5 needs --yes (nothing changed), 130 declined; ${SERVICE_EXITS}`,
-  args: [
-    { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
-    { name: 'backupId', description: 'the _id or BackupId from `backup list`' },
-  ],
+  args: [SITE_ARG, { name: 'backupId', description: 'the _id or BackupId from `backup list`' }],
   examples: [
     'sitebuilder backup restore s_123',
     'sitebuilder backup restore s_123 bk_42 --yes',

@@ -5,7 +5,9 @@
 // help, never a reason to refuse or to send.
 import { itemsOf, paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
+import { refusalSubject, SITE_LIST_HINT } from '../../api/errors.js';
+import { ApiError, CliError, requestNote } from '../../errors.js';
+import { sanitizeInline } from '../../io/sanitize.js';
 import { siteId, workspaceId } from '../../service/sites.js';
 
 /** Site ids read at most for a suggestion. */
@@ -52,6 +54,23 @@ export function closestIds(typed: string, ids: string[]): string[] {
     .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
     .slice(0, 3)
     .map((c) => c.id);
+}
+
+/**
+ * A refusal of the service that it has no site of the id a call was about (404): the same
+ * refusal (same exit code), its "site list" hint replaced with the closest ids the token
+ * reaches ("Did you mean site_bakery?"), also in its details for --json. Anything else, or no
+ * close id, is returned as it is.
+ */
+export async function withSiteSuggestion(ctx: Context, err: unknown): Promise<unknown> {
+  if (!(err instanceof ApiError) || err.status !== 404 || !err.site || ctx.signal.aborted) return err;
+  if (refusalSubject(err.serviceMessage) !== 'site') return err;
+  const near = await similarSites(ctx, err.site).catch(() => []);
+  if (near.length === 0) return err;
+  const said = err.message.slice(0, err.message.length - requestNote(err.requestId).length).replace(SITE_LIST_HINT, '');
+  const told = err.withSentence(`${said.trimEnd()} Did you mean ${near.map(sanitizeInline).join(' or ')}?`);
+  told.details.suggestions = near;
+  return told;
 }
 
 /** The ids of the sites the token reaches: one read of the workspaces and of their sites, at most SUGGEST_SITES_MAX. */

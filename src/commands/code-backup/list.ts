@@ -4,6 +4,7 @@ import { readCodeBackup } from '../../service/backups.js';
 import { isUnread, known } from '../../service/read.js';
 import { formatWhen } from '../shared/format.js';
 import { listBackupPages, PAGE_OPTIONS, PAGED_BACKUPS_HELP } from '../shared/backup-list.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const list = defineCommand({
   name: 'list',
@@ -13,7 +14,7 @@ export const list = defineCommand({
     'Lists the code backups of the site, newest first by their creation time: the files the agent had written at that point. ' +
     PAGED_BACKUPS_HELP,
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: PAGE_OPTIONS,
   examples: [
     'sitebuilder code-backup list s_123',

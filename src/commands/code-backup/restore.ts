@@ -2,7 +2,8 @@
 // backup. The service also deletes the whole chat history of the site for everyone and
 // discards queued messages, takes no backup first and does not publish: the confirmation says
 // so in plain words before anything is sent.
-import { layoutChoices } from '../../io/choice-layout.js';
+import { fitChoices } from '../../io/choice-layout.js';
+import { sayCut } from '../../io/print.js';
 import { itemsOf } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -16,6 +17,7 @@ import { dayOf, formatWhen, ownKeysThenData } from '../shared/format.js';
 import { sb } from '../../io/shell.js';
 import { LIVE_SITE_KEPT, sayNotPublished } from '../shared/not-published.js';
 import type { MethodArgs } from '../../api/method-args.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const CODE_RESTORE_CONSEQUENCES = [
   'the whole chat history of this site is deleted, for everyone in the project; this cannot be undone',
@@ -38,7 +40,7 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
   const { records: ordered, sorted } = newestFirst(items, (b) => known(b.created));
   // Its date (or day) and label, then its id (io/choice-layout.ts).
   const idOf = (b: (typeof ordered)[number]) => known(b.id) ?? '';
-  const lines = layoutChoices(
+  const { lines, cut } = fitChoices(
     ctx.io.columns,
     ordered.map((b) => {
       const when = formatWhen(known(b.created), true);
@@ -48,6 +50,7 @@ async function pickCodeBackup(ctx: Context, siteId: string): Promise<string> {
       };
     }),
   );
+  if (cut) sayCut(ctx.io, `${sb('code-backup list', siteId)} | cat`);
   return ctx.prompter.select(
     sorted ? 'Which code backup? (newest first)' : 'Which code backup?',
     ordered.map((b, i) => ({ label: lines[i], value: idOf(b), picked: sanitizeInline(idOf(b)) })),
@@ -104,7 +107,7 @@ export const restore = defineCommand({
   exitCodes:
     '0 restored, 5 needs --yes (nothing changed), 130 declined; 1 refused (a run going on: --cancel-active-job), 2 usage (nothing sent), 4 auth',
   args: [
-    { name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' },
+    SITE_ARG,
     { name: 'codeBackupId', description: 'from `code-backup list` (on a terminal, leave it out to pick one)' },
   ],
   options: [{ flags: '--cancel-active-job', description: 'stop a running generation instead of refusing' }],

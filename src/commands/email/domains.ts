@@ -4,6 +4,7 @@ import { sanitizeDeep, sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusInWords, statusOf } from './records.js';
 import { printRecordsTable } from './records-table.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const domains = defineCommand({
   name: 'domains',
@@ -12,7 +13,7 @@ export const domains = defineCommand({
   description:
     'Show each email domain of the site: its DKIM status in words, whether its verification can be restarted, and the DNS records to set at your DNS host (three DKIM records and one ownership record). No host or value is ever cut on a terminal. Piped, one tab-separated row per record: domainId, domain, dkimStatus, record, type, host, value.',
   exitCodes: `0 shown; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   examples: [
     'sitebuilder email domains site_1',
     'sitebuilder email domains site_1 --json | jq ".domains[].dkimStatus"',

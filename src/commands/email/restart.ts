@@ -7,6 +7,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { dnsRecordsOf, domainIdOf, domainNameOf, emailDomainsOf, statusOf, type DnsRecord } from './records.js';
 import { printRecordsTable } from './records-table.js';
 import { sb } from '../../io/shell.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 type MarkedRecord = DnsRecord & { changed: boolean; previousValue: string | null };
 
@@ -26,10 +27,7 @@ export const restart = defineCommand({
     'Restart the verification of an email domain: the mail provider sets it up again and the three DKIM records change, so they must be replaced at your DNS host with the new values printed here (the ownership record stays). Asks for confirmation first (--yes in scripts). The service refuses a verified domain, one whose records are confirmed or still being checked, a paused domain, and more than 10 restarts an hour in a workspace.',
   exitCodes:
     '0 restarted, 5 needs --yes, 7 the hour’s 10 restarts used, 130 declined; 1 refused, 2 usage, 4 auth or a paused domain',
-  args: [
-    { name: 'site', description: 'site id (may be left out when a default site is set)' },
-    { name: 'domain-id', description: 'the domainId, from `sitebuilder email domains <site>`' },
-  ],
+  args: [SITE_ARG, { name: 'domain-id', description: 'the domainId, from `sitebuilder email domains <site>`' }],
   usage: '[options] [site] <domain-id>',
   examples: [
     'sitebuilder email restart site_1 edom_2',

@@ -13,6 +13,7 @@ import { readCancelAnswer } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { confirmDestructive } from '../shared/confirm.js';
 import type { MethodArgs } from '../../api/method-args.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 const ENDED: Record<string, string> = {
   succeeded: 'it succeeded',
@@ -44,7 +45,7 @@ export const cancel = defineCommand({
   description:
     'Stops the run that is going on. What the agent already wrote stays, and the site’s queue stops until `sitebuilder queue resume`. --job names the run you mean: it is read first, and nothing is sent when it has ended; in any other state the cancel is sent and the service decides. With --clear-session the agent’s next conversation starts fresh, forgetting this one (asked first; --yes in scripts); with nothing running, --clear-session alone starts the next conversation fresh.',
   exitCodes: `0 cancelled (or nothing was running), 5 --clear-session needs --yes, 130 declined; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: [
     { flags: '--job <jobId>', description: 'the run you mean; nothing is sent when it has ended' },
     { flags: '--clear-session', description: 'the agent’s next conversation starts fresh (asks first)' },

@@ -1,5 +1,6 @@
 import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.js';
 import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
+import { SITE_ID_ARG } from '../shared/site-arg.js';
 
 export const watch = defineCommand({
   name: 'watch',
@@ -8,7 +9,7 @@ export const watch = defineCommand({
     'Read a run from its start, print a short recap (the last lines of text, the task list, the files changed), then follow it live, as chat does. Ctrl-C stops following (the run goes on); Esc cancels the run, asking first. With --json, every event from the start.',
   exitCodes: `0 succeeded, 6 failed, 10 question, 11 plan, 8 --timeout or no connection, 130 Esc or Ctrl-C; ${SERVICE_EXITS}`,
   args: [
-    { name: 'site', description: 'the site', required: true },
+    SITE_ID_ARG,
     { name: 'jobId', description: 'the run (printed by chat --no-follow, site create, queue resume)', required: true },
   ],
   options: [

@@ -14,6 +14,7 @@ import { type MessageRecord, readMessage } from '../../service/messages.js';
 import { describeUnread, isUnread, known } from '../../service/read.js';
 import { newestFirst } from '../../service/time.js';
 import { sayUnreadTexts } from '../shared/listing.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -52,7 +53,7 @@ export const list = defineCommand({
   description:
     'The chat history of a site, newest first, page by page backwards (the service’s hasMore and oldestCursor). Inside a page the records are sorted by their time; when they carry none, they are shown in the order the service sent them, and stderr says so. Shows the newest 20 by default; --all walks back to the first message.',
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: [
     {
       flags: '-L, --limit <n>',

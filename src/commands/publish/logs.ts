@@ -10,6 +10,7 @@ import { wrapLine } from '../../io/width.js';
 import { defineCommand, type OptionsOf, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
 import { type LogLine, logLine } from '../../service/publish.js';
 import { parseTime } from '../../service/time.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export { type LogLine, logLine };
 
@@ -79,7 +80,7 @@ export const publishLogsCommand = defineCommand({
   description: `Prints the log lines of the latest publish (or of --deployment), oldest first: the first ${DEFAULT_LIMIT} lines, or every line with --all.`,
   exitCodes: `0 printed; ${SERVICE_EXITS}`,
   learnMore: 'docs/guide.md#publishing-and-uploads',
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: [
     { flags: '--all', description: 'every line, fetching page after page' },
     {

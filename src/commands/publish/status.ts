@@ -11,6 +11,7 @@ import { DEFAULT_TIMEOUT_MS } from './sentences.js';
 import { errorText, isLive, statusRecord, type PublishRecord } from '../../service/publish.js';
 import { waitForPublish } from './wait.js';
 import { sayLeftEmpty } from '../shared/listing.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const PUBLISH_STATUS_JSON_FIELDS =
   '{ siteId, running, status, url, deploymentId, startedAt, finishedAt, error }: always present, null where the service ' +
@@ -110,7 +111,7 @@ export const publishStatusCommand = defineCommand({
     'Read the publish status of the site once: `running` is true while a publish works; `ready` means the new version is live. Piped, `field<TAB>value` lines; a value the answer did not give is left empty and stderr names it. --wait follows the publish until it stops running.',
   exitCodes: `0 shown (with --wait: no longer running), 8 still running at --timeout or no connection; ${SERVICE_EXITS}`,
   learnMore: 'docs/guide.md#publishing-and-uploads',
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: [
     { flags: '--wait', description: 'follow the publish until it stops running' },
     {

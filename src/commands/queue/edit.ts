@@ -8,6 +8,7 @@ import { PROMPT_FILE_MAX_BYTES, readTextFile } from '../../io/read-text-file.js'
 import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, type OptionsOf } from '../../core/define.js';
 import { sb } from '../../io/shell.js';
+import { SITE_ID_ARG } from '../shared/site-arg.js';
 
 function parseVersion(v: string): number {
   if (!/^\d+$/.test(v.trim()))
@@ -78,7 +79,7 @@ export const edit = defineCommand({
     'Rewrites a queued message. The QueueVersion is read first (or given with --expected-version) and sent as expectedVersion: when someone changed the message in between, the service refuses and nothing is overwritten; read the queue again and retry.',
   exitCodes: '0 saved; 1 changed meanwhile or refused, 2 usage (nothing sent), 4 auth, 5 no text and no prompt',
   args: [
-    { name: 'site', description: 'the site', required: true },
+    SITE_ID_ARG,
     { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },
     { name: 'message', description: 'the new text' },
   ],

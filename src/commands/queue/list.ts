@@ -1,5 +1,6 @@
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { printQueue } from '../shared/queue.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const list = defineCommand({
   name: 'list',
@@ -8,7 +9,7 @@ export const list = defineCommand({
   description:
     'Messages sent while the agent was busy wait in the site’s queue and run on their own, oldest first. Each shows its QueueVersion, which `queue edit` checks so it never overwrites a newer edit.',
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   examples: [
     'sitebuilder queue list site_bakery',
     'sitebuilder queue list site_bakery --json | jq ".items[].queueItemId"',

@@ -3,15 +3,13 @@ import { itemsOf } from '../../api/paginate.js';
 import { readQueueItem } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { defineCommand, parsePositiveInt, SERVICE_EXITS } from '../../core/define.js';
+import { SITE_ID_ARG } from '../shared/site-arg.js';
 
 export const move = defineCommand({
   name: 'move',
   summary: 'Move a queued message earlier or later',
   exitCodes: `0 moved; ${SERVICE_EXITS}`,
-  args: [
-    { name: 'site', description: 'the site', required: true },
-    { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },
-  ],
+  args: [SITE_ID_ARG, { name: 'queueItemId', description: 'the queued message (from queue list)', required: true }],
   options: [
     { flags: '--to <position>', description: 'its new position, 1 runs next', parse: parsePositiveInt('--to') },
     { flags: '--first', description: 'run it next' },

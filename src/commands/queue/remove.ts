@@ -5,6 +5,7 @@ import { readRemoveAnswer } from '../../service/chat.js';
 import { known } from '../../service/read.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { confirmDestructive } from '../shared/confirm.js';
+import { SITE_ID_ARG } from '../shared/site-arg.js';
 
 export const remove = defineCommand({
   name: 'remove',
@@ -13,10 +14,7 @@ export const remove = defineCommand({
   description:
     'Takes a waiting message out of the site’s queue: it will not run, and its text is not kept. Asks first (--yes in scripts). Needs a token with the sites:delete scope.',
   exitCodes: `0 removed, 5 needs --yes, 130 declined; ${SERVICE_EXITS}`,
-  args: [
-    { name: 'site', description: 'the site', required: true },
-    { name: 'queueItemId', description: 'the queued message (from queue list)', required: true },
-  ],
+  args: [SITE_ID_ARG, { name: 'queueItemId', description: 'the queued message (from queue list)', required: true }],
   examples: [
     'sitebuilder queue remove site_bakery qmsg_000004',
     'sitebuilder queue remove site_bakery qmsg_000004 --yes',

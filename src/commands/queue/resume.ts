@@ -4,6 +4,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { readResumeAnswer } from '../../service/chat.js';
 import { rememberSiteRun } from '../shared/run/known-runs.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const resume = defineCommand({
   name: 'resume',
@@ -11,7 +12,7 @@ export const resume = defineCommand({
   description:
     'A failed or cancelled run stops the site’s queue: waiting messages stay until the queue is resumed. Resuming runs them in order, the first one at once; its job id is printed (when the service names it) with the command that follows it.',
   exitCodes: `0 resumed; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'the site (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   examples: ['sitebuilder queue resume site_bakery', 'sitebuilder queue resume site_bakery --json'],
   jsonFields: 'the service’s data (ours: { resumed, waiting, jobId }; jobId: the run that started, if any)',
   async run(opts, ctx) {

@@ -1,20 +1,13 @@
 // The values the backup nouns print alike (backup, code-backup, storage-backup, storage-restore):
 // sizes, dates, and a --json document of the command's own keys then the service's data. The
 // records are read by the model (src/service/backups.ts).
+import { formatSize } from '../../io/bytes.js';
 import { isoTime } from '../../io/records.js';
 
+/** A size from the service (io/bytes.ts: KiB, MiB…); '' for what is not a number. */
 export function formatBytes(value: unknown): string {
   const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isFinite(n)) return '';
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+  return Number.isFinite(n) ? formatSize(n) : '';
 }
 
 /** "2026-11-20 12:00 UTC" on a terminal (the same for every reader), ISO-8601 when piped. */

@@ -9,12 +9,13 @@ import { isLive, liveAddress, statusRecord, type PublishRecord } from '../../ser
 import { requireSite } from './workspaces.js';
 import { sb } from '../../io/shell.js';
 import { sayLeftEmpty } from '../shared/listing.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const view = defineCommand({
   name: 'view',
   summary: 'Show a site and its publish state',
   exitCodes: `0 shown; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'site id (default: the default site)' }],
+  args: [SITE_ARG],
   examples: ['sitebuilder site view site_123', 'sitebuilder site view --json | jq -r .url'],
   jsonFields:
     '{ site: the site record as the service sends it, workspaceId, url: the live address (from the publish status, else the site record; null when neither names one), publish: the record of `publish status --json` | null when it could not be read }',

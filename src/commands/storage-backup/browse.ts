@@ -8,6 +8,7 @@ import { readBrowseEntry } from '../../service/backups.js';
 import { known } from '../../service/read.js';
 import { formatBytes } from '../shared/format.js';
 import type { MethodArgs } from '../../api/method-args.js';
+import { SITE_ID_ARG } from '../shared/site-arg.js';
 
 const filesText = (n: number | undefined) => (n === undefined ? '' : `${n} file${n === 1 ? '' : 's'}`);
 
@@ -22,7 +23,7 @@ export const browse = defineCommand({
     'private or both, each folder with its number of files. --recursive lists every file below the folder.',
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
   args: [
-    { name: 'site', description: 'site id', required: true },
+    SITE_ID_ARG,
     { name: 'backupId', description: 'from `storage-backup list`', required: true },
     { name: 'path', description: 'a folder in the backup, e.g. images/ (default: the top)' },
   ],

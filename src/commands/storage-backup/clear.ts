@@ -10,6 +10,7 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { defineCommand, SERVICE_EXITS } from '../../core/define.js';
 import { ownKeysThenData } from '../shared/format.js';
 import type { MethodArgs } from '../../api/method-args.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 const collect = (value: string, previous: unknown): string[] => {
   if (value.trim() === '') throw new UsageError('--backup takes a backup id; `storage-backup list` shows them.');
@@ -49,7 +50,7 @@ export const clear = defineCommand({
     'restored; the files in the site’s storage are not touched. Refused while a storage restore runs.\n' +
     'Asks for confirmation on a terminal; scripts pass --yes (without a terminal and without --yes: exit 5, nothing changed).',
   exitCodes: `0 deleted, 5 needs --yes (nothing deleted), 130 declined; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: [{ flags: '--backup <id>', description: 'delete only this backup (repeat for several)', parse: collect }],
   examples: [
     'sitebuilder storage-backup clear s_123',

@@ -13,6 +13,7 @@ import { defineCommand, parseDuration, SERVICE_EXITS } from '../../core/define.j
 import { formatBytes, formatWhen } from '../shared/format.js';
 import { statusText } from './status-text.js';
 import { sayLeftEmpty } from '../shared/listing.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 async function waitUntilArchived(
   ctx: Context,
@@ -61,7 +62,7 @@ export const create = defineCommand({
     'Takes a backup of every stored file of the site (public and private copies). The backup is archived in the background ' +
     'and cannot be restored until that is done; --wait follows it until then. Refused while a storage restore runs.',
   exitCodes: `0 taken (with --wait: archived), 8 still archiving at --timeout; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: [
     { flags: '--wait', description: 'wait until the backup is archived' },
     {

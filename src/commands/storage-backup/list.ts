@@ -5,6 +5,7 @@ import { isUnread, known } from '../../service/read.js';
 import { listBackupPages, PAGE_OPTIONS, PAGED_BACKUPS_HELP } from '../shared/backup-list.js';
 import { formatBytes, formatWhen } from '../shared/format.js';
 import { statusText } from './status-text.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const list = defineCommand({
   name: 'list',
@@ -15,7 +16,7 @@ export const list = defineCommand({
     'Backups still being archived, failed, or in an older format cannot be restored; the STATUS column says so. ' +
     PAGED_BACKUPS_HELP,
   exitCodes: `0 listed; ${SERVICE_EXITS}`,
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: PAGE_OPTIONS,
   examples: [
     'sitebuilder storage-backup list s_123',

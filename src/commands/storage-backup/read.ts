@@ -9,6 +9,7 @@ import { sanitize } from '../../io/sanitize.js';
 import { defineCommand } from '../../core/define.js';
 import { formatBytes } from '../shared/format.js';
 import type { MethodArgs } from '../../api/method-args.js';
+import { SITE_ID_ARG } from '../shared/site-arg.js';
 
 const looksBinary = (buf: Buffer): boolean => buf.includes(0) || !buf.equals(Buffer.from(buf.toString('utf8'), 'utf8'));
 
@@ -22,7 +23,7 @@ export const read = defineCommand({
     'copy of the path, --visibility picks one (the public copy by default).',
   exitCodes: '0 read; 1 refused or failed, 2 usage (a binary file on a terminal needs --output), 4 auth',
   args: [
-    { name: 'site', description: 'site id', required: true },
+    SITE_ID_ARG,
     { name: 'backupId', description: 'from `storage-backup list`', required: true },
     { name: 'path', description: 'the file’s path in the backup, from `storage-backup browse`', required: true },
   ],

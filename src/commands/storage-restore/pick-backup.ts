@@ -11,7 +11,8 @@ import { newestFirst } from '../../service/time.js';
 import { dayOf, formatBytes, formatWhen } from '../shared/format.js';
 import type { RestoreMode } from './request.js';
 import { sb } from '../../io/shell.js';
-import { type ChoiceRow, layoutChoices } from '../../io/choice-layout.js';
+import { type ChoiceLines, type ChoiceRow, fitChoices } from '../../io/choice-layout.js';
+import { sayCut } from '../../io/print.js';
 
 const MAX_OFFERED = 100;
 
@@ -40,7 +41,11 @@ export function backupChoiceRow(raw: unknown): ChoiceRow {
 
 /** The rows laid out at the width: the file count goes first, then the size. */
 export const backupChoiceLines = (columns: number, backups: unknown[]): string[] =>
-  layoutChoices(columns, backups.map(backupChoiceRow), { optional: [2, 1] });
+  fitBackupChoices(columns, backups).lines;
+
+/** backupChoiceLines, and whether a label was cut with … */
+const fitBackupChoices = (columns: number, backups: unknown[]): ChoiceLines =>
+  fitChoices(columns, backups.map(backupChoiceRow), { optional: [2, 1] });
 
 export async function pickBackup(ctx: Context, siteId: string): Promise<string> {
   ctx.prompter.require(
@@ -78,7 +83,8 @@ export async function pickBackup(ctx: Context, siteId: string): Promise<string> 
       `These cannot be restored, so they are shown last and cannot be picked: ${named}. (Read from the listing; --backup ID sends one anyway, and the service decides.)`,
     );
   const offered = [...likely, ...unlikely].slice(0, MAX_OFFERED);
-  const lines = backupChoiceLines(ctx.io.columns, offered);
+  const { lines, cut } = fitBackupChoices(ctx.io.columns, offered);
+  if (cut) sayCut(ctx.io, `${sb('storage-backup list', siteId)} | cat`);
   return ctx.prompter.select(
     sorted ? 'Which storage backup? (newest first)' : 'Which storage backup?',
     offered.map((b, i) => ({

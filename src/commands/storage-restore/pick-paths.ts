@@ -12,6 +12,8 @@ import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
 import { cutWidth, displayWidth } from '../../io/width.js';
 import { formatBytes } from '../shared/format.js';
+import { sayCut } from '../../io/print.js';
+import { sb } from '../../io/shell.js';
 import type { MethodArgs } from '../../api/method-args.js';
 
 interface Entry {
@@ -40,6 +42,9 @@ function toEntry(raw: unknown, folder: string): Entry {
   return { path, name: sanitizeInline(name), folder: isDir, detail: sanitizeInline(detail) };
 }
 
+/** The keys of the browse, under its list. */
+const KEYS = 'Space or Enter ticks · Enter opens';
+
 /** The ticked folder that already covers this path, if any. */
 const coveredBy = (selected: Set<string>, path: string): string | undefined =>
   [...selected].find((s) => s.endsWith('/') && s !== path && path.startsWith(s));
@@ -53,6 +58,8 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
   const selected = new Set<string>();
   const cache = new Map<string, Entry[]>();
   let folder = '';
+  // The line the cursor was on: the next step starts there (a tick redraws the list).
+  let last: string | undefined;
   for (;;) {
     let entries = cache.get(folder);
     if (!entries) {
@@ -63,6 +70,7 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
       cache.set(folder, entries);
     }
     const choices: Choice<Step>[] = [];
+    let cut = false;
     if (selected.size > 0)
       choices.push({
         label: `Done: restore the ${selected.size} ticked path${selected.size === 1 ? '' : 's'}`,
@@ -79,20 +87,25 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
       const tickedAfter = covering !== undefined || (!selected.has(e.path) && selected.size < max);
       const picked = `${tickedAfter ? '[x]' : '[ ]'} ${what}`;
       // One line of the terminal each: the detail gives way (cut with …) before the name.
-      const label = cutWidth(
-        `${mark} ${what}  ${e.detail}${suffix}`,
-        Math.max(ctx.io.columns - 4, displayWidth(`${mark} ${what}`)),
-      );
+      const whole = `${mark} ${what}  ${e.detail}${suffix}`;
+      const label = cutWidth(whole, Math.max(ctx.io.columns - 4, displayWidth(`${mark} ${what}`)));
+      if (label !== whole) cut = true;
       choices.push({ label, value: { kind: 'toggle', entry: e }, picked });
       if (e.folder) choices.push({ label: `    open ${e.name}`, value: { kind: 'open', path: e.path } });
     }
     if (entries.length === 0) ctx.io.errLine(`${folder || 'The backup'} is empty.`);
-    // The question on one line: the how-to goes where the terminal is narrow.
-    const where = `/${sanitizeInline(folder)}  (${selected.size}/${max} ticked`;
-    const full = `${where}; pick a line to tick or untick it)`;
+    // The question on one line, the keys under the list (they fit 40 columns).
+    const where = `/${sanitizeInline(folder)}  (${selected.size}/${max} ticked)`;
     // Each step is redrawn in place by the next (transient): no line a tick in the scrollback.
-    const step = await ctx.prompter.select(displayWidth(full) + 4 <= ctx.io.columns ? full : `${where})`, choices, {
+    if (cut) sayCut(ctx.io, `${sb('storage-backup browse', siteId, backupId, ...(folder ? [folder] : []))} | cat`);
+    const step = await ctx.prompter.select(where, choices, {
       transient: true,
+      footer: KEYS,
+      space: (i) => choices[i]?.value.kind === 'toggle',
+      initial: Math.max(
+        0,
+        choices.findIndex((c) => c.value.kind === 'toggle' && c.value.entry.path === last),
+      ),
     });
     if (step.kind === 'done') {
       const paths = [...selected];
@@ -106,6 +119,7 @@ export async function pickPaths(ctx: Context, siteId: string, backupId: string):
     else if (step.kind === 'open') folder = step.path;
     else {
       const p = step.entry.path;
+      last = p;
       const covering = coveredBy(selected, p);
       if (covering)
         ctx.io.errLine(

@@ -6,6 +6,7 @@ import type { IO } from '../../io/io.js';
 import { layoutTable } from '../../io/layout.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { style } from '../../io/style.js';
+import { wrapLine } from '../../io/width.js';
 import { type PlanCount, type PlanFile, type RestorePlan, readPlan } from '../../service/storage-restore.js';
 import { formatBytes } from '../shared/format.js';
 
@@ -87,13 +88,15 @@ export function formatPlan(io: IO, p: RestorePlan, tty: boolean): string {
   const rows = planRows(p, tty);
   const lines: string[] = [];
   if (tty) {
+    // Sentences wrap to the terminal; a path stays whole on its line (a value to copy).
+    const prose = (text: string) => wrapLine(text, io.columns);
     lines.push(table(io, ['PLAN', ''], rows));
     if (p.skipped.length)
       lines.push(
-        'Skipped (storage no longer accepts these paths; they stay as they are):',
+        ...prose('Skipped (storage no longer accepts these paths; they stay as they are):'),
         ...p.skipped.map((s) => `  ${sanitizeInline(s)}`),
       );
-    for (const note of [unnamedNote(p), missingNote(p)]) if (note) lines.push(note);
+    for (const note of [unnamedNote(p), missingNote(p)]) if (note) lines.push(...prose(note));
     return lines.join('\n');
   }
   for (const [k, v] of rows) lines.push(`${k}\t${v}`);

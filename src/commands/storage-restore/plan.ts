@@ -5,7 +5,15 @@ import { UsageError } from '../../errors.js';
 import { defineCommand, type FlagsOf, SERVICE_EXITS } from '../../core/define.js';
 import { checkSelection, type FOLLOW_OPTIONS, SELECTION_OPTIONS } from './options.js';
 import { formatPlan, missingNote, planConsequences, planIsEmpty, unnamedNote } from './plan-view.js';
-import { fetchPlan, nothingToRestore, planDocument, startCommand, type RestoreRequest } from './request.js';
+import {
+  describeRestore,
+  fetchPlan,
+  nothingToRestore,
+  planDocument,
+  startCommand,
+  type RestoreRequest,
+} from './request.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export const plan = defineCommand({
   name: 'plan',
@@ -17,7 +25,7 @@ export const plan = defineCommand({
     'refused with a new plan.',
   exitCodes: `0 planned (nothing restored); ${SERVICE_EXITS}`,
   learnMore: 'docs/scripting.md#storage-restore-from-a-script',
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: SELECTION_OPTIONS,
   examples: [
     'sitebuilder storage-restore plan s_123 --backup sb_4 --mode full',
@@ -52,9 +60,12 @@ export const plan = defineCommand({
     ctx.io.outLine(formatPlan(ctx.io, answer.plan, tty));
     // Piped, a file the service does not name has no row: say so (on a terminal the table does).
     if (!tty) for (const note of [unnamedNote(answer.plan), missingNote(answer.plan)]) if (note) ctx.io.info(note);
-    // On a terminal the table gives counts; name what is deleted and overwritten too.
-    if (tty && !empty)
+    // On a terminal the table gives counts; name what is deleted and overwritten too, under the
+    // heading the walkthrough's confirmation has (after the skipped paths, they would read as skipped).
+    if (tty && !empty) {
+      ctx.io.outLine(ctx.io.prose(`${describeRestore(request)}:`, 'stdout'));
       for (const line of planConsequences(answer.plan, mode)) ctx.io.outLine(ctx.io.prose(`  - ${line}`, 'stdout'));
+    }
     ctx.io.outLine(tty ? `Confirm value: ${answer.confirm}` : `Confirm\t${answer.confirm}`);
     ctx.io.info(
       empty

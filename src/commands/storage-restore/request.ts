@@ -22,6 +22,12 @@ export interface RestoreRequest {
   paths: string[];
 }
 
+/** The restore in one line, heading what it would do (the walkthrough's confirmation, `plan`). */
+export function describeRestore(r: RestoreRequest): string {
+  const what = r.mode === 'full' ? 'in full' : `(${r.paths.length} selected path${r.paths.length === 1 ? '' : 's'})`;
+  return `Restore storage backup ${sanitizeInline(r.backupId)} on site ${r.siteId} ${what}`;
+}
+
 export interface PlanAnswer {
   plan: RestorePlan;
   rawPlan: unknown;

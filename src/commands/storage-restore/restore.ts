@@ -34,6 +34,7 @@ import {
   missingNote,
 } from './plan-view.js';
 import {
+  describeRestore,
   fetchPlan,
   nothingToRestore,
   PlanChangedError,
@@ -45,14 +46,10 @@ import {
 } from './request.js';
 import { DEFAULT_RESTORE_TIMEOUT_MS, printRestore } from './status.js';
 import { flag, sb } from '../../io/shell.js';
-
-function describe(r: RestoreRequest): string {
-  const what = r.mode === 'full' ? 'in full' : `(${r.paths.length} selected path${r.paths.length === 1 ? '' : 's'})`;
-  return `Restore storage backup ${sanitizeInline(r.backupId)} on site ${r.siteId} ${what}`;
-}
+import { SITE_ARG } from '../shared/site-arg.js';
 
 async function askToStart(ctx: Context, r: RestoreRequest, plan: RestorePlan, question: string): Promise<void> {
-  ctx.io.errLine(`${describe(r)}:`);
+  ctx.io.errLine(`${describeRestore(r)}:`);
   for (const line of planConsequences(plan, r.mode)) ctx.io.errLine(`  - ${line}`);
   if (!(await ctx.prompter.confirm(question, false))) throw new InterruptedError('Cancelled; nothing was restored.');
 }
@@ -128,7 +125,7 @@ export async function runStorageRestore(opts: OptionsOf<typeof storageRestoreCom
     } else if (!ctx.globals.yes) {
       printPlanForScript(ctx, request, answer);
       throw new ConfirmationNeededError(
-        `${describe(request)} needs confirmation and no prompt is possible here${noPromptBecause(ctx.io, ctx.env)}; check the plan, then start exactly it with ` +
+        `${describeRestore(request)} needs confirmation and no prompt is possible here${noPromptBecause(ctx.io, ctx.env)}; check the plan, then start exactly it with ` +
           `--confirm ${answer.confirm} (or pass --yes). Nothing was restored.`,
         { confirm: answer.confirm, command: startCommand(request, answer.confirm) },
       );
@@ -216,7 +213,7 @@ export const storageRestoreCommand = defineCommand({
     'Restore the site’s stored files from a storage backup. The service plans first (files added, replaced and removed, bytes, a Before restore backup), then starts exactly that plan given its confirm value; if the storage changed meanwhile, it refuses with a new plan. full makes the storage match the backup: files added since are DELETED. selected restores only the --path files and folders.\nOn a terminal, what is missing is asked for and the plan is confirmed; a script gives the flags and --confirm VALUE (from `storage-restore plan`) or --yes. The restore is followed until it reads completed.',
   exitCodes: `0 completed (--no-wait: started), 5 needs --confirm or --yes, 8 --timeout, 130 declined or Ctrl-C; ${SERVICE_EXITS}`,
   learnMore: 'docs/guide.md#storage-restore, docs/scripting.md#storage-restore-from-a-script',
-  args: [{ name: 'site', description: 'site id (default: `site use` or SITEBUILDER_SITE)' }],
+  args: [SITE_ARG],
   options: [...SELECTION_OPTIONS, ...FOLLOW_OPTIONS],
   examples: [
     'sitebuilder storage-restore s_123',

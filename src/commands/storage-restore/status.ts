@@ -11,6 +11,7 @@ import { formatWhen } from '../shared/format.js';
 import { followRestore, readRestore } from './follow.js';
 import { readPlan } from './plan-view.js';
 import { sayLeftEmpty } from '../shared/listing.js';
+import { SITE_ID_ARG } from '../shared/site-arg.js';
 
 export const DEFAULT_RESTORE_TIMEOUT_MS = 30 * 60_000;
 
@@ -62,7 +63,7 @@ export const status = defineCommand({
   exitCodes: `0 shown (with --wait: completed), 8 still running at --timeout or no connection; ${SERVICE_EXITS}`,
   learnMore: 'docs/scripting.md#storage-restore-from-a-script',
   args: [
-    { name: 'site', description: 'site id', required: true },
+    SITE_ID_ARG,
     { name: 'restoreId', description: 'the restore row’s _id, printed when the restore started', required: true },
   ],
   options: [

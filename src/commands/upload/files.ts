@@ -4,6 +4,7 @@ import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { UPLOAD_MAX_BYTES, UPLOAD_NAME_MAX, contentTypeFor } from '../../api/upload-limits.js';
 import { UsageError } from '../../errors.js';
+import { formatSize } from '../../io/bytes.js';
 
 export interface UploadPlanItem {
   /** The path as given. */
@@ -13,8 +14,6 @@ export interface UploadPlanItem {
   size: number;
   contentType: string;
 }
-
-const MB = 1024 * 1024;
 
 /** Normalises --folder: no leading or trailing slash, no empty, `.` or `..` segment. */
 export function normalizeFolder(folder: string | undefined): string {
@@ -81,7 +80,7 @@ export function planUploads(files: string[], folder: string | undefined): Upload
     }
     if (size > UPLOAD_MAX_BYTES) {
       throw new UsageError(
-        `${file} is ${(size / MB).toFixed(1)} MB; files up to ${UPLOAD_MAX_BYTES / MB} MB can be uploaded. Nothing was uploaded.`,
+        `${file} is ${size.toLocaleString('en-US')} bytes (${formatSize(size)}); files up to ${UPLOAD_MAX_BYTES.toLocaleString('en-US')} bytes (${formatSize(UPLOAD_MAX_BYTES)}) can be uploaded. Nothing was uploaded.`,
         { file, size },
       );
     }

@@ -9,6 +9,10 @@ import { percent } from '../../io/progress-line.js';
 import type { UploadPlanItem } from './files.js';
 import type { UploadProgress } from './progress.js';
 
+/** "1 of 3 files was", "2 of 3 files were": the verb agrees with the count. */
+export const ofFiles = (n: number, total: number): string =>
+  `${n} of ${total} file${total === 1 ? '' : 's'} ${n === 1 ? 'was' : 'were'}`;
+
 export function interrupted(
   ctx: Context,
   plan: UploadPlanItem[],
@@ -31,7 +35,7 @@ export function interrupted(
       ? progress.state === 'whole'
         ? 'No other file was uploaded.'
         : 'Nothing was uploaded.'
-      : `${uploaded.length} of ${plan.length} files were uploaded before it.`;
+      : `${ofFiles(uploaded.length, plan.length)} uploaded before it.`;
   const after =
     rest.length === 0
       ? ''

@@ -11,8 +11,9 @@ import { Base64File } from './file-source.js';
 import { planUploads, type UploadPlanItem } from './files.js';
 import { describeUnread, isUnread, recordOf, type Unread } from '../../service/read.js';
 import { readUploadAddress } from '../../service/upload.js';
-import { interrupted } from './interrupted.js';
+import { interrupted, ofFiles } from './interrupted.js';
 import { startUploadProgress } from './progress.js';
+import { SITE_ARG } from '../shared/site-arg.js';
 
 export interface UploadRecord {
   siteId: string;
@@ -95,7 +96,7 @@ export async function runUpload(o: OptionsOf<typeof uploadCommand>, ctx: Context
         if (ctx.signal.aborted) throw interrupted(ctx, plan, i, records, progress);
         if (records.length > 0 && err instanceof CliError) {
           Object.assign(err.details, { uploaded: records });
-          ctx.io.info(`${records.length} of ${plan.length} files were uploaded before ${item.file} failed.`);
+          ctx.io.info(`${ofFiles(records.length, plan.length)} uploaded before ${item.file} failed.`);
         }
         throw err;
       }
@@ -126,7 +127,7 @@ export const uploadCommand = defineCommand({
   summary: 'Upload files to the site’s storage and print their permanent addresses',
   description:
     'Uploads each file as a public storage file and prints its permanent address, one a line, in the order given.\n' +
-    'Every file is checked first (it exists, is readable, at most 100 MB): a missing or unreadable file is a usage error (exit 2) and nothing is sent.\n' +
+    'Every file is checked first (it exists, is readable, at most 100 MiB): a missing or unreadable file is a usage error (exit 2) and nothing is sent.\n' +
     'On a terminal a progress line shows bytes sent, rate and time left; Ctrl-C stops at once and says which files were stored.',
   exitCodes:
     '0 every file uploaded; 1 an upload failed (the addresses printed stay valid), 2 usage (nothing sent), 4 auth, 130 interrupted',
@@ -134,7 +135,7 @@ export const uploadCommand = defineCommand({
   args: [
     // Both optional for commander: `[site] <file...>` would take the only word given for the site.
     // Picked here, once the files are checked (siteOf), not before the command runs.
-    { name: 'site', description: 'site id (may be left out when a default site is set)', pick: false },
+    { ...SITE_ARG, pick: false },
     { name: 'file', description: 'files to upload (at least one)', variadic: true },
   ],
   usage: '[options] [site] <file...>',

@@ -539,7 +539,10 @@ describe('upload', () => {
     const cases: Array<[string, RegExp]> = [
       [join(dir, 'missing.png'), /^error: Cannot read .*missing\.png \(no such file\)\. Nothing was uploaded\.\n$/],
       [join(dir, 'folder'), /is a directory; upload takes files/],
-      [big, /is 100\.0 MB; files up to 100 MB can be uploaded\. Nothing was uploaded\./],
+      [
+        big,
+        /is 104,857,601 bytes \(100 MiB\); files up to 104,857,600 bytes \(100 MiB\) can be uploaded\. Nothing was uploaded\./,
+      ],
     ];
     for (const [file, message] of cases) {
       const res = await cli(['upload', SITE, logo, file]);

@@ -87,7 +87,7 @@ describe('counts on a terminal', () => {
     for (const l of lines) expect(displayWidth(l), l).toBeLessThanOrEqual(57);
     const seen = percents(lines);
     if (counted()) {
-      expect(lines.some((l) => /\d+(\.\d)?\/\d+(\.\d)? KB {2}\d+\/\d+ files {2}\d+%/.test(l))).toBe(true);
+      expect(lines.some((l) => /\d+(\.\d)?\/\d+(\.\d)? KiB {2}\d+\/\d+ files {2}\d+%/.test(l))).toBe(true);
       expect(new Set(seen).size).toBeGreaterThan(1);
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
     } else {
@@ -103,7 +103,7 @@ describe('counts on a terminal', () => {
     const lines = drawn(res.stderr);
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(displayWidth(l), l).toBeLessThanOrEqual(77);
-    if (counted()) expect(lines.some((l) => /\d+(\.\d)?\/\d+(\.\d)? KB {2}\d+\/7 files {2}\d+%/.test(l))).toBe(true);
+    if (counted()) expect(lines.some((l) => /\d+(\.\d)?\/\d+(\.\d)? KiB {2}\d+\/7 files {2}\d+%/.test(l))).toBe(true);
     else expect(percents(lines)).toEqual([]);
   });
 

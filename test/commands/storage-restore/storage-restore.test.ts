@@ -124,7 +124,7 @@ describe('storage-restore plan', () => {
     expect(res.stdout).toMatch(/^Files removed +4$/m);
     expect(res.stdout).toContain('docs/price list: 2025.pdf');
     expect(res.stdout).toContain(
-      'DELETED: 4 files (6.3 KB), files that are not in the backup: cms/uploads/cake-of-the-week.jpg (public)',
+      'DELETED: 4 files (6.3 KiB), files that are not in the backup: cms/uploads/cake-of-the-week.jpg (public)',
     );
     expect(res.stdout).toContain('1 file already the same, left as it is');
     expect(res.stderr).toMatch(
@@ -341,11 +341,11 @@ describe('storage-restore walkthrough (scripted prompts)', () => {
     expect(backups[3].label).toMatch(/ {2}\(older format\) Legacy backup +\S+$/);
     expect(res.stderr).toMatch(/^Files replaced +2$/m);
     expect(res.stderr).toMatch(
-      /DELETED: 1 file \(2\.9 KB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/,
+      /DELETED: 1 file \(2\.9 KiB\), the other public or private copy of restored files: docs\/menu\.pdf \(private\)/,
     );
     // The new plan beside the one seen: what changed, marked, said in one sentence.
     expect(res.stderr).toMatch(
-      /The storage changed since the plan you saw, so nothing was restored \(request \S+\); the new plan differs in 2 rows \(~ changed, \+ new, - no longer in it\):\nWHAT +YOU SAW +NEW PLAN\n~ Bytes removed +2\.9 KB +10 B\n~ deleted: docs\/menu\.pdf \(private\) +2\.9 KB +10 B\n/,
+      /The storage changed since the plan you saw, so nothing was restored \(request \S+\); the new plan differs in 2 rows \(~ changed, \+ new, - no longer in it\):\nWHAT +YOU SAW +NEW PLAN\n~ Bytes removed +2\.9 KiB +10 B\n~ deleted: docs\/menu\.pdf \(private\) +2\.9 KiB +10 B\n/,
     );
     expect(prompter.asked.slice(-2)).toEqual(['Start the restore?', 'Start with the new plan?']);
     expect(res.stdout).toMatch(/status\s+completed/);
@@ -409,7 +409,7 @@ describe('against answers of other shapes', () => {
       'Names not given by the service’s plan (it gives counts): 4 removed files, 2 replaced files, 1 skipped file.',
     );
     const tty = await other(['storage-restore', 'plan', 'site_x', '-b', 'sb_1', '-m', 'full'], { tty: true });
-    expect(tty.stdout).toContain('DELETED: 4 files (6.3 KB), files that are not in the backup (names not given)');
+    expect(tty.stdout).toContain('DELETED: 4 files (6.3 KiB), files that are not in the backup (names not given)');
     expect(tty.stdout).toContain('OVERWRITTEN with the backup’s version: 2 files (names not given)');
     expect(tty.stdout).toContain('1 file skipped (path no longer accepted), left as it is');
     expect(tty.stdout).toContain('Names not given by the service’s plan');

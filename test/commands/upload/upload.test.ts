@@ -159,7 +159,7 @@ describe('what upload prints', () => {
     const drawn = res.stderr.split(/\r\u001b\[2K|\u001b\[1A/).filter((l) => l.trim() !== '');
     expect(drawn.length).toBeGreaterThan(1);
     for (const line of drawn) expect(displayWidth(line), line).toBeLessThanOrEqual(57);
-    expect(drawn.some((l) => /2\/2 b\.bin {2}\d+(\.\d)?\/293 KB {2}\d+%/.test(l))).toBe(true);
+    expect(drawn.some((l) => /2\/2 b\.bin {2}\d+(\.\d)?\/293 KiB {2}\d+%/.test(l))).toBe(true);
     expect(res.stdout).toBe(addresses());
     // The line is gone at the end: the last thing written to stderr clears it.
     expect(res.stderr.endsWith('\r\u001b[2K')).toBe(true);
@@ -192,9 +192,16 @@ describe('Ctrl-C mid-transfer', () => {
     emu.control.addFault({ method: 'upload_storage_file', bytesPerSecond: 1e12 });
     emu.control.addFault({ method: 'upload_storage_file', bytesPerSecond: 2_500_000 });
     const cli = started(['upload', SITE, first, big, last], { tty: true, columns: 200 });
-    // Once part of big.bin went out, as its progress line says, interrupt.
+    // Once part of big.bin went out, as its progress line says, interrupt. The line's share is
+    // estimated from the rate, measured on the clock: it is moved on as the test waits.
     await expect
-      .poll(() => / big\.bin {2}\S+\/15\.3 MB {2}[1-9]\d?% /.test(cli.io.stderrText()), { timeout: 10_000 })
+      .poll(
+        () => {
+          clock.advance(100);
+          return / big\.bin {2}\S+\/15\.3 MiB {2}[1-9]\d?% /.test(cli.io.stderrText());
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
     cli.interrupt();
     const code = await cli.done;
@@ -206,7 +213,7 @@ describe('Ctrl-C mid-transfer', () => {
     const err = cli.io.stderrText();
     expect(err.slice(err.lastIndexOf('\r\u001b[2K'))).toMatch(
       new RegExp(
-        `^\r\u001b\\[2KInterrupted: ${quoted(big)} was not stored \\(\\d+% of it had been sent\\)\\. 1 of 3 files were uploaded before it\\. ${quoted(last)} was not sent\\.\n$`,
+        `^\r\u001b\\[2KInterrupted: ${quoted(big)} was not stored \\(\\d+% of it had been sent\\)\\. 1 of 3 files was uploaded before it\\. ${quoted(last)} was not sent\\.\n$`,
       ),
     );
     // What it said: first.txt alone is stored, big.bin never whole. The emulator reads what the
@@ -271,7 +278,7 @@ describe('a file that becomes a FIFO after the check', () => {
     expect(res.code).toBe(2);
     expect(res.stdout).toBe(`${emu.baseUrl}/storage/${SITE}/kept.txt\n`);
     expect(res.stderr).toBe(
-      `1 of 2 files were uploaded before ${fifo} failed.\nerror: ${fifo} is now a FIFO, not the regular file that was checked; it was not sent.\n`,
+      `1 of 2 files was uploaded before ${fifo} failed.\nerror: ${fifo} is now a FIFO, not the regular file that was checked; it was not sent.\n`,
     );
     expect(stored()).toContain('kept.txt');
     expect(stored()).not.toContain('fifo-later.bin');

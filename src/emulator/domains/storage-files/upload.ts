@@ -1,5 +1,5 @@
 // upload_storage_file: stores a public file in the site's storage and answers its permanent
-// address. The size limit (100 MB) is shared with the CLI (src/api/upload-limits.ts).
+// address. The size limit (100 MiB) is shared with the CLI (src/api/upload-limits.ts).
 import { UPLOAD_MAX_BYTES, contentTypeFor } from '../../../api/upload-limits.js';
 import { originOf } from '../../origin.js';
 import type { SiteRecord } from '../../state.js';
@@ -29,7 +29,7 @@ export function uploadStorageFile(call: CallContext): HandlerResult {
   if (size > UPLOAD_MAX_BYTES) {
     call.refuse(
       413,
-      `The file is ${size.toLocaleString('en-US')} bytes; files up to ${UPLOAD_MAX_BYTES.toLocaleString('en-US')} bytes (100 MB) can be uploaded.`,
+      `The file is ${size.toLocaleString('en-US')} bytes; files up to ${UPLOAD_MAX_BYTES.toLocaleString('en-US')} bytes (100 MiB) can be uploaded.`,
       {
         size,
         maxSize: UPLOAD_MAX_BYTES,
