@@ -30,6 +30,25 @@ export function checkServiceAddress(baseUrl: string): string {
   );
 }
 
+// Where the address in force comes from: what `auth status` shows, and what a network failure or
+// login names, so that the way to change it is plain.
+export type AddressSource = 'flag' | 'env' | 'profile' | 'none';
+
+/** Where the address in force comes from: --base-url, SITEBUILDER_BASE_URL, the profile, or nowhere. */
+export function addressSource(ctx: Context): AddressSource {
+  if (ctx.globals.baseUrl) return 'flag';
+  if (ctx.env.SITEBUILDER_BASE_URL) return 'env';
+  return ctx.profile().baseUrl ? 'profile' : 'none';
+}
+
+/** The same in words: "--base-url", "SITEBUILDER_BASE_URL", "profile work". */
+export function addressOrigin(ctx: Context): string {
+  const source = addressSource(ctx);
+  if (source === 'flag') return '--base-url';
+  if (source === 'env') return 'SITEBUILDER_BASE_URL';
+  return source === 'profile' ? `profile ${ctx.profileName()}` : 'nowhere (none is set)';
+}
+
 export interface GlobalOptions {
   json: boolean;
   profile?: string;
@@ -194,6 +213,8 @@ export function createContext(init: ContextInit): Context {
           debug: init.globals.debug ? (line) => ctx.debug(line) : undefined,
           notice: (line) => init.io.info(line),
           tokenOrigin: origin(ctx.token().source),
+          // The address given here is the one in force (auth login checks it before saving it).
+          addressOrigin: addressOrigin(ctx),
         },
         seenSites,
       );

@@ -44,6 +44,8 @@ export interface ClientOptions {
   random?: () => number;
   /** How the token was given (flag, environment, profile): a 401 names the right fix. */
   tokenOrigin?: TokenOrigin;
+  /** Where the address came from, in words ("profile prod"): a network failure names it. */
+  addressOrigin?: string;
   /** Told of a retry a person would otherwise wait through in silence (a time-out, a 429 wait). */
   notice?: (line: string) => void;
 }
@@ -69,7 +71,9 @@ export class ApiClient {
   budget: RateBudget;
   /** Every attempt waits for its turn here when set (the batch commands set one). */
   gate?: CallGate;
-  private readonly opts: Required<Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'notice'>> &
+  private readonly opts: Required<
+    Omit<ClientOptions, 'token' | 'debug' | 'userAgent' | 'tokenOrigin' | 'addressOrigin' | 'notice'>
+  > &
     ClientOptions;
   private readonly transport: Transport;
   /** The token, masked in every answer before anything reads it: an echo of it is never printed. */
@@ -233,7 +237,14 @@ export class ApiClient {
           await clock.sleep(wait, signal);
           continue;
         }
-        const failure = networkFailure(label, this.baseUrl, err as NodeJS.ErrnoException, attempt, this.opts.timeoutMs);
+        const failure = networkFailure(
+          label,
+          this.baseUrl,
+          err as NodeJS.ErrnoException,
+          attempt,
+          this.opts.timeoutMs,
+          this.opts.addressOrigin,
+        );
         throw NOT_SENT.has(code) ? failure : unknownOutcome(failure);
       }
       this.budget = readBudget(res.headers, this.wallSpeed, clock.now()) ?? this.budget;

@@ -148,6 +148,8 @@ export function networkFailure(
   err: NodeJS.ErrnoException,
   attempts: number,
   timeoutMs?: number,
+  /** Where the address came from, in words (context.ts addressOrigin): the way to change it. */
+  origin?: string,
 ): NetworkError {
   const code = err.code ?? '';
   const where = baseUrl.origin;
@@ -161,7 +163,7 @@ export function networkFailure(
           ? `Could not resolve ${baseUrl.hostname}`
           : `The connection to ${where} failed during ${label} (${code || err.message})`;
   return new NetworkError(
-    `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (--base-url / SITEBUILDER_BASE_URL) and your network, then try again.`,
+    `${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}; check the address (${origin ? `it comes from ${origin}` : '--base-url / SITEBUILDER_BASE_URL'}) and your network, then try again.`,
     { code: code || null, attempts },
   );
 }

@@ -1,6 +1,6 @@
 // Whose a saved profile is, so that no token is overwritten without consent (docs/guide.md
 // "Authentication and profiles"). `emulator --setup` marks the profile it creates
-// (`"emulator": true` in config.json) and writes into no other; `auth login` writes into such a
+// (`"emulator": true` in config.json) and writes into no other, whatever it holds; `auth login` writes into such a
 // profile only a token for the address it already points at, and replaces any saved token only
 // with the person's word (a confirmation, or --yes).
 import type { ProfileData } from './store.js';
@@ -11,17 +11,12 @@ export function isEmulatorProfile(p: ProfileData | undefined): boolean {
 }
 
 /**
- * Whether `emulator --setup` may write into this profile: one it made (marked), one that holds
- * neither a token nor an address (nothing is lost), or one an earlier version made unmarked:
- * one of the emulator's own demo tokens at a loopback address (`local` says which are).
+ * Whether `emulator --setup` may write into this profile: only one it made (marked), or none yet.
+ * Any other saved profile is the person's, whatever its token or address looks like (issue 20:
+ * a demo token at a loopback address is one a person may have logged in with).
  */
-export function emulatorMayTake(
-  p: ProfileData | undefined,
-  demoTokens: readonly string[],
-  local: (baseUrl: string) => boolean,
-): boolean {
-  if (!p || isEmulatorProfile(p) || (!p.token && !p.baseUrl)) return true;
-  return p.token !== undefined && demoTokens.includes(p.token) && (p.baseUrl === undefined || local(p.baseUrl));
+export function emulatorMayTake(p: ProfileData | undefined): boolean {
+  return !p || isEmulatorProfile(p);
 }
 
 const same = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');

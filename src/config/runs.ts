@@ -1,7 +1,9 @@
-// The runs this CLI started or followed, per profile and site, in runs.json beside config.json:
-// a source for the latest run of a site that no reshaped history can mislead (docs/guide.md
-// "Authentication and profiles"). Small and bounded; read only when asked, written under the same
-// lock and atomic replace as the configuration, so parallel chats never lose a run.
+// The runs this CLI started or followed, per service address, profile and site, in runs.json
+// beside config.json: a source for the latest run of a site that no reshaped history can mislead
+// (docs/guide.md "Authentication and profiles"). Keyed by the address too, so that an emulator
+// on another port, or another service, never meets the runs of this one. Small and bounded; read
+// only when asked, written under the same lock and atomic replace as the configuration, so
+// parallel chats never lose a run.
 import { readPrivateFile, updatePrivateFile } from './private-dir.js';
 
 export interface KnownRun {
@@ -28,11 +30,12 @@ export interface SeenEnd {
   prints: string[];
 }
 
-/** Oldest dropped first: runs of a site, sites of a profile (by their latest run), profiles. */
+/** Oldest dropped first: runs of a site, sites of a scope (by their latest run), scopes. */
 export const RUNS_LIMITS = {
   runsPerSite: 20,
   sitesPerProfile: 200,
-  profiles: 20,
+  /** An address and a profile (runsScope). */
+  scopes: 20,
   /** Runs of a site that keep what was seen at their end (only the newest are ever compared). */
   seenPerSite: 3,
   printsPerRun: 1000,
@@ -40,8 +43,25 @@ export const RUNS_LIMITS = {
 
 const FILE_NAME = 'runs.json';
 const MAX_ID_LENGTH = 256;
+/** Version 1 kept runs per profile only, whatever address it pointed at: left out, as forgotten. */
+const VERSION = 2;
 
-/** profile → site → runs, newest first. */
+/**
+ * The key runs are kept under: the service's address and the profile. Another address (an
+ * emulator on another port, another service) starts with no memory of runs.
+ */
+export function runsScope(profile: string, baseUrl: string): string {
+  let address = baseUrl;
+  try {
+    const url = new URL(baseUrl);
+    address = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // Not a URL: no call went anywhere, the text is key enough.
+  }
+  return `${profile} ${address}`;
+}
+
+/** scope → site → runs, newest first. */
 type Runs = Map<string, Map<string, KnownRun[]>>;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -95,15 +115,15 @@ function parseRuns(text: string | undefined): Runs {
   } catch {
     return runs;
   }
-  if (!isRecord(parsed) || parsed.version !== 1 || !isRecord(parsed.profiles)) return runs;
-  for (const [profile, sites] of Object.entries(parsed.profiles)) {
+  if (!isRecord(parsed) || parsed.version !== VERSION || !isRecord(parsed.scopes)) return runs;
+  for (const [scope, sites] of Object.entries(parsed.scopes)) {
     if (!isRecord(sites)) continue;
     const bySite = new Map<string, KnownRun[]>();
     for (const [site, list] of Object.entries(sites)) {
       const valid = Array.isArray(list) ? list.flatMap((r) => asRun(r) ?? []) : [];
       if (valid.length) bySite.set(site, valid.sort(byStart).slice(0, RUNS_LIMITS.runsPerSite));
     }
-    if (bySite.size) runs.set(profile, bySite);
+    if (bySite.size) runs.set(scope, bySite);
   }
   return runs;
 }
@@ -120,14 +140,25 @@ function keepNewest<T>(map: Map<string, T>, limit: number, latestOf: (v: T) => n
 }
 
 function serialize(runs: Runs): string {
-  const profiles = Object.fromEntries([...runs].map(([profile, sites]) => [profile, Object.fromEntries(sites)]));
-  return `${JSON.stringify({ version: 1, profiles })}\n`;
+  const scopes = Object.fromEntries([...runs].map(([scope, sites]) => [scope, Object.fromEntries(sites)]));
+  return `${JSON.stringify({ version: VERSION, scopes })}\n`;
 }
 
-/** The runs known for a site of a profile, newest first; empty when none. */
-export function knownRuns(store: { dir: string }, profile: string, site: string): KnownRun[] {
+/** The runs known for a site in a scope (runsScope), newest first; empty when none. */
+export function knownRuns(store: { dir: string }, scope: string, site: string): KnownRun[] {
   const runs = parseRuns(readPrivateFile(store.dir, `${store.dir}/${FILE_NAME}`));
-  return [...(runs.get(profile)?.get(site) ?? [])];
+  return [...(runs.get(scope)?.get(site) ?? [])];
+}
+
+/** Forgets the runs of a site in a scope: the service said it has not one of them (a 404). */
+export async function forgetRuns(store: { dir: string }, scope: string, site: string): Promise<void> {
+  await updatePrivateFile(store.dir, FILE_NAME, (text) => {
+    const runs = parseRuns(text);
+    const sites = runs.get(scope);
+    sites?.delete(site);
+    if (sites && !sites.size) runs.delete(scope);
+    return serialize(runs);
+  });
 }
 
 /**
@@ -139,7 +170,7 @@ export function knownRuns(store: { dir: string }, profile: string, site: string)
  */
 export async function rememberRun(
   store: { dir: string },
-  profile: string,
+  scope: string,
   site: string,
   run: KnownRun,
   opts: { latest?: boolean } = {},
@@ -148,7 +179,7 @@ export async function rememberRun(
   if (!checked) throw new TypeError(`Not a run to remember: ${JSON.stringify(run)}`);
   await updatePrivateFile(store.dir, FILE_NAME, (text) => {
     const runs = parseRuns(text);
-    const sites = runs.get(profile) ?? new Map<string, KnownRun[]>();
+    const sites = runs.get(scope) ?? new Map<string, KnownRun[]>();
     const list = sites.get(site) ?? [];
     const before = list.find((r) => r.jobId === checked.jobId);
     const mode = checked.mode ?? before?.mode;
@@ -169,12 +200,12 @@ export async function rememberRun(
     };
     const others = list.filter((r) => r.jobId !== checked.jobId);
     // Sorts are stable: among runs of the same instant, the one remembered last comes first.
-    // The site and the profile are re-inserted last, so that an eviction among equals spares them.
+    // The site and the scope are re-inserted last, so that an eviction among equals spares them.
     sites.delete(site);
     sites.set(site, trimSeen([merged, ...others].sort(byStart).slice(0, RUNS_LIMITS.runsPerSite)));
-    runs.delete(profile);
-    runs.set(profile, keepNewest(sites, RUNS_LIMITS.sitesPerProfile, latest));
-    const pruned = keepNewest(runs, RUNS_LIMITS.profiles, (s) => Math.max(...[...s.values()].map(latest)));
+    runs.delete(scope);
+    runs.set(scope, keepNewest(sites, RUNS_LIMITS.sitesPerProfile, latest));
+    const pruned = keepNewest(runs, RUNS_LIMITS.scopes, (s) => Math.max(...[...s.values()].map(latest)));
     return serialize(pruned);
   });
 }

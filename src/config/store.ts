@@ -13,6 +13,8 @@ export interface ProfileData {
   site?: string;
   /** Made by `emulator --setup`, which writes into no other profile (profile-owner.ts). */
   emulator?: boolean;
+  /** The process id of the emulator running for it, while it runs (commands/emulator/setup.ts). */
+  emulatorPid?: number;
 }
 
 export interface ConfigData {

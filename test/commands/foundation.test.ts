@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
@@ -263,6 +263,39 @@ describe('workspace and site', () => {
     expect(none.stdout).toMatch(/^Profile +work \(from --profile\)$/m);
     expect(none.stdout).toMatch(/^Service +none set: --base-url, SITEBUILDER_BASE_URL/m);
     expect(none.stderr).toContain('No service address is set');
+  });
+
+  it('a network failure names where the address came from: --base-url, SITEBUILDER_BASE_URL, the profile', async () => {
+    const dead = 'http://127.0.0.1:9';
+    const configDir = tempConfigDir();
+    mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({ profiles: { prod: { token: DEMO_TOKENS.full, baseUrl: dead } } }),
+      { mode: 0o600 },
+    );
+    const said = async (argv: string[], extra: Record<string, string> = {}) => {
+      const r = await run(['site', 'list', '--workspace', 'ws_demo', ...argv], { configDir, env: extra });
+      expect(r.code, argv.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      return r.stderr.replace(/\s+/g, ' ');
+    };
+    const tail = 'and your network, then try again.';
+    expect(await said(['--profile', 'prod'])).toContain(
+      `Could not connect to ${dead} (connection refused) after 4 attempts; check the address (it comes from profile prod) ${tail}`,
+    );
+    expect(await said([], { SITEBUILDER_PROFILE: 'prod' })).toContain(
+      `check the address (it comes from profile prod) ${tail}`,
+    );
+    const token = { SITEBUILDER_TOKEN: DEMO_TOKENS.full };
+    expect(await said(['--base-url', dead], token)).toContain(`check the address (it comes from --base-url) ${tail}`);
+    expect(await said(['--profile', 'prod', '--base-url', dead])).toContain('(it comes from --base-url)');
+    expect(await said([], { ...token, SITEBUILDER_BASE_URL: dead })).toContain(
+      `check the address (it comes from SITEBUILDER_BASE_URL) ${tail}`,
+    );
+    expect(await said(['--profile', 'prod'], { SITEBUILDER_BASE_URL: dead })).toContain(
+      '(it comes from SITEBUILDER_BASE_URL)',
+    );
   });
 
   it('prints errors as JSON on stderr with --json, and nothing on stdout', async () => {

@@ -2,6 +2,7 @@
 // at the running emulator and makes it current, and puts the previous one back when it stops;
 // `auth login` with no service address says how to set one, or to try the emulator, at once.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,14 +84,51 @@ describe('emulator --setup', () => {
     await waitFor(() => second.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
     expect(configIn(config).profiles.emulator.baseUrl).toBe(address);
     expect(second.io.stdoutText()).toContain(`Emulator listening on ${address}`);
-    // Where that port is taken, another one.
-    const third = startEmulator(['--setup', '--profile', 'emulator'], config);
-    await waitFor(() => third.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
-    expect(third.io.stdoutText()).not.toContain(address);
-    third.stop();
     second.stop();
-    expect(await third.done).toBe(0);
     expect(await second.done).toBe(0);
+    // Where something else holds that port, another one.
+    const holder = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((done) => holder.listen(Number(new URL(address).port), '127.0.0.1', done));
+    try {
+      const third = startEmulator(['--setup', '--profile', 'emulator'], config);
+      await waitFor(() => third.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
+      expect(third.io.stdoutText()).not.toContain(address);
+      third.stop();
+      expect(await third.done).toBe(0);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('a second --setup while the first runs is refused at once, naming it; the first keeps its profile', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'sb-setup-')), 'config');
+    await run(['site', 'use', 'site_real', '--profile', 'work'], { configDir: config });
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ ...configIn(config), currentProfile: 'work' }));
+    const first = startEmulator(['--setup'], config);
+    await waitFor(() => first.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
+    const text = readFileSync(join(config, 'config.json'), 'utf8');
+    const address = configIn(config).profiles.emulator.baseUrl;
+    const second = startEmulator(['--setup'], config);
+    expect(await second.done).toBe(2);
+    expect(second.io.stdoutText()).toBe('');
+    expect(second.io.stderrText()).toBe(
+      `error: An emulator already runs at ${address} for profile emulator; use it as it is, stop it first (Ctrl-C in its terminal), start this one without --setup, or give it a profile of its own: \`sitebuilder emulator --setup --profile emulator-2\`.\n`,
+    );
+    expect(readFileSync(join(config, 'config.json'), 'utf8')).toBe(text);
+    // Every command still reaches the first.
+    const list = await run(['site', 'list', '--workspace', 'ws_demo'], { configDir: config });
+    expect(list.code).toBe(0);
+    // Another profile of its own nests: stopped, the first's profile is current again.
+    const nested = startEmulator(['--setup', '--profile', 'emulator-2'], config);
+    await waitFor(() => nested.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
+    expect(configIn(config).currentProfile).toBe('emulator-2');
+    nested.stop();
+    expect(await nested.done).toBe(0);
+    expect(configIn(config).currentProfile).toBe('emulator');
+    expect((await run(['site', 'list', '--workspace', 'ws_demo'], { configDir: config })).code).toBe(0);
+    first.stop();
+    expect(await first.done).toBe(0);
+    expect(configIn(config).currentProfile).toBe('work');
   });
 
   it('puts the profile back when its terminal is closed (SIGHUP), writing nothing more to it', async () => {

@@ -56,8 +56,10 @@ describe('emulator --setup beside a real profile', () => {
     const after = config(dir);
     expect(after.currentProfile).toBe('prod');
     expect(after.profiles.prod).toEqual(REAL);
-    // Its own stays, marked, for the next start.
-    expect(after.profiles.emulator).toEqual(during.profiles.emulator);
+    // Its own stays, marked, for the next start; it no longer names this process.
+    const { emulatorPid, ...own } = during.profiles.emulator;
+    expect(emulatorPid).toBe(process.pid);
+    expect(after.profiles.emulator).toEqual(own);
   });
 
   it('refuses --profile NAME of a real profile before starting, and changes no byte', async () => {
@@ -78,26 +80,56 @@ describe('emulator --setup beside a real profile', () => {
     expect(read(dir)).toBe(text);
   });
 
-  it('takes a profile with no token and no address, and gives it back as it was', async () => {
-    const { dir } = withProd({ scratch: { site: 'site_docs' } });
-    const emu = emulatorSetup(['--profile', 'scratch'], dir);
-    await waitFor(() => emu.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
-    expect(config(dir).profiles.scratch).toMatchObject({ site: 'site_docs', token: DEMO_TOKENS.full });
-    emu.stop();
-    expect(await emu.done).toBe(0);
-    expect(config(dir).profiles.scratch).toEqual({ site: 'site_docs' });
-    expect(config(dir).currentProfile).toBe('prod');
+  it('refuses any other saved profile, whatever it holds: an empty one, a site only, an earlier unmarked one', async () => {
+    const others = {
+      empty: {},
+      scratch: { site: 'site_docs' },
+      legacy: { token: DEMO_TOKENS.full, baseUrl: 'http://127.0.0.1:1' },
+      loopback: { baseUrl: 'http://127.0.0.1:2' },
+    };
+    const { dir, text } = withProd(others);
+    for (const name of Object.keys(others)) {
+      const res = await run(['emulator', '--setup', '--profile', name], { configDir: dir });
+      expect(res.code, name).toBe(2);
+      expect(res.stderr, name).toContain(`Profile ${name} `);
+      expect(res.stderr, name).toContain('`sitebuilder emulator --setup` did not make it; it is left as it is');
+      expect(res.stdout, name).not.toContain('Emulator listening');
+      expect(read(dir), name).toBe(text);
+    }
   });
 
-  it('takes over an unmarked profile an earlier version made (its demo token at a loopback address)', async () => {
-    const legacy = { token: DEMO_TOKENS.full, baseUrl: 'http://127.0.0.1:1' };
-    const { dir } = withProd({ emulator: legacy });
+  it('refuses a profile logged in with a demo token at the emulator’s own address (issue 20)', async () => {
+    const emu = await startEmulator({ port: 0 });
+    try {
+      const { dir } = withProd();
+      const login = await run(['auth', 'login', '--profile', 'stage', '--base-url', emu.baseUrl, '--with-token'], {
+        configDir: dir,
+        stdin: `${DEMO_TOKENS.teammate}\n`,
+      });
+      expect(login.code, login.stderr).toBe(0);
+      const before = read(dir);
+      expect(config(dir).profiles.stage).toEqual({ token: DEMO_TOKENS.teammate, baseUrl: emu.baseUrl });
+      const res = await run(['emulator', '--setup', '--profile', 'stage'], { configDir: dir });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`Profile stage holds a token for ${emu.baseUrl} but`);
+      expect(res.stderr).toContain('`sitebuilder emulator --setup --profile emulator`');
+      expect(read(dir)).toBe(before);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('stopped, gives back exactly what was there, beside its own profile', async () => {
+    const { dir, text } = withProd({ scratch: { site: 'site_docs' } });
     const emu = emulatorSetup([], dir);
     await waitFor(() => emu.io.stderrText().includes('Ctrl-C stops it'), { what: 'the banner' });
-    expect(config(dir).profiles.emulator.emulator).toBe(true);
+    expect(config(dir).profiles.emulator.emulatorPid).toBe(process.pid);
     emu.stop();
     expect(await emu.done).toBe(0);
-    expect(config(dir).profiles.prod).toEqual(REAL);
+    // The whole file is what it was, but for the emulator's own profile (kept for the next start).
+    const { emulator: own, ...mine } = config(dir).profiles;
+    expect(own).toEqual({ token: DEMO_TOKENS.full, baseUrl: own.baseUrl, emulator: true });
+    expect({ ...config(dir), profiles: mine }).toEqual(JSON.parse(text));
   });
 });
 
@@ -174,7 +206,7 @@ describe('auth login', () => {
     const dead = await run(['auth', 'login', '--base-url', 'http://127.0.0.1:9'], { tty: true, prompter: none });
     expect(dead.code).toBe(1);
     expect(dead.stderr.replace(/\s+/g, ' ')).toContain(
-      'The address http://127.0.0.1:9 comes from --base-url; nothing was asked or saved.',
+      'check the address (it comes from --base-url) and your network, then try again. Nothing was asked or saved.',
     );
     const env = await run(['auth', 'login'], {
       tty: true,

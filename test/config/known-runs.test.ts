@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigDirError } from '../../src/config/errors.js';
-import { type KnownRun, knownRuns, RUNS_LIMITS, rememberRun } from '../../src/config/runs.js';
+import { forgetRuns, type KnownRun, knownRuns, RUNS_LIMITS, rememberRun, runsScope } from '../../src/config/runs.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/run.js';
 
@@ -34,7 +34,7 @@ describe('known runs (runs.json)', () => {
     const file = join(s.dir, 'runs.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(s.dir).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1);
+    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(2);
   });
 
   it('remembers a run once: it keeps its first start and takes a newer mode', async () => {
@@ -77,7 +77,7 @@ describe('known runs (runs.json)', () => {
 
   it('is bounded: the last runs of a site, the sites and profiles with the newest runs', async () => {
     const s = store();
-    const { runsPerSite, sitesPerProfile, profiles } = RUNS_LIMITS;
+    const { runsPerSite, sitesPerProfile, scopes: profiles } = RUNS_LIMITS;
     // Written as a file would be after a long use, then one more run of each kind.
     const runs = (site: number, n: number) =>
       Array.from({ length: n }, (_, i) => ({ jobId: `job_${site}_${i}`, startedAt: site * 1_000 + i }));
@@ -86,7 +86,7 @@ describe('known runs (runs.json)', () => {
     );
     const all = Object.fromEntries(Array.from({ length: profiles }, (_, i) => [`p${i}`, { site_0: runs(i, 1) }]));
     mkdirSync(s.dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(s.dir, 'runs.json'), JSON.stringify({ version: 1, profiles: { ...all, p0: sites } }));
+    writeFileSync(join(s.dir, 'runs.json'), JSON.stringify({ version: 2, scopes: { ...all, p0: sites } }));
 
     await rememberRun(s, 'p0', 'site_0', { jobId: 'job_new', startedAt: 1_000_000 });
     const site0 = knownRuns(s, 'p0', 'site_0');
@@ -106,8 +106,8 @@ describe('known runs (runs.json)', () => {
     expect(knownRuns(s, 'p1', 'site_0')).toEqual([]);
     expect(knownRuns(s, 'p2', 'site_0')).toHaveLength(1);
     const saved = JSON.parse(readFileSync(join(s.dir, 'runs.json'), 'utf8'));
-    expect(Object.keys(saved.profiles)).toHaveLength(profiles);
-    expect(Object.keys(saved.profiles.p0)).toHaveLength(sitesPerProfile);
+    expect(Object.keys(saved.scopes)).toHaveLength(profiles);
+    expect(Object.keys(saved.scopes.p0)).toHaveLength(sitesPerProfile);
   });
 
   it('leaves out what does not have the shape of a run, and starts afresh over a broken file', async () => {
@@ -124,10 +124,10 @@ describe('known runs (runs.json)', () => {
     ];
     writeFileSync(
       file,
-      JSON.stringify({ version: 1, profiles: { p: { site: [...bad, { jobId: 'job_ok', startedAt: 2 }] } } }),
+      JSON.stringify({ version: 2, scopes: { p: { site: [...bad, { jobId: 'job_ok', startedAt: 2 }] } } }),
     );
     expect(knownRuns(s, 'p', 'site')).toEqual([{ jobId: 'job_ok', startedAt: 2 }]);
-    writeFileSync(file, '{"version": 1, "profiles": ');
+    writeFileSync(file, '{"version": 2, "scopes": ');
     expect(knownRuns(s, 'p', 'site')).toEqual([]);
     await rememberRun(s, 'p', 'site', { jobId: 'job_1', startedAt: 1 });
     expect(knownRuns(s, 'p', 'site')).toEqual([{ jobId: 'job_1', startedAt: 1 }]);
@@ -153,7 +153,46 @@ describe('known runs (runs.json)', () => {
     chmodSync(dir, 0o1777);
     const s = new ConfigStore(dir);
     await expect(rememberRun(s, 'p', 'site', { jobId: 'job_1', startedAt: 1 })).rejects.toBeInstanceOf(ConfigDirError);
-    writeFileSync(join(dir, 'runs.json'), JSON.stringify({ version: 1, profiles: { p: { site: [] } } }));
+    writeFileSync(join(dir, 'runs.json'), JSON.stringify({ version: 2, scopes: { p: { site: [] } } }));
     expect(() => knownRuns(s, 'p', 'site')).toThrow(ConfigDirError);
+  });
+
+  it('keeps runs per address as well as per profile: another address, or version 1, knows none', async () => {
+    const s = store();
+    const a = runsScope('emulator', 'http://127.0.0.1:4010/');
+    expect(a).toBe(runsScope('emulator', 'http://127.0.0.1:4010'));
+    const others = [
+      runsScope('emulator', 'http://127.0.0.1:4011'),
+      runsScope('emulator', 'https://api.example.com'),
+      runsScope('prod', 'http://127.0.0.1:4010'),
+    ];
+    expect(new Set([a, ...others]).size).toBe(4);
+    await rememberRun(s, a, 'site_a', { jobId: 'job_1', startedAt: 1 });
+    expect(knownRuns(s, a, 'site_a').map((r) => r.jobId)).toEqual(['job_1']);
+    for (const other of others) expect(knownRuns(s, other, 'site_a')).toEqual([]);
+    // What version 1 kept per profile alone is not believed for any address.
+    const file = join(s.dir, 'runs.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, profiles: { emulator: { site_a: [{ jobId: 'job_9', startedAt: 9 }] } } }),
+    );
+    expect(knownRuns(s, a, 'site_a')).toEqual([]);
+    expect(knownRuns(s, 'emulator', 'site_a')).toEqual([]);
+  });
+
+  it('forgets the runs of one site of one scope, and nothing else', async () => {
+    const s = store();
+    await rememberRun(s, 'p', 'site_a', { jobId: 'job_1', startedAt: 1 });
+    await rememberRun(s, 'p', 'site_a', { jobId: 'job_2', startedAt: 2 });
+    await rememberRun(s, 'p', 'site_b', { jobId: 'job_3', startedAt: 3 });
+    await rememberRun(s, 'q', 'site_a', { jobId: 'job_4', startedAt: 4 });
+    await forgetRuns(s, 'p', 'site_a');
+    expect(knownRuns(s, 'p', 'site_a')).toEqual([]);
+    expect(knownRuns(s, 'p', 'site_b').map((r) => r.jobId)).toEqual(['job_3']);
+    expect(knownRuns(s, 'q', 'site_a').map((r) => r.jobId)).toEqual(['job_4']);
+    await forgetRuns(s, 'p', 'site_b');
+    await forgetRuns(s, 'none', 'site_x');
+    const saved = JSON.parse(readFileSync(join(s.dir, 'runs.json'), 'utf8'));
+    expect(Object.keys(saved.scopes)).toEqual(['q']);
   });
 });

@@ -44,8 +44,29 @@ describe('emulator --setup, a real process', () => {
     expect(await emu.exited).toBe(0);
     expect(emu.out.stderr).toContain('Profile prod is the current profile again.');
     const after = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
-    expect(after).toEqual({ currentProfile: 'prod', profiles: { prod: PROD, emulator: during.profiles.emulator } });
+    // Its own profile stays, marked, no longer naming its process.
+    const { emulatorPid, ...own } = during.profiles.emulator;
+    expect(emulatorPid).toBe(emu.child.pid);
+    expect(after).toEqual({ currentProfile: 'prod', profiles: { prod: PROD, emulator: own } });
     expect(after.profiles.emulator.emulator).toBe(true);
+  });
+
+  it('a second --setup while the first runs: exit 2 at once naming its address and pid; nothing changes', async () => {
+    const { dir } = configDir();
+    const first = start([], dir);
+    await waitFor(() => first.out.stderr.includes('Ctrl-C stops it'), { what: 'the banner', deadlineMs: 15_000 });
+    const text = readFileSync(join(dir, 'config.json'), 'utf8');
+    const address = JSON.parse(text).profiles.emulator.baseUrl;
+    const second = start([], dir);
+    expect(await second.exited).toBe(2);
+    expect(second.out.stdout).toBe('');
+    expect(second.out.stderr).toBe(
+      `error: An emulator (pid ${first.child.pid}) already runs at ${address} for profile emulator; use it as it is, stop it first (Ctrl-C in its terminal), start this one without --setup, or give it a profile of its own: \`sitebuilder emulator --setup --profile emulator-2\`.\n`,
+    );
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(text);
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).currentProfile).toBe('prod');
   });
 
   it('refuses --profile of a real profile before it starts: no byte of the file changes', async () => {

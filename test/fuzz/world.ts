@@ -16,7 +16,7 @@ import { Draw } from '../../src/emulator/shapes/random/draw.js';
 import type { RandomShapes } from '../../src/emulator/shapes/random/index.js';
 import { randomId } from '../../src/emulator/shapes/random/values.js';
 import type { ShapesName } from '../../src/emulator/shapes/types.js';
-import { rememberRun } from '../../src/config/runs.js';
+import { rememberRun, runsScope } from '../../src/config/runs.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { createTestIO } from '../../src/io/io.js';
 import { applyAnswer, initialRunState, outcomeOf } from '../../src/render/reducer.js';
@@ -65,7 +65,11 @@ export class World {
       const page = await world.api('list_messages', { projectId: site }, DEMO_TOKENS.full);
       const outcome = outcomeOf(applyAnswer(initialRunState(jobId), readJobAnswer(job.body.data)).state);
       const { prints } = readHistoryPage(page.body.data);
-      await rememberRun(store, 'default', site, { jobId, startedAt: 1, seen: { outcome, at: 1, prints } });
+      await rememberRun(store, runsScope('default', emu.baseUrl), site, {
+        jobId,
+        startedAt: 1,
+        seen: { outcome, at: 1, prints },
+      });
     }
     emu.control.clearLog();
     return world;

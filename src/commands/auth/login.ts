@@ -8,7 +8,6 @@ import { maskToken } from '../../io/mask.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { sb } from '../../io/shell.js';
 import { readTokenInfo } from '../../service/token.js';
-import { addressOrigin } from './origin.js';
 
 export const login = defineCommand({
   name: 'login',
@@ -105,9 +104,7 @@ async function reach(ctx: Context, baseUrl: string): Promise<void> {
   } catch (err) {
     if (err instanceof ApiError) return;
     if (err instanceof CliError && !(err instanceof InterruptedError))
-      throw new CliError(
-        `${err.message.replace(/\s*$/, '')} The address ${baseUrl} comes from ${addressOrigin(ctx)}; nothing was asked or saved.`,
-      );
+      throw new CliError(`${err.message.replace(/\s*$/, '')} Nothing was asked or saved.`);
     throw err;
   }
 }

@@ -1,11 +1,10 @@
-import { checkServiceAddress } from '../../context.js';
+import { addressOrigin, addressSource, checkServiceAddress, type Context } from '../../context.js';
 import { defineCommand } from '../../core/define.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { printFields } from '../../io/print.js';
 import { maskToken } from '../../io/mask.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { readTokenInfo } from '../../service/token.js';
-import { addressOrigin, addressSource, profileSource } from './origin.js';
 
 const SOURCES = { flag: '--token flag', env: 'SITEBUILDER_TOKEN', profile: 'saved profile', none: 'none' } as const;
 const PROFILE_WHY = {
@@ -109,3 +108,12 @@ export const status = defineCommand({
     }
   },
 });
+
+export type ProfileSource = 'flag' | 'env' | 'current' | 'default';
+
+/** Why this profile is the one in force: the way back to another one starts there. */
+export function profileSource(ctx: Context): ProfileSource {
+  if (ctx.globals.profile !== undefined) return 'flag';
+  if (ctx.env.SITEBUILDER_PROFILE) return 'env';
+  return ctx.config.read().currentProfile ? 'current' : 'default';
+}

@@ -6,6 +6,7 @@
 import type { CallResult } from '../../api/call.js';
 import { methodInfo } from '../../api/method-index.js';
 import { knownRuns } from '../../config/runs.js';
+import { runsScopeOf } from '../shared/run/known-runs.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode, InterruptedError } from '../../errors.js';
 import { sanitizeInline } from '../../io/sanitize.js';
@@ -96,7 +97,7 @@ function runsSeenHere(ctx: Context): (site: string) => string | undefined {
     if (unreadable) return undefined;
     if (!memo.has(site)) {
       try {
-        memo.set(site, knownRuns(ctx.config, ctx.profileName(), site).find((r) => !r.queued)?.jobId);
+        memo.set(site, knownRuns(ctx.config, runsScopeOf(ctx), site).find((r) => !r.queued)?.jobId);
       } catch (err) {
         unreadable = true;
         ctx.io.warn(

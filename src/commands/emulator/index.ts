@@ -9,7 +9,7 @@ export const emulator = defineCommand({
   description:
     'Run a stateful local emulator of the whole service on 127.0.0.1; it prints its address and demo tokens (full-scope first). With --setup, a profile of its own points at it while it runs, so that commands in any terminal reach it with nothing to export; it writes into no profile of yours, and puts back what it changed when it stops. With -- command, it runs the command against a fresh emulator (SITEBUILDER_BASE_URL and SITEBUILDER_TOKEN set) and exits with its exit code. The control API (tokens, credits, clock, faults, request log) lives under /_emulator/.',
   exitCodes:
-    '0 stopped (Ctrl-C, SIGTERM); with -- command, the exit code of the command; 2 usage (a port in use, a profile not its own: nothing started)',
+    '0 stopped (Ctrl-C, SIGTERM); with -- command, the exit code of the command; 2 usage (a port or profile in use, or not its own: nothing started)',
   learnMore: 'docs/emulator.md#running-it, docs/guide.md#trying-it-against-the-emulator',
   args: EMULATOR_ARGS,
   options: EMULATOR_OPTIONS,

@@ -4,7 +4,6 @@ import { isLoopbackHost } from '../../api/base-url.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import {
-  DEMO_TOKENS,
   SHAPES_ENV,
   ShapesError,
   shapesFromEnv,
@@ -27,6 +26,7 @@ import { formatLogLine, printBanner, printSetupBanner } from './banner.js';
 import { type EmulatorOptions, parseSpeed } from './flags.js';
 import { runCommand, SECRET_ENV } from './run-command.js';
 import {
+  checkNotRunning,
   checkSetupProfile,
   type EmulatorProfile,
   restoreProfile,
@@ -65,9 +65,12 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
     throw new UsageError(
       'Use --setup to keep an emulator running for other terminals, or -- command to run one command against it, not both.',
     );
-  const demoTokens = Object.values(DEMO_TOKENS);
-  // A profile that is not the emulator's is refused before anything starts.
-  if (opts.setup) checkSetupProfile(setupProfileName(ctx), savedProfile(ctx, setupProfileName(ctx)), demoTokens);
+  // A profile that is not the emulator's, or whose emulator still runs, is refused before anything starts.
+  if (opts.setup) {
+    const name = setupProfileName(ctx);
+    checkSetupProfile(name, savedProfile(ctx, name));
+    await checkNotRunning(ctx, name, savedProfile(ctx, name));
+  }
   const shapes = opts.shapes ?? shapesOfEnv(ctx.env);
   const speed = opts.speed ?? speedOfEnv(ctx.env);
   // The state file is checked, locked and read before anything starts (state-file.ts).
@@ -134,7 +137,7 @@ export async function serveEmulator(opts: EmulatorOptions, ctx: Context): Promis
   const stopped = waitForStop(ctx.signal);
   let profile: EmulatorProfile | undefined;
   try {
-    if (opts.setup) profile = await setUpProfile(ctx, running.baseUrl, running.token, demoTokens);
+    if (opts.setup) profile = await setUpProfile(ctx, running.baseUrl, running.token);
   } catch (err) {
     await stop();
     throw err;

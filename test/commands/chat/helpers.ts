@@ -8,7 +8,7 @@ import type { Choice, Prompter } from '../../../src/io/prompter.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { ESC, type Interrupts } from '../../../src/interrupts.js';
 import { DEMO_TOKENS, type RunningEmulator } from '../../../src/emulator/index.js';
-import { rememberRun } from '../../../src/config/runs.js';
+import { rememberRun, runsScope } from '../../../src/config/runs.js';
 import { applyAnswer, initialRunState, outcomeOf } from '../../../src/render/reducer.js';
 import { readJobAnswer } from '../../../src/service/job.js';
 import { readHistoryPage } from '../../../src/service/messages.js';
@@ -219,7 +219,7 @@ export async function knowLatestRun(emu: RunningEmulator, configDir: string, sit
   ).state;
   const { prints } = readHistoryPage(await callData(emu, 'list_messages', { projectId: site }));
   if (logWasEmpty) emu.control.clearLog();
-  await rememberRun(new ConfigStore(configDir), 'default', site, {
+  await rememberRun(new ConfigStore(configDir), runsScope('default', emu.baseUrl), site, {
     jobId: lastJobId,
     startedAt: 1,
     seen: { outcome: outcomeOf(run), at: 1, prints },

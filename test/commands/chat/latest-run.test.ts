@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../src/clock.js';
-import { knownRuns } from '../../../src/config/runs.js';
+import { knownRuns, runsScope } from '../../../src/config/runs.js';
 import { ConfigStore } from '../../../src/config/store.js';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import { compareHistory, fingerprint, readHistoryPage } from '../../../src/service/messages.js';
@@ -227,7 +227,8 @@ describe('remembering runs and what was seen at their end', () => {
     env = chatEnv(emu);
   });
   const chat = (args: string[]) => runCli(['chat', SITE, ...args], { env, clock });
-  const known = (site = SITE) => knownRuns(new ConfigStore(env.SITEBUILDER_CONFIG_DIR), 'default', site);
+  const known = (site = SITE) =>
+    knownRuns(new ConfigStore(env.SITEBUILDER_CONFIG_DIR), runsScope('default', emu.baseUrl), site);
 
   it('chat, --no-follow, job watch of a running run, site create, queue resume', async () => {
     const first = JSON.parse(
@@ -287,7 +288,7 @@ describe('the runs file cannot be used: a warning, and the command goes on', () 
     try {
       const dir = join(mkdtempSync(join(tmpdir(), 'sitebuilder-shared-')), 'config');
       mkdirSync(dir);
-      writeFileSync(join(dir, 'runs.json'), '{"version":1,"profiles":{}}\n');
+      writeFileSync(join(dir, 'runs.json'), '{"version":2,"scopes":{}}\n');
       chmodSync(dir, 0o1777);
       const env = {
         SITEBUILDER_BASE_URL: emu.baseUrl,

@@ -9,7 +9,7 @@ import { FakeClock } from '../../../src/clock.js';
 import { doctor } from '../../../src/commands/doctor/index.js';
 import { PLAN } from '../../../src/commands/doctor/plan.js';
 import type { DoctorReport } from '../../../src/commands/doctor/report.js';
-import { rememberRun } from '../../../src/config/runs.js';
+import { rememberRun, runsScope } from '../../../src/config/runs.js';
 import { ConfigStore } from '../../../src/config/store.js';
 import { type Description, openApiDescription, toolsDescription } from '../../../src/service/description.js';
 import {
@@ -212,8 +212,10 @@ describe('the run doctor reads, against a scripted service', () => {
     '/v1/list_messages': envelope({ items: [{ words: 'no run named' }], hasMore: false }),
     '/v1/get_job': envelope({ state: 'succeeded', events: [], cursor: 0, reset: false, creditsCharged: 0 }),
   };
-  const doctor = async (configDir: string) => {
+  /** `remember`: runs.json is kept per address, so what this machine saw is written once the server is up. */
+  const doctor = async (configDir: string, remember?: (baseUrl: string) => Promise<void>) => {
     server = await startScriptServer();
+    await remember?.(server.baseUrl);
     server.answerFor = (req) => ({ body: answers[req.url] ?? envelope({ items: [] }) });
     const env = { SITEBUILDER_BASE_URL: server.baseUrl, SITEBUILDER_TOKEN: 'sbt_scripted_0123456789' };
     const r = await run(['doctor', '--json'], { env, configDir, clock: new FakeClock() });
@@ -237,8 +239,9 @@ describe('the run doctor reads, against a scripted service', () => {
     ]);
 
     const dir = tempConfigDir();
-    await rememberRun(new ConfigStore(dir), 'default', 's_1', { jobId: 'job_seen', startedAt: 1 });
-    const seen = await doctor(dir);
+    const seen = await doctor(dir, (baseUrl) =>
+      rememberRun(new ConfigStore(dir), runsScope('default', baseUrl), 's_1', { jobId: 'job_seen', startedAt: 1 }),
+    );
     expect(seen.code, seen.stderr).toBe(0);
     // The site whose run this machine followed, rather than the first listed.
     expect(seen.report.targets).toMatchObject({

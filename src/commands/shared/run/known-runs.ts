@@ -1,18 +1,22 @@
-// The runs this CLI started or followed, per profile and site (src/config/runs.ts): a source for
+// The runs this CLI started or followed, per address, profile and site (src/config/runs.ts): a source for
 // a site's latest run that no reshaped history can mislead (docs/real-service.md "Chat, replies
 // and runs"). The file is a memory, not the command's work: when it cannot be read or written (a
 // shared configuration directory, a lock held too long), a warning says so and the command goes on.
-import { type KnownRun, knownRuns, rememberRun } from '../../../config/runs.js';
+import { forgetRuns, type KnownRun, knownRuns, rememberRun, runsScope } from '../../../config/runs.js';
 import type { Context } from '../../../context.js';
 import { sanitizeInline } from '../../../io/sanitize.js';
 import { type HistoryPage, readHistoryPage } from '../../../service/messages.js';
 
 const why = (err: unknown) => sanitizeInline(err instanceof Error ? err.message : String(err));
 
+/** The memory in force: the address and the profile in force (config/runs.ts runsScope). */
+export const runsScopeOf = (ctx: Context): string => runsScope(ctx.profileName(), ctx.baseUrl());
+const scope = runsScopeOf;
+
 /** The runs known for the site, newest first; empty (with a warning) when the file cannot be read. */
 export function runsOfSite(ctx: Context, site: string): KnownRun[] {
   try {
-    return knownRuns(ctx.config, ctx.profileName(), site);
+    return knownRuns(ctx.config, scope(ctx), site);
   } catch (err) {
     ctx.io.warn(`Could not read the runs started from here (${why(err)}); going on without them.`);
     return [];
@@ -22,7 +26,7 @@ export function runsOfSite(ctx: Context, site: string): KnownRun[] {
 /** Remembers a run (or a queued message) of the site, now; a failure is a warning. */
 export async function rememberSiteRun(ctx: Context, site: string, run: Omit<KnownRun, 'startedAt'>): Promise<void> {
   try {
-    await rememberRun(ctx.config, ctx.profileName(), site, { ...run, startedAt: ctx.clock.now() }, { latest: true });
+    await rememberRun(ctx.config, scope(ctx), site, { ...run, startedAt: ctx.clock.now() }, { latest: true });
   } catch (err) {
     const what = run.queued ? `the queued message ${run.jobId}` : `run ${run.jobId}`;
     ctx.io.warn(
@@ -49,4 +53,22 @@ export async function noteRunEnd(ctx: Context, site: string, jobId: string, outc
     return;
   }
   await rememberSiteRun(ctx, site, { jobId, seen: { outcome, at, prints: page.prints } });
+}
+
+/**
+ * The service has no run `jobId` that this CLI remembers for the site (its get_job answered 404):
+ * the memory is stale (an emulator started afresh, the service's data reset). It is forgotten,
+ * said in one line on stderr, and the caller decides as with no run known here.
+ */
+export async function forgetStaleRuns(ctx: Context, site: string, jobId: string): Promise<void> {
+  const where = sanitizeInline(ctx.baseUrl());
+  // Said even under --json: stdout's contract is untouched, and the decision that follows differs.
+  ctx.io.errLine(
+    `warning: Run ${sanitizeInline(jobId)}, remembered here, is not on the service at ${where} (get_job: 404); forgetting the runs remembered for ${sanitizeInline(site)}.`,
+  );
+  try {
+    await forgetRuns(ctx.config, scope(ctx), site);
+  } catch (err) {
+    ctx.debug(`the runs remembered for ${site} could not be forgotten (${why(err)})`);
+  }
 }

@@ -15,7 +15,7 @@ import type { Question } from '../../../service/events.js';
 import { readJobAnswer } from '../../../service/job.js';
 import { compareHistory, type HistoryPage, readHistoryPage } from '../../../service/messages.js';
 import type { Read } from '../../../service/read.js';
-import { runsOfSite } from './known-runs.js';
+import { forgetStaleRuns, runsOfSite } from './known-runs.js';
 
 /** A run of the site, and what it left waiting for a reply, if anything. */
 export interface LatestRun {
@@ -85,15 +85,43 @@ export async function readHistory(ctx: Context, site: string): Promise<HistoryPa
 
 const q = sanitizeInline;
 
-/** Since a run this CLI saw end: the history unchanged gives what it left; changed, unknown. */
-async function sinceSeen(ctx: Context, site: string, run: KnownRun, page: HistoryPage): Promise<Decision> {
+/** A run remembered here that the service says it does not have (get_job: 404): the memory is stale. */
+class StaleRun extends Error {
+  constructor(readonly jobId: string) {
+    super(`run ${jobId} is not on the service`);
+  }
+}
+
+/** readRun of a run remembered here: its 404 is a StaleRun, not the command's failure. */
+async function readRemembered(ctx: Context, site: string, jobId: string): Promise<LatestRun> {
+  try {
+    return await readRun(ctx, site, jobId);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw new StaleRun(jobId);
+    throw err;
+  }
+}
+
+/**
+ * Since a run this CLI saw end: the history unchanged gives what it left; changed, unknown. A
+ * changed history is said only of a run the service has (one get_job): a run it does not have is
+ * stale memory (an emulator started afresh), not something that happened since.
+ */
+async function sinceSeen(
+  ctx: Context,
+  site: string,
+  run: KnownRun,
+  page: HistoryPage,
+  named = false,
+): Promise<Decision> {
   const seen = run.seen!;
   const { same, unseen } = compareHistory(seen.prints, page.prints);
-  const left: LatestRun =
-    seen.outcome === 'question' || seen.outcome === 'plan'
-      ? await readRun(ctx, site, run.jobId)
-      : { jobId: run.jobId, outcome: seen.outcome };
+  const read = named ? readRun : readRemembered;
+  const asked = seen.outcome === 'question' || seen.outcome === 'plan';
+  const left: LatestRun = asked ? await read(ctx, site, run.jobId) : { jobId: run.jobId, outcome: seen.outcome };
   if (same) return { kind: 'known', run: left };
+  // Named with --job, the run was read already.
+  if (!asked && !named) await read(ctx, site, run.jobId);
   const what = unseen
     ? `${unseen} record${unseen === 1 ? '' : 's'} of its chat history ${unseen === 1 ? 'was' : 'were'} not there when run ${q(run.jobId)} ended`
     : `its chat history changed since run ${q(run.jobId)} ended`;
@@ -116,7 +144,7 @@ async function decideNamed(
   const run = await readRun(ctx, site, job);
   if (goesOn(run)) return { kind: 'known', run };
   if (unlisted(run)) return inUnlistedState(run);
-  if (entry?.seen) return sinceSeen(ctx, site, entry, page);
+  if (entry?.seen) return sinceSeen(ctx, site, entry, page, true);
   if (!leavesWaiting(run)) return { kind: 'known', run };
   return {
     kind: 'unknown',
@@ -134,21 +162,27 @@ export async function decide(ctx: Context, site: string, job?: string): Promise<
   const known = runsOfSite(ctx, site);
   if (job !== undefined) return decideNamed(ctx, site, job, page, known);
   if (page.empty) return { kind: 'none' };
-  const latest = known[0];
-  if (!latest) return { kind: 'unknown', why: 'no run of it was started or followed from here' };
+  if (!known[0]) return { kind: 'unknown', why: 'no run of it was started or followed from here' };
+  try {
+    return await decideRemembered(ctx, site, page, known);
+  } catch (err) {
+    if (!(err instanceof StaleRun)) throw err;
+    // Stale memory is not a reason to fail, nor to believe nothing waits: as with no run known.
+    await forgetStaleRuns(ctx, site, err.jobId);
+    return { kind: 'unknown', why: 'no run of it known here is on the service' };
+  }
+}
+
+/** The newest run remembered here, checked against the history; a run the service lacks throws StaleRun. */
+async function decideRemembered(ctx: Context, site: string, page: HistoryPage, known: KnownRun[]): Promise<Decision> {
+  const latest = known[0]!;
   // A message queued from here: the run before it stays the latest while it goes on.
   const run = latest.queued ? known.find((r) => !r.queued) : latest;
   if (!run)
     return { kind: 'unknown', why: `a message sent from here was queued (${q(latest.jobId)}) and may have run since` };
   // Seen after every message queued from here: nothing they started is missed by the comparison.
   if (run.seen && (!latest.queued || run.seen.at >= latest.startedAt)) return sinceSeen(ctx, site, run, page);
-  let read: LatestRun;
-  try {
-    read = await readRun(ctx, site, run.jobId);
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 404) throw err;
-    return { kind: 'unknown', why: `its latest run known here, ${q(run.jobId)}, cannot be read (404)` };
-  }
+  const read = await readRemembered(ctx, site, run.jobId);
   if (goesOn(read)) return { kind: 'known', run: read };
   if (unlisted(read)) return inUnlistedState(read);
   if (latest.queued)

@@ -1,0 +1,112 @@
+// The quick start's emulator stopped and started again (no --state), in real terminals (tmux) at
+// 80 and 40 columns: a conversation with a site whose remembered run the new emulator never had
+// says so in one line and asks before the first message (src/commands/chat/latest-run.ts); and a
+// second `emulator --setup` while one runs is refused at once, naming it, with the first's
+// profile left as it was (src/commands/emulator/setup.ts).
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectFits } from '../helpers/screen.js';
+import { SHAPES } from '../helpers/shapes.js';
+import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin/sitebuilder.js');
+
+const sessions: TmuxSession[] = [];
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.kill();
+});
+
+function shell(env: Record<string, string>, cols: number): TmuxSession {
+  const s = new TmuxSession(['bash', '--norc', '--noprofile'], env, { cols, rows: 40 });
+  sessions.push(s);
+  return s;
+}
+
+const atPrompt = (screen: string) => /(^|\n)\$$/.test(screen.trimEnd());
+const flat = (screen: string) => screen.replace(/\s+/g, ' ');
+
+async function type(t: TmuxSession, line: string): Promise<void> {
+  await t.waitFor(atPrompt);
+  t.send('-l', line);
+  t.send('Enter');
+}
+
+/** What the screen shows after the last time `line` was typed. */
+const after = (screen: string, line: string) => screen.split(`$ ${line}`).pop() ?? '';
+
+describe.skipIf(!hasTmux || SHAPES === 'alternate')('the emulator started again, in a terminal', () => {
+  for (const cols of [80, 40]) {
+    it(`at ${cols} columns: the stale run said once, the first message asked; a second --setup refused`, async () => {
+      const home = mkdtempSync(join(tmpdir(), 'sb-restart-tty-'));
+      const bin = join(home, 'bin');
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'sitebuilder'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+      chmodSync(join(bin, 'sitebuilder'), 0o755);
+      const config = join(home, 'config');
+      const env = {
+        HOME: home,
+        PATH: `${bin}:${process.env.PATH}`,
+        PS1: '$ ',
+        TERM: 'xterm-256color',
+        SITEBUILDER_CONFIG_DIR: config,
+        SITEBUILDER_EMULATOR_SPEED: '20',
+      };
+      const first = shell(env, cols);
+      await type(first, 'sitebuilder emulator --setup');
+      await first.waitFor(/Ctrl-C stops it/);
+      const second = shell(env, cols);
+      // Left unanswered: Ctrl-C at the question's picker.
+      const ask = 'sitebuilder chat site_recipes "Add a tiny page #ask" --yes';
+      await type(second, ask);
+      await second.waitFor(/Other \(type an answer\)/, 30_000);
+      second.send('C-c');
+      await type(second, 'echo "EXIT=$?"');
+      expect(await second.waitFor(/EXIT=\d+/)).not.toContain('EXIT=0');
+      const jobId = /--job (job_\w+)/.exec(flat(after(second.screen(), ask)))?.[1];
+      expect(jobId).toBeDefined();
+
+      // A second --setup while the first runs: refused at once, nothing changed.
+      const configText = readFileSync(join(config, 'config.json'), 'utf8');
+      const address = JSON.parse(configText).profiles.emulator.baseUrl;
+      const third = shell(env, cols);
+      await type(third, 'sitebuilder emulator --setup');
+      await type(third, 'echo "EXIT=$?"');
+      const refused = await third.waitFor(/EXIT=\d+/);
+      expect(refused).toContain('EXIT=2');
+      expect(flat(refused)).toContain(`An emulator (pid `);
+      expect(flat(refused)).toContain(`already runs at ${address} for profile emulator`);
+      expectFits(refused, cols, { commands: ['sitebuilder emulator --setup --profile emulator-2'] });
+      expect(readFileSync(join(config, 'config.json'), 'utf8')).toBe(configText);
+
+      // Stopped and started again: the same port, none of its runs.
+      first.send('C-c');
+      await first.waitFor((s) => flat(s).includes('is the current profile again.') && atPrompt(s));
+      await type(first, 'sitebuilder emulator --setup');
+      await first.waitFor((s) => (flat(s).match(/Ctrl-C stops it/g) ?? []).length === 2);
+      expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).profiles.emulator.baseUrl).toBe(address);
+
+      await type(second, 'clear');
+      await type(second, 'sitebuilder chat site_recipes');
+      const opened = await second.waitFor((s) => flat(s).includes('your first message is taken as the reply'));
+      expect(flat(opened)).toContain(`warning: Run ${jobId}, remembered here, is not on the service at ${address}`);
+      expect(flat(opened)).not.toContain('No job has the id');
+      expectFits(opened, cols);
+      second.send('-l', 'Add a menu page please');
+      second.send('Enter');
+      const confirm = await second.waitFor(/Send it\?/);
+      expectFits(confirm, cols);
+      second.send('-l', 'n');
+      second.send('Enter');
+      await second.waitFor((s) => /You/.test(s.split('Send it?').pop() ?? ''));
+      second.send('-l', '/exit');
+      second.send('Enter');
+      await type(second, 'echo "EXIT=$?"');
+      expect(await second.waitFor(/EXIT=\d+/)).toMatch(/EXIT=0/);
+      first.send('C-c');
+      await first.waitFor((s) => (flat(s).match(/is the current profile again\./g) ?? []).length === 2);
+    }, 120_000);
+  }
+});
