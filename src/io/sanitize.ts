@@ -132,10 +132,7 @@ export function forTerminal(text: string, keepOwnColour: boolean): string {
 }
 
 /** In JSON text (a string's contents or between tokens): every control and format character but tab and newline, and the line and paragraph separators, as \uXXXX. */
-const JSON_ESCAPED = new RegExp(
-  `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${FORMAT_CHARACTERS}\\u2028\\u2029]`,
-  'gu',
-);
+const JSON_ESCAPED = new RegExp(`${CONTROL}|[\\u2028\\u2029]`, 'gu');
 
 /** A character as JSON escapes: one \uXXXX per UTF-16 unit (a tag character takes two). */
 const escapeUnits = (c: string) =>
