@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
 import { FakeClock } from '../src/clock.js';
-import { rememberRun } from '../src/config/runs.js';
+import { rememberRun, runsScope } from '../src/config/runs.js';
 import { ConfigStore } from '../src/config/store.js';
 import { readHistoryPage } from '../src/service/messages.js';
 import { DEMO_TOKENS, startEmulator } from '../src/emulator/index.js';
@@ -43,7 +43,7 @@ async function setup(shapes: Shapes = 'default') {
       body: JSON.stringify({ projectId: SITE }),
     })
   ).json()) as { data: unknown };
-  await rememberRun(new ConfigStore(configDir), 'default', SITE, {
+  await rememberRun(new ConfigStore(configDir), runsScope('default', emu.baseUrl), SITE, {
     jobId: chat.data.lastJobId,
     startedAt: 1,
     seen: { outcome: 'succeeded', at: 1, prints: readHistoryPage(history.data).prints },

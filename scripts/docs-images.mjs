@@ -42,6 +42,10 @@ async function chatScene(t) {
   t.type('/plan');
   await t.waitFor((s) => /^\? You \(plan mode\) ‣/m.test(s), 'plan mode');
   t.type('Make it blue, and add an about page, a team page and a contact page');
+  // A fresh machine has followed no run of the site, so its first message is confirmed first
+  // (docs/real-service.md "What waits on a site"); a person answers yes, on camera.
+  await t.waitFor((s) => /^\? Send it\?/m.test(s), 'the first message’s confirmation');
+  await confirm(t, 'Send it?');
   const plan = await t.waitFor((s) => /^\? Build this plan\?/m.test(s), 'the plan to approve');
   t.keys(...KEYS.pickFirst); // Approve and build
   const live = await t.waitFor(

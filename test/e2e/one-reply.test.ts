@@ -100,4 +100,22 @@ describe('two replies to one plan at once make one run', () => {
     const ran = sendsSince(since).filter((s) => s.status === 200 && !s.replayed);
     expect(ran).toHaveLength(1);
   }, 60_000);
+
+  it('a reply the service refused moves the next reply from this machine to a new key', async () => {
+    emu.control.reset();
+    const config = tempConfigDir();
+    const jobId = await planWaits(config);
+    const since = emu.control.log().at(-1)!.seq;
+    // A refusal is an answer the service keeps under the key: the same key again would get it back.
+    emu.control.addFault({ method: 'send_message', status: 400, message: 'refused for the test' });
+    const reply = ['chat', SITE, '--approve', '--job', jobId, '--no-follow'];
+    const refused = await sb(reply, config);
+    expect(refused.code, refused.stderr).toBe(1);
+    const again = await sb(reply, config);
+    expect(again.code, again.stderr).toBe(0);
+    const keys = sendsSince(since).map((s) => s.idempotencyKey);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^sitebuilder-reply-/);
+    expect(keys[1]).toBe(`${keys[0]}-1`);
+  }, 60_000);
 });

@@ -143,10 +143,14 @@ describe('the committed pictures (`npm run docs:images`)', () => {
     expect(readme).toContain(`](docs/images/${name})`);
   });
 
-  it('chat.svg: a conversation in plan mode, its Markdown plan rendered, approved, the live block, then the end', () => {
+  it('chat.svg: a conversation in plan mode, its first message confirmed, its Markdown plan rendered, approved, the live block, then the end', () => {
     const [plan, live, end] = screensIn(read('chat.svg')).map((rows) => rows.join('\n'));
     expect(plan).toMatch(/^\$ sitebuilder chat site_bakery$/m);
     expect(plan).toMatch(/^✔ You \(plan mode\) · .+/m);
+    // A fresh machine knows no run of the site: it says so, and the first message is confirmed,
+    // on screen, before it goes (docs/real-service.md "What waits on a site").
+    expect(plan).toMatch(/^Cannot tell whether a question or plan waits on site_bakery /m);
+    expect(plan).toMatch(/^✔ Send it\? · Yes$/m);
     // The plan rendered: its heading, a numbered step, the table, the code block; no marker.
     expect(plan).toMatch(/^Here is my plan$/m);
     expect(plan).toMatch(/^1\. \w+ \S+: /m);

@@ -10,7 +10,7 @@ import type { Context } from '../../../context.js';
 import type { ApiError } from '../../../errors.js';
 import { sanitizeInline } from '../../../io/sanitize.js';
 import { sb } from '../../../io/shell.js';
-import { runsOfSite } from '../run/known-runs.js';
+import { runsOfSite, runsScopeOf } from '../run/known-runs.js';
 
 export interface ReplyTo {
   jobId: string;
@@ -39,7 +39,7 @@ export async function replyRefused(ctx: Context, site: string, to: ReplyTo, err:
   const known = runsOfSite(ctx, site).find((r) => r.jobId === to.jobId);
   try {
     // A run not known here is kept as the oldest, so that it is never taken for the latest.
-    await rememberRun(ctx.config, ctx.profileName(), site, {
+    await rememberRun(ctx.config, runsScopeOf(ctx), site, {
       jobId: to.jobId,
       startedAt: known?.startedAt ?? 0,
       replyTries: (known?.replyTries ?? 0) + 1,
