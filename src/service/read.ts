@@ -111,24 +111,6 @@ export interface Found<T> {
  */
 export function locate<T>(record: unknown, f: Field<T>): Found<T> | undefined {
   for (const path of f.paths) {
-    if (path !== '.' && !path.includes('*')) {
-      // One value at most: walked without the arrays a wildcard needs (every listed row reads
-      // each of its fields this way).
-      const at: string[] = [];
-      let value: unknown = record;
-      for (const segment of path.split('.')) {
-        const key = isRecord(value) ? keyOf(value, segment) : undefined;
-        if (key === undefined) {
-          value = undefined;
-          break;
-        }
-        at.push(key);
-        value = (value as Record<string, unknown>)[key];
-      }
-      const parsed = present(value) ? f.parse(value) : undefined;
-      if (parsed !== undefined) return { path: at.join('.'), value: parsed };
-      continue;
-    }
     const parsed = (path === '.' ? [{ value: record, at: [] as string[] }] : valuesAt(record, path.split('.')))
       .filter((v) => present(v.value))
       .map((v) => ({ value: f.parse(v.value), at: v.at }))
