@@ -65,8 +65,9 @@ describe.skipIf(!hasTmux || SHAPES === 'alternate')('the emulator started again,
       second.send('C-c');
       await type(second, 'echo "EXIT=$?"');
       expect(await second.waitFor(/EXIT=\d+/)).not.toContain('EXIT=0');
-      const jobId = /--job (job_\w+)/.exec(flat(after(second.screen(), ask)))?.[1];
-      expect(jobId).toBeDefined();
+      const asked = second.screen();
+      const jobId = /--job (job_\w+)/.exec(flat(after(asked, ask)))?.[1];
+      expect(jobId, asked).toBeDefined();
 
       // A second --setup while the first runs: refused at once, nothing changed.
       const configText = readFileSync(join(config, 'config.json'), 'utf8');
