@@ -3,6 +3,7 @@
 // access token is refused with exit 2, and never echoed (a token pasted in the wrong place stays
 // off the screen, the logs and the service's error messages).
 import { UsageError } from './errors.js';
+import { FORMAT_CHARACTERS } from './io/sanitize.js';
 
 /** Far above any id the service makes (24-hex ObjectIds, UUIDs, `site_bakery`). */
 export const ID_MAX_LENGTH = 256;
@@ -10,7 +11,7 @@ export const ID_MAX_LENGTH = 256;
 /** The fixed prefix of the service's tokens as the emulator makes them (docs/emulator.md "Seeded data"). */
 export const TOKEN_PREFIX = 'sbt_';
 
-const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
+const CONTROL_OR_SPACE = new RegExp(`[\\s\\u0000-\\u001f\\u007f-\\u009f${FORMAT_CHARACTERS}\\u2028\\u2029]`, 'u');
 
 /** Bits per character of the text's own distribution of characters. */
 function entropyPerChar(text: string): number {

@@ -2,7 +2,6 @@
 // "Authentication and profiles"). Reads, on every API command, parse the file directly; writes
 // are read-modify-write cycles under the file's lock with an atomic replace (private-dir.ts), so
 // parallel processes lose no update and a logout is never undone by a concurrent write.
-import { createRequire } from 'node:module';
 import { sanitizeInline } from '../io/sanitize.js';
 import { ConfigBrokenError } from './errors.js';
 import { readPrivateFile, updatePrivateFile } from './private-dir.js';
@@ -26,9 +25,11 @@ export const DEFAULT_PROFILE = 'default';
 const FILE_NAME = 'config.json';
 
 // node:os and node:path are left out of start-up (each builtin an ES module imports costs ~1 ms);
-// os is asked only when HOME is unset.
+// os is asked only when HOME is unset: process.getBuiltinModule (Node 22.3 and later), else the
+// bundle's require() (dist/ is CommonJS), not node:module's createRequire, whose module Node
+// would load at start-up for it.
 function homeDir(): string {
-  return (createRequire(import.meta.url)('node:os') as typeof import('node:os')).homedir();
+  return (process.getBuiltinModule?.('node:os') ?? (require('node:os') as typeof import('node:os'))).homedir();
 }
 
 export function configDir(env: Record<string, string | undefined>): string {

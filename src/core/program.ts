@@ -40,6 +40,7 @@ function buildCommand(
   runWith: RunCommand,
   layout?: HelpLayout,
   noun?: AnyCommandDefinition,
+  words?: string[],
 ): Command {
   const cmd = new Command(def.name);
   cmd.summary(def.summary).description(def.description ?? def.summary);
@@ -72,7 +73,15 @@ function buildCommand(
       'after',
       helpAfter((width) => layout.after(def, cmd, width, noun)),
     );
-  for (const sub of def.subcommands ?? []) cmd.addCommand(buildCommand(sub, runWith, layout, def));
+  // A subcommand the command line does not name, where no help can print (`words` given): its
+  // name and aliases only, all commander needs to dispatch past it or to suggest it for a
+  // mistyped word ("Did you mean list?"). Every verb's options cost `site list` about 0.5 ms.
+  for (const sub of def.subcommands ?? [])
+    cmd.addCommand(
+      !words?.length || [sub.name, ...(sub.aliases ?? [])].includes(words[0])
+        ? buildCommand(sub, runWith, layout, def, words?.slice(1))
+        : new Command(sub.name).aliases(sub.aliases ?? []),
+    );
   if (def.run) {
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
@@ -87,12 +96,14 @@ function buildCommand(
 /**
  * The program over the given nouns (all of them for help and completion; one to run a command),
  * its help laid out with `layout` (help-layout.ts, loaded only where a help may print: without
- * it, commander's own).
+ * it, commander's own). `words`, the command line's (commandWords), where no help can print:
+ * the subcommands it does not name are built with their names only.
  */
 export function buildProgram(
   commands: AnyCommandDefinition[],
   execute: Execute = async () => {},
   layout?: HelpLayout,
+  words?: string[],
 ): Command {
   const program = new Command('sitebuilder');
   program.description(PROGRAM_DESCRIPTION).version(VERSION, VERSION_FLAGS, 'print the version');
@@ -105,7 +116,8 @@ export function buildProgram(
   if (layout) program.addHelpText('after', helpAfter(layout.programAfter));
   const run: RunCommand = (def, cmd, positionals) =>
     execute(def, commandOptions(def, cmd, positionals), cmd.optsWithGlobals(), flagsGiven(cmd));
-  for (const def of commands) program.addCommand(buildCommand(def, run, layout), { hidden: def.hidden });
+  for (const def of commands)
+    program.addCommand(buildCommand(def, run, layout, undefined, words?.slice(1)), { hidden: def.hidden });
   return program;
 }
 
@@ -162,8 +174,11 @@ export async function runProgram(
 ): Promise<void> {
   // The help's layout is loaded only where commander may print a help: asked for (`help` words
   // are --help by now), or no verb named (a noun without one shows its help).
-  const help = argv.some((a) => /^-(-help|[a-zA-Z]*h[a-zA-Z]*)$/.test(a)) || commandWords(argv).words.length < 2;
-  const program = buildProgram(commands, execute, help ? (await import('./help-layout.js')).HELP_LAYOUT : undefined);
+  const { words } = commandWords(argv);
+  const help = argv.some((a) => /^-(-help|[a-zA-Z]*h[a-zA-Z]*)$/.test(a)) || words.length < 2;
+  const program = help
+    ? buildProgram(commands, execute, (await import('./help-layout.js')).HELP_LAYOUT)
+    : buildProgram(commands, execute, undefined, words);
   // exitOverride and configureOutput are not inherited by commands added before them, so every
   // command gets them. Help is wrapped at 80 columns, as in the texts bin/ prints without the CLI,
   // or at the width of a narrower terminal.

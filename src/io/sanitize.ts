@@ -16,8 +16,18 @@ const ESC_SEQUENCE =
   '\\u001b(?:\\[[0-?]*[ -/]*[@-~]?|[\\]PX^_][\\s\\S]*?(?:\\u0007|\\u001b\\\\|\\u009c|$)|[ -/]+[0-~]?|[0-~])?';
 /** The 8-bit forms: CSI, and OSC, DCS, SOS, PM, APC strings. */
 const C1_SEQUENCE = '\\u009b[0-?]*[ -/]*[@-~]?|[\\u0090\\u0098\\u009d-\\u009f][\\s\\S]*?(?:\\u0007|\\u009c|$)';
-/** C0 but tab and newline, DEL, C1, and the format characters (Cf: the bidi controls among them). */
-const CONTROL = '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\p{Cf}]';
+/**
+ * The format characters (Unicode Cf, the bidi controls among them) as a class's ranges for a `u`
+ * expression: what `\p{Cf}` matches in Unicode 17 (Node 22 and 24), spelled out because V8 builds
+ * a property class from ICU's tables each time an expression holding one is compiled, about 1 ms of
+ * `site list`'s start-up for the three here (test/unit/io/sanitize.test.ts checks it against `\p{Cf}`).
+ */
+export const FORMAT_CHARACTERS =
+  '\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u180e\\u200b-\\u200f\\u202a-\\u202e' +
+  '\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb\\u{110bd}\\u{110cd}\\u{13430}-\\u{1343f}' +
+  '\\u{1bca0}-\\u{1bca3}\\u{1d173}-\\u{1d17a}\\u{e0001}\\u{e0020}-\\u{e007f}';
+/** C0 but tab and newline, DEL, C1, and the format characters. */
+const CONTROL = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${FORMAT_CHARACTERS}]`;
 /** What becomes a newline: CR LF, CR, and the line and paragraph separators. */
 const BREAK = '\\r\\n?|[\\u2028\\u2029]';
 
@@ -122,7 +132,7 @@ export function forTerminal(text: string, keepOwnColour: boolean): string {
 }
 
 /** In JSON text (a string's contents or between tokens): every control and format character but tab and newline, and the line and paragraph separators, as \uXXXX. */
-const JSON_ESCAPED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
+const JSON_ESCAPED = new RegExp(`${CONTROL}|[\\u2028\\u2029]`, 'gu');
 
 /** A character as JSON escapes: one \uXXXX per UTF-16 unit (a tag character takes two). */
 const escapeUnits = (c: string) =>

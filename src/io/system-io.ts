@@ -2,7 +2,6 @@
 // buffers with createTestIO). What is costly to ask (stdin's TTY-ness, whether stdout is a pipe)
 // is asked only when something needs it.
 import { fstatSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { decideColorLevel } from './color-level.js';
 import { IO } from './io.js';
 
@@ -29,7 +28,8 @@ export function systemIO(env: Record<string, string | undefined>, noColorFlag: b
     stderr: process.stderr,
   };
   const io = new IO(streams, decideColorLevel({ env, stdoutIsTTY, noColorFlag }), {
-    stdin: () => (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(0),
+    stdin: () =>
+      (process.getBuiltinModule?.('node:tty') ?? (require('node:tty') as typeof import('node:tty'))).isatty(0),
     stdout: stdoutIsTTY,
     stderr: Boolean(process.stderr.isTTY),
     stdoutPipe: () => isPipe(1),

@@ -8,7 +8,7 @@ import { checkId, looksLikeToken } from '../../src/input.js';
 import { createTestIO } from '../../src/io/io.js';
 import { printTable } from '../../src/io/print.js';
 import { EnquirerPrompter } from '../../src/io/prompter.js';
-import { forJson, forTerminal, jsonText, sanitize, sanitizeDeep } from '../../src/io/sanitize.js';
+import { FORMAT_CHARACTERS, forJson, forTerminal, jsonText, sanitize, sanitizeDeep } from '../../src/io/sanitize.js';
 import { startSpinner } from '../../src/io/spinner.js';
 import { style } from '../../src/io/style.js';
 import { FORBIDDEN, PLANT } from '../helpers/planting-proxy.js';
@@ -51,6 +51,24 @@ describe('the sanitizer', () => {
     // Under --json it is the same value, escaped: a reader sees it is not site_bakery.
     expect(jsonText({ id: 'site_bak\u200dery' })).toBe('{"id":"site_bak\\u200dery"}');
     expect(jsonText({ tag: '\u{e0041}' })).toBe('{"tag":"\\udb40\\udc41"}');
+  });
+
+  it('removes every format character (Unicode Cf) of this Node, and only those, spelled out as they are', () => {
+    // FORMAT_CHARACTERS spells \p{Cf} out (a property class costs start-up time): the same set.
+    const spelled = new RegExp(`^[${FORMAT_CHARACTERS}]$`, 'u');
+    const cf = /^\p{Cf}$/u;
+    const differ: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (spelled.test(c) !== cf.test(c)) differ.push(cp.toString(16));
+    }
+    expect(differ).toEqual([]);
+    for (const c of ['\u00ad', '\u061c', '\u202e', '\u2066', '\ufeff', '\u{e0041}']) {
+      expect(sanitize(`a${c}b`)).toBe('ab');
+      expect(() => checkId('The site id', `site${c}x`)).toThrow(UsageError);
+    }
+    expect(sanitize('a\u00acb\u0606')).toBe('a\u00acb\u0606');
   });
 
   it('turns the line and paragraph separators into newlines', () => {
