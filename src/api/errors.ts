@@ -16,7 +16,7 @@ export interface RefusalInfo extends ApiErrorInit {
 }
 
 /** What a refusal is about: the first of these its sentence names ("No job has the id … on this site" is a job's). */
-const SUBJECTS = /\b(scheduled job|job|run|site|workspace)s?\b/i;
+const SUBJECTS = /\b(scheduled job|job|run|storage restore|restore|site|workspace)s?\b/i;
 
 /** The thing a "does not exist" (404) names first, lower-case, or undefined. */
 export const refusalSubject = (message: string): string | undefined => SUBJECTS.exec(message)?.[1].toLowerCase();
@@ -30,6 +30,9 @@ function notFoundHint(message: string, site: string | undefined): string {
     return 'Run `sitebuilder tools` to see the methods this token can use.';
   const what = refusalSubject(message);
   if (what === 'site') return SITE_LIST_HINT;
+  // No method lists storage restores: the id is the one printed when the restore started.
+  if (what === 'storage restore' || what === 'restore')
+    return `Check the id: \`${sb('storage-restore status', site ?? 'SITE')} RESTORE_ID\` takes the restore id printed when \`${sb('storage-restore', site ?? 'SITE')}\` started the restore.`;
   if (what === 'job' || what === 'run')
     return `Check the id; \`${sb('message list', site ?? 'SITE')}\` shows the site’s runs.`;
   return what === 'workspace'

@@ -31,6 +31,18 @@ describe('a 404', () => {
     expect(r.stderr).not.toContain('site list');
   });
 
+  it('for a storage restore points to the restore id printed when it started, not to the sites', async () => {
+    const before = writes();
+    const r = await cli(['storage-restore', 'status', 'site_bakery', 'srs_999999']);
+    expect(r.code, r.stderr).toBe(1);
+    const said = r.stderr.replace(/\s+/g, ' ');
+    expect(said).toContain('`sitebuilder storage-restore status site_bakery RESTORE_ID` takes the restore id printed');
+    expect(said).toContain('when `sitebuilder storage-restore site_bakery` started the restore.');
+    expect(said).not.toContain('site list');
+    expect(said).not.toContain('Did you mean');
+    expect(writes()).toBe(before);
+  });
+
   it.each([
     [['publish', 'site_bakry']],
     [['chat', 'site_bakry', 'Add an about page', '--yes']],

@@ -211,6 +211,23 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       expect(sent(emu)).toEqual(['make it nice #stall:30', 'A blog']);
     }, 45_000);
 
+    it(`chat at ${cols} columns: a line that looks like a shell command asks y/N, folded at spaces`, async () => {
+      const emu = await emulator();
+      const env = envOf(emu);
+      await knowLatestRun(emu, env.SITEBUILDER_CONFIG_DIR, 'site_bakery');
+      const t = terminal([process.execPath, BIN, 'chat', 'site_bakery'], env, cols);
+      await t.waitForPrompt(/^\? You ‣/);
+      t.send('clear', 'Enter');
+      const asked = await t.waitFor(/anyway\?.*\(y\/N\)/);
+      // Waiting for y or n: no word folded at the edge ("for the s|hell", "to the ag|ent").
+      expectFits(asked, cols, { words: ['shell.', 'Send it to the agent anyway?'] });
+      t.send('n', 'Enter');
+      await t.waitFor(/Not sent\./);
+      t.send('/exit', 'Enter');
+      await t.waitFor(/^EXIT=0$/m);
+      expect(sent(emu)).toEqual([]);
+    }, 30_000);
+
     it(`chat at ${cols} columns: a stopped queue is said as stopped, and /resume runs it`, async () => {
       const emu = await emulator();
       const env = envOf(emu);

@@ -4,7 +4,7 @@ import { expectTypeOf } from 'vitest';
 import type { call as api } from '../../src/commands/api/call.js';
 import type { chat } from '../../src/commands/chat/chat.js';
 import type { doctor } from '../../src/commands/doctor/index.js';
-import type { ChatOptions } from '../../src/commands/chat/options.js';
+import type { ChatOptions, ChoosePlaceholder } from '../../src/commands/chat/options.js';
 import type { emulator } from '../../src/commands/emulator/index.js';
 import type { EmulatorOptions } from '../../src/commands/emulator/flags.js';
 import type { publishCommand } from '../../src/commands/publish/publish.js';
@@ -28,7 +28,8 @@ expectTypeOf<OptionsOf<typeof doctor>>().toEqualTypeOf<{ site?: string; workspac
 expectTypeOf<PublishOptions['wait']>().toEqualTypeOf<boolean | undefined>();
 expectTypeOf<PublishOptions['sites']>().toEqualTypeOf<string[]>();
 expectTypeOf<ChatOptions['follow']>().toEqualTypeOf<boolean>();
-expectTypeOf<ChatOptions['choose']>().toEqualTypeOf<number | undefined>();
+// A placeholder (--choose N) is kept as such, to be refused listing the answers (chat/run.ts).
+expectTypeOf<ChatOptions['choose']>().toEqualTypeOf<number | ChoosePlaceholder | undefined>();
 expectTypeOf<EmulatorOptions['port']>().toEqualTypeOf<number>();
 expectTypeOf<EmulatorOptions['host']>().toEqualTypeOf<string>();
 expectTypeOf<OptionsOf<typeof api>['pattern']>().toEqualTypeOf<ListingPattern | undefined>();

@@ -16,6 +16,7 @@ import { forgetTypeAhead, keepTypeAhead, peekTypeAhead, withKeysGuarded } from '
 import { EndOfInputError, EscapeError } from '../../io/prompter.js';
 import { readResumeAnswer } from '../../service/chat.js';
 import { sanitizeInline } from '../../io/sanitize.js';
+import { displayWidth } from '../../io/width.js';
 import { style } from '../../io/style.js';
 import { agentText } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
@@ -37,11 +38,24 @@ const COMMANDS = ['/plan', '/queue', '/resume', '/cancel', '/reply', '/help', '/
 /** Kept text, as quoted in a sentence. */
 const quoted = (text: string) => `“${sanitizeInline(text.length > 40 ? `${text.slice(0, 39)}…` : text)}”`;
 
-/** A line that looks meant for something else: sent only when confirmed (Esc or Ctrl-C: not sent). */
+/** What a confirmation line holds beside its question: `? `, ` › ` and `(y/N)`, and the cursor. */
+const CONFIRM_DECORATION = 11;
+
+/**
+ * A line that looks meant for something else: sent only when confirmed (Esc or Ctrl-C: not sent).
+ * Where the whole question does not fit one line, the reason is said above it, folded at word
+ * boundaries (errLine), and the question stays short: a terminal folds a waiting prompt mid-word.
+ */
 async function confirmOdd(ctx: Context, why: string): Promise<boolean> {
+  const ask = 'Send it to the agent anyway?';
+  let question = `${why}. ${ask}`;
+  if (displayWidth(question) + CONFIRM_DECORATION > ctx.io.columns) {
+    ctx.io.errLine(`${sanitizeInline(why)}.`);
+    question = ask;
+  }
   let yes = false;
   try {
-    yes = await ctx.prompter.confirm(`${why}. Send it to the agent anyway?`, false);
+    yes = await ctx.prompter.confirm(question, false);
   } catch (err) {
     if (!(err instanceof InterruptedError)) throw err;
   }

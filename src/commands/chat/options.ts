@@ -8,19 +8,20 @@ import {
   parsePositiveInt,
 } from '../../core/define.js';
 import { isPlaceholder } from '../../core/placeholders.js';
-import { UsageError } from '../../errors.js';
 import { FLEET_OPTIONS } from '../shared/fleet/options.js';
 import { RECONNECT_FOR_OPTION } from '../shared/reconnect-option.js';
 
+/** --choose holding a placeholder (`N`, `<n>`): never sent; run.ts refuses it (exit 2). */
+export class ChoosePlaceholder {
+  constructor(readonly typed: string) {}
+}
+
 /**
- * --choose N: a number. A placeholder (`N`, `<n>`) is refused before anything is read or sent,
- * saying where the choices are: printed with the question, each with its own whole command.
+ * --choose N: a number. A placeholder is kept as such: run.ts reads the question back (reads
+ * only) and refuses it, exit 2, listing the whole command of each answer.
  */
-function parseChoice(value: string): number {
-  if (isPlaceholder(value))
-    throw new UsageError(
-      `--choose ${value.trim()} holds a placeholder: put the number of one of the suggested answers in its place. The question was printed with one whole --choose command for each answer; \`job watch\` with the site and the run's job id prints them again. Nothing was sent.`,
-    );
+function parseChoice(value: string): number | ChoosePlaceholder {
+  if (isPlaceholder(value)) return new ChoosePlaceholder(value.trim());
   return parsePositiveInt('--choose')(value);
 }
 

@@ -12,10 +12,10 @@ import { APPROVE_TEXT, chosenAnswer } from '../shared/conversation/answers.js';
 import { interactiveChat } from './interactive.js';
 import { siteExists } from './site-exists.js';
 import type { Mode } from '../shared/conversation/send.js';
-import type { ChatOptions } from './options.js';
+import { type ChatOptions, ChoosePlaceholder } from './options.js';
 import type { ReplyTo } from '../shared/conversation/reply-key.js';
 import { printAnswerLater, runTurn } from '../shared/conversation/turn.js';
-import { confirmNewMessage, requirePlan, requireQuestion } from '../shared/conversation/waiting.js';
+import { confirmNewMessage, placeholderChoice, requirePlan, requireQuestion } from '../shared/conversation/waiting.js';
 
 /** Characters no id has (input.ts refuses them in ids), or a length none has: such an argument is a message. */
 const notAnId = (arg: string): boolean => /[\s\p{Cc}\p{Cf}]/u.test(arg) || arg.length > ID_MAX_LENGTH;
@@ -165,6 +165,7 @@ export async function runChat(opts: ChatOptions, ctx: Context): Promise<number> 
     prompt = opts.answer;
     replyTo = { jobId: (await requireQuestion(ctx, site, '--answer', opts.job)).jobId, kind: 'question' };
   } else if (opts.choose !== undefined) {
+    if (opts.choose instanceof ChoosePlaceholder) throw await placeholderChoice(ctx, site, opts.choose.typed, opts.job);
     const chosen = await chosenAnswer(ctx, site, opts.choose, opts.job);
     [prompt, replyTo] = [chosen.prompt, { jobId: chosen.jobId, kind: 'question' }];
   } else {

@@ -153,7 +153,7 @@ describe('questions and plans', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('--choose out of range lists one whole command per answer; --choose N reads nothing and names no placeholder command', async () => {
+  it('--choose out of range, or a placeholder (N, <n>), lists one whole command per answer and sends nothing', async () => {
     const asked = await chat(['make it nice']);
     expect(asked.code).toBe(10);
     const jobId = rx()`--job (${'job'})`.exec(asked.stderr)![1];
@@ -176,10 +176,23 @@ describe('questions and plans', () => {
       expect(r.code, placeholder).toBe(2);
       expect(r.stderr).toContain(`--choose ${placeholder} holds a placeholder`);
       expect(r.stderr).toContain('Nothing was sent.');
+      // The question read back (reads only): each answer's whole command, with its label.
+      const told = r.stderr.replace(/\s+/g, ' ');
+      for (const [n, option] of ['A small business site', 'A portfolio', 'A blog', 'An online shop'].entries())
+        expect(told).toContain(`\`sitebuilder chat site_bakery --choose ${n + 1} --job ${jobId}\` (${option})`);
       // Nothing printed to paste that is itself a placeholder (SITE, JOB, N).
       expect(r.stderr).not.toMatch(/sitebuilder \S+ .*\b(SITE|JOB|N)\b/);
-      expect(emu.control.log().slice(since)).toEqual([]);
+      const read = emu.control.log().slice(since);
+      expect(read.map((e) => e.method)).toContain('get_job');
+      expect(read.filter((e) => e.method !== 'get_job' && e.method !== 'list_messages')).toEqual([]);
     }
+    // A run that cannot be read: said plainly, nothing sent.
+    const sent = calls('send_message').length;
+    const gone = await chat(['--choose', 'N', '--job', 'job_999999']);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain('--choose N holds a placeholder');
+    expect(gone.stderr.replace(/\s+/g, ' ')).toMatch(/could not be read|cannot be listed/);
+    expect(calls('send_message')).toHaveLength(sent);
   });
 
   it('--answer and --choose without --job answer the latest question', async () => {

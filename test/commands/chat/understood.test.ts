@@ -166,6 +166,26 @@ describe('lines meant for something else', () => {
   });
 });
 
+describe('lines meant for something else, on a narrow terminal', () => {
+  it.each([40, 60])(
+    'at %i columns says why above a short question, folded at spaces, never mid-word',
+    async (columns) => {
+      const prompter = new ScriptedPrompter(['clear', 'no', 'ls', 'no', '/exit']);
+      const r = await cli(['chat', 'site_bakery'], { tty: true, prompter, columns });
+      expect(r.code).toBe(0);
+      expect(r.prompts).toEqual(['You', 'Send it to the agent anyway?', 'You', 'Send it to the agent anyway?', 'You']);
+      // The question with its `? `, ` › ` and `(y/N)` fits the line.
+      expect('? Send it to the agent anyway? › (y/N) '.length).toBeLessThanOrEqual(columns);
+      for (const line of r.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+      const said = r.stderr.replace(/\n {2}/g, ' ');
+      expect(said).toContain('“clear” looks like a command for the shell.');
+      expect(said).toContain('“ls” looks like a command for the shell.');
+      expect(r.stderr).not.toMatch(/\bs\nhell|\bag\nent/);
+      expect(sends()).toEqual([]);
+    },
+  );
+});
+
 describe('a stopped queue', () => {
   it('is said as stopped, never as a busy agent, with the command (or /resume) that runs it', async () => {
     await cli(['chat', 'site_bakery', 'Add every page you can think of #long', '--no-follow']);

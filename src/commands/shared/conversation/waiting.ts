@@ -6,8 +6,11 @@
 // and --yes (the user's word) sends. A decision never rests on a guessed shape (docs/real-service.md).
 import type { Context } from '../../../context.js';
 import {
+  ApiError,
+  AuthError,
   ConfirmationNeededError,
   InterruptedError,
+  NetworkError,
   PlanPendingError,
   QuestionPendingError,
   UsageError,
@@ -165,6 +168,39 @@ async function confirmUnknownReply(
     `${sentence}, so ${flag} sent nothing. \`${sb('message list', site)}\` shows what happened; if the ${what} still waits, add --yes.`,
     { jobId: run.jobId },
   );
+}
+
+/**
+ * --choose N (a placeholder): refused, exit 2, nothing sent, but the question is read back (reads
+ * only: the history and get_job, latest-run.ts; --job names the run) so the whole --choose
+ * command of each suggested answer is printed, as for a number out of range. What cannot be
+ * read is said so.
+ */
+export async function placeholderChoice(ctx: Context, site: string, typed: string, job?: string): Promise<UsageError> {
+  const refused = `--choose ${q(typed)} holds a placeholder: put the number of one of the suggested answers in its place. Nothing was sent.`;
+  let d: Decision;
+  try {
+    d = await decide(ctx, site, job);
+  } catch (err) {
+    if (err instanceof AuthError || !(err instanceof ApiError || err instanceof NetworkError)) throw err;
+    return new UsageError(
+      `${refused} The question${job ? ` of run ${q(job)}` : ''} could not be read (${err.message.replace(/\.$/, '')}), so its answers cannot be listed here.${job ? ` \`${sb('job watch', site, job)}\` prints them once it can be read.` : ''}`,
+    );
+  }
+  if (d.kind === 'notLatest')
+    return new UsageError(
+      `${refused} ${notLatestSentence(site, d)}. See how the latest run ended with: ${sb('job watch', site, d.latest)}`,
+    );
+  if (d.kind === 'none') return new UsageError(`${refused} No question waits on ${q(site)} (${NO_HISTORY}).`);
+  if (d.kind === 'unknown' && !d.run)
+    return new UsageError(
+      `${refused} Cannot tell which run of ${q(site)} is the latest (${d.why}), so its question cannot be listed here; name the run with --job (its job id is printed with the question).`,
+    );
+  const run = d.run!;
+  if (run.question?.options.length)
+    return new UsageError(`${refused} Pick one with ${choices(site, run.jobId, run.question.options).join(', ')}.`);
+  if (kindOf(run)) return new UsageError(`${refused} ${answeredWith(site, run)}.`);
+  return new UsageError(`${refused} No question waits on ${q(site)} (${howItIs(run)}).`);
 }
 
 /** --answer / --choose: a question must wait on the latest run. Returns that run and its question. */
