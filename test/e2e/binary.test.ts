@@ -218,9 +218,10 @@ describe('start-up: what a command loads', () => {
     // What `site list` runs grew with gh-shaped help, the masked token, the configuration's
     // checks, the service model's readers (about 14 KB), the client split and the 404 and cut
     // hints; after the start-up pass (docs/CONTRIBUTING.md "Benchmarks"), 224.9 KB of ours and
-    // 360.1 KB in all.
-    expect(ours).toBeLessThan(225_000);
-    expect(Buffer.byteLength(code)).toBeLessThan(360_200);
+    // 360.1 KB in all; the 404 hint of a storage restore and --choose N read back (issue 20)
+    // about 330 bytes more.
+    expect(ours).toBeLessThan(225_600);
+    expect(Buffer.byteLength(code)).toBeLessThan(360_800);
     // ASCII (bin/ reads them as latin1), and strict, as the ES modules they came from.
     for (const f of files) {
       const text = readFileSync(f, 'latin1');
