@@ -104,10 +104,13 @@ export function clearLineOnCtrlU(p: EnquirerPrompt): void {
     };
 }
 
-/** Ctrl-D: the prompt on the screen is cancelled, and its input closed without an error. */
-export function endPrompt(shown: EnquirerPrompt): void {
-  // On an empty line readline has closed itself already; enquirer's stop (run on the prompt's
-  // close) pauses it, which Node 24 refuses (ERR_USE_AFTER_CLOSE) where Node 20 did nothing.
+/**
+ * A prompt whose input readline has closed already (an empty line at Ctrl-D; Ctrl-C, which
+ * readline answers by closing when nothing listens for SIGINT) ends without an error: enquirer's
+ * stop, run on the prompt's close, pauses the input, which Node 24 refuses (ERR_USE_AFTER_CLOSE)
+ * where Node 20 did nothing. Every cancel goes through here (tolerateClosedInput).
+ */
+function quietStop(shown: EnquirerPrompt): void {
   const p = shown as unknown as NodeJS.EventEmitter & { stop?: () => void };
   const stop = p.stop;
   if (typeof stop === 'function' && p.listeners('close').includes(stop)) {
@@ -120,5 +123,19 @@ export function endPrompt(shown: EnquirerPrompt): void {
       }
     });
   }
+}
+
+/** Makes every cancel of the prompt (Ctrl-C, Esc, Ctrl-D, a signal) tolerate a closed input. */
+export function tolerateClosedInput(shown: EnquirerPrompt): void {
+  const cancel = shown.cancel.bind(shown);
+  shown.cancel = (...args: unknown[]) => {
+    quietStop(shown);
+    return (cancel as (...a: unknown[]) => ReturnType<EnquirerPrompt['cancel']>)(...args);
+  };
+}
+
+/** Ctrl-D: the prompt on the screen is cancelled, and its input closed without an error. */
+export function endPrompt(shown: EnquirerPrompt): void {
+  quietStop(shown);
   void shown.cancel();
 }

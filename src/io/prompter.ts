@@ -19,6 +19,7 @@ import {
   type EnquirerInstance,
   type EnquirerPrompt,
   endPrompt,
+  tolerateClosedInput,
   FILTERED,
   type InputClass,
   matches,
@@ -181,6 +182,7 @@ export class EnquirerPrompter implements Prompter {
       // Signals take the one way out, which cancels this prompt (terminal-restore.ts).
       dropSignalListenersSince(listenersBefore);
       tamePrompt(p as unknown as Parameters<typeof tamePrompt>[0]);
+      tolerateClosedInput(p);
       markPrompt(io, true);
       // Space picks the line it is on, as Enter does, where the caller says so (enquirer's select
       // only rings the bell).
