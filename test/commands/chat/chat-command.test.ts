@@ -6,7 +6,7 @@ import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../../src/e
 import { ESC, Interrupts } from '../../../src/interrupts.js';
 import { fieldName, rx } from '../../helpers/shapes.js';
 import { tempConfigDir } from '../../helpers/run.js';
-import { InterruptingClock, jobEvents, knowLatestRun, ndjson, runCli, ScriptedPrompter } from './helpers.js';
+import { chatEnv, InterruptingClock, jobEvents, knowLatestRun, ndjson, runCli, ScriptedPrompter } from './helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -25,12 +25,7 @@ afterAll(() => emu.close());
 async function startOver(): Promise<void> {
   emu.control.reset();
   configDir = tempConfigDir();
-  env = {
-    SITEBUILDER_BASE_URL: emu.baseUrl,
-    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-    NO_COLOR: '1',
-    SITEBUILDER_CONFIG_DIR: configDir,
-  };
+  env = chatEnv(emu, configDir);
   await knowLatestRun(emu, configDir, SITE);
 }
 beforeEach(startOver);

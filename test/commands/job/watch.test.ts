@@ -2,9 +2,9 @@
 // runs it follows are in test/commands/chat/).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../src/clock.js';
-import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
+import { type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import { tempConfigDir } from '../../helpers/run.js';
-import { knowLatestRun, runCli } from '../chat/helpers.js';
+import { chatEnv, knowLatestRun, runCli } from '../chat/helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -20,12 +20,7 @@ afterAll(() => emu.close());
 beforeEach(async () => {
   emu.control.reset();
   const configDir = tempConfigDir();
-  env = {
-    SITEBUILDER_BASE_URL: emu.baseUrl,
-    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-    NO_COLOR: '1',
-    SITEBUILDER_CONFIG_DIR: configDir,
-  };
+  env = chatEnv(emu, configDir);
   await knowLatestRun(emu, configDir, SITE);
 });
 

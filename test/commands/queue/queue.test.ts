@@ -6,7 +6,7 @@ import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../../src/e
 import { fieldName } from '../../helpers/shapes.js';
 import { tempConfigDir } from '../../helpers/run.js';
 import { ScriptedPrompter as StepPrompter } from '../../helpers/scripted-prompter.js';
-import { knowLatestRun, runCli } from '../chat/helpers.js';
+import { chatEnv, knowLatestRun, runCli } from '../chat/helpers.js';
 
 const SITE = 'site_bakery';
 const clock = new FakeClock();
@@ -22,12 +22,7 @@ afterAll(() => emu.close());
 beforeEach(async () => {
   emu.control.reset();
   const configDir = tempConfigDir();
-  env = {
-    SITEBUILDER_BASE_URL: emu.baseUrl,
-    SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-    NO_COLOR: '1',
-    SITEBUILDER_CONFIG_DIR: configDir,
-  };
+  env = chatEnv(emu, configDir);
   await knowLatestRun(emu, configDir, SITE);
 });
 
