@@ -73,9 +73,8 @@ describe.skipIf(!hasTmux)('upload progress in a terminal', () => {
   it('moves, fits 80 and 40 columns, and gives way to the address', async () => {
     const small = file('small.txt', 2_000);
     const big = file('photos.zip', 6 * MiB);
-    // Each session's big body crawls at 1 MB/s (8 MB of base64: about 8 s): the time left shows
-    // once a rate is known (about 2 s in), and at 1.5 MB/s a loaded run could end first.
-    emu.control.addFault({ method: 'upload_storage_file', bytesPerSecond: 1_000_000, times: 4 });
+    // Each session's big body crawls at 1.5 MB/s (8 MB of base64: a few seconds).
+    emu.control.addFault({ method: 'upload_storage_file', bytesPerSecond: 1_500_000, times: 4 });
     const runs = [80, 40].map((cols) => ({ cols, t: upload(cols, [small, big]) }));
     const seen = await Promise.all(runs.map(({ cols, t }) => watch(t, cols, /EXIT=\d+/)));
     for (const [i, { cols }] of runs.entries()) {
