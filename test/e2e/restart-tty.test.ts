@@ -54,6 +54,8 @@ describe.skipIf(!hasTmux || SHAPES === 'alternate').concurrent('the emulator sta
         TERM: 'xterm-256color',
         SITEBUILDER_CONFIG_DIR: config,
         SITEBUILDER_EMULATOR_SPEED: '20',
+        // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
+        SITEBUILDER_CLOCK_SPEED: '20',
       };
       const first = shell(env, cols);
       await type(first, 'sitebuilder emulator --setup');
