@@ -2,7 +2,7 @@
 // columns (src/commands/shared/run/run-keys.ts): Ctrl-C stops following and the run goes on, which the
 // printed re-attach command, pasted into the same shell, shows; Esc asks, any other key keeps the
 // run going, and y cancels it, which `job watch` after shows too. In a conversation, a cancelled
-// run leaves the prompt there.
+// run leaves the prompt there. The tests run side by side, each with an emulator of its own.
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -121,7 +121,7 @@ async function cancelInConversation(emu: RunningEmulator, site: string, cols: nu
   t.send('Escape');
   await t.waitFor((s) => unwrapped(s).includes('Nothing runs to cancel. /exit or Ctrl-D leaves.'));
   await t.waitForPrompt(/^\? You ‣ Add an about page\s*$/);
-  t.send(' and a contact page #stall:${STALL}', 'Enter');
+  t.send(` and a contact page #stall:${STALL}`, 'Enter');
   await t.waitFor(/The agent stalled/, 20_000);
   t.send('Escape');
   await t.waitFor((s) => unwrapped(s).includes('Cancel this run? y cancels it'));
@@ -138,15 +138,30 @@ async function cancelInConversation(emu: RunningEmulator, site: string, cols: nu
   expect(await exitOf(t, 2)).toBe(1);
 }
 
-describe.skipIf(!hasTmux)('the keys of a followed run in a real terminal', () => {
-  it('Ctrl-C stops following (the run goes on); Esc asks, y cancels; job watch after agrees, at 80 and 40 columns', async () => {
-    const emus = await Promise.all([0, 1, 2, 3].map(() => startEmulator({ port: 0, speed: SPEED })));
-    opened.push(...emus);
-    await Promise.all([
-      stopThenCancel(emus[0], 'site_bakery', 80),
-      stopThenCancel(emus[1], 'site_portfolio', 40),
-      cancelInConversation(emus[2], 'site_docs', 80),
-      cancelInConversation(emus[3], 'site_bakery', 40),
-    ]);
-  }, 90_000);
+/** An emulator of the test's own, closed with the rest once all have ended. */
+async function emulator(): Promise<RunningEmulator> {
+  const emu = await startEmulator({ port: 0, speed: SPEED });
+  opened.push(emu);
+  return emu;
+}
+
+describe.skipIf(!hasTmux).concurrent('the keys of a followed run in a real terminal', () => {
+  for (const [site, cols] of [
+    ['site_bakery', 80],
+    ['site_portfolio', 40],
+  ] as const)
+    it(
+      `at ${cols} columns: Ctrl-C stops following (the run goes on); Esc asks, y cancels; job watch after agrees`,
+      async () => stopThenCancel(await emulator(), site, cols),
+      60_000,
+    );
+  for (const [site, cols] of [
+    ['site_docs', 80],
+    ['site_bakery', 40],
+  ] as const)
+    it(
+      `at ${cols} columns: in a conversation, Esc, y cancels the run and the prompt comes back`,
+      async () => cancelInConversation(await emulator(), site, cols),
+      60_000,
+    );
 });
