@@ -156,11 +156,20 @@ const unwrapped = (screen: string) => screen.replace(/\n {2}(?=\S)/g, ' ');
 
 describe.skipIf(!hasTmux).concurrent('a followed run in a real terminal', () => {
   for (const cols of [80, 40]) {
-    it(`at ${cols} columns: the live block in place, one spinner, the task list moved on; Esc, y cancels`, () =>
-      liveBlock(cols, cols === 80 ? 'site_bakery' : 'site_portfolio'));
-    it(`at ${cols} columns: the service lost while the run stalls: exit 8, one end line that detaches`, () =>
-      lostService(cols, 'site_docs', false));
+    it(
+      `at ${cols} columns: the live block in place, one spinner, the task list moved on; Esc, y cancels`,
+      () => liveBlock(cols, cols === 80 ? 'site_bakery' : 'site_portfolio'),
+      60_000,
+    );
+    it(
+      `at ${cols} columns: the service lost while the run stalls: exit 8, one end line that detaches`,
+      () => lostService(cols, 'site_docs', false),
+      60_000,
+    );
   }
-  it('at 40 columns: the service lost, then back on its port: the run goes on to its real end', () =>
-    lostService(40, 'site_bakery', true));
+  it(
+    'at 40 columns: the service lost, then back on its port: the run goes on to its real end',
+    () => lostService(40, 'site_bakery', true),
+    60_000,
+  );
 });
