@@ -13,7 +13,7 @@
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
 import { forgetTypeAhead, keepTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
-import { EndOfInputError, EscapeError } from '../../io/prompter.js';
+import { EndOfInputError, EscapeError } from '../../errors.js';
 import { readResumeAnswer } from '../../service/chat.js';
 import { sanitizeInline } from '../../io/sanitize.js';
 import { displayWidth } from '../../io/width.js';
