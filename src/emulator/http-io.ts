@@ -40,7 +40,15 @@ export function readBody(req: IncomingMessage, limit: number, bytesPerSecond?: n
       }
       chunks.push(chunk);
     });
-    req.on('end', () => !over && resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    req.on('end', () => {
+      if (over) return;
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      // The stream may end while paused for its last chunk's time (its end needs no more
+      // reading): the body is whole only once that time has come.
+      const wait = bytesPerSecond ? started + (size / bytesPerSecond) * 1000 - Date.now() : 0;
+      if (wait > 0) setTimeout(() => resolve(body), wait);
+      else resolve(body);
+    });
     // The sender went away mid-body (Ctrl-C during an upload): nothing was received whole, so
     // nothing is done; the log says so (400), and it is no failure of the emulator's.
     req.on('error', (err) => {
