@@ -94,7 +94,10 @@ describe.skipIf(!hasTmux || SHAPES === 'alternate').concurrent('the emulator sta
 
       await type(second, 'clear');
       await type(second, 'sitebuilder chat site_recipes');
-      const opened = await second.waitFor((s) => flat(s).includes('your first message is taken as the reply'));
+      // Typed once the prompt shows, as a person types: keys typed before it never answer it.
+      const opened = await second.waitFor(
+        (s) => flat(s).includes('your first message is taken as the reply') && /^\? You ‣/m.test(s),
+      );
       expect(flat(opened)).toContain(`warning: Run ${jobId}, remembered here, is not on the service at ${address}`);
       expect(flat(opened)).not.toContain('No job has the id');
       expectFits(opened, cols);
