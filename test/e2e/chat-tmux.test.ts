@@ -83,15 +83,16 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     await waitFor(/^\? You ‣\s*$/m);
 
     keys('/plan', 'Enter');
-    await waitFor(/Plan mode/);
+    // Each line typed once the prompt shows, as a person types: keys typed before it never answer it.
+    await waitFor(/Plan mode[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
     keys('Add a team page with our bakers', 'Enter');
     await waitFor(/Build this plan\? …/);
     expect(screen()).toContain('Here is my plan');
     keys('Enter');
-    await waitFor(/\+ team\.html[\s\S]*Done in/);
+    await waitFor(/\+ team\.html[\s\S]*Done in[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
     // An empty line sends nothing and stays; /exit leaves.
     keys('Enter');
-    await waitFor(/Nothing sent\. \/exit or Ctrl-D leaves\./);
+    await waitFor(/Nothing sent\. \/exit or Ctrl-D leaves\.[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
     keys('/exit', 'Enter');
     await waitFor(/EXIT=0/);
 

@@ -224,6 +224,8 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       expectFits(asked, cols, { words: ['shell.', 'Send it to the agent anyway?'] });
       t.send('n', 'Enter');
       await t.waitFor(/Not sent\./);
+      // Typed once the prompt shows again, as a person types: keys typed before it never answer it.
+      await t.waitForPrompt(/^\? You ‣/);
       t.send('/exit', 'Enter');
       await t.waitFor(/^EXIT=0$/m);
       expect(sent(emu)).toEqual([]);
@@ -257,6 +259,7 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       );
       expect(queued).not.toContain('The agent is busy');
       expect(queued).not.toContain('runs on its own');
+      await t.waitForPrompt(/^\? You ‣/);
       t.send('/resume', 'Enter');
       const resumed = await t.waitFor(/bigger\s+header[\s\S]*Done in[\s\S]*\? You ‣/, 15_000);
       expectFits(withoutRunView(resumed), cols, { words: ['/resume'] });
