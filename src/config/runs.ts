@@ -188,8 +188,10 @@ export async function rememberRun(
     const floor = Math.max(Number.NEGATIVE_INFINITY, ...list.flatMap((r) => [r.startedAt, r.seen?.at ?? r.startedAt]));
     const merged: KnownRun = {
       jobId: checked.jobId,
+      // Its first start as remembered, not this clock's: a run placed after the floor below
+      // stays there when it is remembered again (its end, by a clock that runs behind).
       startedAt: before
-        ? Math.min(before.startedAt, checked.startedAt)
+        ? before.startedAt
         : opts.latest
           ? Math.max(checked.startedAt, floor + 1)
           : checked.startedAt,
