@@ -1,0 +1,93 @@
+// Every command sitebuilder prints, pasted exactly into bash, does what its sentence says or
+// sends nothing and exits 2 naming what to fill in (issue: "a printed command is either complete
+// or inert"). Journeys run the built binary against an emulator of this process; every command
+// they print is collected (a `backquoted` span, or a `sitebuilder …` that starts a line or
+// follows a colon, to its end) and pasted into bash at once, as a person would, with the
+// emulator's request log read around it (test/helpers/pasted-commands.ts). Here, chat to one
+// site: a timeout, a question and the refusals that name its replies, a plan, the queue, and the
+// words that name a site; printed-commands-others.test.ts holds the rest (the file is split so
+// that its halves run side by side).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { pastingShell } from '../helpers/pasted-commands.js';
+
+const SPEED = 60;
+let emu: RunningEmulator;
+const shell = pastingShell(() => emu, SPEED);
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, speed: SPEED });
+});
+afterAll(() => emu?.close());
+
+describe('every printed command of chat to one site, pasted into bash as printed', () => {
+  it('works, or sends nothing and exits 2 naming what to fill in', async () => {
+    const withDefault = { SITEBUILDER_SITE: 'site_portfolio' };
+    const all: string[] = [];
+    const problems: string[] = [];
+    /** What each journey printed, for a failure to show. */
+    const transcript: string[] = [];
+    const journey = async (line: string, env?: Record<string, string>) => {
+      const j = await shell.journey(line, env);
+      all.push(...j.printed);
+      problems.push(...j.problems);
+      transcript.push(`$ ${line}\n${j.out}`);
+      return j;
+    };
+    // --timeout: re-attach (which follows the run to its end), and cancel (it has ended by then).
+    await journey("sitebuilder chat site_docs 'Add every page you can think of #long' --timeout 5s --yes");
+    // A question: one --choose per suggested answer, then --answer '…'. (--yes: a service whose
+    // history names no run with a time cannot tell what waits on a site this machine has not
+    // written to yet; the first message there goes anyway.) While it waits, a message is refused
+    // with a sentence that names the replies; so are --choose out of range, and a placeholder
+    // for it: one whole command per suggested answer. The same command printed again is pasted
+    // once (test/helpers/pasted-commands.ts).
+    const asked = await journey(
+      "sitebuilder chat site_bakery 'make it nice' --yes; sitebuilder chat site_bakery 'Add a contact page'; sitebuilder chat site_bakery --choose 9; sitebuilder chat site_bakery --choose N",
+    );
+    for (const n of [1, 2, 3, 4])
+      expect(
+        asked.printed.filter((c) => new RegExp(`^sitebuilder chat site_bakery --choose ${n} --job \\S+$`).test(c)),
+      ).toHaveLength(4);
+    expect(asked.printed.filter((c) => /^sitebuilder chat site_bakery --answer '…' --job \S+$/.test(c))).toHaveLength(
+      2,
+    );
+    expect(new Set(asked.printed).size, asked.out).toBe(5);
+    // A plan: --approve, --revise '…'.
+    await journey("sitebuilder chat site_docs --plan 'Add a gallery page with photos of the team' --yes");
+    // Reply flags with nothing waiting.
+    await journey('sitebuilder chat site_portfolio --approve; sitebuilder chat site_portfolio --answer Yes');
+    // --no-follow, then a message queued behind it, then a cancel that stops the queue.
+    await journey(
+      "sitebuilder chat site_portfolio 'Add every page you can think of #long' --no-follow --yes && sitebuilder chat site_portfolio 'Then a footer please'; sitebuilder job cancel site_portfolio",
+    );
+    // A lone argument: not a site; a message without a site; no terminal for a conversation;
+    // words that are no sites.
+    await journey('sitebuilder chat site_bakry', withDefault);
+    await journey("sitebuilder chat 'Add a contact page'; sitebuilder chat site_bakery");
+    await journey("sitebuilder chat site_blog hello there 'my friend'");
+    expect(problems).toEqual([]);
+    expect(all.length, `printed:\n${all.join('\n')}`).toBeGreaterThan(25);
+    // Where the choices are known, each is a whole command: none holds `--choose N` to fill in.
+    expect(all.filter((c) => /--choose\s+(?!\d+\b)/.test(c))).toEqual([]);
+    // The journeys printed what they are meant to: each kind of command at least once.
+    for (const re of [
+      /^sitebuilder chat site_bakery --choose 2 --job \S+$/,
+      /^sitebuilder chat site_bakery --choose 4 --job \S+$/,
+      /^sitebuilder chat site_bakery --answer '…' --job \S+$/,
+      /^sitebuilder chat site_docs --approve --job \S+$/,
+      /^sitebuilder chat site_docs --revise '…' --job \S+$/,
+      /^sitebuilder job watch site_docs \S+$/,
+      /^sitebuilder job watch site_portfolio \S+$/,
+      /^sitebuilder job cancel site_docs --job \S+$/,
+      /^sitebuilder queue resume site_portfolio$/,
+      /^sitebuilder chat site_portfolio site_bakry$/,
+      /^sitebuilder chat SITE 'Add a contact page'$/,
+      /^sitebuilder chat site_blog 'hello there my friend'$/,
+    ])
+      expect(
+        all.some((c) => re.test(c)),
+        `${re} in:\n${transcript.join('\n')}`,
+      ).toBe(true);
+  }, 240_000);
+});
