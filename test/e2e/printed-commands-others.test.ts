@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { pastingShell, printedCommands } from '../helpers/pasted-commands.js';
 import { envelope, type ScriptServer, startScriptServer } from '../helpers/script-server.js';
+import { SHAPES } from '../helpers/shapes.js';
 
 const SPEED = 60;
 let emu: RunningEmulator;
@@ -81,7 +82,9 @@ describe('every printed command of publish, restores and batches, pasted into ba
   }, 240_000);
 });
 
-describe('a service whose ids begin with -', () => {
+// The answers are the test's own (a scripted server), whatever the shapes: the alternate
+// project's run would repeat it.
+describe.skipIf(SHAPES === 'alternate')('a service whose ids begin with -', () => {
   let evil: Server;
   let evilHits = 0;
   let hostile: ScriptServer;
