@@ -6,7 +6,9 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { run } from '../helpers/run.js';
 import { ID, itemsIn, rx, shapesEnv } from '../helpers/shapes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -207,16 +209,29 @@ describe.concurrent('against an emulator started by the test', () => {
       ['site', 'view', 'site_nothing'],
       ['publish', 'site_bakery', '--idempotency-key', 'has space'],
     ];
-    for (const force of [{ FORCE_COLOR: '3' }, { CLICOLOR_FORCE: '1' }] as Record<string, string>[]) {
+    // The last two fail (exit 1 and 2): errors are piped too.
+    const fails = (argv: string[]) => argv.includes('site_nothing') || argv.includes('has space');
+    // The built binary, each line once with both variables: whatever reads either one (our
+    // colour level, chalk, commander's own colours) is told to force colour.
+    const force = { FORCE_COLOR: '3', CLICOLOR_FORCE: '1' };
+    for (const argv of lines) {
+      // sh() sets NO_COLOR for the other tests: unset here, so that only the pipe says no.
+      const res = await sh(['env', '-u', 'NO_COLOR', 'sitebuilder', ...argv], { ...env, ...force });
+      expect(res.stdout + res.stderr, `${argv.join(' ')}: ${res.stderr}`).not.toContain('\u001b');
+      expect(res.code === 0, `${argv.join(' ')}: exit ${res.code}`).toBe(!fails(argv));
+    }
+    // Each variable alone, where only the colour level reads the environment it is given (the
+    // CLI in this process, its output a pipe; its clock the emulator's, so no wait is real):
+    // neither forces it, and neither hides behind the other.
+    const clock = new FakeClock();
+    const own = await startEmulator({ port: 0, clock });
+    emulators.push(own);
+    for (const alone of [{ FORCE_COLOR: '3' }, { CLICOLOR_FORCE: '1' }] as Record<string, string>[]) {
       for (const argv of lines) {
-        // sh() sets NO_COLOR for the other tests: unset here, so that only the pipe says no.
-        const res = await sh(['env', '-u', 'NO_COLOR', 'sitebuilder', ...argv], { ...env, ...force });
-        expect(res.stdout + res.stderr, `${JSON.stringify(force)} ${argv.join(' ')}: ${res.stderr}`).not.toContain(
-          '\u001b',
-        );
-        // The last two fail (exit 1 and 2): errors are piped too.
-        const fails = argv.includes('site_nothing') || argv.includes('has space');
-        expect(res.code === 0, `${argv.join(' ')}: exit ${res.code}`).toBe(!fails);
+        const res = await run(argv, { env: { ...env, SITEBUILDER_BASE_URL: own.baseUrl, ...alone }, clock });
+        const what = `${JSON.stringify(alone)} ${argv.join(' ')}: ${res.stderr}`;
+        expect(res.stdout + res.stderr, what).not.toContain('\u001b');
+        expect(res.code === 0, what).toBe(!fails(argv));
       }
     }
   });
