@@ -75,13 +75,23 @@ describe.skipIf(!hasJq).concurrent('examples/publish.sh', () => {
   });
 
   it('without --yes its message is refused on that site: exit 5, nothing sent', async () => {
-    const res = await sh(
-      ['sitebuilder', 'emulator', '--speed', '60', '--', 'sitebuilder', 'chat', 'site_bakery', 'Add a page', '--json'],
-      {},
-    );
-    expect(res.code).toBe(5);
-    expect(res.stdout).not.toContain('"outcome"');
-    expect(res.stderr).toContain('Cannot tell whether a question or plan waits on site_bakery');
+    // A fresh emulator, as `sitebuilder emulator --` starts one (the line above runs through it).
+    const emu = await startEmulator({ port: 0, speed: 60 });
+    try {
+      const res = await sh(['sitebuilder', 'chat', 'site_bakery', 'Add a page', '--json'], {
+        SITEBUILDER_CONFIG_DIR: mkdtempSync(join(tmp, 'config-')),
+        SITEBUILDER_BASE_URL: emu.baseUrl,
+        SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+        SITEBUILDER_CLOCK_SPEED: '60',
+      });
+      expect(res.code).toBe(5);
+      expect(res.stdout).not.toContain('"outcome"');
+      expect(res.stderr).toContain('Cannot tell whether a question or plan waits on site_bakery');
+      expect(emu.control.log({ method: 'list_messages' }).length).toBeGreaterThan(0);
+      expect(emu.control.log({ method: 'send_message' })).toHaveLength(0);
+    } finally {
+      await emu.close();
+    }
   });
 
   it('stops with exit 10 and the answering command when the agent asks a question; nothing is published', async () => {
