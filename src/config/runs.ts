@@ -190,11 +190,7 @@ export async function rememberRun(
       jobId: checked.jobId,
       // Its first start as remembered, not this clock's: a run placed after the floor below
       // stays there when it is remembered again (its end, by a clock that runs behind).
-      startedAt: before
-        ? before.startedAt
-        : opts.latest
-          ? Math.max(checked.startedAt, floor + 1)
-          : checked.startedAt,
+      startedAt: before?.startedAt ?? (opts.latest ? Math.max(checked.startedAt, floor + 1) : checked.startedAt),
       ...(mode ? { mode } : {}),
       ...(checked.queued ? { queued: true as const } : {}),
       ...(seen ? { seen } : {}),
