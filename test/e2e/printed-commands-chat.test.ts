@@ -57,9 +57,11 @@ describe('every printed command of chat to one site, pasted into bash as printed
     await journey("sitebuilder chat site_docs --plan 'Add a gallery page with photos of the team' --yes");
     // Reply flags with nothing waiting.
     await journey('sitebuilder chat site_portfolio --approve; sitebuilder chat site_portfolio --answer Yes');
-    // --no-follow, then a message queued behind it, then a cancel that stops the queue.
+    // --no-follow, then a message queued behind it, then a cancel that stops the queue. (The run
+    // stalls for long, so that the message waits in the queue whatever the load: a run that only
+    // had many steps could end, and start the next, before the cancel.)
     await journey(
-      "sitebuilder chat site_portfolio 'Add every page you can think of #long' --no-follow --yes && sitebuilder chat site_portfolio 'Then a footer please'; sitebuilder job cancel site_portfolio",
+      "sitebuilder chat site_portfolio 'Add every page you can think of #long #stall:3600' --no-follow --yes && sitebuilder chat site_portfolio 'Then a footer please'; sitebuilder job cancel site_portfolio",
     );
     // A lone argument: not a site; a message without a site; no terminal for a conversation;
     // words that are no sites.
