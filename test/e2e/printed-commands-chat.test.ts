@@ -5,91 +5,97 @@
 // follows a colon, to its end) and pasted into bash at once, as a person would, with the
 // emulator's request log read around it (test/helpers/pasted-commands.ts). Here, chat to one
 // site: a timeout, a question and the refusals that name its replies, a plan, the queue, and the
-// words that name a site; printed-commands-others.test.ts holds the rest (the file is split so
-// that its halves run side by side).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// words that name a site; printed-commands-others.test.ts holds the rest. The file is split, and
+// its journeys run side by side, each test on an emulator of its own, so that the wait on one
+// run does not hold up the others.
+import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { pastingShell } from '../helpers/pasted-commands.js';
 
 const SPEED = 60;
-let emu: RunningEmulator;
-const shell = pastingShell(() => emu, SPEED);
+const emulators: RunningEmulator[] = [];
+afterAll(() => Promise.all(emulators.map((e) => e.close())));
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, speed: SPEED });
-});
-afterAll(() => emu?.close());
+/** A prompt against an emulator of the test's own. */
+async function fresh() {
+  const emu = await startEmulator({ port: 0, speed: SPEED });
+  emulators.push(emu);
+  return pastingShell(() => emu, SPEED);
+}
 
-describe('every printed command of chat to one site, pasted into bash as printed', () => {
-  it('works, or sends nothing and exits 2 naming what to fill in', async () => {
-    const withDefault = { SITEBUILDER_SITE: 'site_portfolio' };
-    const all: string[] = [];
-    const problems: string[] = [];
-    /** What each journey printed, for a failure to show. */
-    const transcript: string[] = [];
-    const journey = async (line: string, env?: Record<string, string>) => {
-      const j = await shell.journey(line, env);
-      all.push(...j.printed);
-      problems.push(...j.problems);
-      transcript.push(`$ ${line}\n${j.out}`);
-      return j;
-    };
+describe.concurrent('every printed command of chat to one site, pasted into bash as printed, works or sends nothing and exits 2 naming what to fill in', () => {
+  it('a run followed past --timeout, and a plan', async () => {
+    const shell = await fresh();
     // --timeout: re-attach (which follows the run to its end), and cancel (it has ended by then).
-    await journey("sitebuilder chat site_docs 'Add every page you can think of #long' --timeout 5s --yes");
+    await shell.journey("sitebuilder chat site_docs 'Add every page you can think of #long' --timeout 5s --yes");
+    // A plan: --approve, --revise '…'.
+    await shell.journey("sitebuilder chat site_docs --plan 'Add a gallery page with photos of the team' --yes");
+    shell.expectPrinted(
+      [
+        /^sitebuilder job watch site_docs \S+$/,
+        /^sitebuilder job cancel site_docs --job \S+$/,
+        /^sitebuilder chat site_docs --approve --job \S+$/,
+        /^sitebuilder chat site_docs --revise '…' --job \S+$/,
+      ],
+      3,
+    );
+  });
+
+  it('a question, and the refusals that name its replies; words that name no site', async () => {
+    const shell = await fresh();
     // A question: one --choose per suggested answer, then --answer '…'. (--yes: a service whose
     // history names no run with a time cannot tell what waits on a site this machine has not
     // written to yet; the first message there goes anyway.) While it waits, a message is refused
     // with a sentence that names the replies; so are --choose out of range, and a placeholder
     // for it: one whole command per suggested answer. The same command printed again is pasted
     // once (test/helpers/pasted-commands.ts).
-    const asked = await journey(
+    const asked = await shell.journey(
       "sitebuilder chat site_bakery 'make it nice' --yes; sitebuilder chat site_bakery 'Add a contact page'; sitebuilder chat site_bakery --choose 9; sitebuilder chat site_bakery --choose N",
     );
     for (const n of [1, 2, 3, 4])
       expect(
         asked.printed.filter((c) => new RegExp(`^sitebuilder chat site_bakery --choose ${n} --job \\S+$`).test(c)),
+        asked.out,
       ).toHaveLength(4);
-    expect(asked.printed.filter((c) => /^sitebuilder chat site_bakery --answer '…' --job \S+$/.test(c))).toHaveLength(
-      2,
-    );
+    expect(
+      asked.printed.filter((c) => /^sitebuilder chat site_bakery --answer '…' --job \S+$/.test(c)),
+      asked.out,
+    ).toHaveLength(2);
     expect(new Set(asked.printed).size, asked.out).toBe(5);
-    // A plan: --approve, --revise '…'.
-    await journey("sitebuilder chat site_docs --plan 'Add a gallery page with photos of the team' --yes");
+    // A message without a site; no terminal for a conversation; words that are no sites.
+    await shell.journey("sitebuilder chat 'Add a contact page'; sitebuilder chat site_bakery");
+    await shell.journey("sitebuilder chat site_blog hello there 'my friend'");
+    shell.expectPrinted(
+      [
+        /^sitebuilder chat site_bakery --choose 2 --job \S+$/,
+        /^sitebuilder chat site_bakery --choose 4 --job \S+$/,
+        /^sitebuilder chat site_bakery --answer '…' --job \S+$/,
+        /^sitebuilder chat SITE 'Add a contact page'$/,
+        /^sitebuilder chat site_blog 'hello there my friend'$/,
+      ],
+      20,
+    );
+  });
+
+  it('replies with nothing waiting, the queue, and a lone argument that is no site', async () => {
+    const shell = await fresh();
     // Reply flags with nothing waiting.
-    await journey('sitebuilder chat site_portfolio --approve; sitebuilder chat site_portfolio --answer Yes');
+    await shell.journey('sitebuilder chat site_portfolio --approve; sitebuilder chat site_portfolio --answer Yes');
     // --no-follow, then a message queued behind it, then a cancel that stops the queue. (The run
     // stalls for long, so that the message waits in the queue whatever the load: a run that only
     // had many steps could end, and start the next, before the cancel.)
-    await journey(
+    await shell.journey(
       "sitebuilder chat site_portfolio 'Add every page you can think of #long #stall:3600' --no-follow --yes && sitebuilder chat site_portfolio 'Then a footer please'; sitebuilder job cancel site_portfolio",
     );
-    // A lone argument: not a site; a message without a site; no terminal for a conversation;
-    // words that are no sites.
-    await journey('sitebuilder chat site_bakry', withDefault);
-    await journey("sitebuilder chat 'Add a contact page'; sitebuilder chat site_bakery");
-    await journey("sitebuilder chat site_blog hello there 'my friend'");
-    expect(problems).toEqual([]);
-    expect(all.length, `printed:\n${all.join('\n')}`).toBeGreaterThan(25);
-    // Where the choices are known, each is a whole command: none holds `--choose N` to fill in.
-    expect(all.filter((c) => /--choose\s+(?!\d+\b)/.test(c))).toEqual([]);
-    // The journeys printed what they are meant to: each kind of command at least once.
-    for (const re of [
-      /^sitebuilder chat site_bakery --choose 2 --job \S+$/,
-      /^sitebuilder chat site_bakery --choose 4 --job \S+$/,
-      /^sitebuilder chat site_bakery --answer '…' --job \S+$/,
-      /^sitebuilder chat site_docs --approve --job \S+$/,
-      /^sitebuilder chat site_docs --revise '…' --job \S+$/,
-      /^sitebuilder job watch site_docs \S+$/,
-      /^sitebuilder job watch site_portfolio \S+$/,
-      /^sitebuilder job cancel site_docs --job \S+$/,
-      /^sitebuilder queue resume site_portfolio$/,
-      /^sitebuilder chat site_portfolio site_bakry$/,
-      /^sitebuilder chat SITE 'Add a contact page'$/,
-      /^sitebuilder chat site_blog 'hello there my friend'$/,
-    ])
-      expect(
-        all.some((c) => re.test(c)),
-        `${re} in:\n${transcript.join('\n')}`,
-      ).toBe(true);
-  }, 240_000);
+    // A lone argument: not a site (a default site is set).
+    await shell.journey('sitebuilder chat site_bakry', { SITEBUILDER_SITE: 'site_portfolio' });
+    shell.expectPrinted(
+      [
+        /^sitebuilder job watch site_portfolio \S+$/,
+        /^sitebuilder queue resume site_portfolio$/,
+        /^sitebuilder chat site_portfolio site_bakry$/,
+      ],
+      3,
+    );
+  });
 });

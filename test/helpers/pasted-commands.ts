@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
 import { isPlaceholder } from '../../src/core/placeholders.js';
 import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
 import { shellWords } from '../commands/chat/helpers.js';
@@ -55,7 +56,7 @@ export function pastingShell(emu: () => RunningEmulator, speed: number) {
           ...base,
           CI: '',
           PATH: `${shimDir}:${process.env.PATH}`,
-          SITEBUILDER_BASE_URL: emu().baseUrl,
+          SITEBUILDER_BASE_URL: env.SITEBUILDER_BASE_URL ?? emu().baseUrl,
           SITEBUILDER_TOKEN: DEMO_TOKENS.full,
           SITEBUILDER_CONFIG_DIR: join(tmp, 'config'),
           SITEBUILDER_CLOCK_SPEED: String(speed),
@@ -101,17 +102,20 @@ export function pastingShell(emu: () => RunningEmulator, speed: number) {
     return undefined;
   }
 
+  /** What the journeys printed, the problems of their pastes, and their transcript (for a failure to show). */
+  const all: string[] = [];
+  const problems: string[] = [];
+  const transcript: string[] = [];
+
   /**
    * Runs a journey, then pastes each command it printed, at once, in the order printed; one
    * printed before (here or in an earlier journey) was pasted then, and is not pasted again.
    */
-  async function journey(
-    line: string,
-    env?: Record<string, string>,
-  ): Promise<{ printed: string[]; problems: string[]; out: string }> {
+  async function journey(line: string, env?: Record<string, string>): Promise<{ printed: string[]; out: string }> {
     const r = await bash(line, env);
     const printed = printedCommands(r.out);
-    const problems: string[] = [];
+    all.push(...printed);
+    transcript.push(`$ ${line}\n${r.out}`);
     for (const c of printed) {
       const key = `${JSON.stringify(env ?? {})} ${c}`;
       if (pasted.has(key)) continue;
@@ -119,8 +123,23 @@ export function pastingShell(emu: () => RunningEmulator, speed: number) {
       const problem = await paste(c, env);
       if (problem) problems.push(problem);
     }
-    return { printed, problems, out: r.out };
+    return { printed, out: r.out };
   }
 
-  return { bash, journey };
+  /**
+   * Every pasted command did what it said or was inert; more than `atLeast` were printed; where
+   * the choices are known, none holds `--choose N` to fill in; each kind was printed at least once.
+   */
+  function expectPrinted(kinds: RegExp[], atLeast: number): void {
+    expect(problems).toEqual([]);
+    expect(all.length, `printed:\n${all.join('\n')}`).toBeGreaterThan(atLeast);
+    expect(all.filter((c) => /--choose\s+(?!\d+\b)/.test(c))).toEqual([]);
+    for (const re of kinds)
+      expect(
+        all.some((c) => re.test(c)),
+        `${re} in:\n${transcript.join('\n')}`,
+      ).toBe(true);
+  }
+
+  return { bash, journey, expectPrinted };
 }
