@@ -188,11 +188,9 @@ export async function rememberRun(
     const floor = Math.max(Number.NEGATIVE_INFINITY, ...list.flatMap((r) => [r.startedAt, r.seen?.at ?? r.startedAt]));
     const merged: KnownRun = {
       jobId: checked.jobId,
-      startedAt: before
-        ? Math.min(before.startedAt, checked.startedAt)
-        : opts.latest
-          ? Math.max(checked.startedAt, floor + 1)
-          : checked.startedAt,
+      // Its first start as remembered, not this clock's: a run placed after the floor below
+      // stays there when it is remembered again (its end, by a clock that runs behind).
+      startedAt: before?.startedAt ?? (opts.latest ? Math.max(checked.startedAt, floor + 1) : checked.startedAt),
       ...(mode ? { mode } : {}),
       ...(checked.queued ? { queued: true as const } : {}),
       ...(seen ? { seen } : {}),

@@ -67,6 +67,19 @@ describe('known runs (runs.json)', () => {
     await rememberRun(s, 'p', 'site', { jobId: 'job_1', startedAt: 20_000 }, { latest: true });
     await rememberRun(s, 'p', 'site', { jobId: 'job_0', startedAt: 0 });
     expect(knownRuns(s, 'p', 'site').map((r) => r.jobId)).toEqual(['job_2', 'job_1', 'job_0']);
+    // Its end, noted by the clock that is behind: it stays the newest (no earlier start taken).
+    await rememberRun(
+      s,
+      'p',
+      'site',
+      { jobId: 'job_2', startedAt: 2_500, seen: { outcome: 'question', at: 2_400, prints: [] } },
+      { latest: true },
+    );
+    expect(knownRuns(s, 'p', 'site').map((r) => [r.jobId, r.startedAt])).toEqual([
+      ['job_2', 12_001],
+      ['job_1', 9_000],
+      ['job_0', 0],
+    ]);
   });
 
   it('puts the run remembered last first among runs of the same instant', async () => {

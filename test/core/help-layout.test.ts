@@ -1,7 +1,7 @@
 // The layout of --help at a width (src/core/help-layout.ts): items beside or under their terms,
 // the usage and the program's tables wrapped at word boundaries, commands to copy whole; and
 // every command's help at 80, 60 and 40 columns, in-process (test/e2e/help-tty.test.ts shows
-// them in a real terminal).
+// them in a real terminal: every one at 80 and 40, the longest at 60).
 import { describe, expect, it } from 'vitest';
 import { formatExample, formatHelpItem, formatHelpTable, formatUsage, shellSpans } from '../../src/core/help-layout.js';
 import { helpTexts } from '../../src/core/help-texts.js';

@@ -1,13 +1,15 @@
-// Parallel processes writing one configuration directory: the built binary's `site use` and
-// `auth logout` in many profiles at once, and writers killed -9 while they write or hold the
-// lock (test/helpers/config-writer.ts). Every process that says it saved, saved; a logout is
-// never undone; the file always parses.
+// Parallel processes writing one configuration directory: the built binary's `site use` in many
+// profiles at once, its `auth logout` while other profiles are written, and writers killed -9
+// while they write or hold the lock (test/helpers/config-writer.ts). Every process that says it
+// saved, saved; a logout is never undone; the file always parses.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { withFileLock } from '../../src/config/file-lock.js';
+import { writeFileAtomic } from '../../src/config/private-dir.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -72,9 +74,12 @@ function startWriter(dir: string, ...args: string[]) {
 }
 
 describe('parallel configuration writers', () => {
-  it('100 `site use` processes in 100 profiles at once: every one is saved', async () => {
+  it('20 `site use` processes in 20 profiles at once: every one is saved', async () => {
     const dir = tempConfigDir();
-    const n = 100;
+    // Enough for a store without the lock to lose writes every time: with the lock taken out of
+    // a copy of dist/, 20 such processes lost 8 to 18 saves in each of 10 trials, and 9 to 18
+    // with the file read before the lock was taken (on 2 cores, loaded or not).
+    const n = 20;
     const results = await Promise.all(
       Array.from({ length: n }, (_, i) => sb(['site', 'use', `site_${i}`, '--profile', `p${i}`], dir)),
     );
@@ -91,28 +96,48 @@ describe('parallel configuration writers', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
   }, 60_000);
 
-  it('`auth logout` beside 10 `site use` in other profiles: the token never comes back', async () => {
-    for (let round = 0; round < 5; round++) {
-      const dir = tempConfigDir();
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+  it('`auth logout` while another writer has read the file and not yet saved: the token never comes back', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'config.json');
+    const baseUrl = 'http://127.0.0.1:9';
+    const store = new ConfigStore(dir);
+    await store.updateProfile('p0', () => ({ baseUrl }));
+    // How long a logout takes on this machine now: one with no token to forget, which saves nothing.
+    const started = Date.now();
+    const idle = await sb(['auth', 'logout', '--profile', 'p0'], dir);
+    expect(idle.stderr).toBe('Profile p0 had no saved token.\n');
+    // Long enough for a logout to write, short of the 10 s a lock is waited for (file-lock.ts).
+    const holdMs = Math.min(2 * (Date.now() - started) + 100, 5_000);
+    for (let round = 0; round < 2; round++) {
       const token = `sbt_round${round}_secret`;
-      writeFileSync(
-        join(dir, 'config.json'),
-        JSON.stringify({ profiles: { p0: { token, baseUrl: 'http://127.0.0.1:9' } } }),
-        { mode: 0o600 },
-      );
-      const [logout, ...uses] = await Promise.all([
-        sb(['auth', 'logout', '--profile', 'p0'], dir),
-        ...Array.from({ length: 10 }, (_, i) => sb(['site', 'use', `site_${i + 1}`, '--profile', `p${i + 1}`], dir)),
-      ]);
-      expect(logout.code, logout.stderr).toBe(0);
-      expect(logout.stderr).toBe('Logged out of profile p0.\n');
-      for (const res of uses) expect(res.code, res.stderr).toBe(0);
-      const text = readFileSync(join(dir, 'config.json'), 'utf8');
+      await store.updateProfile('p0', () => ({ token, baseUrl }));
+      let logout: Promise<Done> | undefined;
+      // Another writer's read-modify-write, as the store does it but slow: it holds the lock and
+      // has read the file, token and all, while the logout starts, and saves once the file changed
+      // or the logout had time to write. A logout that wrote outside the lock is undone: with a copy
+      // of dist/ whose logout did so, in the first round of each of 3 runs (one logout beside 10
+      // `site use`, this test before, caught it in 3 rounds of 20).
+      await withFileLock(`${file}.lock`, async () => {
+        const read = readFileSync(file, 'utf8');
+        logout = sb(['auth', 'logout', '--profile', 'p0'], dir);
+        const until = Date.now() + holdMs;
+        await waitFor(() => Date.now() > until || readFileSync(file, 'utf8') !== read, {
+          what: 'the hold to end',
+          deadlineMs: holdMs + 1_000,
+        });
+        const data = JSON.parse(read);
+        data.profiles[`w${round}`] = { site: `site_${round}` };
+        writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
+      });
+      const res = await (logout as Promise<Done>);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toBe('Logged out of profile p0.\n');
+      const text = readFileSync(file, 'utf8');
       expect(text, `round ${round}`).not.toContain(token);
+      // Nor did the logout undo the other writer's save.
       const profiles = JSON.parse(text).profiles;
-      expect(profiles.p0).toEqual({ baseUrl: 'http://127.0.0.1:9' });
-      for (let i = 1; i <= 10; i++) expect(profiles[`p${i}`]).toEqual({ site: `site_${i}` });
+      expect(profiles.p0, `round ${round}`).toEqual({ baseUrl });
+      for (let w = 0; w <= round; w++) expect(profiles[`w${w}`], `round ${round}`).toEqual({ site: `site_${w}` });
     }
   }, 60_000);
 

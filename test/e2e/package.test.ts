@@ -2,7 +2,7 @@
 // dependencies are exactly what the built files require, the licences of the code bundled into
 // dist/ ship beside it, every link of the shipped Markdown leads to a shipped file, and the
 // packed tarball installed into a prefix of its own runs, with its man page.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,8 @@ function requiredBy(files: string[]): { specifiers: Set<string>; dynamic: string
     const source = ts.createSourceFile(
       file,
       readFileSync(join(ROOT, file), 'utf8'),
-      ts.ScriptTarget.Latest,
+      // Comments are not parsed for JSDoc types: no call is in one.
+      { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
       false,
       ts.ScriptKind.JS,
     );
@@ -117,8 +118,8 @@ describe('the package', () => {
     }
   });
 
-  it('holds what a user needs and links to, and nothing of the sources', () => {
-    const files = new Set(packed().files.map((f) => f.path));
+  it('holds what a user needs and links to, and nothing of the sources', async () => {
+    const files = new Set((await packed()).files.map((f) => f.path));
     for (const f of ['LICENSE', 'README.md', 'sitebuilder.1', 'bin/sitebuilder.js', 'dist/cli.js', 'dist/build-id'])
       expect(files, f).toContain(f);
     expect(files).toContain('dist/THIRD-PARTY-NOTICES');
@@ -138,22 +139,7 @@ describe('the package', () => {
   });
 
   it('installs from its tarball into a prefix of its own, with no dependency, and runs there', async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'sb-package-'));
-    // npm's cache, logs and settings in the temporary directory, never the real home's.
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: join(tmp, 'home'),
-      npm_config_cache: join(tmp, 'npm-cache'),
-      npm_config_update_notifier: 'false',
-      npm_config_fund: 'false',
-      npm_config_audit: 'false',
-    };
-    const run = promisify(execFile);
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', tmp, '--silent'], {
-      cwd: ROOT,
-      env,
-    });
-    const tarball = join(tmp, stdout.trim().split('\n').pop() as string);
+    const { tmp, env, tarball } = await packed();
     const prefix = join(tmp, 'prefix');
     await run('npm', ['install', '--global', '--prefix', prefix, '--offline', '--ignore-scripts', tarball], { env });
     const installed = join(prefix, 'lib', 'node_modules', pkg.name);
@@ -196,13 +182,31 @@ describe('the package', () => {
   });
 });
 
-/** `npm pack --dry-run --json`: the files the package would hold (the build's scripts not run). */
-function packed(): { files: { path: string }[]; size: number } {
-  const res = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, npm_config_update_notifier: 'false' },
-  });
-  expect(res.status, res.stderr).toBe(0);
-  return (JSON.parse(res.stdout) as { files: { path: string }[]; size: number }[])[0];
+const run = promisify(execFile);
+let packing: Promise<{ tmp: string; env: Record<string, string>; tarball: string; files: { path: string }[] }>;
+
+/**
+ * `npm pack --json` (the build's scripts not run), once for this file's tests: the tarball in a
+ * temporary directory, and the files it holds. npm's cache, logs and settings go to that
+ * directory, never the real home's.
+ */
+function packed(): typeof packing {
+  packing ??= (async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'sb-package-'));
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: join(tmp, 'home'),
+      npm_config_cache: join(tmp, 'npm-cache'),
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+    };
+    const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], {
+      cwd: ROOT,
+      env,
+    });
+    const [{ filename, files }] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    return { tmp, env, tarball: join(tmp, filename), files };
+  })();
+  return packing;
 }

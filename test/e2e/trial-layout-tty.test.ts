@@ -6,20 +6,21 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { expectFits } from '../helpers/screen.js';
 import { itemsIn } from '../helpers/shapes.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
-let emu: RunningEmulator;
-let env: Record<string, string>;
-const sessions: TmuxSession[] = [];
+const emulators: RunningEmulator[] = [];
+afterAll(() => Promise.all(emulators.map((e) => e.close())));
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, speed: 20 });
-  env = {
+/** An emulator of the test's own (the tests run side by side), and the CLI's environment against it. */
+async function fresh(): Promise<{ emu: RunningEmulator; env: Record<string, string> }> {
+  const emu = await startEmulator({ port: 0, speed: 20 });
+  emulators.push(emu);
+  const env = {
     SITEBUILDER_BASE_URL: emu.baseUrl,
     SITEBUILDER_TOKEN: DEMO_TOKENS.full,
     // The CLI's waits (the poll floor) keep pace with the emulator's clock (docs/emulator.md).
@@ -27,14 +28,11 @@ beforeAll(async () => {
     SITEBUILDER_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'sb-trial-')), 'config'),
     TERM: 'xterm-256color',
   };
-});
-afterEach(() => {
-  for (const s of sessions.splice(0)) s.kill();
-});
-afterAll(() => emu.close());
+  return { emu, env };
+}
 
 /** The weekly storage backup of site_bakery (a full restore of it deletes, overwrites and skips), as the shapes name it. */
-async function weeklyBackup(): Promise<string> {
+async function weeklyBackup(emu: RunningEmulator): Promise<string> {
   const res = await fetch(`${emu.baseUrl}/v1/list_storage_backups`, {
     method: 'POST',
     body: JSON.stringify({ projectId: 'site_bakery' }),
@@ -46,26 +44,28 @@ async function weeklyBackup(): Promise<string> {
 }
 
 /** Runs the command lines in one terminal, each after a marker line; the screen of each by its command. */
-async function screens(cols: number, lines: string[]): Promise<Map<string, string>> {
+async function screens(env: Record<string, string>, cols: number, lines: string[]): Promise<Map<string, string>> {
   const script = lines.map((c) => `echo '== ${c}'; '${process.execPath}' '${BIN}' ${c}; echo "code $?"`).join('; ');
   const t = new TmuxSession(['sh', '-c', `${script}; echo '== end'`], env, { cols, rows: 50, history: 2000 });
-  sessions.push(t);
-  const all = await t.waitFor(/^EXIT=\d+$/m, 30_000);
-  const parts = all.split(/^== /m).slice(1);
-  return new Map(parts.map((p) => [p.slice(0, p.indexOf('\n')), p.slice(p.indexOf('\n') + 1)]));
+  try {
+    const all = await t.waitFor(/^EXIT=\d+$/m, 30_000);
+    const parts = all.split(/^== /m).slice(1);
+    return new Map(parts.map((p) => [p.slice(0, p.indexOf('\n')), p.slice(p.indexOf('\n') + 1)]));
+  } finally {
+    t.kill();
+  }
 }
 
 const TIME = /\d{4}-\d\d-\d\d \d\d:\d\d UTC/;
 
-describe.skipIf(!hasTmux)('a new user’s trial, at every width', () => {
+describe.skipIf(!hasTmux).concurrent('a new user’s trial, at every width', () => {
   for (const cols of [80, 60, 40]) {
     it(`storage-restore plan, the restore and its status fit ${cols} columns, values whole`, async () => {
-      emu.control.reset();
-      emu.control.setClock({ speed: 20 });
-      const backup = await weeklyBackup();
+      const { emu, env } = await fresh();
+      const backup = await weeklyBackup(emu);
       const plan = `storage-restore plan site_bakery --backup ${backup} --mode full`;
       const restore = `storage-restore site_bakery --backup ${backup} --mode full --yes`;
-      const first = await screens(cols, [plan, restore]);
+      const first = await screens(env, cols, [plan, restore]);
 
       const planned = first.get(plan) ?? '';
       expect(planned).toContain('code 0');
@@ -94,7 +94,7 @@ describe.skipIf(!hasTmux)('a new user’s trial, at every width', () => {
         /^before restore backup(?: +|\n {2})(\S+)$/m.exec(done)?.[1] ?? 'no Before restore backup on the screen';
 
       const status = `storage-restore status site_bakery ${restoreId}`;
-      const second = await screens(cols, [status]);
+      const second = await screens(env, cols, [status]);
       for (const screen of [done, second.get(status) ?? '']) {
         expectFits(screen, cols, { words: [restoreId, backup, safety] });
         // Each time whole on one line (beside its key, or under it), never folded.
@@ -109,9 +109,9 @@ describe.skipIf(!hasTmux)('a new user’s trial, at every width', () => {
 
   for (const cols of [80, 60]) {
     it(`a table that cut a value says once how to see it whole, at ${cols} columns`, async () => {
-      emu.control.reset();
+      const { env } = await fresh();
       const lists = ['message list site_bakery', 'code-backup list site_bakery'];
-      const shown = await screens(cols, [...lists, 'code-backup list site_bakery --quiet']);
+      const shown = await screens(env, cols, [...lists, 'code-backup list site_bakery --quiet']);
       let cut = 0;
       for (const command of lists) {
         const screen = shown.get(command) ?? '';
