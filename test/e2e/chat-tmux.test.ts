@@ -1,40 +1,23 @@
 // `sitebuilder chat` in a real terminal (tmux, its own socket): the built binary against an
 // emulator running 20 times faster than the wall clock. Through a question (keys typed during
 // the run never answer it) and a plan approval; the terminal is left as it was found.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { promisify } from 'node:util';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { waitFor as waitForEvent } from '../helpers/wait-for.js';
 import { knowLatestRun } from '../commands/chat/helpers.js';
 
 const bin = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
 const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const execFileAsync = promisify(execFile);
-const socket = `sbtest-chat-${process.pid}`;
-const session = 'chat';
 let emu: RunningEmulator;
+let t: TmuxSession;
 
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', session);
-const keys = (...k: string[]) => tmux('send-keys', '-t', session, ...k);
-
-/** Waits for the screen without blocking the process, where the emulator runs (test/helpers/tmux.ts). */
-const waitFor = (test: RegExp, deadlineMs = 15_000): Promise<string> => {
-  let last = '';
-  return waitForEvent(
-    async () => {
-      last = (await execFileAsync('tmux', ['-L', socket, 'capture-pane', '-p', '-t', session], { encoding: 'utf8' }))
-        .stdout;
-      return test.test(last) && last;
-    },
-    { what: `${test} on the screen`, deadlineMs, intervalMs: 25, detail: () => last },
-  );
-};
+const screen = () => t.screen();
+const keys = (...k: string[]) => t.send(...k);
+const waitFor = (test: RegExp, deadlineMs = 15_000): Promise<string> => t.waitFor(test, deadlineMs);
 
 describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
   beforeAll(async () => {
@@ -42,23 +25,23 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-tmux-')), 'config');
     // A user who has chatted with the site from this machine before: its latest run is known here.
     await knowLatestRun(emu, config, 'site_bakery');
-    // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
-    const env = `SITEBUILDER_BASE_URL=${emu.baseUrl} SITEBUILDER_TOKEN=${DEMO_TOKENS.full} SITEBUILDER_CONFIG_DIR=${config} SITEBUILDER_CLOCK_SPEED=20`;
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      '120',
-      '-y',
-      '40',
-      `env -u CI -u NO_COLOR ${env} PS1='$ ' bash --norc --noprofile`,
+    // A shell with colour on (no NO_COLOR), where the CLI is typed.
+    t = new TmuxSession(
+      ['env', '-u', 'NO_COLOR', 'bash', '--norc', '--noprofile'],
+      {
+        SITEBUILDER_BASE_URL: emu.baseUrl,
+        SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+        SITEBUILDER_CONFIG_DIR: config,
+        // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
+        SITEBUILDER_CLOCK_SPEED: '20',
+        PS1: '$ ',
+      },
+      { cols: 120, rows: 40 },
     );
     keys(`node ${bin} chat site_bakery; echo EXIT=$?`, 'Enter');
   });
   afterAll(async () => {
-    spawnSync('tmux', ['-L', socket, 'kill-server']);
+    t?.kill();
     await emu?.close();
   });
 
@@ -100,15 +83,16 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     await waitFor(/^\? You ‣\s*$/m);
 
     keys('/plan', 'Enter');
-    await waitFor(/Plan mode/);
+    // Each line typed once the prompt shows, as a person types: keys typed before it never answer it.
+    await waitFor(/Plan mode[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
     keys('Add a team page with our bakers', 'Enter');
     await waitFor(/Build this plan\? …/);
     expect(screen()).toContain('Here is my plan');
     keys('Enter');
-    await waitFor(/\+ team\.html[\s\S]*Done in/);
+    await waitFor(/\+ team\.html[\s\S]*Done in[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
     // An empty line sends nothing and stays; /exit leaves.
     keys('Enter');
-    await waitFor(/Nothing sent\. \/exit or Ctrl-D leaves\./);
+    await waitFor(/Nothing sent\. \/exit or Ctrl-D leaves\.[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
     keys('/exit', 'Enter');
     await waitFor(/EXIT=0/);
 

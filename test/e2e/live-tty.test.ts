@@ -2,7 +2,9 @@
 // block (the task list updated in place above the spinner) with no stale copy in the scrollback;
 // and the issue's reproduction of a lost service: the emulator stopped a few seconds into
 // `chat … --json` (exit 8, one end line that detaches, the re-attach command), or stopped and
-// started again on its port (the run goes on to its real end). The sessions run side by side.
+// started again on its port (the run goes on to its real end). The tests run side by side, each
+// with an emulator of its own whose clock it moves: at wall pace until the run is seen stalled
+// (so a loaded machine cannot see the stall end first), then past the stall and 20 times faster.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,12 +53,16 @@ async function chatIn(
   return s;
 }
 
+/** The CLI's clock, and the emulators' once the run was seen stalled. */
+const SPEED = 20;
+
 const count = (screen: string, re: RegExp) => screen.split('\n').filter((l) => re.test(l)).length;
 const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
 
 /** The live block at the bottom, the task list moved on in place: one block, one spinner, in the whole scrollback. */
-async function liveBlock(cols: number, site: string, emu: RunningEmulator): Promise<void> {
-  const t = await chatIn(emu, site, cols, ['Please add many pages to the site #long #stall:40'], 10);
+async function liveBlock(cols: number, site: string): Promise<void> {
+  const emu = await emulator({ port: 0, speed: 1 });
+  const t = await chatIn(emu, site, cols, ['Please add many pages to the site #long #stall:40'], SPEED);
   // Stalled after its opening words: the spinner says so, on one row, redrawn in place.
   const first = await t.waitFor(/The agent stalled/, 20_000);
   const shown = (s: string) => s.trimEnd().split('\n').at(-1) ?? '';
@@ -65,6 +71,9 @@ async function liveBlock(cols: number, site: string, emu: RunningEmulator): Prom
   expect(count(stalled, SPINNER)).toBe(1);
   expect(shown(stalled)).toMatch(/^. The agent stalled; waiting/);
   expect(count(stalled, /stalled/)).toBe(1);
+  // The rest of the stall at once (it began less than a second before it was seen), and the long
+  // run after it at 20 times its pace: minutes of it left for the keys below.
+  emu.control.setClock({ speed: SPEED, advanceMs: 40_000 });
   // A task done, and the next one going on (a poll may bring several at once).
   const mid = await t.waitFor((s) => /^Tasks [1-9]\d*\/\d+\n( {2}✓ .*\n)+ {2}▸ /m.test(s), 20_000);
   const rows = mid.trimEnd().split('\n');
@@ -90,23 +99,20 @@ async function liveBlock(cols: number, site: string, emu: RunningEmulator): Prom
 }
 
 /**
- * The emulator stopped while the run is stalled (so a loaded machine cannot see the run end
- * before the stop); with `back`, started again on its port, where the run goes on from the
- * saved clock: the rest of the stall, then the files.
+ * The emulator stopped while the run is stalled (a minute at wall pace: a loaded machine cannot
+ * see the run end before the stop); with `back`, started again on its port, where the run goes on
+ * from the saved clock: the rest of the stall (passed at once), then the files.
  */
 async function lostService(cols: number, site: string, back: boolean): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sitebuilder-live-state-'));
-  let emu = await emulator({ port: 0, speed: 4 });
+  let emu = await emulator({ port: 0, speed: 1 });
   const port = Number(new URL(emu.baseUrl).port);
   const t = await chatIn(
     emu,
     site,
     cols,
-    [
-      `Add an about page and a contact page #stall:${back ? 24 : 60}`,
-      ...(back ? [] : ['--json', '--reconnect-for', '3s']),
-    ],
-    4,
+    ['Add an about page and a contact page #stall:60', ...(back ? [] : ['--json', '--reconnect-for', '3s'])],
+    SPEED,
   );
   await t.waitFor(back ? /The agent stalled/ : /"state":"stalled"/, 20_000);
   await emu.saveState(join(dir, 'state.json'));
@@ -134,7 +140,8 @@ async function lostService(cols: number, site: string, back: boolean): Promise<v
     (s) => /Connection lost \(connection refused\); retrying for up to 5 min\./.test(unwrapped(s)),
     20_000,
   );
-  emu = await emulator({ port, stateFile: join(dir, 'state.json'), speed: 4 });
+  emu = await emulator({ port, stateFile: join(dir, 'state.json'), speed: SPEED });
+  emu.control.setClock({ advanceMs: 60_000 });
   const screen = await t.waitFor(/EXIT=\d+/, 30_000);
   expect(screen).toMatch(/EXIT=0/);
   expect(screen.match(/Connection lost/g)).toHaveLength(1);
@@ -147,15 +154,22 @@ async function lostService(cols: number, site: string, back: boolean): Promise<v
 /** The screen with stderr's own wrapping undone: a sentence wrapped to the width continues on lines indented by two. */
 const unwrapped = (screen: string) => screen.replace(/\n {2}(?=\S)/g, ' ');
 
-describe.skipIf(!hasTmux)('a followed run in a real terminal', () => {
-  it('at 80 and 40 columns: the live block in place; the service lost (exit 8, an end line) or back (to the real end)', async () => {
-    const fast = await emulator({ port: 0, speed: 10 });
-    await Promise.all([
-      liveBlock(80, 'site_bakery', fast),
-      liveBlock(40, 'site_portfolio', fast),
-      lostService(80, 'site_docs', false),
-      lostService(40, 'site_docs', false),
-      lostService(40, 'site_bakery', true),
-    ]);
-  }, 60_000);
+describe.skipIf(!hasTmux).concurrent('a followed run in a real terminal', () => {
+  for (const cols of [80, 40]) {
+    it(
+      `at ${cols} columns: the live block in place, one spinner, the task list moved on; Esc, y cancels`,
+      () => liveBlock(cols, cols === 80 ? 'site_bakery' : 'site_portfolio'),
+      60_000,
+    );
+    it(
+      `at ${cols} columns: the service lost while the run stalls: exit 8, one end line that detaches`,
+      () => lostService(cols, 'site_docs', false),
+      60_000,
+    );
+  }
+  it(
+    'at 40 columns: the service lost, then back on its port: the run goes on to its real end',
+    () => lostService(40, 'site_bakery', true),
+    60_000,
+  );
 });

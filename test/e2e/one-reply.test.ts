@@ -3,10 +3,11 @@
 // what waits before either was answered; their send_message carries the same Idempotency-Key
 // (from the site, the run and what waits), so the emulator, as the service's reference says,
 // answers the second from the first (a repeat in flight waits, then replays) or refuses other
-// words with 422: one run, never two.
+// words with 422: one run, never two. The tests run side by side, each with an emulator of its
+// own (the fault that holds the first reply is met by its own replies only).
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { shapesEnv } from '../helpers/shapes.js';
@@ -21,13 +22,16 @@ interface Done {
   stderr: string;
 }
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, speed: SPEED });
-});
-afterAll(() => emu.close());
+const emulators: RunningEmulator[] = [];
+afterAll(() => Promise.all(emulators.map((e) => e.close())));
 
-function sb(args: string[], configDir: string): Promise<Done> {
+async function emulator(): Promise<RunningEmulator> {
+  const emu = await startEmulator({ port: 0, speed: SPEED });
+  emulators.push(emu);
+  return emu;
+}
+
+function sb(emu: RunningEmulator, args: string[], configDir: string): Promise<Done> {
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
@@ -52,28 +56,28 @@ function sb(args: string[], configDir: string): Promise<Done> {
 }
 
 /** A plan waits on the site, seen to its end from `config`; its run's id. */
-async function planWaits(config: string): Promise<string> {
-  const asked = await sb(['chat', SITE, '--plan', 'Add a gallery page with photos', '--yes', '--json'], config);
+async function planWaits(emu: RunningEmulator, config: string): Promise<string> {
+  const asked = await sb(emu, ['chat', SITE, '--plan', 'Add a gallery page with photos', '--yes', '--json'], config);
   expect(asked.code, asked.stderr).toBe(11);
   return JSON.parse(asked.stdout.trim().split('\n').at(-1)!).jobId;
 }
 
 /** The send_message calls since `seq`, as the emulator logged them. */
-const sendsSince = (seq: number) => emu.control.log({ method: 'send_message', since: seq });
+const sendsSince = (emu: RunningEmulator, seq: number) => emu.control.log({ method: 'send_message', since: seq });
 
-describe('two replies to one plan at once make one run', () => {
+describe.concurrent('two replies to one plan at once make one run', () => {
   it('the same reply from two shells: one run; the second is answered from the first', async () => {
-    emu.control.reset();
+    const emu = await emulator();
     const config = tempConfigDir();
-    const jobId = await planWaits(config);
+    const jobId = await planWaits(emu, config);
     const since = emu.control.log().at(-1)!.seq;
     // The first reply is held a while before it runs, so the second arrives while it is in flight.
     emu.control.addFault({ method: 'send_message', latencyMs: 3000 });
     const reply = ['chat', SITE, '--approve', '--job', jobId, '--no-follow'];
-    const [a, b] = await Promise.all([sb(reply, config), sb(reply, config)]);
+    const [a, b] = await Promise.all([sb(emu, reply, config), sb(emu, reply, config)]);
     expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
     expect(a.stdout).toBe(b.stdout);
-    const sends = sendsSince(since);
+    const sends = sendsSince(emu, since);
     expect(sends.length).toBeGreaterThanOrEqual(2);
     expect(new Set(sends.map((s) => s.idempotencyKey)).size).toBe(1);
     expect(sends[0].idempotencyKey).toMatch(/^sitebuilder-reply-/);
@@ -82,14 +86,14 @@ describe('two replies to one plan at once make one run', () => {
   }, 60_000);
 
   it('two different replies (approve, revise) at once: one run; the other is refused, saying why', async () => {
-    emu.control.reset();
+    const emu = await emulator();
     const config = tempConfigDir();
-    const jobId = await planWaits(config);
+    const jobId = await planWaits(emu, config);
     const since = emu.control.log().at(-1)!.seq;
     emu.control.addFault({ method: 'send_message', latencyMs: 3000 });
     const [a, b] = await Promise.all([
-      sb(['chat', SITE, '--approve', '--job', jobId, '--no-follow'], config),
-      sb(['chat', SITE, '--revise', 'Also a price list', '--job', jobId, '--no-follow'], config),
+      sb(emu, ['chat', SITE, '--approve', '--job', jobId, '--no-follow'], config),
+      sb(emu, ['chat', SITE, '--revise', 'Also a price list', '--job', jobId, '--no-follow'], config),
     ]);
     const codes = [a.code, b.code].sort();
     expect(codes[0], `${a.stderr}\n${b.stderr}`).toBe(0);
@@ -97,23 +101,23 @@ describe('two replies to one plan at once make one run', () => {
     const refused = a.code === 0 ? b : a;
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/Another reply to the plan of run \S+ was sent already|still waits on site_bakery/);
-    const ran = sendsSince(since).filter((s) => s.status === 200 && !s.replayed);
+    const ran = sendsSince(emu, since).filter((s) => s.status === 200 && !s.replayed);
     expect(ran).toHaveLength(1);
   }, 60_000);
 
   it('a reply the service refused moves the next reply from this machine to a new key', async () => {
-    emu.control.reset();
+    const emu = await emulator();
     const config = tempConfigDir();
-    const jobId = await planWaits(config);
+    const jobId = await planWaits(emu, config);
     const since = emu.control.log().at(-1)!.seq;
     // A refusal is an answer the service keeps under the key: the same key again would get it back.
     emu.control.addFault({ method: 'send_message', status: 400, message: 'refused for the test' });
     const reply = ['chat', SITE, '--approve', '--job', jobId, '--no-follow'];
-    const refused = await sb(reply, config);
+    const refused = await sb(emu, reply, config);
     expect(refused.code, refused.stderr).toBe(1);
-    const again = await sb(reply, config);
+    const again = await sb(emu, reply, config);
     expect(again.code, again.stderr).toBe(0);
-    const keys = sendsSince(since).map((s) => s.idempotencyKey);
+    const keys = sendsSince(emu, since).map((s) => s.idempotencyKey);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^sitebuilder-reply-/);
     expect(keys[1]).toBe(`${keys[0]}-1`);

@@ -1,28 +1,32 @@
 // The pickers in a real terminal (tmux) at 80 and 40 columns, driving the built binary against
 // an emulator on port 0: a site left out is picked from a list that typing filters, and keys
 // typed while the list loads are not taken for the filter or the pick; `site create` offers the
-// workspaces. Every line fits the screen.
+// workspaces. Every line fits the screen. The tests run side by side, each with an emulator of
+// its own (a fault one sets is met by its own command only).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { expectFits } from '../helpers/screen.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
-let emu: RunningEmulator;
 const sessions: TmuxSession[] = [];
+const emulators: RunningEmulator[] = [];
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, speed: 20 });
+afterAll(async () => {
+  for (const s of sessions) s.kill();
+  await Promise.all(emulators.map((e) => e.close()));
 });
-afterEach(() => {
-  for (const s of sessions.splice(0)) s.kill();
-});
-afterAll(() => emu.close());
 
-function terminal(argv: string[], cols: number): TmuxSession {
+async function emulator(): Promise<RunningEmulator> {
+  const emu = await startEmulator({ port: 0, speed: 20 });
+  emulators.push(emu);
+  return emu;
+}
+
+function terminal(emu: RunningEmulator, argv: string[], cols: number): TmuxSession {
   const t = new TmuxSession(
     [process.execPath, BIN, ...argv],
     {
@@ -39,19 +43,20 @@ function terminal(argv: string[], cols: number): TmuxSession {
   return t;
 }
 
-const fault = (body: unknown) =>
+const fault = (emu: RunningEmulator, body: unknown) =>
   fetch(`${emu.baseUrl}/_emulator/faults`, {
     method: 'POST',
     body: JSON.stringify(body),
     headers: { 'content-type': 'application/json' },
   });
 
-describe.skipIf(!hasTmux)('pickers in a terminal', () => {
+describe.skipIf(!hasTmux).concurrent('pickers in a terminal', () => {
   for (const cols of [80, 40]) {
     it(`pick a site at ${cols} columns; keys typed while the list loads are dropped`, async () => {
       // The workspaces answer slowly: there is time to type before the list shows.
-      await fault({ method: 'list_workspaces', latencyMs: 1500 });
-      const t = terminal(['site', 'view'], cols);
+      const emu = await emulator();
+      await fault(emu, { method: 'list_workspaces', latencyMs: 1500 });
+      const t = terminal(emu, ['site', 'view'], cols);
       await t.waitFor(/Loading the sites…/);
       t.send('-l', 'docs');
       t.send('Enter');
@@ -71,7 +76,7 @@ describe.skipIf(!hasTmux)('pickers in a terminal', () => {
     });
 
     it(`offer the workspaces of site create at ${cols} columns`, async () => {
-      const t = terminal(['site', 'create', '--prompt', 'A flower shop', '--no-follow'], cols);
+      const t = terminal(await emulator(), ['site', 'create', '--prompt', 'A flower shop', '--no-follow'], cols);
       const list = await t.waitForPrompt(/Which workspace\?/);
       for (const id of ['ws_demo', 'ws_free', 'ws_capped', 'ws_broke']) expect(list).toContain(id);
       expectFits(list, cols, { words: ['Demo Studio'] });
@@ -89,7 +94,7 @@ describe.skipIf(!hasTmux)('pickers in a terminal', () => {
       ['code-backup', /Which code backup\?/],
     ] as const)
       it(`keep the label before the id in the ${command} picker at ${cols} columns`, async () => {
-        const t = terminal([command, 'restore', 'site_bakery'], cols);
+        const t = terminal(await emulator(), [command, 'restore', 'site_bakery'], cols);
         const screen = await t.waitForPrompt(question);
         const rows = screen
           .slice(screen.search(question))

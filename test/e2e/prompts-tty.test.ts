@@ -5,11 +5,12 @@
 // become the next message's text, never an answer to the question; Esc on a question says what
 // the next message does and /reply asks again; a stopped queue is said as stopped and /resume runs
 // it; Ctrl-D leaves on a line of its own; a lone chat argument is understood as meant; upload
-// checks its files before any picker. Every screen fits its width.
+// checks its files before any picker. Every screen fits its width. The tests run side by side,
+// each with an emulator and a terminal of its own.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { knowLatestRun } from '../commands/chat/helpers.js';
 import { expectFits } from '../helpers/screen.js';
@@ -19,7 +20,7 @@ import { waitFor } from '../helpers/wait-for.js';
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
 const opened: Array<{ kill(): void } | RunningEmulator> = [];
 
-afterEach(async () => {
+afterAll(async () => {
   for (const o of opened.splice(0)) {
     if ('close' in o) await o.close();
     else o.kill();
@@ -90,7 +91,7 @@ const withoutRunView = (screen: string) =>
 const sent = (emu: RunningEmulator) =>
   emu.control.log({ method: 'send_message' }).map((e) => (e.args as { prompt: string }).prompt);
 
-describe.skipIf(!hasTmux)('prompts in a terminal', () => {
+describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
   for (const cols of [80, 40]) {
     it(`storage restore at ${cols} columns: y needs Enter; keys typed while the start is refused never answer the new plan's question; the changes are marked`, async () => {
       const emu = await emulator();
@@ -223,6 +224,8 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       expectFits(asked, cols, { words: ['shell.', 'Send it to the agent anyway?'] });
       t.send('n', 'Enter');
       await t.waitFor(/Not sent\./);
+      // Typed once the prompt shows again, as a person types: keys typed before it never answer it.
+      await t.waitForPrompt(/^\? You ‣/);
       t.send('/exit', 'Enter');
       await t.waitFor(/^EXIT=0$/m);
       expect(sent(emu)).toEqual([]);
@@ -256,6 +259,7 @@ describe.skipIf(!hasTmux)('prompts in a terminal', () => {
       );
       expect(queued).not.toContain('The agent is busy');
       expect(queued).not.toContain('runs on its own');
+      await t.waitForPrompt(/^\? You ‣/);
       t.send('/resume', 'Enter');
       const resumed = await t.waitFor(/bigger\s+header[\s\S]*Done in[\s\S]*\? You ‣/, 15_000);
       expectFits(withoutRunView(resumed), cols, { words: ['/resume'] });

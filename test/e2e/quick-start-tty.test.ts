@@ -2,11 +2,12 @@
 // 40 columns, with nothing else set up: `sitebuilder` on the PATH, an empty configuration. The
 // first command starts the emulator with a profile that points at it; the second chats with
 // the site's agent from another terminal, with no token copied. When the emulator stops, the
-// profile that was current before is current again.
+// profile that was current before is current again. The two widths run side by side, each in a
+// home of its own.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectFits } from '../helpers/screen.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
@@ -25,7 +26,7 @@ function quickStart(): string[] {
 }
 
 const sessions: TmuxSession[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const s of sessions.splice(0)) s.kill();
 });
 
@@ -46,7 +47,7 @@ async function type(t: TmuxSession, line: string): Promise<void> {
   t.send('Enter');
 }
 
-describe.skipIf(!hasTmux)('the Quick start in README.md', () => {
+describe.skipIf(!hasTmux).concurrent('the Quick start in README.md', () => {
   it('is two commands: the emulator with --setup, then a chat from another terminal', () => {
     const [emulator, chat] = quickStart();
     expect(emulator).toBe('sitebuilder emulator --setup');

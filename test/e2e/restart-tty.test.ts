@@ -2,11 +2,12 @@
 // 80 and 40 columns: a conversation with a site whose remembered run the new emulator never had
 // says so in one line and asks before the first message (src/commands/chat/latest-run.ts); and a
 // second `emulator --setup` while one runs is refused at once, naming it, with the first's
-// profile left as it was (src/commands/emulator/setup.ts).
+// profile left as it was (src/commands/emulator/setup.ts). The two widths run side by side, each
+// in a home and a configuration of its own.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectFits } from '../helpers/screen.js';
 import { SHAPES } from '../helpers/shapes.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
@@ -15,7 +16,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/sitebuilder.js');
 
 const sessions: TmuxSession[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const s of sessions.splice(0)) s.kill();
 });
 
@@ -37,7 +38,7 @@ async function type(t: TmuxSession, line: string): Promise<void> {
 /** What the screen shows after the last time `line` was typed. */
 const after = (screen: string, line: string) => screen.split(`$ ${line}`).pop() ?? '';
 
-describe.skipIf(!hasTmux || SHAPES === 'alternate')('the emulator started again, in a terminal', () => {
+describe.skipIf(!hasTmux || SHAPES === 'alternate').concurrent('the emulator started again, in a terminal', () => {
   for (const cols of [80, 40]) {
     it(`at ${cols} columns: the stale run said once, the first message asked; a second --setup refused`, async () => {
       const home = mkdtempSync(join(tmpdir(), 'sb-restart-tty-'));
@@ -53,6 +54,8 @@ describe.skipIf(!hasTmux || SHAPES === 'alternate')('the emulator started again,
         TERM: 'xterm-256color',
         SITEBUILDER_CONFIG_DIR: config,
         SITEBUILDER_EMULATOR_SPEED: '20',
+        // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
+        SITEBUILDER_CLOCK_SPEED: '20',
       };
       const first = shell(env, cols);
       await type(first, 'sitebuilder emulator --setup');
@@ -91,7 +94,10 @@ describe.skipIf(!hasTmux || SHAPES === 'alternate')('the emulator started again,
 
       await type(second, 'clear');
       await type(second, 'sitebuilder chat site_recipes');
-      const opened = await second.waitFor((s) => flat(s).includes('your first message is taken as the reply'));
+      // Typed once the prompt shows, as a person types: keys typed before it never answer it.
+      const opened = await second.waitFor(
+        (s) => flat(s).includes('your first message is taken as the reply') && /^\? You ‣/m.test(s),
+      );
       expect(flat(opened)).toContain(`warning: Run ${jobId}, remembered here, is not on the service at ${address}`);
       expect(flat(opened)).not.toContain('No job has the id');
       expectFits(opened, cols);

@@ -2,7 +2,7 @@
 // columns (src/commands/shared/run/run-keys.ts): Ctrl-C stops following and the run goes on, which the
 // printed re-attach command, pasted into the same shell, shows; Esc asks, any other key keeps the
 // run going, and y cancels it, which `job watch` after shows too. In a conversation, a cancelled
-// run leaves the prompt there.
+// run leaves the prompt there. The tests run side by side, each with an emulator of its own.
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,6 +18,11 @@ const shimDir = join(tmp, 'bin');
 mkdirSync(shimDir, { recursive: true });
 writeFileSync(join(shimDir, 'sitebuilder'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
 chmodSync(join(shimDir, 'sitebuilder'), 0o755);
+
+/** The emulators' and the CLI's clocks run 20 times faster than the wall clock. */
+const SPEED = 20;
+/** Emulated seconds each run stalls: a minute of wall time, far more than the keys below take. */
+const STALL = 60 * SPEED;
 
 const opened: Array<{ kill(): void } | RunningEmulator> = [];
 afterAll(async () => {
@@ -39,7 +44,8 @@ async function shell(emu: RunningEmulator, site: string, cols: number): Promise<
       SITEBUILDER_BASE_URL: emu.baseUrl,
       SITEBUILDER_TOKEN: DEMO_TOKENS.full,
       SITEBUILDER_CONFIG_DIR: config,
-      SITEBUILDER_CLOCK_SPEED: '2',
+      // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
+      SITEBUILDER_CLOCK_SPEED: String(SPEED),
       TERM: 'xterm-256color',
     },
     { cols, rows: 50, history: 2000 },
@@ -65,7 +71,7 @@ const cancels = (emu: RunningEmulator) => emu.control.log({ method: 'cancel_job'
 async function stopThenCancel(emu: RunningEmulator, site: string, cols: number): Promise<void> {
   const t = await shell(emu, site, cols);
   await t.waitFor(/^\$/m);
-  t.send(`sitebuilder chat ${site} 'Add an about page and a contact page #stall:120'`, 'Enter');
+  t.send(`sitebuilder chat ${site} 'Add an about page and a contact page #stall:${STALL}'`, 'Enter');
   await t.waitFor(/The agent stalled/, 20_000);
   t.send('C-c');
   const stopped = await t.waitFor(/Cancel it with:[\s\S]*^\$/m, 20_000);
@@ -115,7 +121,7 @@ async function cancelInConversation(emu: RunningEmulator, site: string, cols: nu
   t.send('Escape');
   await t.waitFor((s) => unwrapped(s).includes('Nothing runs to cancel. /exit or Ctrl-D leaves.'));
   await t.waitForPrompt(/^\? You ‣ Add an about page\s*$/);
-  t.send(' and a contact page #stall:120', 'Enter');
+  t.send(` and a contact page #stall:${STALL}`, 'Enter');
   await t.waitFor(/The agent stalled/, 20_000);
   t.send('Escape');
   await t.waitFor((s) => unwrapped(s).includes('Cancel this run? y cancels it'));
@@ -132,15 +138,30 @@ async function cancelInConversation(emu: RunningEmulator, site: string, cols: nu
   expect(await exitOf(t, 2)).toBe(1);
 }
 
-describe.skipIf(!hasTmux)('the keys of a followed run in a real terminal', () => {
-  it('Ctrl-C stops following (the run goes on); Esc asks, y cancels; job watch after agrees, at 80 and 40 columns', async () => {
-    const emus = await Promise.all([0, 1, 2, 3].map(() => startEmulator({ port: 0, speed: 2 })));
-    opened.push(...emus);
-    await Promise.all([
-      stopThenCancel(emus[0], 'site_bakery', 80),
-      stopThenCancel(emus[1], 'site_portfolio', 40),
-      cancelInConversation(emus[2], 'site_docs', 80),
-      cancelInConversation(emus[3], 'site_bakery', 40),
-    ]);
-  }, 90_000);
+/** An emulator of the test's own, closed with the rest once all have ended. */
+async function emulator(): Promise<RunningEmulator> {
+  const emu = await startEmulator({ port: 0, speed: SPEED });
+  opened.push(emu);
+  return emu;
+}
+
+describe.skipIf(!hasTmux).concurrent('the keys of a followed run in a real terminal', () => {
+  for (const [site, cols] of [
+    ['site_bakery', 80],
+    ['site_portfolio', 40],
+  ] as const)
+    it(
+      `at ${cols} columns: Ctrl-C stops following (the run goes on); Esc asks, y cancels; job watch after agrees`,
+      async () => stopThenCancel(await emulator(), site, cols),
+      60_000,
+    );
+  for (const [site, cols] of [
+    ['site_docs', 80],
+    ['site_bakery', 40],
+  ] as const)
+    it(
+      `at ${cols} columns: in a conversation, Esc, y cancels the run and the prompt comes back`,
+      async () => cancelInConversation(await emulator(), site, cols),
+      60_000,
+    );
 });

@@ -180,13 +180,20 @@ describe.skipIf(!hasScript)('SIGINT and SIGTERM end the process in every state',
  * Every signal leaves the terminal as it found it (io/terminal-restore.ts), in tmux: at each
  * prompt and picker, and while a run is followed (raw mode, a live block), SIGINT, SIGTERM and
  * SIGHUP end the process with 130, 143 and 129, and afterwards `stty -a` says what it said
- * before, the cursor is shown, and the shell's next line starts at the left edge.
+ * before, the cursor is shown, and the shell's next line starts at the left edge. The cases run
+ * side by side, each in a terminal and on a site of its own; a run followed is followed on an
+ * emulator of wall pace, so it still goes on when the signal comes.
  */
-describe.skipIf(!hasTmux)('every signal gives the terminal back', () => {
+describe.skipIf(!hasTmux).concurrent('every signal gives the terminal back', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-restore-'));
   const sessions: TmuxSession[] = [];
-  afterAll(() => {
+  let wallPace: RunningEmulator;
+  beforeAll(async () => {
+    wallPace = await startEmulator({ port: 0, speed: 1 });
+  });
+  afterAll(async () => {
     for (const s of sessions) s.kill();
+    await wallPace.close();
   });
 
   interface State {
@@ -243,50 +250,46 @@ describe.skipIf(!hasTmux)('every signal gives the terminal back', () => {
   it.each(cases)(
     '$signal at $state',
     async ({ state, args, reach, env, slow, signal, code }) => {
-      if (slow) emu.control.setClock({ speed: 1 });
-      try {
-        const name = `${signal}-${state.replace(/\W+/g, '-')}`;
-        const site = emu.control.addSites('ws_demo', { name: `Signals ${name}` })[0]._id;
-        const pidFile = join(dir, `${name}.pid`);
-        // The modes before and after, read by the shell around the command (bash's own line
-        // editing would put them back itself before its next prompt, hiding what was left).
-        const script = join(dir, `${name}.sh`);
-        writeFileSync(
-          script,
-          [
-            `stty -a > '${dir}/${name}.before'`,
-            `sh -c 'echo $$ > "$0"; exec "$@"' '${pidFile}' ${[process.execPath, BIN, ...args(site)].map(quote).join(' ')}`,
-            'echo EXIT=$?',
-            `stty -a > '${dir}/${name}.after'`,
-            `cmp -s '${dir}/${name}.before' '${dir}/${name}.after' && echo MODES=SAME || echo MODES=CHANGED`,
-          ].join('\n'),
-        );
-        const t = new TmuxSession(
-          ['sh', script],
-          {
-            TERM: 'xterm-256color',
-            SITEBUILDER_CONFIG_DIR: copyOf(knownRuns),
-            SITEBUILDER_BASE_URL: emu.baseUrl,
-            SITEBUILDER_TOKEN: DEMO_TOKENS.full,
-            SITEBUILDER_CLOCK_SPEED: slow ? '1' : '20',
-            ...env,
-          },
-          { cols: 80, rows: 24 },
-        );
-        sessions.push(t);
-        await reach(t);
-        const pid = Number(readFileSync(pidFile, 'utf8'));
-        process.kill(pid, signal);
-        // A conversation may take the first Ctrl-C for the run; a person presses it again.
-        const ended = await t.waitFor(/EXIT=\d+/, 5_000).catch(() => undefined);
-        if (!ended && signal === 'SIGINT') process.kill(pid, signal);
-        const screen = await t.waitFor(/MODES=\w+/, 10_000);
-        expect(screen).toMatch(new RegExp(`^EXIT=${code}$`, 'm'));
-        expect(screen).toMatch(/^MODES=SAME$/m);
-        expect(t.cursorShown()).toBe(true);
-      } finally {
-        emu.control.setClock({ speed: 20 });
-      }
+      const on = slow ? wallPace : emu;
+      const name = `${signal}-${state.replace(/\W+/g, '-')}`;
+      const site = on.control.addSites('ws_demo', { name: `Signals ${name}` })[0]._id;
+      const pidFile = join(dir, `${name}.pid`);
+      // The modes before and after, read by the shell around the command (bash's own line
+      // editing would put them back itself before its next prompt, hiding what was left).
+      const script = join(dir, `${name}.sh`);
+      writeFileSync(
+        script,
+        [
+          `stty -a > '${dir}/${name}.before'`,
+          `sh -c 'echo $$ > "$0"; exec "$@"' '${pidFile}' ${[process.execPath, BIN, ...args(site)].map(quote).join(' ')}`,
+          'echo EXIT=$?',
+          `stty -a > '${dir}/${name}.after'`,
+          `cmp -s '${dir}/${name}.before' '${dir}/${name}.after' && echo MODES=SAME || echo MODES=CHANGED`,
+        ].join('\n'),
+      );
+      const t = new TmuxSession(
+        ['sh', script],
+        {
+          TERM: 'xterm-256color',
+          SITEBUILDER_CONFIG_DIR: copyOf(knownRuns),
+          SITEBUILDER_BASE_URL: on.baseUrl,
+          SITEBUILDER_TOKEN: DEMO_TOKENS.full,
+          SITEBUILDER_CLOCK_SPEED: slow ? '1' : '20',
+          ...env,
+        },
+        { cols: 80, rows: 24 },
+      );
+      sessions.push(t);
+      await reach(t);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      process.kill(pid, signal);
+      // A conversation may take the first Ctrl-C for the run; a person presses it again.
+      const ended = await t.waitFor(/EXIT=\d+/, 5_000).catch(() => undefined);
+      if (!ended && signal === 'SIGINT') process.kill(pid, signal);
+      const screen = await t.waitFor(/MODES=\w+/, 10_000);
+      expect(screen).toMatch(new RegExp(`^EXIT=${code}$`, 'm'));
+      expect(screen).toMatch(/^MODES=SAME$/m);
+      expect(t.cursorShown()).toBe(true);
     },
     40_000,
   );

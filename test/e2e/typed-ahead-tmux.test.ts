@@ -2,11 +2,12 @@
 // and 40 columns: it is acknowledged as it is typed (a row of the live block shows it, kept and
 // not sent, and follows each key), said once in the scrollback with what happens to it, and
 // shows at the prompt when the run ends, where Enter sends it. Nothing on the screen is wider
-// than the terminal; the keys answer nothing they were not typed for.
+// than the terminal; the keys answer nothing they were not typed for. The widths run side by side,
+// each with an emulator of its own (whose clock it moves).
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -15,15 +16,12 @@ import { knowLatestRun } from '../commands/chat/helpers.js';
 const BIN = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
 const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
 const TYPED = 'add our opening hours to the footer please';
-let emu: RunningEmulator;
 const sessions: TmuxSession[] = [];
+const emulators: RunningEmulator[] = [];
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, speed: 20 });
-});
 afterAll(async () => {
   for (const s of sessions) s.kill();
-  await emu?.close();
+  await Promise.all(emulators.map((e) => e.close()));
 });
 
 /**
@@ -37,10 +35,11 @@ const tooWide = (screen: string, cols: number) =>
     .split('\n')
     .filter((l) => [...l].length > cols && /\S\s+\S/.test(l.trim()) && !l.startsWith('? You ‣'));
 
-describe.skipIf(!hasTmux || !built)('text typed during a run, in a real terminal', () => {
+describe.skipIf(!hasTmux || !built).concurrent('text typed during a run, in a real terminal', () => {
   for (const cols of [80, 40])
     it(`is shown as typed, kept and not sent, then waits at the prompt (${cols} columns)`, async () => {
-      emu.control.reset();
+      const emu = await startEmulator({ port: 0, speed: 20 });
+      emulators.push(emu);
       const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-typed-')), 'config');
       await knowLatestRun(emu, config, 'site_bakery');
       const t = new TmuxSession(

@@ -1,20 +1,18 @@
 // Drives a command in a real terminal: a detached tmux session of a fixed size, keys sent with
 // send-keys, the screen read with capture-pane. For the interactive flows (enquirer prompts,
 // spinners) that only a TTY shows. Each session has its own tmux server (its own socket), so
-// test files running side by side never share one, nor the user's. Waiting reads the screen
-// without blocking: the emulator of a test usually runs in the test's own process, and a
-// synchronous tmux call every few milliseconds would starve it on a loaded machine. Nor does it
-// read the screen while nothing was printed: the pane's output is piped to a file (pipe-pane),
-// and the screen is read again when the file has grown (or every quarter second, whatever).
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+// test files running side by side never share one, nor the user's.
+// Waiting reads the screen through one tmux client in control mode (tmux(1) "CONTROL MODE")
+// kept for the session: a command written to its standard input, its output read back between
+// %begin and %end, with no process started for a reading (a tmux client a reading cost about
+// 3 ms of CPU; this about 0.2 ms) and without blocking the process meanwhile (the emulator of a
+// test usually runs in the test's own process). The same client says when the pane printed
+// (%output), so the screen is read again when something was printed (or every quarter second,
+// whatever), never while nothing was. A control client without a size of its own leaves the
+// window at the size the session was made with. Keys go with a synchronous send-keys: they are
+// in the terminal when send() returns, before anything the test does next.
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { waitFor } from './wait-for.js';
-
-const execFileAsync = promisify(execFile);
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -24,8 +22,20 @@ export class TmuxSession {
   /** Lines of scrollback screen() reads (tmux keeps 2000 unless `history` says more). */
   private readonly scrollback: number;
 
-  /** Where the pane's output goes as it is printed: its size says whether anything was. */
-  private readonly output = join(tmpdir(), `${this.name}.out`);
+  /** The control-mode client: commands on its stdin, their output and the notifications on its stdout. */
+  private readonly control: ChildProcessWithoutNullStreams;
+
+  /** How many times the pane printed (%output notifications), as the control client said. */
+  private printed = 0;
+
+  /** Called once when the pane next prints. */
+  private onPrinted: Array<() => void> = [];
+
+  /** The readers of the blocks of output to come, one a command written, in order. */
+  private readonly replies: Array<{ resolve: (out: string) => void; reject: (err: Error) => void }> = [];
+
+  /** Why the control client can take no more commands, once it cannot. */
+  private closed?: Error;
 
   /**
    * Starts `argv` with `env` in a new session; the shell keeps the pane open after it exits.
@@ -49,28 +59,68 @@ export class TmuxSession {
     const history = size.history
       ? ['start-server', ';', 'set-option', '-g', 'history-limit', String(size.history), ';']
       : [];
-    this.tmux(
-      ...history,
-      'new-session',
-      '-d',
-      '-s',
-      this.name,
-      '-x',
-      String(size.cols),
-      '-y',
-      String(size.rows),
-      line,
-      ';',
-      'pipe-pane',
-      '-t',
-      this.name,
-      `cat >> ${quote(this.output)}`,
-    );
+    this.tmux(...history, 'new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line);
+    this.control = spawn('tmux', ['-L', this.name, '-C', 'attach-session', '-t', this.name], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.readControl();
+    // Never what keeps the test's process alive: a wait does that while it waits.
+    this.control.unref();
+    for (const stream of [this.control.stdin, this.control.stdout, this.control.stderr])
+      (stream as unknown as { unref(): void }).unref();
   }
 
-  /** Bytes the pane has printed so far, as far as its pipe has written them (-1 before it has). */
-  private async printed(): Promise<number> {
-    return (await stat(this.output).catch(() => ({ size: -1 }))).size;
+  /**
+   * Reads the control client's output: each command's block (%begin … %end or %error, with the
+   * same time, number and flags, so no line of the screen can end it) goes to its reader, the
+   * first to the attach-session that started the client; %output says the pane printed.
+   */
+  private readControl(): void {
+    let pending = '';
+    let block: { lines: string[]; end: string; error: string } | undefined;
+    let attached = false;
+    this.control.stdout.setEncoding('utf8');
+    this.control.stdout.on('data', (chunk: string) => {
+      pending += chunk;
+      for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        if (block) {
+          if (line !== block.end && line !== block.error) {
+            block.lines.push(line);
+            continue;
+          }
+          const out = block.lines.map((l) => `${l}\n`).join('');
+          const failed = line === block.error;
+          block = undefined;
+          if (!attached) {
+            attached = true;
+            continue;
+          }
+          const reply = this.replies.shift();
+          if (failed) reply?.reject(new Error(`tmux: ${out.trim()}`));
+          else reply?.resolve(out);
+        } else if (line.startsWith('%begin ')) {
+          const rest = line.slice('%begin '.length);
+          block = { lines: [], end: `%end ${rest}`, error: `%error ${rest}` };
+        } else if (line.startsWith('%output ') || line.startsWith('%extended-output ')) {
+          this.printed++;
+          for (const wake of this.onPrinted.splice(0)) wake();
+        }
+      }
+    });
+    let stderr = '';
+    this.control.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const close = (why: string) => {
+      this.closed ??= new Error(`tmux control client ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
+      for (const reply of this.replies.splice(0)) reply.reject(this.closed);
+      for (const wake of this.onPrinted.splice(0)) wake();
+    };
+    this.control.on('error', (err) => close(`failed (${err.message})`));
+    this.control.on('exit', (code, signal) => close(`exited (${signal ?? code})`));
+    this.control.stdin.on('error', () => {});
   }
 
   private tmux(...args: string[]): string {
@@ -91,31 +141,51 @@ export class TmuxSession {
     return this.tmux(...this.capture());
   }
 
-  /** The screen as screen() reads it, without blocking the process meanwhile. */
-  private async screenLater(): Promise<string> {
-    const { stdout } = await execFileAsync('tmux', ['-L', this.name, ...this.capture()], { encoding: 'utf8' });
-    return stdout;
+  /** The screen as screen() reads it, through the control client, without blocking the process meanwhile. */
+  private screenLater(): Promise<string> {
+    if (this.closed) return Promise.reject(this.closed);
+    const command = this.capture()
+      .map((a) => (/^[\w-]+$/.test(a) ? a : `'${a}'`))
+      .join(' ');
+    return new Promise((resolve, reject) => {
+      this.replies.push({ resolve, reject });
+      this.control.stdin.write(`${command}\n`);
+    });
+  }
+
+  /** Resolves when the pane prints, or after `ms`, whichever comes first. */
+  private printedOr(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.onPrinted = this.onPrinted.filter((f) => f !== done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.onPrinted.push(done);
+    });
   }
 
   /** Waits until test(screen) holds; fails with the screen after timeoutMs. */
   waitFor(test: RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
     const ok = typeof test === 'function' ? test : (s: string) => test.test(s);
     let last = '';
-    // The screen is read when the pane printed since the last reading, and at least every 250 ms
-    // (a pipe that lags, a screen that changed without output): a check of a screen that did
-    // not change gives what it gave.
+    // The screen is read when the pane printed since the last reading (at most every 25 ms, not
+    // at each frame of a spinner), and at least every 250 ms (a screen that changed without a
+    // notification): a check of a screen that did not change gives what it gave.
     let seen = Number.NaN;
     let readAt = 0;
     return waitFor(
       async () => {
-        const printed = await this.printed();
-        if (printed === seen && Date.now() - readAt < 250) return false;
-        seen = printed;
+        if (this.printed === seen) await this.printedOr(readAt + 250 - Date.now());
+        const since = Date.now() - readAt;
+        if (since < 25) await new Promise((r) => setTimeout(r, 25 - since));
+        seen = this.printed;
         readAt = Date.now();
         last = await this.screenLater();
         return ok(last) && last;
       },
-      { what: `${test} on the screen`, deadlineMs: timeoutMs, intervalMs: 25, detail: () => last },
+      { what: `${test} on the screen`, deadlineMs: timeoutMs, intervalMs: 0, detail: () => last },
     );
   }
 
@@ -134,6 +204,6 @@ export class TmuxSession {
 
   kill(): void {
     spawnSync('tmux', ['-L', this.name, 'kill-server']);
-    rmSync(this.output, { force: true });
+    this.control.kill();
   }
 }
