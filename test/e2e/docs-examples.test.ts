@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { SHAPES } from '../helpers/shapes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/sitebuilder.js');
@@ -188,8 +187,8 @@ function byRun(examples: Example[]): Example[][] {
   return [...groups.values()];
 }
 
-// The docs show the emulator's own shapes; the alternate project would only repeat these.
-describe.skipIf(SHAPES === 'alternate').concurrent('runnable examples of the docs', () => {
+// The docs show the emulator's own shapes (the file runs in the default project only).
+describe.concurrent('runnable examples of the docs', () => {
   const emulators: RunningEmulator[] = [];
   afterAll(() => Promise.all(emulators.map((e) => e.close())));
 
@@ -245,7 +244,7 @@ function headerCommands(text: string): Array<{ line: string; exit: number }> {
   return out;
 }
 
-describe.skipIf(SHAPES === 'alternate').concurrent('examples/ run as their headers say', () => {
+describe.concurrent('examples/ run as their headers say', () => {
   const scripts = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.sh'));
   const emulators: RunningEmulator[] = [];
   afterAll(() => Promise.all(emulators.map((e) => e.close())));

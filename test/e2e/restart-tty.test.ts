@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectFits } from '../helpers/screen.js';
-import { SHAPES } from '../helpers/shapes.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -38,7 +37,7 @@ async function type(t: TmuxSession, line: string): Promise<void> {
 /** What the screen shows after the last time `line` was typed. */
 const after = (screen: string, line: string) => screen.split(`$ ${line}`).pop() ?? '';
 
-describe.skipIf(!hasTmux || SHAPES === 'alternate').concurrent('the emulator started again, in a terminal', () => {
+describe.skipIf(!hasTmux).concurrent('the emulator started again, in a terminal', () => {
   for (const cols of [80, 40]) {
     it(`at ${cols} columns: the stale run said once, the first message asked; a second --setup refused`, async () => {
       const home = mkdtempSync(join(tmpdir(), 'sb-restart-tty-'));

@@ -8,7 +8,6 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SHAPES } from '../helpers/shapes.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -85,7 +84,7 @@ function sh(
   });
 }
 
-describe.skipIf(SHAPES === 'alternate')('runs remembered against an earlier emulator', () => {
+describe('runs remembered against an earlier emulator', () => {
   it('a question left waiting, the emulator started again: chat asks nothing of the old run; publish.sh runs beside it', async () => {
     const first = await setupEmulator();
     const asked = await sh('sitebuilder chat site_recipes "Add a tiny page #ask" --yes');
