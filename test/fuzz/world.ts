@@ -40,6 +40,8 @@ export interface Write {
 
 export class World {
   readonly runs: CliRun[] = [];
+  /** The last id table, and the counters it was made from. */
+  private ids?: { counters: string; table: Map<string, string> };
 
   private constructor(
     readonly shapes: ShapesName,
@@ -211,10 +213,14 @@ export class World {
   private idTable(): Map<string, string> {
     const seed = this.random?.seed;
     if (seed === undefined) return new Map();
+    // Worked out again only once the counters moved (each id is a hash: about 1 ms a table).
+    const counters = JSON.stringify(this.emu.emulator.state.counters);
+    if (this.ids?.counters === counters) return this.ids.table;
     const draw = new Draw(seed);
     const table = new Map<string, string>();
     for (const [prefix, count] of Object.entries(this.emu.emulator.state.counters))
       for (let n = 1; n <= count; n++) table.set(randomId(draw, prefix, n), `${prefix}#${n}`);
+    this.ids = { counters, table };
     return table;
   }
 
