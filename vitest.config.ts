@@ -87,8 +87,11 @@ export default defineConfig({
     // what it changes in process.env.
     isolate: false,
     // Most files wait (on a CLI's polls, a terminal, a child process) more than they compute:
-    // two run side by side even on two cores, where Vitest's default would be one.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // with one worker a core, half the machine's time was idle (2 cores: 151 s, 142 of 297
+    // core-seconds idle); with two a core it is busy (105 s), with three tests start to miss
+    // their screens. SITEBUILDER_TEST_WORKERS sets another number (Vitest's --maxWorkers does
+    // not reach the projects: each takes this one).
+    maxWorkers: Number(process.env.SITEBUILDER_TEST_WORKERS) || Math.min(8, 2 * availableParallelism()),
     projects,
   },
 });

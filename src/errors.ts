@@ -43,6 +43,16 @@ export class InterruptedError extends CliError {
   }
 }
 
+/** Ctrl-D at a prompt: the end of input, as a shell takes it (the conversation leaves). */
+export class EndOfInputError extends InterruptedError {}
+
+/** Esc at a prompt (an InterruptedError, as Ctrl-C): with the text that was typed at it. */
+export class EscapeError extends InterruptedError {
+  constructor(readonly typed: string) {
+    super('Cancelled.');
+  }
+}
+
 /** The network failed (refused, reset, timed out) after the allowed retries. */
 export class NetworkError extends CliError {
   override readonly exitCode = ExitCode.failure;

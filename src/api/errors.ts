@@ -176,9 +176,15 @@ export function networkFailure(
  * connection, a 5xx, a first call still in flight): it may still take effect. The sentence says
  * so and gives the key; `details.idempotencyKey` lets cli.ts print the command that re-runs it
  * with the same key, which can then only get the first call's answer, never a second effect.
+ * Any other call's error (a read, a write without a key) is returned as it is.
  */
-export function withUnknownOutcome<E extends CliError>(err: E, method: string, key: string): E {
-  err.message = `${err.message} ${method} may still take effect; its idempotency key is ${key}.`;
+export function withUnknownOutcome<E extends CliError>(
+  err: E,
+  call: { label: string; write: boolean; key?: string },
+): E {
+  const { label, key } = call;
+  if (!call.write || key === undefined) return err;
+  err.message = `${err.message} ${label} may still take effect; its idempotency key is ${key}.`;
   Object.assign(err.details, { idempotencyKey: key, outcome: 'unknown' });
   return err;
 }

@@ -1,9 +1,8 @@
-// The headers of an answer the client reads: one value of a header, a number in one, the
-// Retry-After of a refusal and the minute's budget (X-RateLimit-*), as docs/real-service.md
-// "Rate limits" describes them.
+// The headers of an answer the client reads: one value of a header, a number in one, and the
+// Retry-After of a refusal, as docs/real-service.md "Rate limits" describes it (what the minute's
+// budget and a 429 make of them: rate-limit.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import { parseTime } from '../service/time.js';
-import type { RateBudget } from './call.js';
 
 /** The header's value (the first, when it was sent several times). */
 export const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -25,19 +24,4 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (/^[-+]?\d+(\.\d+)?$/.test(v)) return Number(v);
   const date = /[a-z]/i.test(v) ? (parseTime(v) ?? Number.NaN) : Number.NaN;
   return Number.isFinite(date) ? (date - now) / 1000 : undefined;
-}
-
-/**
- * The budget of the minute as the answer's X-RateLimit-* headers tell it, taken at `now`;
- * undefined when the answer carries none. The service's seconds are wall seconds: a clock run
- * `wallSpeed` times faster (the emulator's --speed) counts that many of its own.
- */
-export function readBudget(h: IncomingHttpHeaders, wallSpeed: number, now: number): RateBudget | undefined {
-  const limit = num(header(h, 'x-ratelimit-limit'));
-  const remaining = num(header(h, 'x-ratelimit-remaining'));
-  const reset = num(header(h, 'x-ratelimit-reset'));
-  if (limit === undefined && remaining === undefined && reset === undefined) return undefined;
-  // The minute is 60 seconds long: a reset outside it is not believed.
-  const resetSeconds = reset === undefined ? undefined : Math.min(60, Math.max(0, reset * wallSpeed));
-  return { limit, remaining, resetSeconds, at: now };
 }

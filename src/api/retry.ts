@@ -1,11 +1,10 @@
 // When a failed attempt of a call is tried again, and after how long (docs/scripting.md "How
 // calls are made"): network errors and 5xx of calls safe to repeat, with jittered backoff and a
-// time-out tried once more only; 429s of the minute's budget after their Retry-After, clamped,
-// a few times and within a total; a 409 "in flight" on our own key waited out for the first
-// call's answer. The counts of one call live in Retries; client.ts says what happens and sleeps.
-import type { IncomingHttpHeaders } from 'node:http';
+// time-out tried once more only; 429s of the minute's budget after their Retry-After, clamped
+// (rate-limit.ts), a few times and within a total; a 409 "in flight" on our own key waited out for
+// the first call's answer. The counts of one call live in Retries; retry-call.ts says what
+// happens and sleeps.
 import type { Envelope } from './call.js';
-import { header, num } from './headers.js';
 import { TRANSPORT_BOUNDS } from './transport.js';
 
 /** Network failures where the request surely never reached the service. */
@@ -15,24 +14,6 @@ export const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 export const isInFlight = (envelope: Envelope): boolean =>
   /idempotency|in flight/i.test(String(envelope.message ?? '')) ||
   (envelope.data as { reason?: unknown } | null)?.reason === 'idempotency-in-flight';
-
-/**
- * How long a 429 is waited: Retry-After exactly (`retryAfter`, in seconds), else a sane
- * X-RateLimit-Reset, else a fallback; never less than the floor. The service's seconds are wall
- * seconds: a clock run `wallSpeed` times faster counts that many of its own.
- */
-export function rateLimitWait(retryAfter: number | undefined, headers: IncomingHttpHeaders, wallSpeed: number): number {
-  let ms: number;
-  if (retryAfter !== undefined) ms = retryAfter * 1000 * wallSpeed;
-  else {
-    const reset = num(header(headers, 'x-ratelimit-reset'));
-    ms =
-      reset !== undefined && reset > 0 && reset <= 60
-        ? reset * 1000 * wallSpeed
-        : TRANSPORT_BOUNDS.retryAfterFallbackMs;
-  }
-  return Math.ceil(Math.max(TRANSPORT_BOUNDS.retryAfterFloorMs, ms));
-}
 
 /** 0.4, 0.8, 1.6 … 8 seconds, less a jitter of up to a half. */
 function backoff(attempt: number, random: () => number): number {

@@ -9,7 +9,7 @@ import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { decideColorLevel } from '../io/color-level.js';
 import type { IO } from '../io/io.js';
 import { systemIO } from '../io/system-io.js';
-import { EnquirerPrompter } from '../io/prompter.js';
+import { EnquirerPrompter } from '../io/enquirer-prompter.js';
 import { exitRestoring, restoreTerminal } from '../io/terminal-restore.js';
 import { jsonText, sanitizeInline } from '../io/sanitize.js';
 import { Interrupts } from '../interrupts.js';

@@ -1,19 +1,23 @@
 // The control API's operations, callable in-process (tests, the demo) and over HTTP under
 // /_emulator/ (control.ts). Not part of the service: no token, no budget, no envelope rules
-// beyond using the same envelope for familiarity.
-import { randomBytes } from 'node:crypto';
-import { ALL_SCOPES } from '../api/registry-terms.js';
+// beyond using the same envelope for familiarity. Tokens and workspaces: control-accounts.ts.
+import {
+  createToken,
+  createWorkspace,
+  findToken,
+  findWorkspace,
+  setMember,
+  updateToken,
+  updateWorkspace,
+} from './control-accounts.js';
 import {
   bad,
-  ControlError,
   MAX_SPAN_MS,
   nameOf,
   outcomePlan,
   slowSecondsOf,
   type TokenInput,
-  tokenChanges,
   type WorkspaceInput,
-  workspaceChanges,
 } from './control-input.js';
 import type { Emulator } from './emulator.js';
 import { checkFaultSpec, type Fault, type FaultSpec } from './faults.js';
@@ -21,10 +25,8 @@ import type { LogEntry } from './request-log.js';
 import { DEMO_USER_ID } from './seed.js';
 import {
   DEFAULT_SLOW_SECONDS,
-  ROLE_PERMISSIONS,
   SITE_OUTCOMES,
   type SiteOutcome,
-  TOKEN_PREFIX,
   type Role,
   type RolePermission,
   type SiteRecord,
@@ -54,45 +56,15 @@ export class Control {
   }
 
   findToken(ref: string): TokenRecord {
-    const t = this.emu.state.core.tokens.find((x) => x._id === ref || x.name === ref || x.token === ref);
-    if (!t) throw new ControlError(404, `No token has the id, name or secret "${ref}".`);
-    return t;
+    return findToken(this.emu, ref);
   }
 
   createToken(input: TokenInput = {}): TokenRecord {
-    const emu = this.emu;
-    // Everything is checked before anything changes (the id counter included).
-    const changes = tokenChanges(input, this.emu.clock.now());
-    if (input.token !== undefined && !(typeof input.token === 'string' && /^[\x21-\x7e]{1,256}$/.test(input.token)))
-      bad('token must be 1 to 256 visible characters.');
-    const secret = input.token ?? `${TOKEN_PREFIX}${randomBytes(16).toString('hex')}`;
-    if (!secret.startsWith(TOKEN_PREFIX)) bad(`A token begins with ${TOKEN_PREFIX}.`);
-    if (emu.state.core.tokens.some((t) => t.token === secret)) bad('A token with that secret exists already.');
-    const userId = input.userId ?? DEMO_USER_ID;
-    if (typeof userId !== 'string' || !emu.user(userId))
-      throw new ControlError(404, `No user has the id ${JSON.stringify(userId)}.`);
-    const record: TokenRecord = {
-      _id: emu.newId('tok'),
-      name: `token-${emu.state.counters.tok ?? 0}`,
-      token: secret,
-      userId,
-      scopes: [...ALL_SCOPES],
-      workspaces: null,
-      expiresAt: null,
-      revoked: false,
-      createdAt: emu.clock.now(),
-      ...changes,
-    };
-    emu.state.core.tokens.push(record);
-    emu.tokensChanged();
-    return record;
+    return createToken(this.emu, input);
   }
 
   updateToken(ref: string, input: TokenInput): TokenRecord {
-    const record = this.findToken(ref);
-    if (input.token !== undefined || input.userId !== undefined)
-      bad('The secret and the user of a token cannot change.');
-    return Object.assign(record, tokenChanges(input, this.emu.clock.now()));
+    return updateToken(this.emu, ref, input);
   }
 
   // ---- workspaces ---------------------------------------------------------------------
@@ -102,87 +74,23 @@ export class Control {
   }
 
   findWorkspace(id: string): WorkspaceRecord {
-    const ws = this.emu.workspace(id);
-    if (!ws) throw new ControlError(404, `No workspace has the id "${id}".`);
-    return ws;
+    return findWorkspace(this.emu, id);
   }
 
   createWorkspace(input: WorkspaceInput & { _id?: string; ownerId?: string } = {}): WorkspaceRecord {
-    const emu = this.emu;
-    if (input._id !== undefined && !(typeof input._id === 'string' && /^[\w.-]{1,100}$/.test(input._id)))
-      bad('_id must be 1 to 100 letters, digits, _, . or -.');
-    if (input._id !== undefined && emu.workspace(input._id))
-      bad(`A workspace with the id ${input._id} exists already.`);
-    const owner = input.ownerId ?? DEMO_USER_ID;
-    if (typeof owner !== 'string' || !emu.user(owner))
-      throw new ControlError(404, `No user has the id ${JSON.stringify(owner)}.`);
-    // Checked before the workspace exists: a refusal leaves nothing behind.
-    const changes = workspaceChanges(input);
-    const id = input._id ?? emu.newId('ws');
-    const ws: WorkspaceRecord = {
-      _id: id,
-      name: id,
-      plan: 'paid',
-      siteLimit: 25,
-      credits: 1000,
-      creditsSpent: 0,
-      spendingLimit: null,
-      members: [{ userId: owner, role: 'owner', permissions: [...ROLE_PERMISSIONS.owner] }],
-      createdAt: emu.clock.now(),
-    };
-    emu.state.core.workspaces.push(ws);
-    return this.applyWorkspace(ws, changes);
+    return createWorkspace(this.emu, input);
   }
 
   /** Credits, plan, site limit, spending cap, name. */
   updateWorkspace(id: string, input: WorkspaceInput): WorkspaceRecord {
-    const ws = this.findWorkspace(id);
-    return this.applyWorkspace(ws, workspaceChanges(input));
-  }
-
-  private applyWorkspace(ws: WorkspaceRecord, changes: WorkspaceInput): WorkspaceRecord {
-    const { credits, ...rest } = changes;
-    Object.assign(ws, rest);
-    if (credits !== undefined) {
-      this.emu.state.core.creditActivity.push({
-        _id: this.emu.newId('cred'),
-        workspaceId: ws._id,
-        at: this.emu.clock.now(),
-        amount: credits - ws.credits,
-        balance: credits,
-        note: 'Balance set through the emulator control API',
-        siteId: null,
-      });
-      ws.credits = credits;
-    }
-    return ws;
+    return updateWorkspace(this.emu, id, input);
   }
 
   setMember(
     workspaceId: string,
     input: { userId: string; role?: Role; permissions?: RolePermission[]; remove?: boolean },
   ): WorkspaceRecord {
-    const ws = this.findWorkspace(workspaceId);
-    if (typeof input.userId !== 'string' || !this.emu.user(input.userId))
-      throw new ControlError(404, `No user has the id ${JSON.stringify(input.userId)}.`);
-    if (input.remove !== undefined && typeof input.remove !== 'boolean') bad('remove must be true or false.');
-    const role = input.role ?? 'editor';
-    if (!Object.hasOwn(ROLE_PERMISSIONS, role))
-      bad(`role must be one of: ${Object.keys(ROLE_PERMISSIONS).join(', ')}.`);
-    const known = ROLE_PERMISSIONS.owner;
-    if (
-      input.permissions !== undefined &&
-      (!Array.isArray(input.permissions) || input.permissions.some((p) => !known.includes(p)))
-    )
-      bad(`permissions must be a list of: ${known.join(', ')}.`);
-    ws.members = ws.members.filter((m) => m.userId !== input.userId);
-    if (input.remove) return ws;
-    ws.members.push({
-      userId: input.userId,
-      role,
-      permissions: input.permissions ? [...input.permissions] : [...ROLE_PERMISSIONS[role]],
-    });
-    return ws;
+    return setMember(this.emu, workspaceId, input);
   }
 
   /**

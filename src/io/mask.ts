@@ -3,7 +3,7 @@
 // refusal's message, a record's name, a header such as X-Request-Id, a `--debug` line or what
 // `api` prints. Every token handed to a client is registered with the IO object, whose writers
 // put its mask in its place after cleaning (io.ts), in every mode; prompts do the same
-// (prompter.ts). `auth token`, the one command meant to print it, hands it to no client.
+// (show-prompt.ts). `auth token`, the one command meant to print it, hands it to no client.
 
 /** Shorter secrets are not looked for: too likely to be part of ordinary words. */
 const SECRET_MIN_LENGTH = 8;

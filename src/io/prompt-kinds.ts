@@ -1,6 +1,6 @@
-// enquirer's prompts as our prompts use them (prompter.ts): the few of its types we touch, the
-// confirmation that needs Enter, the filtered list that does not paint the typed text, the
-// filter's match, and the keys of a shell at a text prompt (Ctrl-U, Ctrl-D).
+// enquirer's prompts as our prompts use them (enquirer-prompter.ts, show-prompt.ts): the few of
+// its types we touch, the confirmation that needs Enter, the filtered list that does not paint
+// the typed text, the filter's match, and the keys of a shell at a text prompt (Ctrl-U, Ctrl-D).
 
 export interface EnquirerPrompt {
   cancel(err?: unknown): Promise<void>;

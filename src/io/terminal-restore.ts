@@ -1,7 +1,7 @@
 // Every prompt, picker and live block gives the terminal back as it found it — its mode, the
 // cursor, the screen — on SIGINT, SIGTERM, SIGHUP and uncaught errors, from here (README.md
 // "Reliability"). The way out is the same for every signal (core/run.ts): the context's signal
-// is aborted, which cancels the prompt on the screen (prompter.ts: enquirer draws it as
+// is aborted, which cancels the prompt on the screen (show-prompt.ts: enquirer draws it as
 // cancelled, leaves raw mode and shows the cursor) and releases the keys (keyguard.ts) as the
 // command unwinds; the process exits once it has. What does not unwind — a second signal, the
 // grace period running out, an uncaught error — ends through exitRestoring(), which puts the
@@ -34,7 +34,7 @@ export function markPrompt(io: IO, shown: boolean): void {
   });
 }
 
-/** What prompter.ts gets from enquirer's prompt: the cursor hidden and shown by it. */
+/** What show-prompt.ts gets from enquirer's prompt: the cursor hidden and shown by it. */
 interface HidingPrompt {
   stdout: { write(text: string): unknown };
   cursorShow(): void;

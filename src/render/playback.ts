@@ -4,18 +4,15 @@
 // than the service. Time comes from the injected clock.
 //
 // Text comes as rows that fit the terminal: a line of plain text cut between words, or the rows
-// of the agent's Markdown as rendered so far (markdown/stream.ts), which grow as it streams. The
-// row being played is rewritten in place (cursor up, clear, print it longer), always ending with
-// a newline so that the live block below (IO.liveBlock) can clear and redraw its own rows. When
-// rows already shown change (a `**` closed, a line completed), they are redrawn in place, as long
-// as they are still on the screen and nothing else was written since; what scrolled into the
-// scrollback is never rewritten. A resize while text plays lays out the rest anew at the new
-// width, from the letters already shown. Where the terminal cannot redraw, rows are printed
-// whole, one line after the other.
+// of the agent's Markdown as rendered so far (markdown/stream.ts), which grow as it streams.
+// show-rows.ts writes them, rewriting the row being played and redrawing rows that changed while
+// they are still on the screen. A resize while text plays lays out the rest anew at the new
+// width, from the letters already shown (playing.ts).
 import type { Clock } from '../clock.js';
 import { append } from './append.js';
-import { freeze, type PlaybackOutput, type Playing, refit, screenRows, setRows } from './playing.js';
-import { rowPrefix, rowWords } from './row-words.js';
+import type { PlaybackOutput, Playing } from './playing.js';
+import { rowWords } from './row-words.js';
+import { rowAt, showRows, syncRows } from './show-rows.js';
 import { lineSource, type RowSource } from './text-rows.js';
 
 export type { PlaybackOutput } from './playing.js';
@@ -29,9 +26,6 @@ const SLICE_MS = 20;
 
 /** Words counted to set the pace: more than this in one wait all play at the fastest pace anyway. */
 const WORDS_COUNTED = 20_000;
-
-/** Rows shown that are kept to compare with what a text becomes (a terminal shows fewer). */
-const KEPT_ROWS = 500;
 
 export const PLAYBACK = {
   /** The slowest pace: a word every this many ms, even when the wait is long. */
@@ -69,7 +63,7 @@ export class Playback {
       if (!this.current && !this.start()) return;
       const c = this.current as Playing;
       this.sync(c);
-      if (this.rowAt(c) !== undefined) this.showRows(c, Number.POSITIVE_INFINITY);
+      if (rowAt(c) !== undefined) this.showRows(c, Number.POSITIVE_INFINITY);
       if (!c.source.done) return;
       this.current = undefined;
     }
@@ -117,9 +111,9 @@ export class Playback {
       if (!this.current && !this.start()) return;
       const c = this.current as Playing;
       this.sync(c);
-      while (this.rowAt(c) !== undefined) {
+      while (rowAt(c) !== undefined) {
         this.showRows(c, Number.POSITIVE_INFINITY, ROWS_A_SLICE);
-        if (this.rowAt(c) === undefined) break;
+        if (rowAt(c) === undefined) break;
         await new Promise((resolve) => setImmediate(resolve));
         if (signal?.aborted) return;
         this.sync(c);
@@ -146,7 +140,7 @@ export class Playback {
 
   /** Whether anything is left to show now. */
   private more(): boolean {
-    return this.head < this.queue.length || (this.current !== undefined && this.rowAt(this.current) !== undefined);
+    return this.head < this.queue.length || (this.current !== undefined && rowAt(this.current) !== undefined);
   }
 
   /** Takes the next item: non-text prints at once; a text becomes current. False when the queue is empty. */
@@ -185,10 +179,14 @@ export class Playback {
     return this.out.columns() - 1;
   }
 
-  /** The row to show next (or the one shown in part), if any. */
-  private rowAt(c: Playing): string | undefined {
-    const i = c.base + c.shown.length - (c.whole ? 0 : 1);
-    return c.rows[i];
+  /** Shows up to `n` more words of `c` (show-rows.ts); how many words it showed. */
+  private showRows(c: Playing, n: number, maxRows?: number): number {
+    return showRows(c, this.out, this.redraw, n, maxRows);
+  }
+
+  /** Brings the current text up to date (show-rows.ts). */
+  private sync(c: Playing): void {
+    syncRows(c, this.width(), this.out, this.redraw);
   }
 
   /** Shows up to `n` more words (non-text items on the way print at once); how many words it showed. */
@@ -198,7 +196,7 @@ export class Playback {
       if (!this.current && !this.start()) break;
       const c = this.current as Playing;
       this.sync(c);
-      if (this.rowAt(c) === undefined) {
+      if (rowAt(c) === undefined) {
         if (!c.source.done) break;
         this.current = undefined;
         continue;
@@ -206,92 +204,6 @@ export class Playback {
       left -= this.showRows(c, left);
     }
     return n - left;
-  }
-
-  /**
-   * Shows up to `n` more words: the row shown in part goes on (rewritten), then whole rows, in
-   * one write, then the first words of a row (all of it where the terminal cannot redraw). The
-   * words shown (at least 1).
-   */
-  private showRows(c: Playing, n: number, maxRows = Number.POSITIVE_INFINITY): number {
-    let left = n;
-    let rows = 0;
-    let text = '';
-    const flush = () => {
-      if (text) this.out.write(text);
-      text = '';
-    };
-    if (!c.whole) {
-      const row = this.rowAt(c) as string;
-      const total = rowWords(row);
-      const to = Math.min(total, c.words + left);
-      const shown = to >= total ? row : rowPrefix(row, to);
-      this.out.rewrite(screenRows(c.shown.at(-1) as string, this.out.columns()), `${shown}\n`);
-      c.shown[c.shown.length - 1] = shown;
-      left -= Math.max(1, to - c.words);
-      c.words = to;
-      c.whole = to >= total;
-    }
-    while (left > 0 && c.whole && rows++ < maxRows) {
-      const row = this.rowAt(c);
-      if (row === undefined) break;
-      const total = rowWords(row);
-      const to = this.redraw ? Math.min(total, left) : total;
-      const shown = to >= total ? row : rowPrefix(row, to);
-      text += `${shown}\n`;
-      c.shown.push(shown);
-      left -= Math.max(1, to);
-      c.words = to;
-      c.whole = to >= total;
-    }
-    flush();
-    // Only the rows a terminal still shows can be redrawn: older ones need not be kept.
-    if (c.shown.length > KEPT_ROWS) {
-      const gone = c.shown.length - KEPT_ROWS;
-      c.base += gone;
-      c.shown = c.shown.slice(gone);
-    }
-    c.mark = this.out.writes();
-    return n - left;
-  }
-
-  /** Brings the current text up to date: a new width lays out the rest anew; changed rows are redrawn. */
-  private sync(c: Playing): void {
-    const width = this.width();
-    if (width !== c.width) {
-      refit(c, width, this.out, this.redraw);
-      return;
-    }
-    if (c.source.version === c.version) return;
-    c.version = c.source.version;
-    setRows(c, c.source.rows(width).rows, c.patch);
-    const rows = c.rows;
-    // The first row on the screen that is no longer what it shows.
-    const d = c.shown.findIndex((shown, i) => {
-      const row = rows[c.base + i];
-      const partial = i === c.shown.length - 1 && !c.whole;
-      return row === undefined || (partial ? rowPrefix(row, c.words) !== shown && row !== shown : row !== shown);
-    });
-    if (d < 0) return;
-    if (!this.redraw) {
-      // Nothing can be redrawn: the rows shown stay, and the text goes on after them.
-      freeze(c);
-      return;
-    }
-    const up = c.shown.slice(d).reduce((n, r) => n + screenRows(r, this.out.columns()), 0);
-    if (!this.out.canRewrite(up, c.mark)) {
-      freeze(c);
-      return;
-    }
-    const redrawn = rows.slice(c.base + d, c.base + c.shown.length);
-    const lastWords = c.whole ? Number.POSITIVE_INFINITY : c.words;
-    const last = redrawn.length - 1;
-    const text = redrawn.map((r, i) => (i === last && lastWords < rowWords(r) ? rowPrefix(r, lastWords) : r));
-    this.out.rewrite(up, text.map((t) => `${t}\n`).join(''));
-    c.whole = last < 0 || text[last] === redrawn[last];
-    c.words = last < 0 ? 0 : Math.min(lastWords, rowWords(redrawn[last] as string));
-    c.shown = [...c.shown.slice(0, d), ...text];
-    c.mark = this.out.writes();
   }
 
   /** The words left to play, counted up to WORDS_COUNTED (a long text is not walked whole to set a pace). */

@@ -7,7 +7,7 @@ import { InterruptedError, UsageError } from '../../src/errors.js';
 import { checkId, looksLikeToken } from '../../src/input.js';
 import { createTestIO } from '../../src/io/io.js';
 import { printTable } from '../../src/io/print.js';
-import { EnquirerPrompter } from '../../src/io/prompter.js';
+import { EnquirerPrompter } from '../../src/io/enquirer-prompter.js';
 import { FORMAT_CHARACTERS, forJson, forTerminal, jsonText, sanitize, sanitizeDeep } from '../../src/io/sanitize.js';
 import { startSpinner } from '../../src/io/spinner.js';
 import { style } from '../../src/io/style.js';

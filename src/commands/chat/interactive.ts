@@ -11,132 +11,31 @@
 // text, never an answer to a question or a plan. When the latest run cannot be told, the first
 // message is confirmed (shared/conversation/waiting.ts).
 import type { Context } from '../../context.js';
-import { ApiError, ExitCode, InterruptedError } from '../../errors.js';
+import { ApiError, EndOfInputError, EscapeError, ExitCode, InterruptedError } from '../../errors.js';
 import { forgetTypeAhead, keepTypeAhead, peekTypeAhead, withKeysGuarded } from '../../io/keyguard.js';
-import { EndOfInputError, EscapeError } from '../../io/prompter.js';
-import { readResumeAnswer } from '../../service/chat.js';
 import { sanitizeInline } from '../../io/sanitize.js';
-import { displayWidth } from '../../io/width.js';
 import { style } from '../../io/style.js';
 import { agentText } from '../../render/agent-text.js';
 import type { Pending } from '../../render/run-view.js';
-import { answerLines, waitingOn } from '../shared/run/next-steps.js';
-import { rememberSiteRun } from '../shared/run/known-runs.js';
-import { printQueue } from '../shared/queue.js';
 import { askPlan, askQuestion, type NextMessage } from '../shared/conversation/answers.js';
 import type { ReplyTo } from '../shared/conversation/reply-key.js';
-import { oddLine, slashTypo } from './shell-like.js';
 import { followToEnd, runTurn, type TurnResult } from '../shared/conversation/turn.js';
 import { waitingAtStart } from '../shared/conversation/waiting.js';
-
-const HELP =
-  'Type a message for the agent. /plan toggles plan mode · /queue shows the queue · /resume runs a stopped queue · /cancel stops the run · /exit or Ctrl-D leaves. During a run, Esc cancels it (asks first) · Ctrl-C stops following (the run goes on).';
+import { printQueue } from '../shared/queue.js';
+import { waitingOn } from '../shared/run/next-steps.js';
+import { confirmFirst, confirmOdd } from './confirm-send.js';
+import { HELP, promptLabel, quoted, sayLeftWaiting, sayNotSent, sayWaiting } from './conversation-lines.js';
+import { cancelSiteRun, resumeQueue } from './queue-commands.js';
+import { oddLine, slashTypo } from './shell-like.js';
 
 /** The slash commands, for "did you mean". */
 const COMMANDS = ['/plan', '/queue', '/resume', '/cancel', '/reply', '/help', '/exit', '/quit'] as const;
-
-/** Kept text, as quoted in a sentence. */
-const quoted = (text: string) => `“${sanitizeInline(text.length > 40 ? `${text.slice(0, 39)}…` : text)}”`;
-
-/** What a confirmation line holds beside its question: `? `, ` › ` and `(y/N)`, and the cursor. */
-const CONFIRM_DECORATION = 11;
-
-/**
- * A line that looks meant for something else: sent only when confirmed (Esc or Ctrl-C: not sent).
- * Where the whole question does not fit one line, the reason is said above it, folded at word
- * boundaries (errLine), and the question stays short: a terminal folds a waiting prompt mid-word.
- */
-async function confirmOdd(ctx: Context, why: string): Promise<boolean> {
-  const ask = 'Send it to the agent anyway?';
-  let question = `${why}. ${ask}`;
-  if (displayWidth(question) + CONFIRM_DECORATION > ctx.io.columns) {
-    ctx.io.errLine(`${sanitizeInline(why)}.`);
-    question = ask;
-  }
-  let yes = false;
-  try {
-    yes = await ctx.prompter.confirm(question, false);
-  } catch (err) {
-    if (!(err instanceof InterruptedError)) throw err;
-  }
-  if (!yes) ctx.io.errLine('Not sent. /help lists the commands; /exit leaves.');
-  return yes;
-}
-
-async function cancelSiteRun(ctx: Context, projectId: string): Promise<void> {
-  try {
-    const { envelope } = await ctx.api().call('cancel_job', { projectId }, { signal: ctx.signal });
-    ctx.io.errLine(sanitizeInline(envelope.message || 'Cancelled.'));
-  } catch (err) {
-    // A refusal (409: nothing runs; a missing scope…) is said, and the conversation goes on.
-    if (!(err instanceof ApiError)) throw err;
-    ctx.io.errLine(
-      err.status === 409
-        ? sanitizeInline(err.serviceMessage || 'Nothing is running; nothing was cancelled.')
-        : `Could not cancel: ${err.message}`,
-    );
-  }
-}
-
-/** /resume: runs the stopped queue; answers the run it started, when the service names it. */
-async function resumeQueue(ctx: Context, projectId: string): Promise<string | undefined> {
-  try {
-    const { envelope } = await ctx.api().call('resume_queue', { projectId }, { signal: ctx.signal });
-    const { started } = readResumeAnswer(envelope.data);
-    const jobId = typeof started === 'object' ? started.jobId : undefined;
-    ctx.io.errLine(sanitizeInline(envelope.message || 'The queue runs again.'));
-    if (jobId) await rememberSiteRun(ctx, projectId, { jobId });
-    return jobId;
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    ctx.io.errLine(`Could not resume the queue: ${err.message}`);
-    return undefined;
-  }
-}
-
-/** Leaving: text typed during a run and not yet shown at a prompt is said, never dropped unseen. */
-function sayNotSent(ctx: Context): void {
-  const kept = peekTypeAhead(ctx.io);
-  if (kept) ctx.io.errLine(`Not sent: what you typed during the run (${quoted(kept)}).`);
-}
-
-/** What the next message does to what waits, and the ways out: said once, when it starts to wait. */
-function sayWaiting(ctx: Context, w: Pending, mode: 'build' | 'plan'): void {
-  ctx.io.errLine(
-    w.kind === 'question'
-      ? 'The question still waits: your next message is taken as its answer. /reply picks an answer · /exit leaves it waiting.'
-      : `The plan still waits: your next message ${mode === 'plan' ? 'is taken as a revision of it' : 'approves it and builds it, with your words added'}. /reply decides · /plan ${mode === 'plan' ? 'leaves plan mode (approve)' : 'enters plan mode (revise)'} · /exit leaves it waiting.`,
-  );
-}
-
-/** What the message prompt is called: it says what a message does now. */
-function promptLabel(plan: boolean, w: Pending | undefined): string {
-  if (w?.kind === 'question') return 'You (answers the question)';
-  if (w?.kind === 'plan') return plan ? 'You (revises the plan)' : 'You (approves the plan)';
-  return plan ? 'You (plan mode)' : 'You';
-}
-
-/** Leaving while something waits: the commands that answer it later. */
-function sayLeftWaiting(ctx: Context, w: Pending): void {
-  ctx.io.errLine(`The ${w.kind} still waits; answer it later with one of:`);
-  for (const line of answerLines(w)) ctx.io.errLine(line);
-}
 
 /** What a message sent while `w` waits answers (its Idempotency-Key: shared/conversation/reply-key.ts). */
 const replyOf = (w: Pending): ReplyTo => ({ jobId: w.jobId, kind: w.kind });
 
 const ask = (ctx: Context, w: Pending): Promise<NextMessage | undefined> =>
   w.kind === 'question' ? askQuestion(ctx, { question: w.question, options: w.options }) : askPlan(ctx);
-
-/** The first message, when what waits cannot be told; Esc declines. */
-async function confirmFirst(ctx: Context): Promise<boolean> {
-  try {
-    return await ctx.prompter.confirm('Send it?', true);
-  } catch (err) {
-    if (err instanceof InterruptedError) return false;
-    throw err;
-  }
-}
 
 export async function interactiveChat(
   ctx: Context,

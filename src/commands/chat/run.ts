@@ -15,7 +15,8 @@ import type { Mode } from '../shared/conversation/send.js';
 import { type ChatOptions, ChoosePlaceholder } from './options.js';
 import type { ReplyTo } from '../shared/conversation/reply-key.js';
 import { printAnswerLater, runTurn } from '../shared/conversation/turn.js';
-import { confirmNewMessage, placeholderChoice, requirePlan, requireQuestion } from '../shared/conversation/waiting.js';
+import { placeholderChoice, requirePlan, requireQuestion } from '../shared/conversation/reply-target.js';
+import { confirmNewMessage } from '../shared/conversation/waiting.js';
 
 /** Characters no id has (input.ts refuses them in ids), or a length none has: such an argument is a message. */
 const notAnId = (arg: string): boolean => /[\s\p{Cc}\p{Cf}]/u.test(arg) || arg.length > ID_MAX_LENGTH;

@@ -6,7 +6,8 @@ import { InterruptedError, UsageError } from '../../../errors.js';
 import { cutWidth, displayWidth } from '../../../io/width.js';
 import { agentLine } from '../../../render/agent-text.js';
 import type { Mode } from './send.js';
-import { choices, requireQuestion } from './waiting.js';
+import { requireQuestion } from './reply-target.js';
+import { choices } from './what-waits.js';
 
 /** What a build message says to approve a plan (the service: "to approve, send a build message"). */
 export const APPROVE_TEXT = 'Approve the plan and build it.';
