@@ -108,9 +108,10 @@ describe('answers nested absurdly deep', () => {
   it.each(['pipe', 'json', 'tty'] as const)(
     'job watch follows a run whose events hold 100,000 levels: %s',
     async (mode) => {
-      planted = deep(LEVELS);
       try {
+        // The run is started as every command is answered; only what follows it holds 100,000.
         await cli(['chat', 'site_docs', 'Add a glossary page', '--no-follow'], 'pipe');
+        planted = deep(LEVELS);
         const job = (emu.state.domains.chat as { sites: Record<string, { lastJobId: string }> }).sites.site_docs
           .lastJobId;
         const o = await cli(['job', 'watch', 'site_docs', job], mode);

@@ -19,7 +19,7 @@ import type { SentItem } from '../../src/emulator/shapes/random/index.js';
 import type { ShapesName } from '../../src/emulator/shapes/types.js';
 import type { Journey } from './journeys.js';
 import { hasPlaceholder, type Printed, printedCommands } from './printed.js';
-import { type CliRun, World, type Write } from './world.js';
+import { type CliRun, type Forkable, World, type Write } from './world.js';
 
 export const INVARIANTS = ['writes', 'shown', 'commands', 'templates', 'crashes'] as const;
 export type Invariant = (typeof INVARIANTS)[number];
@@ -33,8 +33,8 @@ export interface Step {
   started: Set<string>;
   contract: boolean;
   printed: Printed[];
-  /** The world right after the step (taken where a printed command is to be tried). */
-  fork?: World;
+  /** The world right after the step (kept where a printed command is to be tried). */
+  fork?: Forkable;
 }
 
 export interface JourneyRecord {
@@ -64,7 +64,7 @@ export async function runJourney(
       const sent: [number, number] = [from, world.random?.sent.items.length ?? 0];
       const printed = printedCommands(`${run.stdout}\n${run.stderr}`).filter((p) => p.words);
       const step: Step = { run, sent, started, contract: Boolean(options?.stdoutContract), printed };
-      if (forkAt === 'all' || printed.length) step.fork = await world.fork();
+      if (forkAt === 'all' || printed.length) step.fork = world.freeze();
       rec.steps.push(step);
       return run;
     },
@@ -168,7 +168,7 @@ export function shown(d: JourneyRecord, r: JourneyRecord): string[] {
 }
 
 /** Tries a printed command in a fork of the world at its step: its writes and its run. */
-async function attempt(at: World, words: string[], tried: CliRun[]): Promise<{ run: CliRun; writes: Write[] }> {
+async function attempt(at: Forkable, words: string[], tried: CliRun[]): Promise<{ run: CliRun; writes: Write[] }> {
   const fork = await at.fork();
   const since = fork.seq();
   const run = await fork.cli(words.slice(1));

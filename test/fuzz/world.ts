@@ -16,6 +16,7 @@ import { Draw } from '../../src/emulator/shapes/random/draw.js';
 import type { RandomShapes } from '../../src/emulator/shapes/random/index.js';
 import { randomId } from '../../src/emulator/shapes/random/values.js';
 import type { ShapesName } from '../../src/emulator/shapes/types.js';
+import type { EmulatorState } from '../../src/emulator/state.js';
 import { rememberRun, runsScope } from '../../src/config/runs.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { createTestIO } from '../../src/io/io.js';
@@ -38,8 +39,20 @@ export interface Write {
   args: unknown;
 }
 
+/** A world kept at a point: fork() starts a world apart from there. */
+export type Forkable = Pick<World, 'fork' | 'close'>;
+
+/** A copy of a configuration directory, in a directory of its own. */
+function copyConfig(from: string): string {
+  const configDir = join(mkdtempSync(join(tmpdir(), 'sb-fuzz-')), 'config');
+  cpSync(from, configDir, { recursive: true });
+  return configDir;
+}
+
 export class World {
   readonly runs: CliRun[] = [];
+  /** The last id table, and the counters it was made from. */
+  private ids?: { counters: string; table: Map<string, string> };
 
   private constructor(
     readonly shapes: ShapesName,
@@ -77,12 +90,28 @@ export class World {
 
   /** The same world, apart: its emulator's state, its time and Dana's configuration copied. */
   async fork(): Promise<World> {
-    const clock = new FakeClock(this.clock.now());
-    const state = structuredClone(this.emu.emulator.snapshot());
-    const emu = await startEmulator({ port: 0, clock, shapes: this.shapes, state });
-    const configDir = join(mkdtempSync(join(tmpdir(), 'sb-fuzz-')), 'config');
-    cpSync(this.configDir, configDir, { recursive: true });
-    return new World(this.shapes, clock, emu, configDir);
+    return World.resume(this.shapes, this.clock.now(), structuredClone(this.emu.emulator.snapshot()), this.configDir);
+  }
+
+  /**
+   * The world as it is now, kept apart with no emulator running: each fork() of it is a world
+   * apart from that point (most points kept are never tried, so none starts an emulator).
+   */
+  freeze(): Forkable {
+    const { shapes } = this;
+    const [now, state] = [this.clock.now(), structuredClone(this.emu.emulator.snapshot())];
+    const configDir = copyConfig(this.configDir);
+    return {
+      fork: () => World.resume(shapes, now, structuredClone(state), configDir),
+      close: async () => rmSync(dirname(configDir), { recursive: true, force: true }),
+    };
+  }
+
+  /** A world on an emulator started from `state` at `now`, with a copy of the configuration `configFrom`. */
+  private static async resume(shapes: ShapesName, now: number, state: EmulatorState, configFrom: string) {
+    const clock = new FakeClock(now);
+    const emu = await startEmulator({ port: 0, clock, shapes, state });
+    return new World(shapes, clock, emu, copyConfig(configFrom));
   }
 
   get random(): RandomShapes | undefined {
@@ -211,10 +240,14 @@ export class World {
   private idTable(): Map<string, string> {
     const seed = this.random?.seed;
     if (seed === undefined) return new Map();
+    // Worked out again only once the counters moved (each id is a hash: about 1 ms a table).
+    const counters = JSON.stringify(this.emu.emulator.state.counters);
+    if (this.ids?.counters === counters) return this.ids.table;
     const draw = new Draw(seed);
     const table = new Map<string, string>();
     for (const [prefix, count] of Object.entries(this.emu.emulator.state.counters))
       for (let n = 1; n <= count; n++) table.set(randomId(draw, prefix, n), `${prefix}#${n}`);
+    this.ids = { counters, table };
     return table;
   }
 

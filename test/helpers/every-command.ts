@@ -1,7 +1,7 @@
 // Every command, against one hostile service: the command lines that need no state of their own,
 // then the flows that need ids the service made (the queue, storage backups and restores, a
 // refusal written by the service). Shared by the tests that plant something in every answer
-// (test/commands/planted-output.test.ts, echoed-token.test.ts) and scan every output.
+// (test/commands/planted-output.test.ts, deep-answers.test.ts) and scan every output.
 import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Choice, Prompter } from '../../src/io/prompter.js';
 

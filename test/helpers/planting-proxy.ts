@@ -34,7 +34,7 @@ export const PLANT = [
 ].join('');
 
 /** In a response header: what Node lets a header carry (C1 as Latin-1 bytes). */
-const HEADER_PLANT = '\u009b2J\u0085';
+export const HEADER_PLANT = '\u009b2J\u0085';
 
 /** Every character a planted string adds that must never reach an output raw. */
 export const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
@@ -72,6 +72,8 @@ export interface PlantOptions {
   headerPlantFor?: (req: IncomingMessage) => string;
   /** A last change to the answer's JSON text. */
   rewrite?: (text: string, req: IncomingMessage) => string;
+  /** Other forms in which the plant comes back in what the client sends (a token in it masked): taken out too. */
+  sentBackAs?: (req: IncomingMessage) => string[];
 }
 
 export interface PlantingProxy {
@@ -91,7 +93,11 @@ export async function startPlantingProxy(target: string, options: PlantOptions =
       const what = options.plantFor?.(req) ?? PLANT;
       let body = Buffer.concat(chunks);
       try {
-        if (body.length) body = Buffer.from(JSON.stringify(unplant(JSON.parse(body.toString('utf8')), what)));
+        if (body.length) {
+          let sent = unplant(JSON.parse(body.toString('utf8')), what);
+          for (const form of options.sentBackAs?.(req) ?? []) sent = unplant(sent, form);
+          body = Buffer.from(JSON.stringify(sent));
+        }
       } catch {
         // not JSON: as it came
       }

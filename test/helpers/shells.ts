@@ -43,13 +43,17 @@ export function bashComplete(lines: string[], withBashCompletion = true, env?: R
   );
 }
 
+/** compinit's table of completion functions: one file for the process, made by its first zsh. */
+let zcompdump: string | undefined;
+
 export function zshComplete(lines: string[], env?: Record<string, string>): string[][] {
   const out = join(mkdtempSync(join(tmpdir(), 'sitebuilder-zsh-')), 'words');
   const helper = new URL('./zsh-complete.zsh', import.meta.url).pathname;
+  zcompdump ??= join(mkdtempSync(join(tmpdir(), 'sitebuilder-zcompdump-')), 'zcompdump');
   execFileSync('zsh', ['-f', helper, COMPLETIONS, out, ...lines], {
     encoding: 'utf8',
     timeout: 20_000,
-    env: shellEnv(env),
+    env: { ...shellEnv(env), ZCOMPDUMP: zcompdump },
   });
   return sections(existsSync(out) ? readFileSync(out, 'utf8') : '');
 }

@@ -4,6 +4,7 @@
 // minute pass quickly; the tests assert what happened (outputs, exit codes, the request log),
 // never how long it took.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import type { SiteOutcome } from '../../../src/emulator/state.js';
 import { ScriptedPrompter } from '../chat/helpers.js';
@@ -27,6 +28,23 @@ const cli = (argv: string[], opts: Parameters<typeof run>[1] = {}) => run(argv, 
 const calls = (method?: string) => emu.control.log(method ? { method } : {});
 /** An argument of a logged call. */
 const arg = (e: { args?: unknown }, name: string) => (e.args as Record<string, unknown> | undefined)?.[name];
+
+const START = Date.UTC(2026, 10, 22, 12, 0, 0);
+/**
+ * A ScaledClock whose time stands still until its first sleep, then runs `rate` times faster
+ * than the wall clock (a sleep while it stands still would start it: nothing waits forever).
+ */
+class HeldClock implements Clock {
+  private running?: ScaledClock;
+  constructor(private readonly rate: number) {}
+  now(): number {
+    return this.running?.now() ?? START;
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    this.running ??= new ScaledClock(this.rate, START);
+    return this.running.sleep(ms, signal);
+  }
+}
 
 /** A workspace of `count` new sites, some ending otherwise than well; their ids in order. */
 function fleet(id: string, count: number, outcomes: Partial<Record<SiteOutcome, number>> = {}): string[] {
@@ -338,10 +356,11 @@ describe('publish over many sites', () => {
   });
 
   it("--all-sites lists the workspace at the batch's one gate: a minute another process spent holds the whole batch, and the summary counts every call", async () => {
-    // Its own emulator on a slower clock (a minute is 3 s of wall time), so that the minute
-    // spent before the batch is still on when the batch starts, however loaded the machine.
-    const slow = new ScaledClock(20);
-    const own = await startEmulator({ port: 0, clock: slow });
+    // Its own emulator on a clock that stands still until the batch first waits (on the 429's
+    // Retry-After: no call of the batch sleeps before it), so that the minute spent before the
+    // batch is still on when the batch starts, however loaded the machine.
+    const held = new HeldClock(1000);
+    const own = await startEmulator({ port: 0, clock: held });
     try {
       own.control.setBudget({ callsPerMinute: 30 });
       own.control.createWorkspace({ _id: 'ws_spent', name: 'ws_spent', credits: 100_000 });
@@ -355,7 +374,7 @@ describe('publish over many sites', () => {
       const before = own.control.log().length;
       const res = await run(['publish', '--workspace', 'ws_spent', '--all-sites', '--json'], {
         env: { ...env, SITEBUILDER_BASE_URL: own.baseUrl },
-        clock: slow,
+        clock: held,
       });
       expect(res.code).toBe(0);
       const mine = own.control.log().slice(before);
