@@ -51,6 +51,7 @@ const DEFAULT_ONLY = [
   // No emulator: the answers are the test's own (a scripted server) or there are none.
   'test/commands/config-dir.test.ts',
   'test/commands/unread-answers.test.ts',
+  'test/commands/echoed-token.test.ts',
   'test/commands/chat/answers.test.ts',
   'test/commands/chat/hostile-shapes.test.ts',
   'test/e2e/markdown-interrupt-tty.test.ts',
