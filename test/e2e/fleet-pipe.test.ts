@@ -25,6 +25,9 @@ function headOne(args: string[]): Promise<{ line: string; code: number; stderr: 
     const child = spawn('bash', ['--norc', '--noprofile', '-c', script], {
       env: {
         PATH: process.env.PATH,
+        // Without HOME the code cache would go to the real home directory: the suite's own instead.
+        HOME: '/nonexistent',
+        XDG_CACHE_HOME: process.env.XDG_CACHE_HOME,
         ERR: join(mkdtempSync(join(tmpdir(), 'sb-pipe-')), 'stderr'),
         SITEBUILDER_BASE_URL: emu.baseUrl,
         SITEBUILDER_TOKEN: DEMO_TOKENS.full,
