@@ -6,8 +6,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/sitebuilder.js');
@@ -189,8 +190,7 @@ function byRun(examples: Example[]): Example[][] {
 
 // The docs show the emulator's own shapes (the file runs in the default project only).
 describe.concurrent('runnable examples of the docs', () => {
-  const emulators: RunningEmulator[] = [];
-  afterAll(() => Promise.all(emulators.map((e) => e.close())));
+  const emulator = ownEmulators({ speed: Number(SPEED), shapes: 'default' });
 
   for (const group of byRun(EXAMPLES)) {
     const [example] = group;
@@ -203,8 +203,7 @@ describe.concurrent('runnable examples of the docs', () => {
         const env: Record<string, string> = { SITEBUILDER_CONFIG_DIR: join(cwd, 'config') };
         // A fresh install has no address: no emulator to point it at.
         if (!example.fresh) {
-          const emu = await startEmulator({ port: 0, speed: Number(SPEED), shapes: 'default' });
-          emulators.push(emu);
+          const emu = await emulator();
           Object.assign(env, {
             SITEBUILDER_BASE_URL: emu.baseUrl,
             SITEBUILDER_TOKEN: DEMO_TOKENS.full,
@@ -246,8 +245,7 @@ function headerCommands(text: string): Array<{ line: string; exit: number }> {
 
 describe.concurrent('examples/ run as their headers say', () => {
   const scripts = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.sh'));
-  const emulators: RunningEmulator[] = [];
-  afterAll(() => Promise.all(emulators.map((e) => e.close())));
+  const emulator = ownEmulators({ speed: Number(SPEED), shapes: 'default' });
 
   it('each script names the command lines that run it, and the exit code they end with', () => {
     expect(scripts.length).toBeGreaterThan(0);
@@ -272,8 +270,7 @@ describe.concurrent('examples/ run as their headers say', () => {
             SITEBUILDER_EMULATOR_SHAPES: 'default',
           };
           if (!own) {
-            const emu = await startEmulator({ port: 0, speed: Number(SPEED), shapes: 'default' });
-            emulators.push(emu);
+            const emu = await emulator();
             Object.assign(env, {
               SITEBUILDER_BASE_URL: emu.baseUrl,
               SITEBUILDER_TOKEN: DEMO_TOKENS.full,

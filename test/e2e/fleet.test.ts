@@ -8,23 +8,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
 import type { SiteOutcome } from '../../src/emulator/state.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { ID } from '../helpers/shapes.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
 const children: ChildProcess[] = [];
-const emulators: RunningEmulator[] = [];
-
-async function emulator(): Promise<RunningEmulator> {
-  const emu = await startEmulator({ port: 0, speed: 20 });
-  emulators.push(emu);
-  return emu;
-}
-afterAll(async () => {
+const emulator = ownEmulators({ speed: 20 });
+afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
-  await Promise.all(emulators.map((e) => e.close()));
 });
 
 interface Child {

@@ -9,24 +9,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
 import { knowLatestRun } from '../commands/chat/helpers.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
 const sessions: TmuxSession[] = [];
-const emulators: RunningEmulator[] = [];
+const emulator = ownEmulators();
 
-afterAll(async () => {
+afterAll(() => {
   for (const s of sessions) s.kill();
-  await Promise.all(emulators.map((e) => e.close()));
 });
-
-async function emulator(opts: Parameters<typeof startEmulator>[0]): Promise<RunningEmulator> {
-  const emu = await startEmulator(opts);
-  emulators.push(emu);
-  return emu;
-}
 
 /** `sitebuilder chat SITE MESSAGE …` in a terminal of `cols` columns, on a machine that knows the site's latest run. */
 async function chatIn(

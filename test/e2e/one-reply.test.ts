@@ -7,8 +7,9 @@
 // own (the fault that holds the first reply is met by its own replies only).
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { shapesEnv } from '../helpers/shapes.js';
 
@@ -22,14 +23,7 @@ interface Done {
   stderr: string;
 }
 
-const emulators: RunningEmulator[] = [];
-afterAll(() => Promise.all(emulators.map((e) => e.close())));
-
-async function emulator(): Promise<RunningEmulator> {
-  const emu = await startEmulator({ port: 0, speed: SPEED });
-  emulators.push(emu);
-  return emu;
-}
+const emulator = ownEmulators({ speed: SPEED });
 
 function sb(emu: RunningEmulator, args: string[], configDir: string): Promise<Done> {
   return new Promise((done) => {

@@ -7,24 +7,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { expectFits } from '../helpers/screen.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
 const sessions: TmuxSession[] = [];
-const emulators: RunningEmulator[] = [];
+const emulator = ownEmulators({ speed: 20 });
 
-afterAll(async () => {
+afterAll(() => {
   for (const s of sessions) s.kill();
-  await Promise.all(emulators.map((e) => e.close()));
 });
-
-async function emulator(): Promise<RunningEmulator> {
-  const emu = await startEmulator({ port: 0, speed: 20 });
-  emulators.push(emu);
-  return emu;
-}
 
 function terminal(emu: RunningEmulator, argv: string[], cols: number): TmuxSession {
   const t = new TmuxSession(

@@ -8,18 +8,16 @@
 // words that name a site; printed-commands-others.test.ts holds the rest. The file is split, and
 // its journeys run side by side, each test on an emulator of its own, so that the wait on one
 // run does not hold up the others.
-import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { pastingShell } from '../helpers/pasted-commands.js';
 
 const SPEED = 60;
-const emulators: RunningEmulator[] = [];
-afterAll(() => Promise.all(emulators.map((e) => e.close())));
+const emulator = ownEmulators({ speed: SPEED });
 
 /** A prompt against an emulator of the test's own. */
 async function fresh() {
-  const emu = await startEmulator({ port: 0, speed: SPEED });
-  emulators.push(emu);
+  const emu = await emulator();
   return pastingShell(() => emu, SPEED);
 }
 

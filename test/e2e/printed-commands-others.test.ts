@@ -7,19 +7,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { pastingShell, printedCommands } from '../helpers/pasted-commands.js';
 import { envelope, type ScriptServer, startScriptServer } from '../helpers/script-server.js';
 import { SHAPES } from '../helpers/shapes.js';
 
 const SPEED = 60;
-const emulators: RunningEmulator[] = [];
-afterAll(() => Promise.all(emulators.map((e) => e.close())));
+const emulator = ownEmulators({ speed: SPEED });
 
 /** A prompt against an emulator of the test's own, and the emulator. */
 async function fresh() {
-  const emu = await startEmulator({ port: 0, speed: SPEED });
-  emulators.push(emu);
+  const emu = await emulator();
   return { emu, shell: pastingShell(() => emu, SPEED) };
 }
 

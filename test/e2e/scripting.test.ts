@@ -5,9 +5,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/clock.js';
-import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { DEMO_TOKENS, startEmulator } from '../../src/emulator/index.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { run } from '../helpers/run.js';
 import { ID, itemsIn, rx, SHAPES, shapesEnv } from '../helpers/shapes.js';
 
@@ -122,13 +123,7 @@ describe.skipIf(!hasJq).concurrent('examples/publish.sh', () => {
 });
 
 describe.concurrent('against an emulator started by the test', () => {
-  const emulators: RunningEmulator[] = [];
-  const fresh = async () => {
-    const emu = await startEmulator({ port: 0, speed: 60 });
-    emulators.push(emu);
-    return emu;
-  };
-  afterAll(() => Promise.all(emulators.map((e) => e.close())));
+  const fresh = ownEmulators({ speed: 60 });
 
   it('creates a site in a workspace without sites, waits for its first build, sends the change and publishes it; the address serves the new page', async () => {
     const emu = await fresh();
@@ -239,8 +234,7 @@ describe.concurrent('against an emulator started by the test', () => {
     // CLI in this process, its output a pipe; its clock the emulator's, so no wait is real):
     // neither forces it, and neither hides behind the other.
     const clock = new FakeClock();
-    const own = await startEmulator({ port: 0, clock });
-    emulators.push(own);
+    const own = await fresh({ clock, speed: 1 });
     for (const alone of [{ FORCE_COLOR: '3' }, { CLICOLOR_FORCE: '1' }] as Record<string, string>[]) {
       for (const argv of lines) {
         const res = await run(argv, { env: { ...env, SITEBUILDER_BASE_URL: own.baseUrl, ...alone }, clock });

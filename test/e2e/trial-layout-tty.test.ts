@@ -6,20 +6,19 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { expectFits } from '../helpers/screen.js';
 import { itemsIn } from '../helpers/shapes.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
-const emulators: RunningEmulator[] = [];
-afterAll(() => Promise.all(emulators.map((e) => e.close())));
+const emulator = ownEmulators({ speed: 20 });
 
 /** An emulator of the test's own (the tests run side by side), and the CLI's environment against it. */
 async function fresh(): Promise<{ emu: RunningEmulator; env: Record<string, string> }> {
-  const emu = await startEmulator({ port: 0, speed: 20 });
-  emulators.push(emu);
+  const emu = await emulator();
   const env = {
     SITEBUILDER_BASE_URL: emu.baseUrl,
     SITEBUILDER_TOKEN: DEMO_TOKENS.full,

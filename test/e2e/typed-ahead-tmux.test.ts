@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { DEMO_TOKENS } from '../../src/emulator/index.js';
+import { ownEmulators } from '../helpers/own-emulators.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { knowLatestRun } from '../commands/chat/helpers.js';
@@ -17,11 +18,10 @@ const BIN = new URL('../../bin/sitebuilder.js', import.meta.url).pathname;
 const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
 const TYPED = 'add our opening hours to the footer please';
 const sessions: TmuxSession[] = [];
-const emulators: RunningEmulator[] = [];
+const emulator = ownEmulators({ speed: 20 });
 
-afterAll(async () => {
+afterAll(() => {
   for (const s of sessions) s.kill();
-  await Promise.all(emulators.map((e) => e.close()));
 });
 
 /**
@@ -38,8 +38,7 @@ const tooWide = (screen: string, cols: number) =>
 describe.skipIf(!hasTmux || !built).concurrent('text typed during a run, in a real terminal', () => {
   for (const cols of [80, 40])
     it(`is shown as typed, kept and not sent, then waits at the prompt (${cols} columns)`, async () => {
-      const emu = await startEmulator({ port: 0, speed: 20 });
-      emulators.push(emu);
+      const emu = await emulator();
       const config = join(mkdtempSync(join(tmpdir(), 'sitebuilder-typed-')), 'config');
       await knowLatestRun(emu, config, 'site_bakery');
       const t = new TmuxSession(
