@@ -4,15 +4,14 @@
 // the site's agent from another terminal, with no token copied. When the emulator stops, the
 // profile that was current before is current again. The two widths run side by side, each in a
 // home of its own.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectFits } from '../helpers/screen.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { atPrompt, newcomerHome, newcomerShells, typeLine } from '../helpers/newcomer-shell.js';
+import { hasTmux } from '../helpers/tmux.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/sitebuilder.js');
 
 /** The command lines of the Quick start's first block, comments dropped. */
 function quickStart(): string[] {
@@ -25,27 +24,9 @@ function quickStart(): string[] {
     .map((l) => l.replace(/\s+#.*$/, ''));
 }
 
-const sessions: TmuxSession[] = [];
-afterAll(() => {
-  for (const s of sessions.splice(0)) s.kill();
-});
-
 /** A shell as a newcomer has it after `npm link`: sitebuilder on the PATH, no configuration yet. */
-function shell(env: Record<string, string>, cols: number): TmuxSession {
-  const s = new TmuxSession(['bash', '--norc', '--noprofile'], env, { cols, rows: 40 });
-  sessions.push(s);
-  return s;
-}
-
-/** The shell waits for a command: its prompt is the last line. */
-const atPrompt = (screen: string) => /(^|\n)\$$/.test(screen.trimEnd());
-
-/** Types a line at the shell's prompt, as a person does once the prompt shows. */
-async function type(t: TmuxSession, line: string): Promise<void> {
-  await t.waitFor(atPrompt);
-  t.send('-l', line);
-  t.send('Enter');
-}
+const shell = newcomerShells();
+const type = typeLine;
 
 describe.skipIf(!hasTmux).concurrent('the Quick start in README.md', () => {
   it('is two commands: the emulator with --setup, then a chat from another terminal', () => {
@@ -57,18 +38,9 @@ describe.skipIf(!hasTmux).concurrent('the Quick start in README.md', () => {
   for (const cols of [80, 40]) {
     it(`works as written at ${cols} columns, and fits the screen`, async () => {
       const [emulatorLine, chatLine] = quickStart();
-      const home = mkdtempSync(join(tmpdir(), 'sb-quick-start-'));
-      const bin = join(home, 'bin');
-      mkdirSync(bin);
-      writeFileSync(join(bin, 'sitebuilder'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
-      chmodSync(join(bin, 'sitebuilder'), 0o755);
-      const config = join(home, 'config');
+      const { config, env: newcomer } = newcomerHome('sb-quick-start-');
       const env = {
-        HOME: home,
-        PATH: `${bin}:${process.env.PATH}`,
-        PS1: '$ ',
-        TERM: 'xterm-256color',
-        SITEBUILDER_CONFIG_DIR: config,
+        ...newcomer,
         // The emulator's runs at 20 times their pace; everything else as a newcomer has it.
         SITEBUILDER_EMULATOR_SPEED: '20',
       };

@@ -4,35 +4,16 @@
 // second `emulator --setup` while one runs is refused at once, naming it, with the first's
 // profile left as it was (src/commands/emulator/setup.ts). The two widths run side by side, each
 // in a home and a configuration of its own.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { expectFits } from '../helpers/screen.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { atPrompt, newcomerHome, newcomerShells, typeLine } from '../helpers/newcomer-shell.js';
+import { hasTmux } from '../helpers/tmux.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/sitebuilder.js');
-
-const sessions: TmuxSession[] = [];
-afterAll(() => {
-  for (const s of sessions.splice(0)) s.kill();
-});
-
-function shell(env: Record<string, string>, cols: number): TmuxSession {
-  const s = new TmuxSession(['bash', '--norc', '--noprofile'], env, { cols, rows: 40 });
-  sessions.push(s);
-  return s;
-}
-
-const atPrompt = (screen: string) => /(^|\n)\$$/.test(screen.trimEnd());
+const shell = newcomerShells();
+const type = typeLine;
 const flat = (screen: string) => screen.replace(/\s+/g, ' ');
-
-async function type(t: TmuxSession, line: string): Promise<void> {
-  await t.waitFor(atPrompt);
-  t.send('-l', line);
-  t.send('Enter');
-}
 
 /** What the screen shows after the last time `line` was typed. */
 const after = (screen: string, line: string) => screen.split(`$ ${line}`).pop() ?? '';
@@ -40,18 +21,9 @@ const after = (screen: string, line: string) => screen.split(`$ ${line}`).pop() 
 describe.skipIf(!hasTmux).concurrent('the emulator started again, in a terminal', () => {
   for (const cols of [80, 40]) {
     it(`at ${cols} columns: the stale run said once, the first message asked; a second --setup refused`, async () => {
-      const home = mkdtempSync(join(tmpdir(), 'sb-restart-tty-'));
-      const bin = join(home, 'bin');
-      mkdirSync(bin);
-      writeFileSync(join(bin, 'sitebuilder'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
-      chmodSync(join(bin, 'sitebuilder'), 0o755);
-      const config = join(home, 'config');
+      const { config, env: newcomer } = newcomerHome('sb-restart-tty-');
       const env = {
-        HOME: home,
-        PATH: `${bin}:${process.env.PATH}`,
-        PS1: '$ ',
-        TERM: 'xterm-256color',
-        SITEBUILDER_CONFIG_DIR: config,
+        ...newcomer,
         SITEBUILDER_EMULATOR_SPEED: '20',
         // The CLI's waits (the 3 s poll floor) keep pace with the emulator's clock (docs/emulator.md).
         SITEBUILDER_CLOCK_SPEED: '20',
