@@ -4,8 +4,10 @@
 // running before it: on 2 cores, about 10 s less. Each still runs whole; their output is printed
 // once they end, after the suite's, and the exit code is the first that is not 0. Arguments go
 // to vitest (`npm test -- test/api`).
-// The type check is incremental, its state in the suite's cache directory (vitest.config.ts): a
-// second run after a small change checks what the change reaches.
+// The type check is TypeScript 7's native compiler (docs/CONTRIBUTING.md "Dependencies"), called
+// by its package's path: `typescript-5`, kept for its parser, has a `tsc` too. It is incremental,
+// its state in the suite's cache directory (vitest.config.ts): a second run after a small change
+// checks what the change reaches.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -39,8 +41,14 @@ if (build.code !== 0) process.exit(build.code);
 const side = [
   run(
     'tsc --noEmit',
-    bin('tsc'),
-    ['--noEmit', '--incremental', '--tsBuildInfoFile', join(cache, 'tsc.tsbuildinfo')],
+    process.execPath,
+    [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '--incremental',
+      '--tsBuildInfoFile',
+      join(cache, 'tsc.tsbuildinfo'),
+    ],
     true,
   ),
   run('lint', bin('biome'), ['check', '--error-on-warnings', '.'], true),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import ts from 'typescript';
+import ts from 'typescript-5';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startEmulator } from '../../src/emulator/index.js';
 import { tempConfigDir } from '../helpers/run.js';

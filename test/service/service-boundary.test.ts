@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
+import ts from 'typescript-5';
 import { describe, expect, it } from 'vitest';
 import { catalogueFields } from '../../src/service/catalogue.js';
 import { LIST_KEYS } from '../../src/service/page.js';
