@@ -88,6 +88,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // One temporary directory for the run, removed at its end (test/helpers/run-temp-dir.ts).
+    globalSetup: ['test/helpers/run-temp-dir.ts'],
     // Test files share their worker's modules (no fresh import of the CLI for each file: about a
     // third of the suite's time). So no test mocks a module (inject instead) and each puts back
     // what it changes in process.env.
