@@ -14,7 +14,7 @@ import type { Theme } from './theme.js';
 import { LONG_LINE, SLICE_CHARS } from './written.js';
 
 /** Characters of complete text that rows() lays out at most in one call (a plan of ordinary size: all of it). */
-export const AT_ONCE = 64 * 1024;
+export const AT_ONCE = 16 * 1024;
 /** Characters that more() lays out at most in one call. */
 const MORE_CHARS = 16 * 1024;
 
