@@ -39,6 +39,14 @@ export class TmuxSession {
   private closed?: Error;
 
   /**
+   * Settles once the session exists (%session-changed: the client is in it) or the client is
+   * gone. The server reads the client's input as soon as it connects, maybe before the command
+   * that makes the session ran: a command written then finds no session ("no current target").
+   */
+  private readonly ready: Promise<void>;
+  private isReady: () => void = () => {};
+
+  /**
    * Starts `argv` with `env` in a new session; the shell keeps the pane open after it exits.
    * `history`: lines of scrollback to keep and read, for a long transcript.
    */
@@ -62,6 +70,9 @@ export class TmuxSession {
       ? ['start-server', ';', 'set-option', '-g', 'history-limit', String(size.history), ';']
       : [];
     const made = ['new-session', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line];
+    this.ready = new Promise((resolve) => {
+      this.isReady = resolve;
+    });
     this.control = spawn('tmux', ['-L', this.name, '-C', ...history, ...made], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.readControl();
     // Never what keeps the test's process alive: a wait does that while it waits.
@@ -82,6 +93,7 @@ export class TmuxSession {
       this.closed ??= new Error(`tmux control client ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
       for (const reply of this.replies.splice(0)) reply.reject(this.closed);
       for (const wake of this.onPrinted.splice(0)) wake();
+      this.isReady();
     };
     let pending = '';
     let block: { lines: string[]; end: string; error: string; ours: boolean } | undefined;
@@ -111,6 +123,8 @@ export class TmuxSession {
           const rest = line.slice('%begin '.length);
           // time, number and flags: flags 1 for a command of this client's input.
           block = { lines: [], end: `%end ${rest}`, error: `%error ${rest}`, ours: rest.split(' ')[2] === '1' };
+        } else if (line.startsWith('%session-changed ')) {
+          this.isReady();
         } else if (line.startsWith('%output ') || line.startsWith('%extended-output ')) {
           this.printed++;
           for (const wake of this.onPrinted.splice(0)) wake();
@@ -127,11 +141,15 @@ export class TmuxSession {
 
   /** Runs a tmux command (its words, each quoted) through the control client: its output. */
   private command(...args: string[]): Promise<string> {
-    if (this.closed) return Promise.reject(this.closed);
-    return new Promise((resolve, reject) => {
-      this.replies.push({ resolve, reject });
-      this.control.stdin.write(`${args.map(tmuxWord).join(' ')}\n`);
-    });
+    // Written in the order called: the callbacks of one promise run in the order they were added.
+    return this.ready.then(
+      () =>
+        new Promise((resolve, reject) => {
+          if (this.closed) return reject(this.closed);
+          this.replies.push({ resolve, reject });
+          this.control.stdin.write(`${args.map(tmuxWord).join(' ')}\n`);
+        }),
+    );
   }
 
   /**
@@ -211,8 +229,10 @@ export class TmuxSession {
       if (this.control.exitCode !== null || this.control.signalCode !== null) resolve();
       else this.control.once('exit', () => resolve());
     });
-    if (this.closed) spawn('tmux', ['-L', this.name, 'kill-server'], { stdio: 'ignore' }).unref();
-    else this.control.stdin.write('kill-server\n');
+    void this.ready.then(() => {
+      if (this.closed) spawn('tmux', ['-L', this.name, 'kill-server'], { stdio: 'ignore' }).unref();
+      else this.control.stdin.write('kill-server\n');
+    });
     return gone;
   }
 }
