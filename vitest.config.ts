@@ -37,17 +37,27 @@ const DEFAULT_ONLY = [
   // README's Quick start as a newcomer types it (an emulator started as it starts by default).
   'test/e2e/quick-start-tty.test.ts',
   // Checks no answer's shape reaches: every help, the configuration file under concurrent
-  // writers, signals and degenerate terminals, what the binary loads at start-up.
+  // writers, signals and degenerate terminals, what the binary loads at start-up, `emulator
+  // --setup`'s profile around a SIGINT, api's confirmation of a destructive method (from the
+  // registry, before anything is sent; the answer printed as it came), and the client's retries
+  // of a slow write (they read the status, `data.reason` and the key, which every shape states;
+  // the rest of that file is a scripted server).
   'test/e2e/zod-build-time.test.ts',
   'test/e2e/help-tty.test.ts',
   'test/e2e/config-concurrency.test.ts',
   'test/e2e/terminal-signals.test.ts',
   'test/e2e/binary.test.ts',
+  'test/e2e/emulator-setup-signal.test.ts',
+  'test/e2e/api-destructive.test.ts',
+  'test/commands/slow-write.test.ts',
   // The emulator started again, with its own default shapes by design, and the docs' examples,
   // which show the emulator's own shapes (what remains of them is parsing the docs).
   'test/e2e/restart-tty.test.ts',
   'test/e2e/runs-after-restart.test.ts',
   'test/e2e/docs-examples.test.ts',
+  // Emulators started by `main(['emulator', …])` with an environment of the test's own, which
+  // names no shapes: the default ones in either project.
+  'test/commands/onboarding.test.ts',
   // No emulator: the answers are the test's own (a scripted server) or there are none.
   'test/commands/config-dir.test.ts',
   'test/commands/unread-answers.test.ts',

@@ -1,7 +1,8 @@
 // The measured part of bench/render.mjs (bundled by it with esbuild): the Markdown renderer's
 // throughput, a streamed plan in the pretty view against the same text printed raw
-// (--no-markdown), a 1 MB line without a space, a 10 MB plan, and the longest stretch the
-// renderer keeps the event loop (what a Ctrl-C waits at most). Wall time of this process; the
+// (--no-markdown), a 1 MB line without a space, a 10 MB plan, the longest stretch the renderer
+// keeps the event loop (what a Ctrl-C waits at most), and the CPU and wall time from an answer
+// to its first row on the terminal and to its last. Wall time of this process unless said; the
 // clock of the view is a FakeClock, so playback waits take no time.
 import { FakeClock } from '../src/clock.js';
 import { readBrief } from '../src/emulator/domains/chat/agent/brief.js';
@@ -191,4 +192,66 @@ export async function ctrlC() {
     words: await viewStall(`${'word '.repeat(200_000)}\n`, 60_000),
     plan: await viewStall(plan, 300),
   };
+}
+
+const cpuMs = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
+/**
+ * One answer holding `text` in the pretty view, Markdown on or off: from its body (the JSON
+ * the service sends, parsed here as the client does) to the first row written on the terminal,
+ * and to the last (all of it shown): CPU ms of this process (its threads included) and wall ms.
+ */
+async function toRows(text: string, markdown: boolean) {
+  const io = createTestIO({ tty: true, columns: 80, rows: 40, colorLevel: 1 });
+  io.markdown = markdown;
+  const clock = new FakeClock();
+  const view = createRunView(io, clock, 'pretty');
+  await view.begin('site_bakery', 'job_1');
+  const body = JSON.stringify({
+    success: true,
+    message: 'ok',
+    data: { jobId: 'job_1', state: 'running', events: [{ event: 'text', data: { text } }], cursor: 1 },
+    code: 200,
+    version: '1.0.0',
+  });
+  let first: { cpu: number; wall: number } | undefined;
+  const stdout = io.stdout as unknown as { write: (...args: unknown[]) => boolean };
+  const write = stdout.write.bind(stdout);
+  stdout.write = (...args: unknown[]) => {
+    first ??= { cpu: cpuMs(), wall: performance.now() };
+    return write(...args);
+  };
+  const cpu = cpuMs();
+  const wall = performance.now();
+  const data = (JSON.parse(body) as { data: Record<string, unknown> }).data;
+  const applied = applyAnswer(initialRunState('job_1'), readJobAnswer(data));
+  view.answer(applied, []);
+  await view.play?.(clock.now() + 3000);
+  const all = { cpu: cpuMs() - cpu, wall: performance.now() - wall };
+  view.stop();
+  view.end({ state: applied.state, outcome: 'detached', exitCode: 130, elapsedMs: 1 });
+  const f = first ?? { cpu: Number.NaN, wall: Number.NaN };
+  return { firstCpu: f.cpu - cpu, firstWall: f.wall - wall, allCpu: all.cpu, allWall: all.wall };
+}
+
+/** toRows() for the plan repeated to about `bytes`, rendered and raw (--no-markdown, the floor) alternating, `runs` each: medians. */
+export async function firstRows(bytes: number, runs: number) {
+  const one = textOf(planEvents());
+  const text = one.repeat(Math.ceil(bytes / one.length));
+  const md: Awaited<ReturnType<typeof toRows>>[] = [];
+  const raw: typeof md = [];
+  for (let i = 0; i < runs; i++) {
+    md.push(await toRows(text, true));
+    raw.push(await toRows(text, false));
+  }
+  const med = (xs: typeof md) => ({
+    firstCpu: median(xs.map((x) => x.firstCpu)),
+    firstWall: median(xs.map((x) => x.firstWall)),
+    allCpu: median(xs.map((x) => x.allCpu)),
+    allWall: median(xs.map((x) => x.allWall)),
+  });
+  return { bytes: text.length, runs, rendered: med(md), raw: med(raw) };
 }

@@ -1,7 +1,7 @@
 // The agent's text in the pretty view (views.ts): with Markdown on, into the Markdown being shown
 // (render/markdown/stream.ts, loaded here only then), one text until a step, a file change or any
-// other line ends it; otherwise line by line. It renders a few milliseconds at a time, and after
-// Ctrl-C a long rest is left out rather than rendered (the command ends at once).
+// other line ends it; otherwise line by line. A long text is laid out as it is shown, a slice at
+// a time, and after Ctrl-C a long rest is left out rather than rendered (the command ends at once).
 import type { IO } from '../io/io.js';
 import type * as Markdown from './markdown/index.js';
 import type { PlayItem } from './playback.js';
@@ -15,7 +15,7 @@ export class AgentFeed {
   private md?: typeof Markdown;
   private theme?: Markdown.Theme;
   private doc?: Markdown.MarkdownStream;
-  /** The texts not yet laid out in full: the open one, and those ended since the last prepare. */
+  /** The texts that may not be laid out in full: the open one, and those ended since. */
   private docs: Markdown.MarkdownStream[] = [];
   /** A wait was cut short by Ctrl-C. */
   interrupted = false;
@@ -57,9 +57,9 @@ export class AgentFeed {
   }
 
   /**
-   * Renders what came at `width`, yielding as it goes; false when the signal aborted first. Every
-   * text since the last time, not only the one still open: a text ended by a step in the same
-   * answer is not laid out at once when it comes to be played.
+   * Renders what came at `width`, yielding as it goes (the run ended: all of it is shown before
+   * the end line); false when the signal aborted first. Every text not laid out in full, not
+   * only the one still open.
    */
   async prepare(width: number, signal?: AbortSignal): Promise<boolean> {
     for (const doc of this.docs) {
@@ -69,6 +69,11 @@ export class AgentFeed {
     }
     this.docs = this.doc ? [this.doc] : [];
     return true;
+  }
+
+  /** Forgets the texts laid out in full but the open one (the playback lays out the others as it shows them). */
+  forgetLaidOut(width: number): void {
+    this.docs = this.docs.filter((d) => d === this.doc || d.pending(width) > 0);
   }
 
   /** After Ctrl-C: whether what is left (not rendered, or `rows` not shown) is too long to print now. */

@@ -63,7 +63,8 @@ export class Playback {
       if (!this.current && !this.start()) return;
       const c = this.current as Playing;
       this.sync(c);
-      if (rowAt(c) !== undefined) this.showRows(c, Number.POSITIVE_INFINITY);
+      do if (rowAt(c) !== undefined) this.showRows(c, Number.POSITIVE_INFINITY);
+      while (this.layOut(c));
       if (!c.source.done) return;
       this.current = undefined;
     }
@@ -111,9 +112,9 @@ export class Playback {
       if (!this.current && !this.start()) return;
       const c = this.current as Playing;
       this.sync(c);
-      while (rowAt(c) !== undefined) {
+      while (rowAt(c) !== undefined || this.layOut(c)) {
         this.showRows(c, Number.POSITIVE_INFINITY, ROWS_A_SLICE);
-        if (rowAt(c) === undefined) break;
+        if (rowAt(c) === undefined && !this.laysOut(c.source)) break;
         await new Promise((resolve) => setImmediate(resolve));
         if (signal?.aborted) return;
         this.sync(c);
@@ -184,6 +185,18 @@ export class Playback {
     return showRows(c, this.out, this.redraw, n, maxRows);
   }
 
+  /** A long text laid out as it is shown (text-rows.ts): lays out a slice more and takes its rows; false when none is left. */
+  private layOut(c: Playing): boolean {
+    if (!c.source.more?.(this.width())) return false;
+    this.sync(c);
+    return true;
+  }
+
+  /** Whether a source still has text to lay out at the current width (after rows() laid out what it does at once). */
+  private laysOut(source: RowSource): boolean {
+    return (source.pending?.(this.width()) ?? 0) > 0;
+  }
+
   /** Brings the current text up to date (show-rows.ts). */
   private sync(c: Playing): void {
     syncRows(c, this.width(), this.out, this.redraw);
@@ -197,6 +210,7 @@ export class Playback {
       const c = this.current as Playing;
       this.sync(c);
       if (rowAt(c) === undefined) {
+        if (this.layOut(c)) continue;
         if (!c.source.done) break;
         this.current = undefined;
         continue;
@@ -212,6 +226,8 @@ export class Playback {
     const c = this.current;
     if (c) {
       this.sync(c);
+      // A text longer than what is laid out at once has more words than are counted.
+      if (this.laysOut(c.source)) return WORDS_COUNTED;
       for (let i = c.base + c.shown.length - (c.whole ? 0 : 1); i < c.rows.length && n < WORDS_COUNTED; i++)
         n += rowWords(c.rows[i] as string);
       if (!c.whole) n -= c.words;
@@ -222,6 +238,7 @@ export class Playback {
       if (item.kind === 'text') n += item.text.match(/\S+/g)?.length ?? 0;
       else if (item.kind === 'rows') {
         const { rows } = item.source.rows(width);
+        if (this.laysOut(item.source)) return WORDS_COUNTED;
         for (let r = 0; r < rows.length && n < WORDS_COUNTED; r++) n += rowWords(rows[r] as string);
       }
     }

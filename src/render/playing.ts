@@ -93,10 +93,15 @@ export function refit(c: Playing, width: number, out: PlaybackOutput, redraw: bo
     }
   }
   const shown = lettersShown(c);
-  const { rows } = c.source.rows(width);
+  let { rows } = c.source.rows(width);
   let at = 0;
   let seen = 0;
-  while (at < rows.length && seen + rowLetters(rows[at] as string) <= shown) seen += rowLetters(rows[at++] as string);
+  for (;;) {
+    while (at < rows.length && seen + rowLetters(rows[at] as string) <= shown) seen += rowLetters(rows[at++] as string);
+    // A long text laid out as it is shown: laid out anew as far as the letters shown.
+    if (at < rows.length || !c.source.more?.(width)) break;
+    rows = c.source.rows(width).rows;
+  }
   // The row where the text goes on shows what is left of it.
   const next = rows[at];
   setRows(c, rows, next !== undefined && seen < shown ? { at, row: restOfRow(next, shown - seen) } : undefined);

@@ -50,6 +50,12 @@ export function showRows(
   while (left > 0 && c.whole && rows++ < maxRows) {
     const row = rowAt(c);
     if (row === undefined) break;
+    // Everything at once (a flush): whole rows, their words not counted.
+    if (left === Number.POSITIVE_INFINITY) {
+      text += `${row}\n`;
+      c.shown.push(row);
+      continue;
+    }
     const total = rowWords(row);
     const to = redraw ? Math.min(total, left) : total;
     const shown = to >= total ? row : rowPrefix(row, to);

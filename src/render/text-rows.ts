@@ -64,11 +64,16 @@ export function wrapRows(text: string, width: number): string[] {
 
 /** What the playback shows: rows at a width, the first `final` of which never change. */
 export interface RowSource {
+  /** The rows laid out at `width`: all of them, or of a long text the first (see `more`). */
   rows(width: number): { rows: string[]; final: number };
   /** No more rows will come. */
   readonly done: boolean;
   /** Goes up when the rows may have changed. */
   readonly version: number;
+  /** A long text laid out as it is shown: characters not laid out yet at `width` (after rows()). */
+  pending?(width: number): number;
+  /** Lays out a slice more of them at `width`; false when none is left. */
+  more?(width: number): boolean;
 }
 
 /** A line of plain text as a row source. */

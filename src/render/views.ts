@@ -150,7 +150,8 @@ export class TextRunView implements RunView {
   }
 
   async play(until: number, signal?: AbortSignal): Promise<void> {
-    if (!(await this.prepare(signal))) return;
+    // A long text is laid out as it plays (markdown/stream.ts): its first rows show at once.
+    this.feed.forgetLaidOut(this.io.columns - 1);
     await this.playback?.play(until, signal);
     if (signal?.aborted) this.feed.interrupted = true;
   }

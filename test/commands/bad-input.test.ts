@@ -10,6 +10,7 @@ import { FakeClock } from '../../src/clock.js';
 import { DEMO_TOKENS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { knowLatestRun } from './chat/helpers.js';
 import { run } from '../helpers/run.js';
+import { SHAPES } from '../helpers/shapes.js';
 
 let emu: RunningEmulator;
 const clock = new FakeClock();
@@ -35,7 +36,12 @@ async function refused(argv: string[], extraEnv: Record<string, string> = {}) {
   return res;
 }
 
-describe('bad input costs nothing', () => {
+// A refusal before the first request meets no answer, so no shape: these run in the default
+// project only (the alternate one would repeat them word for word). What reaches the service
+// runs in both.
+const ONCE = SHAPES === 'alternate';
+
+describe.skipIf(ONCE)('bad input costs nothing', () => {
   it('site create checks everything before list_workspaces', async () => {
     await refused(['site', 'create', '--prompt', 'x'.repeat(500_001)]);
     await refused(['site', 'create', '--prompt', 'A bakery', '--idempotency-key', 'k'.repeat(256)]);
@@ -131,7 +137,9 @@ describe('bad input costs nothing', () => {
     expect(token.stderr).not.toContain(DEMO_TOKENS.readonly);
     expect(token.stderr).toContain('looks like an access token');
   });
+});
 
+describe('what is an id reaches the service', () => {
   it('takes real ids of both shapes, and leaves what is not an id alone', async () => {
     // A well-formed id that does not exist reaches the service, which says so (exit 1, not 2).
     for (const id of ['0123456789abcdef01234567', '3f2b8c1e-5d4a-4b7e-9c2d-1a2b3c4d5e6f', 'job_000999']) {

@@ -38,7 +38,7 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
       },
       { cols: 120, rows: 40 },
     );
-    keys(`node ${bin} chat site_bakery; echo EXIT=$?`, 'Enter');
+    await keys(`node ${bin} chat site_bakery; echo EXIT=$?`, 'Enter');
   });
   afterAll(async () => {
     t?.kill();
@@ -52,48 +52,48 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
     // message is sent, and past the stall once the CLI has polled again after the keys (so it
     // has read them by then).
     emu.control.setClock({ speed: 1 });
-    keys('make it nice #stall:30', 'Enter');
+    await keys('make it nice #stall:30', 'Enter');
     await waitForEvent(() => emu.control.log({ method: 'send_message' }).length > 0, { what: 'the message sent' });
     emu.control.setClock({ advanceMs: 1_000 });
     await waitFor(/Reading your message/);
     const typedAfter = emu.control.log().at(-1)?.seq ?? 0;
-    keys('Enter');
-    keys('2', 'Enter');
+    await keys('Enter');
+    await keys('2', 'Enter');
     await waitForEvent(() => emu.control.log({ method: 'get_job', since: typedAfter }).length > 0, {
       what: 'a poll of the run after the keys were typed',
     });
     emu.control.setClock({ speed: 20, advanceMs: 30_000 });
     await waitFor(/What kind of site should this be\? …/);
     // What was typed during the run was acknowledged while it ran.
-    expect(screen()).toContain(
+    expect(await screen()).toContain(
       'What you type now is kept, not sent: it shows at the prompt when the run ends, for you to edit and send with Enter.',
     );
     // A key pressed now reaches the question after any typed before it: once it has moved the
     // pointer (or something answered the question), the keys typed during the run had their chance.
-    keys('Down');
+    await keys('Down');
     const asked = await waitFor(/▸ A portfolio|✔ What kind of site/);
     expect(asked).not.toMatch(/✔ What kind of site/);
     expect(emu.control.log({ method: 'send_message' })).toHaveLength(1);
-    keys('Down', 'Enter');
+    await keys('Down', 'Enter');
     await waitFor(/✔ What kind of site should this be\? · A blog/);
     await waitFor(/Done in/);
     // What was typed during the first run is the next message's text, as typed: not sent.
     await waitFor(/^\? You ‣ 2\s*$/m);
-    keys('BSpace');
+    await keys('BSpace');
     await waitFor(/^\? You ‣\s*$/m);
 
-    keys('/plan', 'Enter');
+    await keys('/plan', 'Enter');
     // Each line typed once the prompt shows, as a person types: keys typed before it never answer it.
     await waitFor(/Plan mode[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
-    keys('Add a team page with our bakers', 'Enter');
+    await keys('Add a team page with our bakers', 'Enter');
     await waitFor(/Build this plan\? …/);
-    expect(screen()).toContain('Here is my plan');
-    keys('Enter');
+    expect(await screen()).toContain('Here is my plan');
+    await keys('Enter');
     await waitFor(/\+ team\.html[\s\S]*Done in[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
     // An empty line sends nothing and stays; /exit leaves.
-    keys('Enter');
+    await keys('Enter');
     await waitFor(/Nothing sent\. \/exit or Ctrl-D leaves\.[\s\S]*^\? You \(plan mode\) ‣\s*$/m);
-    keys('/exit', 'Enter');
+    await keys('/exit', 'Enter');
     await waitFor(/EXIT=0/);
 
     const sent = emu.control.log({ method: 'send_message' }).map((e) => e.args as { prompt: string; mode?: string });
@@ -104,7 +104,7 @@ describe.skipIf(!hasTmux || !built)('chat in a real terminal', () => {
       { projectId: 'site_bakery', prompt: 'Approve the plan and build it.' },
     ]);
     // Cooked mode, echo and signals back on; the cursor shown again.
-    keys('clear; stty -a | tr " " "\\n" | grep -xE -- "-?(icanon|echo|isig)" | tr "\\n" " "; echo', 'Enter');
+    await keys('clear; stty -a | tr " " "\\n" | grep -xE -- "-?(icanon|echo|isig)" | tr "\\n" " "; echo', 'Enter');
     const modes = await waitFor(/(-?icanon|-?echo|-?isig) (-?icanon|-?echo|-?isig) (-?icanon|-?echo|-?isig)/);
     expect(modes).toMatch(/\bisig\b/);
     expect(modes).not.toMatch(/-(icanon|echo|isig)/);

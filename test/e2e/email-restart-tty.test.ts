@@ -50,10 +50,10 @@ describe.skipIf(!hasTmux)('email restart in a terminal', () => {
       );
       expect(restarts()).toHaveLength(before);
       // A confirmation needs Enter: the `y` alone shows, and answers nothing yet.
-      t.send('y');
+      await t.send('y');
       await t.waitForPrompt(/^\? Go ahead\? \(y\/N\) y\s*$/);
       expect(restarts()).toHaveLength(before);
-      t.send('Enter');
+      await t.send('Enter');
       const done = await t.waitFor(/EXIT=\d+/);
       expect(done).toContain('EXIT=0');
       expect(done.replace(/\s*\n\s*/g, ' ')).toContain('3 records changed: replace them at your DNS host.');
@@ -75,7 +75,7 @@ describe.skipIf(!hasTmux)('email restart in a terminal', () => {
     const before = restarts().length;
     const t = start(['email', 'restart', 'site_portfolio', 'edom_portfolio']);
     await t.waitForPrompt(/Go ahead\?/);
-    t.send('n', 'Enter');
+    await t.send('n', 'Enter');
     const done = await t.waitFor(/EXIT=\d+/);
     expect(done).toContain('EXIT=130');
     expect(done).toContain('Cancelled; nothing was changed.');

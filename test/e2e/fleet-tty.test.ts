@@ -50,10 +50,10 @@ const sentTo = (sites: string[]) =>
 
 /** Answers the confirmation: the key, then Enter unless the key alone answered it. */
 async function answer(t: TmuxSession, key: 'y' | 'n'): Promise<void> {
-  t.send(key);
+  await t.send(key);
   const screen = await t.waitFor(/^✔ Send it to|^\? Send it to \d+ sites\? \(y\/N\) [yn]\s*$/m);
   if (/^✔ Send it to/m.test(screen)) return;
-  t.send('Enter');
+  await t.send('Enter');
 }
 
 describe.skipIf(!hasTmux).concurrent('chat to many sites in a terminal', () => {

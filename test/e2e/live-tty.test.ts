@@ -80,10 +80,10 @@ async function liveBlock(cols: number, site: string): Promise<void> {
   expect(count(mid, /^~ index\.html$/)).toBe(1);
   // Esc asks (on the spinner, which stays one row), y cancels: the block goes, the task list as it
   // ended stays once, then the end line.
-  t.send('Escape');
+  await t.send('Escape');
   const asked = await t.waitFor((s) => /Cancel this run\? \(y\/N\)/.test(shown(s)), 20_000);
   expect(count(asked, SPINNER)).toBe(1);
-  t.send('y');
+  await t.send('y');
   const end = await t.waitFor(/EXIT=130/, 20_000);
   expect(count(end, SPINNER)).toBe(0);
   expect(count(end, /^Tasks/)).toBe(1);

@@ -70,14 +70,14 @@ async function planThenBuild(e: RunningEmulator, site: string, cols: number): Pr
   // At 40 columns a numbered step that wraps goes on under its text.
   expect(streamed.some((r) => /^ {3}\S/.test(r))).toBe(true);
   // Decided later: the plan waits (exit 11).
-  planned.send('Escape');
+  await planned.send('Escape');
   await planned.waitFor(/EXIT=11/, 20_000);
 
   // A conversation opened on the plan prints it at once: the same rows as streamed.
   const chat = session(['chat', site], env, cols);
   const waiting = await chat.waitForPrompt(/Build this plan\?/, 30_000);
   expect(planRows(waiting)).toEqual(streamed);
-  chat.send('Enter');
+  await chat.send('Enter');
   const built = await chat.waitFor((s) => /^✓ Done in/m.test(s) && /^\? You/m.test(s), 40_000);
   // The build's closing note: its long link's address whole on the screen, on a row of its own
   // where it does not fit beside the words.
@@ -87,7 +87,7 @@ async function planThenBuild(e: RunningEmulator, site: string, cols: number): Pr
   const address = 'https://developer.mozilla.org/en-US/docs/Web/HTML/Reference/Elements/nav';
   expect(after.replace(/\n/g, ' ')).toContain(address);
   if (cols < address.length) expect(after).toMatch(/^\(https:\/\/developer\.mozilla\.org\S+\)?;?$/m);
-  chat.send('/exit', 'Enter');
+  await chat.send('/exit', 'Enter');
   await chat.waitFor(/EXIT=0/, 20_000);
 }
 

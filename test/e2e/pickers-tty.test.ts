@@ -52,17 +52,17 @@ describe.skipIf(!hasTmux).concurrent('pickers in a terminal', () => {
       await fault(emu, { method: 'list_workspaces', latencyMs: 1500 });
       const t = terminal(emu, ['site', 'view'], cols);
       await t.waitFor(/Loading the sites…/);
-      t.send('-l', 'docs');
-      t.send('Enter');
+      await t.send('-l', 'docs');
+      await t.send('Enter');
       const list = await t.waitForPrompt(/Which site\?/);
       // Neither the filter nor the answer: every site is offered, nothing was picked.
       expect(list).toMatch(/^\? Which site\? … *$/m);
       for (const id of ['site_bakery', 'site_docs', 'site_blog', 'site_shop']) expect(list).toContain(id);
       expect(list).not.toContain('✔');
       expectFits(list, cols, { words: ['site_portfolio', '(type to filter)'] });
-      t.send('-l', 'portf');
+      await t.send('-l', 'portf');
       await t.waitFor((s) => !s.includes('site_bakery'));
-      t.send('Enter');
+      await t.send('Enter');
       const done = await t.waitFor(/EXIT=\d+/);
       expect(done).toContain('EXIT=0');
       expect(done).toMatch(/^ID +site_portfolio$/m);
@@ -74,9 +74,9 @@ describe.skipIf(!hasTmux).concurrent('pickers in a terminal', () => {
       const list = await t.waitForPrompt(/Which workspace\?/);
       for (const id of ['ws_demo', 'ws_free', 'ws_capped', 'ws_broke']) expect(list).toContain(id);
       expectFits(list, cols, { words: ['Demo Studio'] });
-      t.send('-l', 'studio');
+      await t.send('-l', 'studio');
       await t.waitFor((s) => !s.includes('ws_free'));
-      t.send('Enter');
+      await t.send('Enter');
       const done = await t.waitFor(/EXIT=\d+/);
       expect(done).toContain('EXIT=0');
       expect(done.replace(/\s+/g, ' ')).toMatch(/Created site \S+ in workspace ws_demo/);
@@ -106,7 +106,7 @@ describe.skipIf(!hasTmux).concurrent('pickers in a terminal', () => {
         expect(hints).toHaveLength(rows.some((r) => r.includes('…')) ? 1 : 0);
         if (hints.length)
           expect(screen.replace(/\s*\n\s*/g, ' ')).toContain(`\`sitebuilder ${command} list site_bakery | cat\`.`);
-        t.send('C-c');
+        await t.send('C-c');
         await t.waitFor(/EXIT=\d+/);
       });
   }

@@ -113,12 +113,12 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
         size: 10,
       });
       await control(emu, 'POST', 'faults', { method: 'restore_storage_backup', latencyMs: 1500 });
-      t.send('y');
+      await t.send('y');
       await t.waitForPrompt(/^\? Start the restore\? \(y\/N\) y\s*$/);
       expect(restoreCalls()).toBe(1);
-      t.send('Enter');
+      await t.send('Enter');
       await t.waitFor(/^✔ Start the restore\? · Yes$/m);
-      t.send('Enter', 'y', 'Enter');
+      await t.send('Enter', 'y', 'Enter');
       const again = await t.waitForPrompt(/^\? Start with the new plan\? \(y\/N\)/);
       // Nothing typed before it appeared is its answer: the question waits, empty.
       expect(asking(again)).toBe('? Start with the new plan? (y/N)');
@@ -142,7 +142,7 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       }
       expect(again).not.toMatch(/‣ (true|false)|· (true|false)/);
       expectFits(again, cols, { words: [weekly] });
-      t.send('n', 'Enter');
+      await t.send('n', 'Enter');
       const done = await t.waitFor(/^EXIT=\d+$/m);
       expect(done).toMatch(/^✔ Start with the new plan\? · No$/m);
       expect(done).toContain('EXIT=130');
@@ -160,12 +160,12 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       // A short message: the agent asks, after a stall during which keys are typed. The clock
       // runs at wall speed during the stall and moves past it once the keys are on their way.
       emu.control.setClock({ speed: 1 });
-      t.send('make it nice #stall:30', 'Enter');
+      await t.send('make it nice #stall:30', 'Enter');
       await waitFor(() => sent(emu).length > 0, { what: 'the message sent' });
       emu.control.setClock({ advanceMs: 1_000 });
       await t.waitFor(/Reading your message/);
       const typedAfter = emu.control.log().at(-1)?.seq ?? 0;
-      t.send('also a blog page', 'Enter', '2', 'Enter');
+      await t.send('also a blog page', 'Enter', '2', 'Enter');
       // A poll after the keys: the run view has been through a wait with them typed.
       await waitFor(() => emu.control.log({ method: 'get_job', since: typedAfter }).length > 0, {
         what: 'a poll of the run after the keys were typed',
@@ -175,7 +175,7 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       expect(asked).toMatch(/^▸ A small business site/m);
       expect(sent(emu)).toHaveLength(1);
       // Esc: the question still waits; the conversation says what the next message does.
-      t.send('Escape');
+      await t.send('Escape');
       const put = await t.waitForPrompt(/^\? You \(answers the question\) ‣/);
       const said = put.replace(/\n {2}/g, ' ');
       expect(said).toContain(
@@ -188,25 +188,25 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       );
       expect(said.match(/What you typed during the run/g)).toHaveLength(1);
       // An empty line sends nothing, leaves nothing, and drops nothing: the kept text is said kept.
-      t.send('Enter');
+      await t.send('Enter');
       await t.waitFor((s) =>
         s
           .replace(/\n {2}/g, ' ')
           .includes('Nothing sent. Still kept for your next message: “also a blog page 2”. /exit or Ctrl-D leaves.'),
       );
       await t.waitForPrompt(/^\? You \(answers the question\) ‣\s*$/);
-      t.send('/reply', 'Enter');
+      await t.send('/reply', 'Enter');
       await t.waitFor((s) => (s.match(/\? What kind of site should this be\? …/g) ?? []).length === 1);
-      t.send('Down', 'Down', 'Enter');
+      await t.send('Down', 'Down', 'Enter');
       await t.waitFor(/✔ What kind of site should this be\? ·\s+A\s+blog/);
       const next = await t.waitForPrompt(/^\? You ‣ also a blog page 2\s*$/, 15_000);
       expect(sent(emu)).toEqual(['make it nice #stall:30', 'A blog']);
       expectFits(withoutRunView(next), cols, { words: ['/reply'] });
       // Ctrl-U clears the line, as in a shell.
-      t.send('C-u');
+      await t.send('C-u');
       await t.waitForPrompt(/^\? You ‣\s*$/);
       // Ctrl-D leaves; the shell's next line starts on a line of its own.
-      t.send('C-d');
+      await t.send('C-d');
       const left = await t.waitFor(/EXIT=\d+/);
       expect(left).toMatch(/^EXIT=0$/m);
       expect(sent(emu)).toEqual(['make it nice #stall:30', 'A blog']);
@@ -218,15 +218,15 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       await knowLatestRun(emu, env.SITEBUILDER_CONFIG_DIR, 'site_bakery');
       const t = terminal([process.execPath, BIN, 'chat', 'site_bakery'], env, cols);
       await t.waitForPrompt(/^\? You ‣/);
-      t.send('clear', 'Enter');
+      await t.send('clear', 'Enter');
       const asked = await t.waitFor(/anyway\?.*\(y\/N\)/);
       // Waiting for y or n: no word folded at the edge ("for the s|hell", "to the ag|ent").
       expectFits(asked, cols, { words: ['shell.', 'Send it to the agent anyway?'] });
-      t.send('n', 'Enter');
+      await t.send('n', 'Enter');
       await t.waitFor(/Not sent\./);
       // Typed once the prompt shows again, as a person types: keys typed before it never answer it.
       await t.waitForPrompt(/^\? You ‣/);
-      t.send('/exit', 'Enter');
+      await t.send('/exit', 'Enter');
       await t.waitFor(/^EXIT=0$/m);
       expect(sent(emu)).toEqual([]);
     }, 30_000);
@@ -238,20 +238,20 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       const t = terminal([process.execPath, BIN, 'chat', 'site_bakery'], env, cols);
       await t.waitForPrompt(/^\? You ‣/);
       emu.control.setClock({ speed: 1 });
-      t.send('Add a gallery page with captions #stall:30', 'Enter');
+      await t.send('Add a gallery page with captions #stall:30', 'Enter');
       await waitFor(() => sent(emu).length > 0, { what: 'the message sent' });
       await t.waitFor(/working|Reading/);
       // Another person's message waits behind the run; Esc, then y, cancels the run: the queue stops.
       expect(
         (await call(emu, 'send_message', { projectId: 'site_bakery', prompt: 'Then a bigger header' })).queued,
       ).toBe(true);
-      t.send('Escape');
+      await t.send('Escape');
       await t.waitFor(/Cancel this run\? y cancels it/);
-      t.send('y');
+      await t.send('y');
       emu.control.setClock({ speed: 20 });
       await t.waitFor(/Cancelled/);
       await t.waitForPrompt(/^\? You ‣/);
-      t.send('Add a contact page', 'Enter');
+      await t.send('Add a contact page', 'Enter');
       const queued = await t.waitFor(/Run the queue with \/resume/);
       const said = queued.replace(/\n {2}/g, ' ').replace(/\n(?=\S)/g, ' ');
       expect(said).toMatch(
@@ -260,10 +260,10 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       expect(queued).not.toContain('The agent is busy');
       expect(queued).not.toContain('runs on its own');
       await t.waitForPrompt(/^\? You ‣/);
-      t.send('/resume', 'Enter');
+      await t.send('/resume', 'Enter');
       const resumed = await t.waitFor(/bigger\s+header[\s\S]*Done in[\s\S]*\? You ‣/, 15_000);
       expectFits(withoutRunView(resumed), cols, { words: ['/resume'] });
-      t.send('/exit', 'Enter');
+      await t.send('/exit', 'Enter');
       await t.waitFor(/^EXIT=0$/m);
     }, 45_000);
 
@@ -285,7 +285,7 @@ describe.skipIf(!hasTmux).concurrent('prompts in a terminal', () => {
       // unable to tell whether a question waits: it asks before sending; Enter takes the default.
       if (!/^EXIT=\d+$/m.test(screen)) {
         expect(screen).toContain('Cannot tell whether a question or plan');
-        t.send('Enter');
+        await t.send('Enter');
         screen = await t.waitFor(/^EXIT=\d+$/m, 20_000);
       }
       const part = (i: number) => screen.split(`== ${i}\n`)[1].split('\n== ')[0];

@@ -61,7 +61,7 @@ describe.skipIf(!hasTmux).concurrent('the Quick start in README.md', () => {
       // cannot be told, so the message is confirmed first (docs/real-service.md "What waits on a site").
       const asked = await second.waitFor(/Send your message\?/);
       expectFits(asked, cols);
-      second.send('Enter');
+      await second.send('Enter');
       // Keys typed during a run are not taken (src/io/keyguard.ts): the next line waits for the shell.
       await second.waitFor((s) => s.includes('credits') && atPrompt(s), 20_000);
       await type(second, 'echo "EXIT=$?"');
@@ -74,7 +74,7 @@ describe.skipIf(!hasTmux).concurrent('the Quick start in README.md', () => {
       expectFits(status, cols);
       expect(status).toContain(saved.profiles.emulator.baseUrl);
 
-      first.send('C-c');
+      await first.send('C-c');
       const stopped = await first.waitFor((s) =>
         s.replace(/\s+/g, ' ').includes('Profile default is the current profile again.'),
       );

@@ -36,10 +36,10 @@ describe.skipIf(!hasTmux).concurrent('the emulator started again, in a terminal'
       const ask = 'sitebuilder chat site_recipes "Add a tiny page #ask" --yes';
       await type(second, ask);
       await second.waitFor(/Other \(type an answer\)/, 30_000);
-      second.send('C-c');
+      await second.send('C-c');
       await type(second, 'echo "EXIT=$?"');
       expect(await second.waitFor(/EXIT=\d+/)).not.toContain('EXIT=0');
-      const asked = second.screen();
+      const asked = await second.screen();
       const jobId = /--job (job_\w+)/.exec(flat(after(asked, ask)))?.[1];
       expect(jobId, asked).toBeDefined();
 
@@ -57,7 +57,7 @@ describe.skipIf(!hasTmux).concurrent('the emulator started again, in a terminal'
       expect(readFileSync(join(config, 'config.json'), 'utf8')).toBe(configText);
 
       // Stopped and started again: the same port, none of its runs.
-      first.send('C-c');
+      await first.send('C-c');
       await first.waitFor((s) => flat(s).includes('is the current profile again.') && atPrompt(s));
       await type(first, 'sitebuilder emulator --setup');
       await first.waitFor((s) => (flat(s).match(/Ctrl-C stops it/g) ?? []).length === 2);
@@ -72,18 +72,18 @@ describe.skipIf(!hasTmux).concurrent('the emulator started again, in a terminal'
       expect(flat(opened)).toContain(`warning: Run ${jobId}, remembered here, is not on the service at ${address}`);
       expect(flat(opened)).not.toContain('No job has the id');
       expectFits(opened, cols);
-      second.send('-l', 'Add a menu page please');
-      second.send('Enter');
+      await second.send('-l', 'Add a menu page please');
+      await second.send('Enter');
       const confirm = await second.waitFor(/Send it\?/);
       expectFits(confirm, cols);
-      second.send('-l', 'n');
-      second.send('Enter');
+      await second.send('-l', 'n');
+      await second.send('Enter');
       await second.waitFor((s) => /You/.test(s.split('Send it?').pop() ?? ''));
-      second.send('-l', '/exit');
-      second.send('Enter');
+      await second.send('-l', '/exit');
+      await second.send('Enter');
       await type(second, 'echo "EXIT=$?"');
       expect(await second.waitFor(/EXIT=\d+/)).toMatch(/EXIT=0/);
-      first.send('C-c');
+      await first.send('C-c');
       await first.waitFor((s) => (flat(s).match(/is the current profile again\./g) ?? []).length === 2);
     }, 120_000);
   }

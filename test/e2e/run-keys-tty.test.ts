@@ -60,7 +60,7 @@ const unwrapped = (screen: string) => screen.replace(/\n {2}(?=\S)/g, ' ');
 /** The exit code of the command the shell ran last, asked once its prompt is back (keys typed before are the command's). */
 async function exitOf(t: TmuxSession, n: number): Promise<number> {
   await t.waitFor((s) => s.trimEnd().endsWith('\n$'), 20_000);
-  t.send(`echo EXIT${n}=$?`, 'Enter');
+  await t.send(`echo EXIT${n}=$?`, 'Enter');
   const screen = await t.waitFor(new RegExp(`^EXIT${n}=\\d+$`, 'm'), 20_000);
   return Number(new RegExp(`^EXIT${n}=(\\d+)$`, 'm').exec(screen)![1]);
 }
@@ -71,9 +71,9 @@ const cancels = (emu: RunningEmulator) => emu.control.log({ method: 'cancel_job'
 async function stopThenCancel(emu: RunningEmulator, site: string, cols: number): Promise<void> {
   const t = await shell(emu, site, cols);
   await t.waitFor(/^\$/m);
-  t.send(`sitebuilder chat ${site} 'Add an about page and a contact page #stall:${STALL}'`, 'Enter');
+  await t.send(`sitebuilder chat ${site} 'Add an about page and a contact page #stall:${STALL}'`, 'Enter');
   await t.waitFor(/The agent stalled/, 20_000);
-  t.send('C-c');
+  await t.send('C-c');
   const stopped = await t.waitFor(/Cancel it with:[\s\S]*^\$/m, 20_000);
   const said = unwrapped(stopped);
   expect(said).toContain('Esc cancels the run (asks first) · Ctrl-C stops following (the run goes on)');
@@ -85,24 +85,24 @@ async function stopThenCancel(emu: RunningEmulator, site: string, cols: number):
   expect(cancels(emu)).toBe(0);
   expectFits(stopped, cols, { commands: [watch] });
   // The re-attach, pasted: the run still goes on (no cancel was sent).
-  t.send(watch, 'Enter');
+  await t.send(watch, 'Enter');
   await t.waitFor((s) => /Attached to run \S+, (running|stalled)/.test(unwrapped(s)), 20_000);
   // Esc asks; another key keeps it going.
-  t.send('Escape');
+  await t.send('Escape');
   await t.waitFor((s) => unwrapped(s).includes('Cancel this run? y cancels it · any other key keeps it going'));
-  t.send('n');
+  await t.send('n');
   await t.waitFor(/Not cancelled; the run goes on\./);
   expect(cancels(emu)).toBe(0);
   // Esc, y: cancelled, and said so once the run says so.
-  t.send('Escape');
+  await t.send('Escape');
   await t.waitFor((s) => (unwrapped(s).match(/Cancel this run\? y cancels it/g) ?? []).length === 2);
-  t.send('y');
+  await t.send('y');
   const cancelled = await t.waitFor(/^■ Cancelled/m, 20_000);
   expect(cancels(emu)).toBe(1);
   expect(unwrapped(cancelled)).toContain('Cancel sent; following the run until it stops');
   expect(await exitOf(t, 2)).toBe(130);
   // job watch after shows what was said: cancelled.
-  t.send(watch, 'Enter');
+  await t.send(watch, 'Enter');
   const after = await t.waitFor((s) => (s.match(/^■ Cancelled/gm) ?? []).length === 2, 20_000);
   expect(unwrapped(after)).toMatch(/Attached to run \S+, cancelled/);
   expect(await exitOf(t, 3)).toBe(1);
@@ -113,26 +113,26 @@ async function stopThenCancel(emu: RunningEmulator, site: string, cols: number):
 async function cancelInConversation(emu: RunningEmulator, site: string, cols: number): Promise<void> {
   const t = await shell(emu, site, cols);
   await t.waitFor(/^\$/m);
-  t.send(`sitebuilder chat ${site}`, 'Enter');
+  await t.send(`sitebuilder chat ${site}`, 'Enter');
   await t.waitForPrompt(/^\? You ‣/);
   // Esc at the prompt: nothing runs, so nothing is cancelled and the line stays as typed.
-  t.send('Add an about page');
+  await t.send('Add an about page');
   await t.waitForPrompt(/^\? You ‣ Add an about page/);
-  t.send('Escape');
+  await t.send('Escape');
   await t.waitFor((s) => unwrapped(s).includes('Nothing runs to cancel. /exit or Ctrl-D leaves.'));
   await t.waitForPrompt(/^\? You ‣ Add an about page\s*$/);
-  t.send(` and a contact page #stall:${STALL}`, 'Enter');
+  await t.send(` and a contact page #stall:${STALL}`, 'Enter');
   await t.waitFor(/The agent stalled/, 20_000);
-  t.send('Escape');
+  await t.send('Escape');
   await t.waitFor((s) => unwrapped(s).includes('Cancel this run? y cancels it'));
-  t.send('y');
+  await t.send('y');
   const back = await t.waitFor(/^■ Cancelled[\s\S]*\? You ‣/m, 20_000);
   expect(cancels(emu)).toBe(1);
   const job = (emu.control.log({ method: 'get_job' }).at(-1)!.args as { jobId: string }).jobId;
   expectFits(back, cols);
-  t.send('/exit', 'Enter');
+  await t.send('/exit', 'Enter');
   expect(await exitOf(t, 1)).toBe(0);
-  t.send(`sitebuilder job watch ${site} ${job}`, 'Enter');
+  await t.send(`sitebuilder job watch ${site} ${job}`, 'Enter');
   const after = await t.waitFor((s) => (s.match(/^■ Cancelled/gm) ?? []).length === 2, 20_000);
   expect(unwrapped(after)).toMatch(/Attached to run \S+, cancelled/);
   expect(await exitOf(t, 2)).toBe(1);

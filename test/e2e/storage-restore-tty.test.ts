@@ -72,27 +72,27 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
       for (const row of rows) expect(row).toMatch(/^[▸ ] \d{4}-\d\d-\d\d/);
       expectFits(first, cols);
       // Down skips nothing it should not: the weekly backup is the second, and the last two cannot be reached.
-      t.send('Down', 'Down', 'Down', 'Enter');
+      await t.send('Down', 'Down', 'Down', 'Enter');
       const picked = await t.waitForPrompt(/Restore what\?/);
       expect(picked.replace(/\s*\n\s*/g, ' ')).toMatch(/✔ Which storage backup\? \(newest first\) · \S+/);
-      t.send('Down', 'Enter');
+      await t.send('Down', 'Enter');
       await t.waitForPrompt(/^\? \/ +\(0\/200 ticked/);
-      t.send('Down', 'Down', 'Down', 'Enter'); // open images/
+      await t.send('Down', 'Down', 'Down', 'Enter'); // open images/
       await t.waitForPrompt(/^\? \/images\/ +\(0\/200 ticked/);
       // The keys are said under the list, whole at every width.
       expect(await t.waitFor(/Space or Enter ticks · Enter opens/)).toBeTruthy();
-      t.send('Down', 'Space'); // tick hero.jpg: Space ticks as Enter does
+      await t.send('Down', 'Space'); // tick hero.jpg: Space ticks as Enter does
       const ticked = await t.waitForPrompt(/^\? \/images\/ +\(1\/200 ticked/);
       // The cursor stays on the line it ticked.
       expect(ticked).toMatch(/^▸ \[x\] hero\.jpg/m);
-      t.send('Up', 'Enter'); // .. up
+      await t.send('Up', 'Enter'); // .. up
       const root = await t.waitForPrompt(/^\? \/ +\(1\/200 ticked/);
       expect(root).toMatch(
         /images\/ \(whole folder\) +3 files, 6\.0 KiB \(1 ticked inside\)|images\/ \(whole folder\)/,
       );
-      t.send('Down', 'Enter'); // tick docs/ (whole folder)
+      await t.send('Down', 'Enter'); // tick docs/ (whole folder)
       await t.waitForPrompt(/^\? \/ +\(2\/200 ticked/);
-      t.send('Up', 'Enter'); // Done
+      await t.send('Up', 'Enter'); // Done
       const plan = await t.waitForPrompt(/Start the restore\? /);
       // Each step of the browse was redrawn in place: no answered step is left in the scrollback.
       expect(plan).not.toMatch(/✔ \/.*ticked/);
@@ -111,14 +111,14 @@ describe.skipIf(!hasTmux)('storage-restore walkthrough in a terminal', () => {
         visibility: 'private',
         size: 10,
       });
-      t.send('y', 'Enter');
+      await t.send('y', 'Enter');
       const again = await t.waitForPrompt(/Start with the new plan\? \(y\/N\)/);
       expect(again.replace(/\s*\n\s*/g, ' ')).toContain(
         'The storage changed since the plan you saw, so nothing was restored',
       );
       // The restore itself runs on a faster clock: the follower is paced by its own polls.
       emu.control.setClock({ speed: 200 });
-      t.send('y', 'Enter');
+      await t.send('y', 'Enter');
       const done = await t.waitFor(/EXIT=\d+/);
       expect(done).toContain('EXIT=0');
       expect(done).toMatch(/completed/);

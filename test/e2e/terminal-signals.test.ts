@@ -211,8 +211,8 @@ describe.skipIf(!hasTmux).concurrent('every signal gives the terminal back', () 
       args: (site) => ['chat', site],
       reach: async (t) => {
         await t.waitForPrompt(/You/);
-        t.send('-l', 'make it nice');
-        t.send('Enter');
+        await t.send('-l', 'make it nice');
+        await t.send('Enter');
         return t.waitFor(/What kind of site should this be\? …/, 20_000);
       },
     },
@@ -289,7 +289,7 @@ describe.skipIf(!hasTmux).concurrent('every signal gives the terminal back', () 
       const screen = await t.waitFor(/MODES=\w+/, 10_000);
       expect(screen).toMatch(new RegExp(`^EXIT=${code}$`, 'm'));
       expect(screen).toMatch(/^MODES=SAME$/m);
-      expect(t.cursorShown()).toBe(true);
+      expect(await t.cursorShown()).toBe(true);
     },
     40_000,
   );

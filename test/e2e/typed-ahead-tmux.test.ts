@@ -55,11 +55,11 @@ describe.skipIf(!hasTmux || !built).concurrent('text typed during a run, in a re
       await t.waitFor(/\? You/, 20_000);
       // The run stalls 30 s at the wall clock's pace while the keys are typed.
       emu.control.setClock({ speed: 1 });
-      t.send('Add an about page and a contact page, in blue #stall:30', 'Enter');
+      await t.send('Add an about page and a contact page, in blue #stall:30', 'Enter');
       await waitFor(() => emu.control.log({ method: 'send_message' }).length > 0, { what: 'the message sent' });
       emu.control.setClock({ advanceMs: 1_000 });
       await t.waitFor(/Reading your message/, 20_000);
-      t.send('-l', TYPED);
+      await t.send('-l', TYPED);
       // A row of the live block shows it as typed; the scrollback says once what happens to it.
       // (Its end, after …, where the whole does not fit.)
       const live =
@@ -71,7 +71,7 @@ describe.skipIf(!hasTmux || !built).concurrent('text typed during a run, in a re
         'What you type now is kept, not sent: it shows at the prompt when the run ends, for you to edit and send with Enter.',
       );
       // It follows every key: seven characters erased, the row says so.
-      t.send('BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace');
+      await t.send('BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace');
       const erased = await t.waitFor(
         cols >= 60 ? /\(not sent\): “add our opening hours to the footer”$/m : /^Kept, not sent: “…[a-z ]+footer”$/m,
       );
@@ -84,13 +84,13 @@ describe.skipIf(!hasTmux || !built).concurrent('text typed during a run, in a re
       expect(tooWide(ended, cols)).toEqual([]);
       expect(emu.control.log({ method: 'send_message' })).toHaveLength(1);
       // Enter sends it, as the next message.
-      t.send('Enter');
+      await t.send('Enter');
       await waitFor(() => emu.control.log({ method: 'send_message' }).length === 2, { what: 'the kept text sent' });
       expect(emu.control.log({ method: 'send_message' })[1]?.args).toMatchObject({
         prompt: 'add our opening hours to the footer',
       });
       await t.waitFor(/Done in[\s\S]*Done in[\s\S]*\? You/, 30_000);
-      t.send('/exit', 'Enter');
+      await t.send('/exit', 'Enter');
       expect(await t.waitFor(/EXIT=\d+/, 20_000)).toMatch(/EXIT=0/);
     }, 90_000);
 });

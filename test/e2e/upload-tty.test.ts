@@ -125,7 +125,7 @@ describe.skipIf(!hasTmux)('upload progress in a terminal', () => {
       (s) => s.split('\n').some((l) => PROGRESS.test(l) && percentOf(l) >= 20 && percentOf(l) < 90),
       30_000,
     );
-    t.send('C-c');
+    await t.send('C-c');
     const screen = await t.waitFor(/EXIT=\d+/);
     expect(screen).toMatch(/EXIT=130/);
     expect(screen).toMatch(

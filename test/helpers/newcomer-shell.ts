@@ -46,6 +46,6 @@ export const atPrompt = (screen: string) => /(^|\n)\$$/.test(screen.trimEnd());
 /** Types a line at the shell's prompt, as a person does once the prompt shows. */
 export async function typeLine(t: TmuxSession, line: string): Promise<void> {
   await t.waitFor(atPrompt);
-  t.send('-l', line);
-  t.send('Enter');
+  await t.send('-l', line);
+  await t.send('Enter');
 }

@@ -2,16 +2,17 @@
 // send-keys, the screen read with capture-pane. For the interactive flows (enquirer prompts,
 // spinners) that only a TTY shows. Each session has its own tmux server (its own socket), so
 // test files running side by side never share one, nor the user's.
-// Waiting reads the screen through one tmux client in control mode (tmux(1) "CONTROL MODE")
-// kept for the session: a command written to its standard input, its output read back between
-// %begin and %end, with no process started for a reading (a tmux client a reading cost about
-// 3 ms of CPU; this about 0.2 ms) and without blocking the process meanwhile (the emulator of a
-// test usually runs in the test's own process). The same client says when the pane printed
-// (%output), so the screen is read again when something was printed (or every quarter second,
-// whatever), never while nothing was. A control client without a size of its own leaves the
-// window at the size the session was made with. Keys go with a synchronous send-keys: they are
-// in the terminal when send() returns, before anything the test does next.
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from 'node:child_process';
+// Everything goes through one tmux client in control mode (tmux(1) "CONTROL MODE") kept for the
+// session, which also made it: a command written to its standard input, its output read back
+// between %begin and %end, with no process started for it (a tmux client a command cost about
+// 3 ms of CPU and blocked the test's process, and the emulator of the test that usually runs in
+// it, while it ran; this about 0.2 ms, without blocking). The client runs the commands in the
+// order written, so keys sent go before a later reading of the screen even when the send is not
+// awaited. The same client says when the pane printed (%output), so the screen is read again
+// when something was printed (or every quarter second, whatever), never while nothing was. A
+// control client without a size of its own leaves the window at the size the session was made
+// with.
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { waitFor } from './wait-for.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -38,6 +39,14 @@ export class TmuxSession {
   private closed?: Error;
 
   /**
+   * Settles once the session exists (%session-changed: the client is in it) or the client is
+   * gone. The server reads the client's input as soon as it connects, maybe before the command
+   * that makes the session ran: a command written then finds no session ("no current target").
+   */
+  private readonly ready: Promise<void>;
+  private isReady: () => void = () => {};
+
+  /**
    * Starts `argv` with `env` in a new session; the shell keeps the pane open after it exits.
    * `history`: lines of scrollback to keep and read, for a long transcript.
    */
@@ -55,14 +64,16 @@ export class TmuxSession {
     // server) would turn every prompt off.
     const line = `env -u CI ${vars.join(' ')} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 60`;
     this.scrollback = size.history ?? 500;
-    // The server's history limit applies to panes made after it is set: set it first, in one call.
+    // The server's history limit applies to panes made after it is set: set it first. The
+    // control client runs these, then takes commands on its standard input.
     const history = size.history
       ? ['start-server', ';', 'set-option', '-g', 'history-limit', String(size.history), ';']
       : [];
-    this.tmux(...history, 'new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line);
-    this.control = spawn('tmux', ['-L', this.name, '-C', 'attach-session', '-t', this.name], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+    const made = ['new-session', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), line];
+    this.ready = new Promise((resolve) => {
+      this.isReady = resolve;
     });
+    this.control = spawn('tmux', ['-L', this.name, '-C', ...history, ...made], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.readControl();
     // Never what keeps the test's process alive: a wait does that while it waits.
     this.control.unref();
@@ -72,13 +83,20 @@ export class TmuxSession {
 
   /**
    * Reads the control client's output: each command's block (%begin … %end or %error, with the
-   * same time, number and flags, so no line of the screen can end it) goes to its reader, the
-   * first to the attach-session that started the client; %output says the pane printed.
+   * same time, number and flags, so no line of the screen can end it) goes to its reader; the
+   * blocks of the commands that started the client (flags 0, not written by us) go to none, but
+   * a failure of theirs ends the session; %output says the pane printed.
    */
   private readControl(): void {
+    let stderr = '';
+    const close = (why: string) => {
+      this.closed ??= new Error(`tmux control client ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
+      for (const reply of this.replies.splice(0)) reply.reject(this.closed);
+      for (const wake of this.onPrinted.splice(0)) wake();
+      this.isReady();
+    };
     let pending = '';
-    let block: { lines: string[]; end: string; error: string } | undefined;
-    let attached = false;
+    let block: { lines: string[]; end: string; error: string; ours: boolean } | undefined;
     this.control.stdout.setEncoding('utf8');
     this.control.stdout.on('data', (chunk: string) => {
       pending += chunk;
@@ -92,9 +110,10 @@ export class TmuxSession {
           }
           const out = block.lines.map((l) => `${l}\n`).join('');
           const failed = line === block.error;
+          const ours = block.ours;
           block = undefined;
-          if (!attached) {
-            attached = true;
+          if (!ours) {
+            if (failed) close(`could not start the session (${out.trim()})`);
             continue;
           }
           const reply = this.replies.shift();
@@ -102,33 +121,47 @@ export class TmuxSession {
           else reply?.resolve(out);
         } else if (line.startsWith('%begin ')) {
           const rest = line.slice('%begin '.length);
-          block = { lines: [], end: `%end ${rest}`, error: `%error ${rest}` };
+          // time, number and flags: flags 1 for a command of this client's input.
+          block = { lines: [], end: `%end ${rest}`, error: `%error ${rest}`, ours: rest.split(' ')[2] === '1' };
+        } else if (line.startsWith('%session-changed ')) {
+          this.isReady();
         } else if (line.startsWith('%output ') || line.startsWith('%extended-output ')) {
           this.printed++;
           for (const wake of this.onPrinted.splice(0)) wake();
         }
       }
     });
-    let stderr = '';
     this.control.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    const close = (why: string) => {
-      this.closed ??= new Error(`tmux control client ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
-      for (const reply of this.replies.splice(0)) reply.reject(this.closed);
-      for (const wake of this.onPrinted.splice(0)) wake();
-    };
     this.control.on('error', (err) => close(`failed (${err.message})`));
     this.control.on('exit', (code, signal) => close(`exited (${signal ?? code})`));
     this.control.stdin.on('error', () => {});
   }
 
-  private tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.name, ...args], { encoding: 'utf8' });
+  /** Runs a tmux command (its words, each quoted) through the control client: its output. */
+  private command(...args: string[]): Promise<string> {
+    // Written in the order called: the callbacks of one promise run in the order they were added.
+    return this.ready.then(
+      () =>
+        new Promise((resolve, reject) => {
+          if (this.closed) return reject(this.closed);
+          this.replies.push({ resolve, reject });
+          this.control.stdin.write(`${args.map(tmuxWord).join(' ')}\n`);
+        }),
+    );
   }
 
-  send(...keys: string[]): void {
-    this.tmux('send-keys', '-t', this.name, ...keys);
+  /**
+   * Sends keys (send-keys' arguments: key names, or `-l` and text). They reach the terminal
+   * before anything read or sent after through this session; await it before acting on the
+   * terminal another way (a signal, a file).
+   */
+  send(...keys: string[]): Promise<void> {
+    const sent = this.command('send-keys', '-t', this.name, ...keys).then(() => undefined);
+    // Not awaited, a failure shows in the next wait (the client is closed), never as unhandled.
+    sent.catch(() => {});
+    return sent;
   }
 
   /** capture-pane's arguments for the whole transcript (scrollback included), without colours. */
@@ -137,20 +170,8 @@ export class TmuxSession {
   }
 
   /** The whole transcript (scrollback included), without colours. */
-  screen(): string {
-    return this.tmux(...this.capture());
-  }
-
-  /** The screen as screen() reads it, through the control client, without blocking the process meanwhile. */
-  private screenLater(): Promise<string> {
-    if (this.closed) return Promise.reject(this.closed);
-    const command = this.capture()
-      .map((a) => (/^[\w-]+$/.test(a) ? a : `'${a}'`))
-      .join(' ');
-    return new Promise((resolve, reject) => {
-      this.replies.push({ resolve, reject });
-      this.control.stdin.write(`${command}\n`);
-    });
+  screen(): Promise<string> {
+    return this.command(...this.capture());
   }
 
   /** Resolves when the pane prints, or after `ms`, whichever comes first. */
@@ -182,7 +203,7 @@ export class TmuxSession {
         if (since < 25) await new Promise((r) => setTimeout(r, 25 - since));
         seen = this.printed;
         readAt = Date.now();
-        last = await this.screenLater();
+        last = await this.screen();
         return ok(last) && last;
       },
       { what: `${test} on the screen`, deadlineMs: timeoutMs, intervalMs: 0, detail: () => last },
@@ -198,12 +219,32 @@ export class TmuxSession {
   }
 
   /** Whether the terminal shows its cursor now (a program may have hidden it with CSI ?25l). */
-  cursorShown(): boolean {
-    return this.tmux('display-message', '-p', '-t', this.name, '#{cursor_flag}').trim() === '1';
+  async cursorShown(): Promise<boolean> {
+    return (await this.command('display-message', '-p', '-t', this.name, '#{cursor_flag}')).trim() === '1';
   }
 
-  kill(): void {
-    spawnSync('tmux', ['-L', this.name, 'kill-server']);
-    this.control.kill();
+  /** Ends the session's server (and what runs in it); resolves once its control client is gone. */
+  kill(): Promise<void> {
+    const gone = new Promise<void>((resolve) => {
+      if (this.control.exitCode !== null || this.control.signalCode !== null) resolve();
+      else this.control.once('exit', () => resolve());
+    });
+    void this.ready.then(() => {
+      if (this.closed) spawn('tmux', ['-L', this.name, 'kill-server'], { stdio: 'ignore' }).unref();
+      else this.control.stdin.write('kill-server\n');
+    });
+    return gone;
   }
+}
+
+/**
+ * A word of a tmux command line: in double quotes, where a backslash escapes (tmux(1) "PARSING
+ * SYNTAX"): `\\`, `"` and `$` (which would expand a variable) escaped, a control character as
+ * an octal escape (a newline would end the command).
+ */
+function tmuxWord(word: string): string {
+  const escaped = word.replace(/[\\"$]|[\u0000-\u001f\u007f]/g, (c) =>
+    /[\\"$]/.test(c) ? `\\${c}` : `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`,
+  );
+  return `"${escaped}"`;
 }

@@ -2,14 +2,21 @@
 // chunks, so Ctrl-C is honoured at any time"): no part is long to parse (split.ts cuts a block
 // that grows past SPLIT_AT, and puts a line too long to parse in a part of its own), a line that
 // long is shown as written a slice of rows at a time (written.ts), and a stream lays it out
-// across turns of the event loop, stopping when Ctrl-C aborts. Structure, not timings: what is
+// across turns of the event loop, stopping when Ctrl-C aborts; in the pretty view a long text is
+// laid out as it is shown, so its first rows show at once. Structure, not timings: what is
 // measured is in `npm run bench:render`.
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/clock.js';
 import { displayWidth } from '../../src/io/width.js';
 import { MarkdownStream, PLAIN_THEME, renderMarkdown } from '../../src/render/markdown/index.js';
 import { partSlices } from '../../src/render/markdown/render.js';
 import { SPLIT_AT, splitParts } from '../../src/render/markdown/split.js';
+import { AT_ONCE } from '../../src/render/markdown/stream.js';
 import { LONG_LINE, shownAsWritten, writtenRows } from '../../src/render/markdown/written.js';
+import { applyAnswer, initialRunState } from '../../src/render/reducer.js';
+import { createRunView } from '../../src/render/views.js';
+import { readJobAnswer } from '../../src/service/job.js';
+import { terminalIO } from '../helpers/terminal.js';
 
 const STEP = '1. **Create `about.html`**: the About page\n   - a hero with the *tagline*\n   - a link in the nav\n';
 const lines = (s: string) => s.replace(/\n$/, '').split('\n');
@@ -116,5 +123,105 @@ describe('a stream lays a long text out across turns of the event loop', () => {
     expect(doc.rows(79).rows).toEqual(['Working.']);
     doc.setTail('y y');
     expect(doc.rows(79).rows).toEqual(['Working.', 'y y']);
+  });
+});
+
+describe('a long text is laid out as it is shown', () => {
+  // Over twice what is laid out at once, and more words than the playback paces before it
+  // lets the event loop in (its fake clock's waits take no time).
+  const plan = `## Plan\n\n${STEP.repeat(1600)}`;
+  const line = `Working.\n${'word '.repeat(30_000)}\nDone.\n`;
+
+  it('rows() lays out a bounded first slice, more() a slice more, until it is all there', () => {
+    for (const text of [plan, line]) {
+      const doc = new MarkdownStream(PLAIN_THEME);
+      for (const l of lines(text)) doc.line(l);
+      doc.close();
+      const first = doc.rows(79).rows.length;
+      expect(first).toBeGreaterThan(0);
+      expect(doc.pending(79)).toBeGreaterThan(text.length - 2 * AT_ONCE);
+      // Asked again, nothing more is laid out: only more() goes on.
+      expect(doc.rows(79).rows).toHaveLength(first);
+      let slices = 0;
+      let before = doc.version;
+      while (doc.more(79)) {
+        expect(doc.version).toBeGreaterThan(before);
+        before = doc.version;
+        slices++;
+      }
+      expect(slices).toBeGreaterThan(5);
+      expect(doc.pending(79)).toBe(0);
+      expect(doc.rows(79).rows).toEqual(renderMarkdown(text, 79, PLAIN_THEME));
+    }
+  });
+
+  /** A pretty view on a terminal that gets `text` in one answer and plays it; `during` runs at each turn of the event loop. */
+  async function played(
+    text: string,
+    columns: number,
+    during?: (turns: number, t: ReturnType<typeof terminalIO>) => void,
+  ) {
+    const t = terminalIO({ columns, rows: 40 });
+    const clock = new FakeClock();
+    const view = createRunView(t.io, clock, 'pretty');
+    await view.begin('site_bakery', 'job_1');
+    const events = [{ event: 'text', data: { text } }];
+    const applied = applyAnswer(initialRunState('job_1'), readJobAnswer({ state: 'running', events }));
+    let turns = 0;
+    let playing = true;
+    const tick = () => {
+      if (!playing) return;
+      during?.(++turns, t);
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    view.answer(applied, events);
+    await view.play?.(clock.now() + 3000);
+    playing = false;
+    view.stop();
+    view.end({ state: applied.state, outcome: 'detached', exitCode: 0, elapsedMs: 1 });
+    return { t };
+  }
+
+  it.each([80, 40])('at %i columns: its first row shows at once, then the whole text as rendered', async (columns) => {
+    for (const text of [plan, line]) {
+      let firstRowAt: number | undefined;
+      const rendered = renderMarkdown(text, columns - 1, PLAIN_THEME);
+      const first = rendered[0] as string;
+      const { t } = await played(text, columns, (n, t) => {
+        if (firstRowAt === undefined && t.bytes().includes(first)) firstRowAt = n;
+      });
+      // Laid out as it is shown: the first rows are on the screen before the rest is laid out
+      // (a text laid out whole first kept the event loop turning many times before its first row).
+      expect(firstRowAt).toBe(1);
+      const screen = t.terminal().logicalLines();
+      const at = screen.indexOf(first);
+      expect(screen.slice(at, at + rendered.length)).toEqual(rendered);
+    }
+  });
+
+  it('a resize while it lays out: the rest at the new width, from the letters shown, nothing lost, nothing twice', async () => {
+    const letters = (rows: string[]) => rows.join(' ').replace(/[^\p{L}\p{N}]/gu, '');
+    const wide = plan.replaceAll('the About page', 'the About page, with the story of the bakery and its bakers');
+    const { t } = await played(wide, 80, (n, t) => {
+      if (n === 4) t.resize(40);
+    });
+    const screen = t.terminal().logicalLines();
+    const at = screen.indexOf('Plan');
+    const shown = screen.slice(
+      at,
+      screen.findIndex((r) => r.startsWith('Stopped following')),
+    );
+    const [got, want] = [letters(shown), letters(renderMarkdown(wide, 79, PLAIN_THEME))];
+    // Compared by length and first difference: a failure prints a few letters, not 400,000.
+    const differ = [...want].findIndex((ch, i) => got[i] !== ch);
+    expect({ length: got.length, differ, near: got.slice(differ, differ + 40) }).toEqual({
+      length: want.length,
+      differ: -1,
+      near: got.slice(-1, 39),
+    });
+    // Rows of both widths: the resize came while it played.
+    expect(shown.some((r) => displayWidth(r) > 39)).toBe(true);
+    expect(shown.slice(-20).every((r) => displayWidth(r) <= 39)).toBe(true);
   });
 });

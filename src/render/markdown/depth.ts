@@ -24,8 +24,37 @@ function indentOf(line: string): number {
   return n;
 }
 
+/**
+ * Whether the text could be nested past a bound at all: more `>` than quote levels allowed, a
+ * line indented by more characters than a list may be (a tab counts 4 columns at most), or more
+ * `*` and `_` than emphasis delimiters allowed. Most text is not: one pass, no line split.
+ */
+function mayBeTooDeep(source: string): boolean {
+  let quotes = 0;
+  let marks = 0;
+  let indent = 0;
+  let lineStart = true;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 10) {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart && (c === 32 || c === 9)) {
+      if (++indent > MARKDOWN_DEPTH_MAX) return true;
+      continue;
+    }
+    lineStart = false;
+    if (c === 62 && ++quotes > MARKDOWN_DEPTH_MAX) return true;
+    if ((c === 42 || c === 95) && ++marks > EMPHASIS_DELIMITERS_MAX) return true;
+  }
+  return false;
+}
+
 /** What is nested too deep to parse, as words ("quotes nested 5,000 levels deep"), or undefined. */
 export function markdownTooDeep(source: string): string | undefined {
+  if (!mayBeTooDeep(source)) return undefined;
   let fence: string | undefined;
   let delimiters = 0;
   for (const line of source.split('\n')) {

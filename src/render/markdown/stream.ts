@@ -5,10 +5,18 @@
 // an unclosed `**`, `` ` ``, `~~`, `_` or `[` on it is left out (its text shows plain) until it
 // closes, an open fence shows as code, and lines that may be a table being written (they start
 // with `|`) wait until the table is complete. The playback redraws the rows that change.
+// A long text is laid out as it is shown, not before: rows() lays out at most AT_ONCE characters
+// of it a call, more() a slice more, so its first rows show as soon as they are laid out, and
+// Ctrl-C never waits on the rest (prepare() lays it all out, yielding, where that is what is wanted).
 import { partSlices, renderPart } from './render.js';
 import { Splitter } from './split.js';
 import type { Theme } from './theme.js';
-import { LONG_LINE } from './written.js';
+import { LONG_LINE, SLICE_CHARS } from './written.js';
+
+/** Characters of complete text that rows() lays out at most in one call (a plan of ordinary size: all of it). */
+export const AT_ONCE = 16 * 1024;
+/** Characters that more() lays out at most in one call. */
+const MORE_CHARS = 16 * 1024;
 
 interface Part {
   source: string;
@@ -30,11 +38,14 @@ export class MarkdownStream {
   private closed = false;
   /** Goes up with every change of the text. */
   version = 0;
-  private cache?: { width: number; version: number; rows: DocRows };
+  private cache?: { width: number; version: number; laid: number; rows: DocRows };
   private finalRows: string[] = [];
   private finalWidth = -1;
   private finalParts = 0;
-  /** The part being laid out a slice at a time, and its rows so far. */
+  /** Characters of the complete parts, and of those laid out at `finalWidth`. */
+  private total = 0;
+  private laid = 0;
+  /** The part being laid out a slice at a time, and its rows so far (in the final rows already). */
   private slicing?: { part: Part; slices: Generator<string[]>; rows: string[] };
 
   constructor(private readonly theme: Theme) {}
@@ -74,18 +85,16 @@ export class MarkdownStream {
   /** Stops here: what was not rendered yet is left out (after Ctrl-C); what was shown stays. */
   drop(): void {
     this.parts.splice(this.finalParts);
+    this.total = this.laid;
     this.open = [];
     this.tail = '';
     this.closed = true;
     this.version++;
   }
 
-  /** Characters of text not rendered yet at this width (a large amount is rendered with yields first). */
+  /** Characters of complete text not laid out yet at this width (after Ctrl-C, a large amount is left out). */
   pending(width: number): number {
-    let n = 0;
-    for (let i = this.finalWidth === width ? this.finalParts : 0; i < this.parts.length; i++)
-      n += (this.parts[i] as Part).source.length;
-    return n;
+    return this.finalWidth === width ? this.total - this.laid : this.total;
   }
 
   /** Renders the complete parts at `width`, a few milliseconds at a time; false when the signal aborted first. */
@@ -101,49 +110,81 @@ export class MarkdownStream {
     return true;
   }
 
+  /**
+   * The rows laid out at `width`, after laying out up to AT_ONCE more characters: all of a text
+   * of ordinary size; of a longer one, the rows so far (more() lays out the rest). The open end
+   * shows once everything before it is laid out.
+   */
   rows(width: number): DocRows {
-    if (this.cache && this.cache.width === width && this.cache.version === this.version) return this.cache.rows;
-    while (this.renderStep(width));
-    const open = this.openRows(width);
+    const cached = this.cache;
+    if (cached && cached.width === width && cached.version === this.version && cached.laid === this.laidRows(width))
+      return cached.rows;
+    this.layOut(width, AT_ONCE);
+    const open = this.pending(width) === 0 ? this.openRows(width) : [];
     const rows = { rows: open.length ? [...this.finalRows, ...open] : this.finalRows, final: this.finalRows.length };
-    this.cache = { width, version: this.version, rows };
+    this.cache = { width, version: this.version, laid: this.finalRows.length, rows };
     return rows;
   }
 
+  /** Lays out a slice more of a long text at `width` (its rows then come from rows()); false when nothing is left to lay out. */
+  more(width: number): boolean {
+    if (this.pending(width) === 0) return false;
+    this.layOut(width, MORE_CHARS);
+    this.version++;
+    return true;
+  }
+
+  /** Lays out complete parts at `width` until about `chars` characters are laid out, or none is left. */
+  private layOut(width: number, chars: number): void {
+    let n = 0;
+    for (let step = this.renderStep(width); step > 0; step = n < chars ? this.renderStep(width) : 0) n += step;
+  }
+
+  private laidRows(width: number): number {
+    return this.finalWidth === width ? this.finalRows.length : -1;
+  }
+
   private completeOpen(): void {
-    this.parts.push({ source: `${this.open.join('\n')}\n` });
+    const source = `${this.open.join('\n')}\n`;
+    this.parts.push({ source });
+    this.total += source.length;
     this.open = [];
   }
 
   /**
    * Renders a slice of the next complete part not rendered at `width` (a part of ordinary size
-   * at once, one shown as written a slice at a time); false when there is none. A part's rows
-   * join the final rows once it is whole.
+   * at once, one shown as written a slice at a time); about how many characters it laid out, 0
+   * when there is none.
    */
-  private renderStep(width: number): boolean {
+  private renderStep(width: number): number {
     if (this.finalWidth !== width) {
       this.finalRows = [];
       this.finalWidth = width;
       this.finalParts = 0;
+      this.laid = 0;
       this.slicing = undefined;
     }
     const part = this.parts[this.finalParts];
-    if (!part) return false;
+    if (!part) return 0;
     if (part.width !== width) {
+      // A part's rows are final as they come (a part shown as written comes a slice at a time).
       if (this.slicing?.part !== part)
         this.slicing = { part, slices: partSlices(part.source, width, this.theme), rows: [] };
       const next = this.slicing.slices.next();
       if (!next.done) {
-        for (const row of next.value) this.slicing.rows.push(row);
-        return true;
+        for (const row of next.value) {
+          this.slicing.rows.push(row);
+          this.finalRows.push(row);
+        }
+        return Math.min(SLICE_CHARS, part.source.length);
       }
       part.rows = this.slicing.rows;
       part.width = width;
       this.slicing = undefined;
-    }
-    for (const row of part.rows as string[]) this.finalRows.push(row);
+    } else for (const row of part.rows as string[]) this.finalRows.push(row);
     this.finalParts++;
-    return true;
+    this.laid += part.source.length;
+    return 1 + (part.rows as string[]).length;
   }
 
   private openRows(width: number): string[] {

@@ -64,10 +64,13 @@ function wordsOf(line: InlineLine): Array<{ gap: number; word: Word }> {
       word.whole = true;
       continue;
     }
-    for (const m of f.text.matchAll(/(\s+)|(\S+)/g)) {
-      if (m[1] !== undefined) {
+    const text = f.text;
+    RUNS.lastIndex = 0;
+    for (let m = RUNS.exec(text); m; m = RUNS.exec(text)) {
+      const run = m[0];
+      if (isSpace(run)) {
         word = undefined;
-        gap += plainWidth(m[1].replace(/\t/g, ' '));
+        gap += run === ' ' ? 1 : plainWidth(run.replace(/\t/g, ' '));
         continue;
       }
       if (!word) {
@@ -75,11 +78,21 @@ function wordsOf(line: InlineLine): Array<{ gap: number; word: Word }> {
         out.push({ gap, word });
         gap = 0;
       }
-      word.parts.push({ ...f, text: m[2] });
-      word.width += plainWidth(m[2]);
+      // A fragment that is one word is its own part (most are): no copy.
+      word.parts.push(run.length === text.length ? f : { ...f, text: run });
+      word.width += plainWidth(run);
     }
   }
   return out;
+}
+
+/** Runs of white space, and of anything else. */
+const RUNS = /\s+|\S+/g;
+
+/** Whether a run of RUNS is white space (by its first character: ASCII at once). */
+function isSpace(run: string): boolean {
+  const c = run.charCodeAt(0);
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /^\s/.test(run));
 }
 
 const paintPart = (f: Fragment, theme: Theme, text: string) =>

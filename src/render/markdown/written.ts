@@ -11,7 +11,7 @@ export const LONG_LINE = 64 * 1024;
 /** A part longer than this (only a fenced block grows so: split.ts cuts the rest) is shown as written. */
 export const WRITTEN_PART = 256 * 1024;
 /** Characters of text laid out before a slice of rows is handed over. */
-const SLICE = 16 * 1024;
+export const SLICE_CHARS = 16 * 1024;
 
 /** Whether a part is shown as written rather than parsed: too long, or holding a line too long. */
 export function shownAsWritten(source: string): boolean {
@@ -64,7 +64,7 @@ export function* writtenRows(source: string, width: number): Generator<string[]>
           rows.push(head);
           from += head.length;
           laid += head.length;
-          if (laid >= SLICE) {
+          if (laid >= SLICE_CHARS) {
             yield rows;
             rows = [];
             laid = 0;
@@ -75,7 +75,7 @@ export function* writtenRows(source: string, width: number): Generator<string[]>
         used = widthOf(word);
       }
       laid += m[0].length;
-      if (laid >= SLICE) {
+      if (laid >= SLICE_CHARS) {
         yield rows;
         rows = [];
         laid = 0;

@@ -188,7 +188,10 @@ describe('api <method>', () => {
   });
 });
 
-describe('api <destructive method>', () => {
+// The confirmation comes from the registry before anything is sent, and the answer is printed as
+// it came (its exit code from `success`, stated): no shape reaches it, so the alternate project
+// would repeat it.
+describe.skipIf(SHAPES === 'alternate')('api <destructive method>', () => {
   const backupId = async () => {
     const res = await api(['list_backups', '-f', 'projectId=site_bakery']);
     return itemsIn('list_backups', JSON.parse(res.stdout).data)[0]._id as string;

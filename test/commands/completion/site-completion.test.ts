@@ -155,11 +155,11 @@ describe.skipIf(!hasTmux)('site ids at a real terminal, Tab in bash', () => {
       try {
         // Typed only once the script is loaded and the shell waits again (keys typed before would be echoed early).
         await t.waitFor(/^\$ $/m);
-        t.send(`source '${script}' && echo SOURCED`, 'Enter');
+        await t.send(`source '${script}' && echo SOURCED`, 'Enter');
         await t.waitFor(/^SOURCED\n\$ $/m);
-        t.send('sitebuilder chat site_p', 'Tab');
+        await t.send('sitebuilder chat site_p', 'Tab');
         await t.waitFor(/^\$ sitebuilder chat site_portfolio $/m);
-        t.send('C-u', 'sitebuilder site view site_', 'Tab', 'Tab');
+        await t.send('C-u', 'sitebuilder site view site_', 'Tab', 'Tab');
         // Every id of the current profile's sites that starts so, listed, each whole on the screen.
         const listed = await t.waitFor((screen) =>
           DEMO.filter((id) => id.startsWith('site_')).every((id) =>
