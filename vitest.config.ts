@@ -98,6 +98,16 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Vitest keeps each module's transform (TypeScript to JavaScript, its imports resolved) in
+    // node_modules/.experimental-vitest-cache, keyed by the file's path and content, the Vite
+    // config and this file, and emptied when the lockfile changes (`npm ci` starts it empty).
+    // The second project reads what the first wrote, and a second run reads it all: without it
+    // the main process transformed every module once a project, the larger part of its CPU
+    // (docs/CONTRIBUTING.md "What the suite costs"). An edited file has a new key, so it is
+    // never served an old transform. The key does not hold where an unchanged import resolves:
+    // should a rename make `./x.js` find another file, `npx vitest --clearCache` empties it.
+    // Vitest 5 has it on by default.
+    experimental: { fsModuleCache: true },
     // One temporary directory for the run, removed at its end (test/helpers/run-temp-dir.ts).
     globalSetup: ['test/helpers/run-temp-dir.ts'],
     // Test files share their worker's modules (no fresh import of the CLI for each file: about a
