@@ -116,10 +116,11 @@ export default defineConfig({
     isolate: false,
     // Most files wait (on a CLI's polls, a terminal, a child process) more than they compute:
     // with one worker a core, half the machine's time was idle (2 cores: 151 s, 142 of 297
-    // core-seconds idle); with two a core it is busy (105 s), with three tests start to miss
-    // their screens. SITEBUILDER_TEST_WORKERS sets another number (Vitest's --maxWorkers does
-    // not reach the projects: each takes this one).
-    maxWorkers: Number(process.env.SITEBUILDER_TEST_WORKERS) || Math.min(8, 2 * availableParallelism()),
+    // core-seconds idle). On 2 cores now: four workers 62 s, with the cores idle an eighth of
+    // the run (several files that mostly wait side by side); five 59-60 s; six 60-64 s and 10 %
+    // more CPU (each worker imports the code again). SITEBUILDER_TEST_WORKERS sets another
+    // number (Vitest's --maxWorkers does not reach the projects: each takes this one).
+    maxWorkers: Number(process.env.SITEBUILDER_TEST_WORKERS) || Math.min(8, Math.ceil(2.5 * availableParallelism())),
     projects,
   },
 });
