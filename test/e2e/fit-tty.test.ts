@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { expectFits } from '../helpers/screen.js';
 import { ID, itemsIn, SHAPES } from '../helpers/shapes.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { commandScreens } from '../helpers/command-screens.js';
+import { hasTmux } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
 let emu: RunningEmulator;
@@ -81,27 +82,19 @@ const HELPS: Array<[string, string[]]> =
       ]
     : [];
 
-/** Runs the command lines in one terminal, each after a marker line; the screen of each by its command. */
-async function screens(cols: number, lines: Array<[string, string[]]>): Promise<Map<string, string>> {
-  const script = lines.map(([c]) => `echo '== ${c}'; '${process.execPath}' '${BIN}' ${c}; echo "code $?"`).join('; ');
-  const t = new TmuxSession(
-    ['sh', '-c', `${script}; echo '== end'`],
-    { ...env, TERM: 'xterm-256color' },
-    { cols, rows: 50, history: 2000 },
-  );
-  try {
-    const all = await t.waitFor(/^EXIT=\d+$/m, 20_000);
-    const parts = all.split(/^== /m).slice(1);
-    return new Map(parts.map((p) => [p.slice(0, p.indexOf('\n')), p.slice(p.indexOf('\n') + 1)]));
-  } finally {
-    t.kill();
-  }
-}
-
 /** One terminal a width for the listings and the helps, both widths at once (the tests below share them). */
 const terminals = new Map<number, Promise<Map<string, string>>>();
 const shownAt = (cols: number): Promise<Map<string, string>> => {
-  if (!terminals.has(cols)) terminals.set(cols, screens(cols, [...LISTINGS, ...HELPS]));
+  if (!terminals.has(cols))
+    terminals.set(
+      cols,
+      commandScreens(
+        { ...env, TERM: 'xterm-256color' },
+        cols,
+        [...LISTINGS, ...HELPS].map(([c]) => c),
+        20_000,
+      ),
+    );
   return terminals.get(cols) as Promise<Map<string, string>>;
 };
 

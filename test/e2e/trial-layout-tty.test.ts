@@ -5,15 +5,15 @@
 // and wraps the skipped sentence; a table that cuts a value says once how to see it whole.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type RunningEmulator } from '../../src/emulator/index.js';
 import { ownEmulators } from '../helpers/own-emulators.js';
 import { expectFits } from '../helpers/screen.js';
 import { itemsIn } from '../helpers/shapes.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { commandScreens } from '../helpers/command-screens.js';
+import { hasTmux } from '../helpers/tmux.js';
 
-const BIN = resolve(import.meta.dirname, '../../bin/sitebuilder.js');
 const emulator = ownEmulators({ speed: 20 });
 
 /** An emulator of the test's own (the tests run side by side), and the CLI's environment against it. */
@@ -42,19 +42,6 @@ async function weeklyBackup(emu: RunningEmulator): Promise<string> {
   return String(weekly.backupId ?? weekly._id ?? weekly.id);
 }
 
-/** Runs the command lines in one terminal, each after a marker line; the screen of each by its command. */
-async function screens(env: Record<string, string>, cols: number, lines: string[]): Promise<Map<string, string>> {
-  const script = lines.map((c) => `echo '== ${c}'; '${process.execPath}' '${BIN}' ${c}; echo "code $?"`).join('; ');
-  const t = new TmuxSession(['sh', '-c', `${script}; echo '== end'`], env, { cols, rows: 50, history: 2000 });
-  try {
-    const all = await t.waitFor(/^EXIT=\d+$/m, 30_000);
-    const parts = all.split(/^== /m).slice(1);
-    return new Map(parts.map((p) => [p.slice(0, p.indexOf('\n')), p.slice(p.indexOf('\n') + 1)]));
-  } finally {
-    t.kill();
-  }
-}
-
 const TIME = /\d{4}-\d\d-\d\d \d\d:\d\d UTC/;
 
 describe.skipIf(!hasTmux).concurrent('a new user’s trial, at every width', () => {
@@ -64,7 +51,7 @@ describe.skipIf(!hasTmux).concurrent('a new user’s trial, at every width', () 
       const backup = await weeklyBackup(emu);
       const plan = `storage-restore plan site_bakery --backup ${backup} --mode full`;
       const restore = `storage-restore site_bakery --backup ${backup} --mode full --yes`;
-      const first = await screens(env, cols, [plan, restore]);
+      const first = await commandScreens(env, cols, [plan, restore]);
 
       const planned = first.get(plan) ?? '';
       expect(planned).toContain('code 0');
@@ -93,7 +80,7 @@ describe.skipIf(!hasTmux).concurrent('a new user’s trial, at every width', () 
         /^before restore backup(?: +|\n {2})(\S+)$/m.exec(done)?.[1] ?? 'no Before restore backup on the screen';
 
       const status = `storage-restore status site_bakery ${restoreId}`;
-      const second = await screens(env, cols, [status]);
+      const second = await commandScreens(env, cols, [status]);
       for (const screen of [done, second.get(status) ?? '']) {
         expectFits(screen, cols, { words: [restoreId, backup, safety] });
         // Each time whole on one line (beside its key, or under it), never folded.
@@ -110,7 +97,7 @@ describe.skipIf(!hasTmux).concurrent('a new user’s trial, at every width', () 
     it(`a table that cut a value says once how to see it whole, at ${cols} columns`, async () => {
       const { env } = await fresh();
       const lists = ['message list site_bakery', 'code-backup list site_bakery'];
-      const shown = await screens(env, cols, [...lists, 'code-backup list site_bakery --quiet']);
+      const shown = await commandScreens(env, cols, [...lists, 'code-backup list site_bakery --quiet']);
       let cut = 0;
       for (const command of lists) {
         const screen = shown.get(command) ?? '';
