@@ -13,10 +13,8 @@ import { Splitter } from './split.js';
 import type { Theme } from './theme.js';
 import { LONG_LINE, SLICE_CHARS } from './written.js';
 
-/** Characters of complete text that rows() lays out at most in one call (a plan of ordinary size: all of it). */
+/** Characters of complete text that rows() or more() lays out at most in one call (a plan of ordinary size: all of it). */
 export const AT_ONCE = 16 * 1024;
-/** Characters that more() lays out at most in one call. */
-const MORE_CHARS = 16 * 1024;
 
 interface Part {
   source: string;
@@ -129,7 +127,7 @@ export class MarkdownStream {
   /** Lays out a slice more of a long text at `width` (its rows then come from rows()); false when nothing is left to lay out. */
   more(width: number): boolean {
     if (this.pending(width) === 0) return false;
-    this.layOut(width, MORE_CHARS);
+    this.layOut(width, AT_ONCE);
     this.version++;
     return true;
   }
